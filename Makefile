@@ -1,0 +1,62 @@
+# CILab: the README's two commands are `make run` and `make test`.
+#   make run        install missing Debian packages, build (Release), start the lab
+#   make test       the same set-up, then build and run the whole suite through ctest
+#   make test-asan  the suite again in an ASan + UBSan build (CI runs it too)
+#   make bench      benchmarks beside scikit-learn (python3-sklearn)
+#   make clean
+
+BUILD      ?= build
+ASAN_BUILD ?= build-asan
+JOBS       ?= $(shell nproc 2>/dev/null || echo 2)
+SUDO       := $(shell [ "$$(id -u)" = 0 ] || echo sudo)
+ARGS       ?=
+
+# Debian packages the build, the tests and the benchmarks need.
+PACKAGES := build-essential cmake ninja-build pkg-config ccache \
+            libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev \
+            fonts-dejavu-core dataset-fashion-mnist \
+            xvfb xauth libgl1-mesa-dri python3 python3-numpy python3-sklearn
+
+CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release
+ifneq ($(shell command -v ccache 2>/dev/null),)
+CMAKE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+endif
+
+.PHONY: run test test-asan bench deps build build-asan clean screenshot
+
+run: build
+	./$(BUILD)/cilab $(ARGS)
+
+test: build
+	cd $(BUILD) && ctest --output-on-failure -j $(JOBS)
+
+test-asan: deps
+	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCILAB_SANITIZE=ON \
+	  $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+	cmake --build $(ASAN_BUILD) -j $(JOBS)
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	  ctest --output-on-failure -j $(JOBS) -E 'bench'
+
+build: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS)
+
+# Installs only what is missing (dpkg -s), so a prepared machine skips apt entirely.
+deps:
+	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
+	if [ -n "$$missing" ]; then \
+	  echo "Installing Debian packages:$$missing"; \
+	  $(SUDO) apt-get update -qq && \
+	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
+	fi
+
+bench: build
+	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans
+	./bench/run_benchmarks.sh $(BUILD)
+
+# Regenerates the README screenshot with the app itself.
+screenshot: build
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot.png --dataset iris --steps 3
+
+clean:
+	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -1,0 +1,34 @@
+// Dataset: the one data type every module consumes.
+//
+// Samples are rows: `x` is n x d (n samples, d features), double precision.
+// Labels are optional (empty, or one integer class id per row, -1 = unlabelled);
+// `class_names[c]` names class c when known. Image rows (e.g. Fashion-MNIST)
+// carry their shape (image_h x image_w == d, row-major pixels).
+#pragma once
+
+#include <Eigen/Core>
+
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+struct Dataset {
+  Eigen::MatrixXd x;                      // n x d features, samples in rows
+  std::vector<int> labels;                // empty or size n; -1 = no label
+  std::vector<std::string> class_names;   // class id -> name (may be empty)
+  std::vector<std::string> column_names;  // size d (generated "x0".. if unnamed)
+  int image_h = 0;                        // > 0 when rows are images
+  int image_w = 0;
+  std::string name;    // short name: "blobs", "iris", "fashion-mnist", file stem
+  std::string source;  // human description: generator + options, or the file path
+
+  int rows() const { return static_cast<int>(x.rows()); }
+  int cols() const { return static_cast<int>(x.cols()); }
+  bool has_labels() const { return !labels.empty(); }
+  bool is_image() const { return image_h > 0 && image_w > 0; }
+  // Number of classes: max(label) + 1, or class_names.size() if larger.
+  int num_classes() const;
+};
+
+}  // namespace cilab

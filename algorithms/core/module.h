@@ -1,0 +1,104 @@
+// The module contract: every algorithm of the lab is a Module.
+//
+//   reset(data, params, seed)  validate (std::invalid_argument naming the
+//                              parameter and its range) and initialise;
+//   step()                     exactly one iteration (finishes the current one
+//                              when a sub-step is half-way through it);
+//   sub_step()                 the next textbook half of an iteration
+//                              (assign/update, E/M, ...), see info().sub_steps;
+//   snapshot()                 the evaluated state after the last (sub-)step,
+//                              a plain immutable value the views draw;
+//   apply(intent)              an edit from the UI ("centroid 2 dragged to
+//                              (x, y)") applied between steps;
+//   clone()                    a full copy of the state (immutable data such as
+//                              the dataset is shared, not copied) - the runner
+//                              keeps clones as keyframes to rewind and replay.
+//
+// Numerical failure is data, not an exception: a non-finite value sets
+// Status::Diverged and the snapshot says why. Every stochastic module owns its
+// Rng, seeded in reset(): same data + params + seed => bit-identical run.
+#pragma once
+
+#include "algorithms/core/dataset.h"
+#include "algorithms/core/params.h"
+
+#include <cstddef>
+#include <cstdint>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+enum class Status {
+  Running,    // more iterations would change the state
+  Converged,  // the module's own convergence test holds (a fixed point)
+  Stopped,    // the iteration budget (max_iter) ran out before convergence
+  Diverged,   // a non-finite or exploding value; message says which
+  Failed,     // could not continue (message says why and what to try)
+};
+
+const char* status_name(Status s);
+inline bool is_terminal(Status s) { return s != Status::Running; }
+
+struct MetricInfo {
+  std::string name;       // CSV column, e.g. "objective"
+  std::string help;       // tooltip: meaning and formula
+  bool log_scale = false; // plot on log-y by default
+};
+
+struct ModuleInfo {
+  std::string name;       // CLI name, e.g. "kmeans"
+  std::string title;      // "k-means (Lloyd's algorithm)"
+  std::string chapter;    // course chapter, groups the module browser
+  std::string summary;    // one paragraph for the module browser tooltip
+  std::vector<MetricInfo> metrics;      // per-iteration scalars, CSV order
+  std::vector<std::string> sub_steps;   // names of the halves, empty if none
+  std::string default_dataset;          // dataset spec used when none given
+  bool needs_dataset = true;
+};
+
+// Base of every module's snapshot. Modules derive and add what views draw.
+struct Snapshot {
+  virtual ~Snapshot() = default;
+  int iteration = 0;         // completed iterations
+  int phase = 0;             // 0: at an iteration boundary; p > 0: after sub-step p
+  Status status = Status::Running;
+  std::string message;       // why Diverged/Failed/Stopped, or a notice
+  std::vector<double> metrics;  // aligned with ModuleInfo::metrics (NaN = n/a)
+  // Approximate memory held, for the runner's history budget.
+  virtual size_t byte_size() const { return sizeof(*this) + metrics.size() * sizeof(double); }
+};
+
+// A UI edit, applied between steps. Modules document the kinds they accept.
+struct Intent {
+  std::string kind;            // e.g. "move_centroid", "place_centroid"
+  int index = -1;              // which item (centroid index...)
+  std::vector<double> values;  // coordinates in feature space (size d) or view space
+};
+
+class Module {
+ public:
+  virtual ~Module() = default;
+
+  virtual const ModuleInfo& info() const = 0;
+  virtual const ParamSpecs& params() const = 0;
+
+  virtual void reset(std::shared_ptr<const Dataset> data, const ParamValues& values,
+                     uint64_t seed) = 0;
+  virtual void step() = 0;
+  virtual void sub_step() { step(); }
+  virtual std::shared_ptr<const Snapshot> snapshot() const = 0;
+
+  // Changes a Live parameter mid-run. Throws std::invalid_argument for an
+  // unknown, out-of-range or Rebuild parameter.
+  virtual void set_live(const std::string& name, double value);
+  // Applies an edit; returns false if this module does not accept it.
+  virtual bool apply(const Intent& intent);
+
+  virtual std::unique_ptr<Module> clone() const = 0;
+
+  Status status() const { return snapshot()->status; }
+};
+
+}  // namespace cilab

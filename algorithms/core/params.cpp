@@ -1,0 +1,156 @@
+#include "algorithms/core/params.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <sstream>
+#include <stdexcept>
+
+namespace cilab {
+namespace {
+
+std::string fmt_num(double v) {
+  std::ostringstream os;
+  os.precision(10);
+  os << v;
+  return os.str();
+}
+
+std::string range_text(const ParamSpec& s) {
+  switch (s.type) {
+    case ParamType::Int:
+      return "an integer in [" + fmt_num(s.min) + ", " + fmt_num(s.max) + "]";
+    case ParamType::Real:
+      return "a number in [" + fmt_num(s.min) + ", " + fmt_num(s.max) + "]";
+    case ParamType::Bool:
+      return "true or false";
+    case ParamType::Choice: {
+      std::string out = "one of ";
+      for (size_t i = 0; i < s.choices.size(); ++i) out += (i ? ", " : "") + s.choices[i];
+      return out;
+    }
+  }
+  return "";
+}
+
+[[noreturn]] void bad_value(const ParamSpec& s, const std::string& found) {
+  throw std::invalid_argument("parameter '" + s.name + "': expected " + range_text(s) + ", got '" +
+                              found + "'");
+}
+
+}  // namespace
+
+const ParamSpec* find_param(const ParamSpecs& specs, const std::string& name) {
+  for (const ParamSpec& s : specs)
+    if (s.name == name) return &s;
+  return nullptr;
+}
+
+ParamValues default_values(const ParamSpecs& specs) {
+  ParamValues v;
+  for (const ParamSpec& s : specs) v[s.name] = s.def;
+  return v;
+}
+
+double parse_value(const ParamSpec& s, const std::string& text) {
+  if (s.type == ParamType::Choice) {
+    for (size_t i = 0; i < s.choices.size(); ++i)
+      if (s.choices[i] == text) return static_cast<double>(i);
+    bad_value(s, text);
+  }
+  if (s.type == ParamType::Bool) {
+    if (text == "true" || text == "1" || text == "on" || text == "yes") return 1.0;
+    if (text == "false" || text == "0" || text == "off" || text == "no") return 0.0;
+    bad_value(s, text);
+  }
+  if (text.empty()) bad_value(s, text);
+  errno = 0;
+  char* end = nullptr;
+  const double v = std::strtod(text.c_str(), &end);
+  if (end == text.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v)) bad_value(s, text);
+  if (s.type == ParamType::Int && v != std::floor(v)) bad_value(s, text);
+  if (v < s.min || v > s.max) bad_value(s, text);
+  return v;
+}
+
+std::string format_value(const ParamSpec& s, double value) {
+  switch (s.type) {
+    case ParamType::Choice: {
+      const int i = static_cast<int>(value);
+      if (i >= 0 && i < static_cast<int>(s.choices.size())) return s.choices[i];
+      return fmt_num(value);
+    }
+    case ParamType::Bool:
+      return value != 0.0 ? "true" : "false";
+    case ParamType::Int:
+      return std::to_string(static_cast<long long>(value));
+    case ParamType::Real:
+      return fmt_num(value);
+  }
+  return fmt_num(value);
+}
+
+void apply_assignment(const ParamSpecs& specs, ParamValues& values, const std::string& assignment,
+                      const std::string& module_name) {
+  const size_t eq = assignment.find('=');
+  if (eq == std::string::npos || eq == 0)
+    throw std::invalid_argument("--set '" + assignment + "': expected KEY=VALUE, e.g. --set " +
+                                (specs.empty() ? std::string("k=3") : specs.front().name + "=" +
+                                                     format_value(specs.front(), specs.front().def)));
+  const std::string key = assignment.substr(0, eq);
+  const std::string text = assignment.substr(eq + 1);
+  const ParamSpec* s = find_param(specs, key);
+  if (!s) {
+    std::string known;
+    for (size_t i = 0; i < specs.size(); ++i) known += (i ? ", " : "") + specs[i].name;
+    throw std::invalid_argument("unknown parameter '" + key + "' for module " + module_name +
+                                "; known: " + known + " (see: cilab list params " + module_name +
+                                ")");
+  }
+  values[key] = parse_value(*s, text);
+}
+
+ParamValues validated(const ParamSpecs& specs, const ParamValues& values) {
+  ParamValues out = default_values(specs);
+  for (const auto& [key, v] : values) {
+    const ParamSpec* s = find_param(specs, key);
+    if (!s) throw std::invalid_argument("unknown parameter '" + key + "'");
+    const bool ok_finite = std::isfinite(v);
+    bool ok = ok_finite;
+    if (ok && s->type == ParamType::Choice)
+      ok = v == std::floor(v) && v >= 0 && v < static_cast<double>(s->choices.size());
+    else if (ok && s->type == ParamType::Bool)
+      ok = v == 0.0 || v == 1.0;
+    else if (ok)
+      ok = v >= s->min && v <= s->max && (s->type != ParamType::Int || v == std::floor(v));
+    if (!ok) bad_value(*s, fmt_num(v));
+    out[key] = v;
+  }
+  return out;
+}
+
+static double get_checked(const ParamValues& v, const std::string& name) {
+  auto it = v.find(name);
+  if (it == v.end()) throw std::invalid_argument("parameter '" + name + "' missing");
+  return it->second;
+}
+
+int get_int(const ParamValues& v, const std::string& name) {
+  return static_cast<int>(std::lround(get_checked(v, name)));
+}
+double get_real(const ParamValues& v, const std::string& name) { return get_checked(v, name); }
+bool get_bool(const ParamValues& v, const std::string& name) { return get_checked(v, name) != 0.0; }
+int get_choice(const ParamValues& v, const std::string& name) { return get_int(v, name); }
+
+std::string describe_params(const ParamSpecs& specs) {
+  std::ostringstream os;
+  for (const ParamSpec& s : specs) {
+    os << s.name << "\t" << range_text(s) << "\tdefault " << format_value(s, s.def) << "\t"
+       << (s.update == ParamUpdate::Live ? "live" : "rebuild") << "\t" << s.help;
+    if (!s.formula.empty()) os << " [" << s.formula << "]";
+    os << "\n";
+  }
+  return os.str();
+}
+
+}  // namespace cilab

@@ -1,0 +1,26 @@
+#include "algorithms/core/registry.h"
+
+#include "algorithms/kmeans.h"
+
+#include <stdexcept>
+
+namespace cilab {
+
+const std::vector<ModuleEntry>& module_registry() {
+  static const std::vector<ModuleEntry> entries = {
+      {"kmeans", [] { return std::make_unique<KMeans>(); }},
+  };
+  return entries;
+}
+
+std::unique_ptr<Module> make_module(const std::string& name) {
+  std::string known;
+  for (const ModuleEntry& e : module_registry()) {
+    if (e.name == name) return e.make();
+    known += (known.empty() ? "" : ", ") + e.name;
+  }
+  throw std::invalid_argument("unknown module '" + name + "'; known modules: " + known +
+                              " (see: cilab list)");
+}
+
+}  // namespace cilab

@@ -1,0 +1,457 @@
+// Dataset front door: built-in table, spec parsing, file loading, assets,
+// Fashion-MNIST, clicked-point edits and one-line descriptions.
+#include "algorithms/data/datasets.h"
+
+#include "algorithms/data/byte_stream.h"
+#include "algorithms/data/generators.h"
+#include "algorithms/data/loaders.h"
+
+
+#include <algorithm>
+#include <cctype>
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <filesystem>
+#include <map>
+#include <mutex>
+#include <new>
+#include <set>
+
+namespace cilab {
+
+namespace fs = std::filesystem;
+using data_detail::ByteStream;
+
+namespace {
+
+constexpr double kMaxSeed = 4294967295.0;
+constexpr double kMaxValues = 5e7;  // n * dim cap for generators (400 MB of doubles)
+
+DatasetOption opt_n(double def) {
+  return {"n", def, 1, 5e6, true, "number of samples (alias n_samples)"};
+}
+DatasetOption opt_seed() {
+  return {"seed", 0, 0, kMaxSeed, true, "random seed: same seed, same data (alias random_state)"};
+}
+
+std::string lower(std::string s) {
+  for (char& c : s) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+  return s;
+}
+
+std::string trim(const std::string& s) {
+  size_t a = 0, b = s.size();
+  while (a < b && std::isspace(static_cast<unsigned char>(s[a]))) ++a;
+  while (b > a && std::isspace(static_cast<unsigned char>(s[b - 1]))) --b;
+  return s.substr(a, b - a);
+}
+
+std::string fmt(double v) {
+  char buf[32];
+  std::snprintf(buf, sizeof buf, "%g", v);
+  return buf;
+}
+
+const DatasetInfo* find_info(const std::string& name) {
+  for (const DatasetInfo& info : builtin_datasets())
+    if (info.name == name) return &info;
+  return nullptr;
+}
+
+std::string known_names() {
+  std::string s;
+  for (const DatasetInfo& info : builtin_datasets()) s += (s.empty() ? "" : ", ") + info.name;
+  return s;
+}
+
+std::string option_names(const DatasetInfo& info) {
+  std::string s;
+  for (const DatasetOption& o : info.options) s += (s.empty() ? "" : ", ") + o.name;
+  return s.empty() ? std::string("(none)") : s;
+}
+
+// scikit-learn spellings -> our option names.
+std::string canonical_key(const std::string& key) {
+  static const std::map<std::string, std::string> kAliases = {
+      {"n_samples", "n"}, {"n_features", "dim"}, {"cluster_std", "noise"},
+      {"random_state", "seed"}, {"center_box", "box"}, {"std", "noise"}};
+  const auto it = kAliases.find(key);
+  return it == kAliases.end() ? key : it->second;
+}
+
+std::shared_ptr<const Dataset> load_asset_csv(const std::string& file, const std::string& name,
+                                              const std::string& origin) {
+  const std::string path = asset_path(file);
+  std::shared_ptr<Dataset> d;
+  try {
+    d = std::const_pointer_cast<Dataset>(load_file(path));
+  } catch (const DataError& e) {
+    throw DataError(std::string(e.what()) +
+                    " (shipped asset; try: set CILAB_ASSET_DIR to the folder holding " + file + ")");
+  }
+  d->name = name;
+  d->source = origin + ", " + path;
+  return d;
+}
+
+std::string edit_note(const std::string& source, int added, int removed) {
+  // Keeps one trailing " [edited: +A -R points]" note, updated in place.
+  static const std::string kTag = " [edited: +";
+  std::string base = source;
+  int a = 0, r = 0;
+  const size_t at = source.rfind(kTag);
+  if (at != std::string::npos &&
+      std::sscanf(source.c_str() + at, " [edited: +%d -%d points]", &a, &r) == 2) {
+    base = source.substr(0, at);
+  } else {
+    a = r = 0;
+  }
+  return base + kTag + std::to_string(a + added) + " -" + std::to_string(r + removed) + " points]";
+}
+
+}  // namespace
+
+const std::vector<DatasetInfo>& builtin_datasets() {
+  static const std::vector<DatasetInfo> kInfos = {
+      {"blobs", "isotropic Gaussian blobs (scikit-learn make_blobs)",
+       {opt_n(500),
+        {"centers", 3, 1, 100, true, "number of blobs (clusters)"},
+        {"noise", 1.0, 0, 50, false, "standard deviation of each blob (alias cluster_std)"},
+        {"dim", 2, 1, 1000, true, "number of features (alias n_features)"},
+        {"box", 10, 0, 1000, false, "centres drawn uniformly in [-box, box]^dim (alias center_box)"},
+        opt_seed()},
+       true},
+      {"anisotropic", "blobs sheared by a fixed linear map: elongated, tilted clusters",
+       {opt_n(500),
+        {"centers", 3, 1, 100, true, "number of blobs (clusters)"},
+        {"noise", 1.0, 0, 50, false, "standard deviation of each blob before the shear"},
+        {"box", 10, 0, 1000, false, "centres drawn uniformly in [-box, box]^2"},
+        opt_seed()},
+       true},
+      {"moons", "two interleaving half circles (scikit-learn make_moons)",
+       {opt_n(300), {"noise", 0.1, 0, 5, false, "standard deviation of the Gaussian noise"}, opt_seed()},
+       true},
+      {"circles", "a small circle inside a large one (scikit-learn make_circles)",
+       {opt_n(300),
+        {"noise", 0.05, 0, 5, false, "standard deviation of the Gaussian noise"},
+        {"factor", 0.5, 0.01, 0.99, false, "inner radius / outer radius"},
+        opt_seed()},
+       true},
+      {"spirals", "interleaved spiral arms (hard for linear models)",
+       {opt_n(600),
+        {"arms", 2, 1, 12, true, "number of spiral arms (classes)"},
+        {"noise", 0.03, 0, 5, false, "standard deviation of the Gaussian noise"},
+        {"turns", 1.5, 0.1, 10, false, "turns of each arm"},
+        opt_seed()},
+       true},
+      {"uniform", "points uniform in the unit cube (no cluster structure)",
+       {opt_n(500), {"dim", 2, 1, 1000, true, "number of features (alias n_features)"}, opt_seed()},
+       true},
+      {"iris", "Fisher's iris: 150 flowers x 4 measurements, 3 species", {}, false},
+      {"faithful", "Old Faithful geyser: 272 eruptions x (duration, waiting time)", {}, false},
+      {"fashion-mnist", "Zalando's Fashion-MNIST: 28x28 grey clothing images, 10 classes",
+       {{"split", 0, 0, 1, true, "train (0, 60000 rows) or test (1, 10000 rows); split=train|test"},
+        {"n", 0, 0, 60000, true, "keep the first n rows (0 = all)"}},
+       false},
+  };
+  return kInfos;
+}
+
+std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
+  const size_t colon = spec.find(':');
+  const std::string name = lower(trim(spec.substr(0, colon)));
+  const std::string where = "dataset spec '" + spec + "'";
+  const DatasetInfo* info = find_info(name);
+  if (!info)
+    throw DataError(where + ": unknown dataset: expected one of " + known_names() + ", found '" +
+                    name + "'; try: " + known_names().substr(0, known_names().find(',')) +
+                    ":n=500, or load a file instead");
+  std::map<std::string, double> values;
+  for (const DatasetOption& o : info->options) values[o.name] = o.def;
+  std::set<std::string> given;
+  if (colon != std::string::npos) {
+    const std::string rest = spec.substr(colon + 1);
+    size_t start = 0;
+    while (start <= rest.size()) {
+      size_t comma = rest.find(',', start);
+      if (comma == std::string::npos) comma = rest.size();
+      const std::string item = trim(rest.substr(start, comma - start));
+      start = comma + 1;
+      if (item.empty()) continue;
+      const size_t eq = item.find('=');
+      if (eq == std::string::npos)
+        throw DataError(where + ": expected key=value, found '" + item + "'; try: " + name +
+                        (info->options.empty() ? std::string(" (it has no options)")
+                                               : ":" + info->options[0].name + "=" + fmt(info->options[0].def)));
+      const std::string key = canonical_key(lower(trim(item.substr(0, eq))));
+      const std::string text = trim(item.substr(eq + 1));
+      const DatasetOption* opt = nullptr;
+      for (const DatasetOption& o : info->options)
+        if (o.name == key) opt = &o;
+      if (!opt)
+        throw DataError(where + ": unknown option for " + name + ": expected one of " +
+                        option_names(*info) + ", found '" + key + "'; try: one of those names");
+      if (!given.insert(key).second)
+        throw DataError(where + ": option '" + key + "' given twice; try: keep one");
+      double v = 0.0;
+      if (name == "fashion-mnist" && key == "split" && (lower(text) == "train" || lower(text) == "test")) {
+        v = lower(text) == "test" ? 1.0 : 0.0;
+      } else {
+        char* end = nullptr;
+        v = std::strtod(text.c_str(), &end);
+        const bool ok = !text.empty() && end && *end == '\0' && std::isfinite(v) &&
+                        (!opt->is_int || v == std::floor(v)) && v >= opt->min && v <= opt->max;
+        if (!ok)
+          throw DataError(where + ": option '" + key + "': expected " +
+                          (opt->is_int ? "an integer" : "a number") + " in [" + fmt(opt->min) + ", " +
+                          fmt(opt->max) + "], found '" + text + "'; try: " + key + "=" + fmt(opt->def) +
+                          " (" + opt->help + ")");
+      }
+      values[key] = v;
+    }
+  }
+  auto get_int = [&](const char* k) { return static_cast<int>(values.at(k)); };
+  auto get = [&](const char* k) { return values.at(k); };
+
+  if (info->generated) {
+    const int n = get_int("n");
+    const int dim = values.count("dim") ? get_int("dim") : 2;
+    if (static_cast<double>(n) * dim > kMaxValues)
+      throw DataError(where + ": expected n x dim <= " + fmt(kMaxValues) + " values, found " +
+                      std::to_string(n) + " x " + std::to_string(dim) + "; try: fewer samples or features");
+    const uint64_t seed = static_cast<uint64_t>(get("seed"));
+    Dataset d;
+    try {
+      if (name == "blobs")
+        d = data_detail::gen_blobs(n, get_int("centers"), get("noise"), dim, get("box"), seed);
+      else if (name == "anisotropic")
+        d = data_detail::gen_anisotropic(n, get_int("centers"), get("noise"), get("box"), seed);
+      else if (name == "moons")
+        d = data_detail::gen_moons(n, get("noise"), seed);
+      else if (name == "circles")
+        d = data_detail::gen_circles(n, get("noise"), get("factor"), seed);
+      else if (name == "spirals")
+        d = data_detail::gen_spirals(n, get_int("arms"), get("noise"), get("turns"), seed);
+      else
+        d = data_detail::gen_uniform(n, dim, seed);
+    } catch (const std::bad_alloc&) {
+      throw DataError(where + ": out of memory generating " + std::to_string(n) + " x " +
+                      std::to_string(dim) + "; try: fewer samples");
+    }
+    std::string canon = name;
+    char sep = ':';
+    for (const DatasetOption& o : info->options) {
+      canon += sep + o.name + "=" + fmt(values.at(o.name));
+      sep = ',';
+    }
+    d.source = canon;
+    return std::make_shared<const Dataset>(std::move(d));
+  }
+  if (name == "iris")
+    return load_asset_csv("iris.csv", "iris", "iris (Fisher 1936, scikit-learn's copy)");
+  if (name == "faithful")
+    return load_asset_csv("faithful.csv", "faithful", "faithful (Old Faithful geyser, R datasets::faithful)");
+  // fashion-mnist
+  const int n = get_int("n");
+  return load_fashion_mnist(get_int("split") == 1 ? "test" : "train", n > 0 ? n : -1);
+}
+
+std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOptions& opts) {
+  try {
+    ByteStream in(path, opts.max_file_bytes);
+    const std::vector<uint8_t>& head = in.peek(4);
+    if (head.empty())
+      throw DataError(path + ": byte 0: empty " + std::string(in.gzip() ? "(after gunzip) " : "") +
+                      "file: expected a CSV/TSV table, IDX or gzip data, found 0 bytes; try: choose "
+                      "a file with data");
+    if (head.size() >= 2 && ((head[0] == 0xFF && head[1] == 0xFE) || (head[0] == 0xFE && head[1] == 0xFF)))
+      throw DataError(path + ": byte 0: expected UTF-8 text, found a UTF-16 byte-order mark; try: "
+                             "save the file as UTF-8 CSV");
+    if (head.size() >= 2 && head[0] == 0 && head[1] == 0) return data_detail::load_idx(in, opts);
+    return data_detail::load_csv(in, opts);
+  } catch (const std::bad_alloc&) {
+    throw DataError(path + ": out of memory while loading: expected the data to fit in memory; "
+                           "try: a smaller file or a subset of its rows");
+  }
+}
+
+std::shared_ptr<const Dataset> load_fashion_mnist(const std::string& split, int n) {
+  if (split != "train" && split != "test")
+    throw DataError("fashion-mnist: expected split 'train' or 'test', found '" + split +
+                    "'; try: split=train");
+  const char* env = std::getenv("CILAB_FASHION_MNIST_DIR");
+  const std::string dir = env && *env ? env : "/usr/share/datasets/fashion-mnist";
+  const std::string prefix = split == "train" ? "train" : "t10k";
+  auto find = [&](const std::string& base) {
+    for (const std::string& p : {dir + "/" + base + ".gz", dir + "/" + base}) {
+      std::error_code ec;
+      if (fs::is_regular_file(p, ec)) return p;
+    }
+    throw DataError(dir + "/" + base + ".gz: Fashion-MNIST not found: expected the files of the "
+                    "Debian package dataset-fashion-mnist, found no such file; try: install it with: "
+                    "sudo apt-get install dataset-fashion-mnist (or set CILAB_FASHION_MNIST_DIR to a "
+                    "folder holding the four *-ubyte.gz files)");
+  };
+  const std::string images_path = find(prefix + "-images-idx3-ubyte");
+  const std::string labels_path = find(prefix + "-labels-idx1-ubyte");
+
+  // Small cache: the same split stays shared while anyone holds it.
+  static std::mutex mutex;
+  static std::map<std::string, std::weak_ptr<const Dataset>> cache;
+  const std::string key = images_path + "#" + std::to_string(n > 0 ? n : -1);
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    const auto it = cache.find(key);
+    if (it != cache.end())
+      if (std::shared_ptr<const Dataset> hit = it->second.lock()) return hit;
+  }
+
+  const uint64_t max_rows = n > 0 ? static_cast<uint64_t>(n) : 0;
+  const size_t kMax = size_t(1) << 30;
+  data_detail::IdxArray images, labels;
+  try {
+    ByteStream in(images_path, kMax);
+    images = data_detail::read_idx(in, max_rows);
+    ByteStream lin(labels_path, kMax);
+    labels = data_detail::read_idx(lin, max_rows);
+  } catch (const std::bad_alloc&) {
+    throw DataError(images_path + ": out of memory loading Fashion-MNIST; try: a smaller n");
+  }
+  if (images.type != 0x08 || images.dims.size() != 3 || images.dims[1] != 28 || images.dims[2] != 28)
+    throw DataError(images_path + ": byte 0: expected Fashion-MNIST images (ubyte, n x 28 x 28), "
+                    "found another IDX shape; try: reinstall dataset-fashion-mnist");
+  if (labels.type != 0x08 || labels.dims.size() != 1 || labels.dims[0] != images.dims[0])
+    throw DataError(labels_path + ": byte 0: expected " + std::to_string(images.dims[0]) +
+                    " ubyte labels to match the images, found another IDX shape; try: reinstall "
+                    "dataset-fashion-mnist");
+  if (n > 0 && static_cast<uint64_t>(n) > images.dims[0])
+    throw DataError(images_path + ": expected n <= " + std::to_string(images.dims[0]) + " rows in the " +
+                    split + " split, found n=" + std::to_string(n) + "; try: n=" +
+                    std::to_string(images.dims[0]) + " or split=train");
+  auto d = std::make_shared<Dataset>();
+  const Eigen::Index rows = static_cast<Eigen::Index>(images.dims[0]);
+  data_detail::bytes_to_matrix(images.payload.data(), rows, 28 * 28, 1.0 / 255.0, d->x);
+  d->labels.resize(static_cast<size_t>(rows));
+  for (Eigen::Index i = 0; i < rows; ++i) {
+    const int lab = labels.payload[static_cast<size_t>(i)];
+    if (lab > 9)
+      throw DataError(labels_path + ": byte " + std::to_string(labels.header_bytes + static_cast<uint64_t>(i)) +
+                      ": expected a class id 0..9, found " + std::to_string(lab) +
+                      "; try: reinstall dataset-fashion-mnist");
+    d->labels[static_cast<size_t>(i)] = lab;
+  }
+  d->class_names = {"T-shirt/top", "Trouser", "Pullover", "Dress", "Coat",
+                    "Sandal",      "Shirt",   "Sneaker",  "Bag",   "Ankle boot"};
+  d->column_names.reserve(28 * 28);
+  for (int j = 0; j < 28 * 28; ++j) d->column_names.push_back("x" + std::to_string(j));
+  d->image_h = 28;
+  d->image_w = 28;
+  d->name = "fashion-mnist";
+  d->source = "Fashion-MNIST " + split + (n > 0 ? ", first " + std::to_string(n) + " rows" : std::string()) +
+              ", pixels scaled to [0,1] (value/255), " + images_path;
+  std::shared_ptr<const Dataset> out = d;
+  {
+    std::lock_guard<std::mutex> lock(mutex);
+    cache[key] = out;
+  }
+  return out;
+}
+
+std::string asset_path(const std::string& file) {
+  const char* env = std::getenv("CILAB_ASSET_DIR");
+  if (env && *env) return (fs::path(env) / file).string();
+#ifdef CILAB_ASSET_DIR
+  {
+    std::error_code ec;
+    if (fs::is_directory(CILAB_ASSET_DIR, ec)) return (fs::path(CILAB_ASSET_DIR) / file).string();
+  }
+#endif
+  std::error_code ec;
+  const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
+  if (!ec) return (exe.parent_path().parent_path() / "assets" / file).string();
+  return (fs::path("assets") / file).string();
+}
+
+std::shared_ptr<const Dataset> with_point_added(const Dataset& d, double x, double y, int label) {
+  if (!std::isfinite(x) || !std::isfinite(y))
+    throw DataError("add point to '" + d.name + "': expected finite coordinates, found (" + fmt(x) +
+                    ", " + fmt(y) + "); try: click inside the plot");
+  const bool blank = d.rows() == 0 && d.cols() == 0;
+  if (!blank && d.cols() != 2)
+    throw DataError("add point to '" + d.name + "': expected a 2-column dataset, found " +
+                    std::to_string(d.cols()) + " columns; try: start from a 2-D dataset or a blank canvas");
+  auto out = std::make_shared<Dataset>(d);
+  const Eigen::Index n = d.rows();
+  out->x.conservativeResize(n + 1, 2);
+  out->x(n, 0) = x;
+  out->x(n, 1) = y;
+  if (out->column_names.size() != 2) out->column_names = {"x0", "x1"};
+  if (out->name.empty()) out->name = "points";
+  if (label < -1) label = -1;
+  if (label >= 0 && out->labels.empty()) out->labels.assign(static_cast<size_t>(n), -1);
+  if (!out->labels.empty()) out->labels.push_back(label);
+  if (label >= 0 && !out->class_names.empty())
+    while (static_cast<int>(out->class_names.size()) <= label)
+      out->class_names.push_back("class " + std::to_string(out->class_names.size()));
+  if (out->image_h * out->image_w != 2) out->image_h = out->image_w = 0;
+  out->source = edit_note(d.source.empty() ? std::string("clicked points") : d.source, 1, 0);
+  return out;
+}
+
+std::shared_ptr<const Dataset> with_point_removed(const Dataset& d, int row) {
+  if (row < 0 || row >= d.rows())
+    throw DataError("remove point from '" + d.name + "': expected a row in [0, " +
+                    std::to_string(d.rows()) + "), found " + std::to_string(row) +
+                    "; try: pick an existing point");
+  auto out = std::make_shared<Dataset>();
+  const Eigen::Index n = d.rows(), c = d.cols();
+  out->x.resize(n - 1, c);
+  if (row > 0) out->x.topRows(row) = d.x.topRows(row);
+  if (row < n - 1) out->x.bottomRows(n - 1 - row) = d.x.bottomRows(n - 1 - row);
+  if (!d.labels.empty()) {
+    out->labels = d.labels;
+    out->labels.erase(out->labels.begin() + row);
+  }
+  out->class_names = d.class_names;
+  out->column_names = d.column_names;
+  out->image_h = d.image_h;
+  out->image_w = d.image_w;
+  out->name = d.name;
+  out->source = edit_note(d.source, 0, 1);
+  return out;
+}
+
+int nearest_row(const Dataset& d, double x, double y, int col_x, int col_y) {
+  if (d.rows() == 0) return -1;
+  if (col_x < 0 || col_y < 0 || col_x >= d.cols() || col_y >= d.cols())
+    throw DataError("nearest point in '" + d.name + "': expected columns in [0, " +
+                    std::to_string(d.cols()) + "), found (" + std::to_string(col_x) + ", " +
+                    std::to_string(col_y) + "); try: choose existing columns");
+  int best = -1;
+  double best_d2 = 0.0;
+  for (int i = 0; i < d.rows(); ++i) {
+    const double dx = d.x(i, col_x) - x, dy = d.x(i, col_y) - y;
+    const double d2 = dx * dx + dy * dy;
+    if (best < 0 || d2 < best_d2) {
+      best = i;
+      best_d2 = d2;
+    }
+  }
+  return best;
+}
+
+std::string describe(const Dataset& d) {
+  std::string s = (d.name.empty() ? std::string("data") : d.name) + ": " + std::to_string(d.rows()) +
+                  " x " + std::to_string(d.cols());
+  if (d.is_image()) s += " (" + std::to_string(d.image_h) + "x" + std::to_string(d.image_w) + " images)";
+  if (d.has_labels()) {
+    const int k = d.num_classes();
+    s += ", " + std::to_string(k) + (k == 1 ? " class" : " classes");
+  } else {
+    s += ", unlabelled";
+  }
+  return s;
+}
+
+}  // namespace cilab

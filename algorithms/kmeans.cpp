@@ -1,0 +1,848 @@
+// k-means (Lloyd's algorithm): see kmeans.h for the equations, the half-steps,
+// the convergence and empty-cluster rules and the numerics.
+//
+// Shapes: X is n x d (centred copy, row-major, shared by clones), U is k x d
+// (mu_, centred), labels z has size n. One assign pass over fixed blocks of
+// kBlockRows rows computes, per block, the new labels and the sufficient
+// statistics of the new partition (n_j, S_j = sum x_i, Q_j = sum ||x_i||^2);
+// blocks are reduced in index order, so the update half-step is O(k d) and
+// every result is independent of the thread count.
+#include "algorithms/kmeans.h"
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include "algorithms/core/rng.h"
+
+namespace cilab {
+
+using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+// The dataset, centred once: x_i - mean, row-major, with its squared row norms.
+struct KMeans::Prepared {
+  RowMatrixXd x;          // n x d
+  Eigen::VectorXd norm2;  // n, ||x_i - mean||^2
+  Eigen::VectorXd mean;   // d
+};
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kInf = std::numeric_limits<double>::infinity();
+constexpr int kLowDimMax = 4;          // d <= 4: direct differences, no GEMM
+constexpr int kBlockRows = 2048;       // rows per work block (fixed: determinism)
+constexpr int kGemmRows = 256;         // rows per GEMM panel inside a block
+constexpr double kParallelMinWork = 2e5;  // n*k*d below which one thread runs
+constexpr size_t kMaxSeedingProbEntries = 4000000;
+// A point keeps its cluster unless another is closer by more than
+// kTieRel * (||x_i||^2 + max_j ||mu_j||^2): differences below that are rounding.
+constexpr double kTieRel = 1e-12;
+
+std::atomic<int> g_max_threads{0};
+
+int worker_count(int blocks, double work) {
+  if (blocks <= 1 || work < kParallelMinWork) return 1;
+  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  int limit = g_max_threads.load();
+  if (limit <= 0) limit = hw;
+  return std::max(1, std::min({blocks, limit, 16}));
+}
+
+// Runs f(b) for every block b in [0, blocks) on `threads` threads (the caller
+// is one of them). Blocks are handed out dynamically; f must write only to
+// block-private outputs, so the result does not depend on the schedule.
+template <class F>
+void for_each_block(int blocks, int threads, const F& f) {
+  if (threads <= 1) {
+    for (int b = 0; b < blocks; ++b) f(b);
+    return;
+  }
+  std::atomic<int> next{0};
+  auto worker = [&]() {
+    for (int b = next.fetch_add(1); b < blocks; b = next.fetch_add(1)) f(b);
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+int block_count(int n) { return (n + kBlockRows - 1) / kBlockRows; }
+
+// Per-block output of the assign pass.
+struct BlockStats {
+  RowMatrixXd sums;      // k x d
+  Eigen::VectorXd sq;    // k
+  std::vector<int> counts;
+  double fresh = 0.0;      // sum of the new distances D_i,new
+  double decrement = 0.0;  // sum over changed points (old label >= 0) of D_i,old - D_i,new
+  long changed = 0;
+
+  void init(int k, int d) {
+    sums.setZero(k, d);
+    sq.setZero(k);
+    counts.assign(static_cast<size_t>(k), 0);
+  }
+};
+
+// ||a - b||^2 over d entries (Eigen's vectorised reduction: fixed order).
+double sq_dist(const double* a, const double* b, int d) {
+  const Eigen::Map<const Eigen::VectorXd> va(a, d), vb(b, d);
+  return (va - vb).squaredNorm();
+}
+
+struct AssignInput {
+  const double* x;      // n x d row-major, centred
+  const double* norm2;  // n
+  int n, d, k;
+  const Eigen::MatrixXd* mu;  // k x d
+  const int* old_labels;      // n (-1 = none)
+  int* new_labels;            // n
+  double mu_norm2_max;        // max_j ||mu_j||^2
+};
+
+// Hysteresis against rounding: keep the old label o when it is within the
+// tie tolerance of the best one (in exact arithmetic both are minimal).
+inline void keep_if_tied(const AssignInput& in, int i, int o, double dold, int& arg,
+                         double& best) {
+  if (o >= 0 && o != arg && dold <= best + kTieRel * (in.norm2[i] + in.mu_norm2_max)) {
+    arg = o;
+    best = dold;
+  }
+}
+
+// d <= 4: exact squared differences, L points at a time (vectorises across
+// points); the block's statistics are accumulated from scratch.
+template <int D>
+void assign_block_low(const AssignInput& in, int r0, int r1, BlockStats& st) {
+  constexpr int L = 8;
+  using Lane = Eigen::Array<double, L, 1>;
+  const int k = in.k;
+  double m[64][D];
+  for (int j = 0; j < k; ++j)
+    for (int c = 0; c < D; ++c) m[j][c] = (*in.mu)(j, c);
+  Lane xs[D];
+  for (int i0 = r0; i0 < r1; i0 += L) {
+    const int cnt = std::min(L, r1 - i0);
+    Lane old;
+    for (int l = 0; l < L; ++l) {
+      const int i = i0 + (l < cnt ? l : 0);  // padding lanes repeat a valid row
+      for (int c = 0; c < D; ++c) xs[c][l] = in.x[static_cast<size_t>(i) * D + c];
+      old[l] = in.old_labels[i];
+    }
+    Lane best = Lane::Constant(kInf), arg = Lane::Zero(), dold = Lane::Zero();
+    for (int j = 0; j < k; ++j) {
+      const double jd = j;
+      Lane dist = (xs[0] - m[j][0]).square();
+      for (int c = 1; c < D; ++c) dist += (xs[c] - m[j][c]).square();
+      const Eigen::Array<bool, L, 1> lt = dist < best;  // strict: ties keep the lowest index
+      best = lt.select(dist, best);
+      arg = lt.select(Lane::Constant(jd), arg);
+      dold = (old == jd).select(dist, dold);
+    }
+    for (int l = 0; l < cnt; ++l) {
+      const int i = i0 + l;
+      const int o = in.old_labels[i];
+      int z = static_cast<int>(arg[l]);
+      double b = best[l];
+      keep_if_tied(in, i, o, dold[l], z, b);
+      const double* xi = in.x + static_cast<size_t>(i) * D;
+      double* sz = st.sums.data() + static_cast<size_t>(z) * D;
+      for (int c = 0; c < D; ++c) sz[c] += xi[c];
+      st.sq[z] += in.norm2[i];
+      st.counts[static_cast<size_t>(z)] += 1;
+      st.fresh += b;
+      in.new_labels[i] = z;
+      if (o != z) {
+        ++st.changed;
+        if (o >= 0) st.decrement += dold[l] - b;
+      }
+    }
+  }
+}
+
+// Hamerly bounds for the GEMM path (distances, not squared):
+//   u_i >= ||x_i - mu_{z_i}||,  l_i <= min_{j != z_i} ||x_i - mu_j||.
+// Before an assign, centroids have moved by delta_j since the bounds were set:
+// u_i += delta_{z_i}, l_i -= max_{j != z_i} delta_j. If u_i <= max(s_{z_i}, l_i)
+// with s_j = min_{j' != j} ||mu_j - mu_j'|| / 2, no other centroid can be
+// closer and the point keeps its label without any distance computation.
+struct Bounds {
+  double* u;
+  double* l;
+  const double* delta;   // k
+  const double* s_half;  // k
+  const double* mu_rows;  // k x d row-major (exact distances when tightening)
+  double dmax1, dmax2;    // largest and second largest delta
+  int amax;               // argmax delta
+  bool valid;
+};
+
+// d > 4: points the bounds cannot settle get all k distances
+// D_ij = ||x_i||^2 - 2 x_i.mu_j + ||mu_j||^2 from one GEMM per panel of rows.
+// The block's statistics are deltas (moves between clusters), so settled
+// points cost nothing.
+void assign_block_gemm(const AssignInput& in, const Eigen::VectorXd& mu_norm2, const Bounds& bd,
+                       int r0, int r1, BlockStats& st) {
+  const int k = in.k, d = in.d;
+  std::vector<int> todo;
+  todo.reserve(static_cast<size_t>(r1 - r0));
+  for (int i = r0; i < r1; ++i) {
+    const int o = in.old_labels[i];
+    if (bd.valid && o >= 0) {
+      double u = bd.u[i] + bd.delta[o];
+      const double l = bd.l[i] - (o == bd.amax ? bd.dmax2 : bd.dmax1);
+      const double m = std::max(bd.s_half[o], l);
+      if (u > m)
+        u = std::sqrt(sq_dist(in.x + static_cast<size_t>(i) * d,
+                              bd.mu_rows + static_cast<size_t>(o) * d, d));
+      bd.u[i] = u;
+      bd.l[i] = l;
+      if (u <= m) {
+        in.new_labels[i] = o;
+        continue;
+      }
+    }
+    todo.push_back(i);
+  }
+  if (todo.empty()) return;
+  RowMatrixXd buf(std::min<int>(kGemmRows, static_cast<int>(todo.size())), d);
+  Eigen::MatrixXd g(k, buf.rows());  // g(j, r) = mu_j . x_r
+  const int total = static_cast<int>(todo.size());
+  for (int t0 = 0; t0 < total; t0 += kGemmRows) {
+    const int m = std::min(kGemmRows, total - t0);
+    const int first = todo[static_cast<size_t>(t0)];
+    const double* panel = in.x + static_cast<size_t>(first) * d;
+    if (todo[static_cast<size_t>(t0 + m - 1)] - first != m - 1) {  // scattered rows: gather
+      for (int r = 0; r < m; ++r)
+        std::copy_n(in.x + static_cast<size_t>(todo[static_cast<size_t>(t0 + r)]) * d, d,
+                    buf.data() + static_cast<size_t>(r) * d);
+      panel = buf.data();
+    }
+    const Eigen::Map<const RowMatrixXd> xb(panel, m, d);
+    g.leftCols(m).noalias() = (*in.mu) * xb.transpose();
+    for (int r = 0; r < m; ++r) {
+      const int i = todo[static_cast<size_t>(t0 + r)];
+      const double* gl = g.data() + static_cast<size_t>(r) * k;
+      const int o = in.old_labels[i];
+      double best = kInf;
+      int arg = 0;
+      for (int j = 0; j < k; ++j) {
+        const double q = mu_norm2[j] - 2.0 * gl[j];
+        if (q < best) {
+          best = q;
+          arg = j;
+        }
+      }
+      const double xn = in.norm2[i];
+      double dnew = std::max(0.0, xn + best);
+      const double dold = o >= 0 ? std::max(0.0, xn + (mu_norm2[o] - 2.0 * gl[o])) : 0.0;
+      keep_if_tied(in, i, o, dold, arg, dnew);
+      double second = kInf;
+      for (int j = 0; j < k; ++j)
+        if (j != arg) second = std::min(second, mu_norm2[j] - 2.0 * gl[j]);
+      bd.u[i] = std::sqrt(dnew);
+      bd.l[i] = k > 1 ? std::sqrt(std::max(0.0, xn + second)) : kInf;
+      in.new_labels[i] = arg;
+      st.fresh += dnew;
+      if (o == arg) continue;
+      ++st.changed;
+      const double* xi = panel + static_cast<size_t>(r) * d;
+      double* sz = st.sums.data() + static_cast<size_t>(arg) * d;
+      for (int c = 0; c < d; ++c) sz[c] += xi[c];
+      st.sq[arg] += xn;
+      st.counts[static_cast<size_t>(arg)] += 1;
+      if (o >= 0) {
+        double* so = st.sums.data() + static_cast<size_t>(o) * d;
+        for (int c = 0; c < d; ++c) so[c] -= xi[c];
+        st.sq[o] -= xn;
+        st.counts[static_cast<size_t>(o)] -= 1;
+        st.decrement += dold - dnew;
+      }
+    }
+  }
+}
+
+std::string fmt_g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- description
+
+const ModuleInfo& KMeans::info() const {
+  static const ModuleInfo kInfo = [] {
+    ModuleInfo m;
+    m.name = "kmeans";
+    m.title = "k-means (Lloyd's algorithm)";
+    m.chapter = "Clustering and mixtures";
+    m.summary =
+        "Partitions the points into k clusters by alternating two half-steps that each lower "
+        "J = sum_i ||x_i - mu_{z_i}||^2: assign every point to its nearest centroid, then move "
+        "every centroid to the mean of its points. Seeding: k random rows, k-means++ (D^2 "
+        "sampling), the first k rows, or centroids placed by hand. Stops when an assignment "
+        "changes no point.";
+    m.metrics = {
+        {"objective",
+         "J = sum_i ||x_i - mu_{z_i}||^2, the sum of squared distances to the assigned centroid "
+         "(scikit-learn's inertia_). Never rises after a half-step. NaN before the first assign.",
+         true},
+        {"changed", "points whose cluster changed in the last assign half-step", false},
+        {"center_shift",
+         "sum_j ||mu_j,new - mu_j,old||^2, how far the last update moved the centroids", true},
+        {"empty_reseeded",
+         "clusters that were empty after the assign and were re-seeded at the farthest point",
+         false},
+    };
+    m.sub_steps = {"assign", "update"};
+    m.default_dataset = "blobs:n=600,centers=4,seed=1";
+    return m;
+  }();
+  return kInfo;
+}
+
+const ParamSpecs& KMeans::params() const {
+  static const ParamSpecs kSpecs = [] {
+    ParamSpecs s(3);
+    s[0].name = "k";
+    s[0].type = ParamType::Int;
+    s[0].min = 1;
+    s[0].max = 64;
+    s[0].def = 4;
+    s[0].help = "number of clusters (scikit-learn: n_clusters)";
+    s[0].formula = "z_i in {1..k}";
+    s[0].update = ParamUpdate::Rebuild;
+
+    s[1].name = "init";
+    s[1].type = ParamType::Choice;
+    s[1].choices = {"random", "kmeans++", "first", "manual"};
+    s[1].choice_help = {"k distinct rows chosen uniformly at random",
+                        "D^2 sampling: p_i = D_i^2 / sum_j D_j^2, D_i = distance to nearest seed",
+                        "the first k rows of the dataset",
+                        "placed by hand (drag the centroids; the first k rows until then)"};
+    s[1].def = 1;
+    s[1].help = "how the initial centroids are chosen";
+    s[1].formula = "p_i = D_i^2 / sum_j D_j^2 (kmeans++)";
+    s[1].update = ParamUpdate::Rebuild;
+
+    s[2].name = "max_iter";
+    s[2].type = ParamType::Int;
+    s[2].min = 1;
+    s[2].max = 10000;
+    s[2].def = 300;
+    s[2].help = "iteration budget; the run stops when it is spent (scikit-learn's default 300)";
+    s[2].update = ParamUpdate::Live;
+    return s;
+  }();
+  return kSpecs;
+}
+
+KMeans::Params KMeans::params_from(const ParamValues& values) {
+  static const KMeans kProto;
+  const ParamValues v = validated(kProto.params(), values);
+  Params p;
+  p.k = get_int(v, "k");
+  p.init = static_cast<Init>(get_choice(v, "init"));
+  p.max_iter = get_int(v, "max_iter");
+  return p;
+}
+
+void KMeans::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
+
+// ---------------------------------------------------------------- lifecycle
+
+KMeans::KMeans()
+    : objective_(kNaN), changed_(kNaN), center_shift_(kNaN), reseeded_count_(kNaN) {}
+KMeans::~KMeans() = default;
+KMeans::KMeans(const KMeans&) = default;
+
+std::unique_ptr<Module> KMeans::clone() const { return std::make_unique<KMeans>(*this); }
+
+void KMeans::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+  const Params p = params_from(values);
+  if (!data) throw std::invalid_argument("k-means: no dataset; load or generate one first");
+  const int n = data->rows(), d = data->cols();
+  if (n == 0 || d == 0)
+    throw std::invalid_argument("k-means: the dataset is empty (" + std::to_string(n) + " x " +
+                                std::to_string(d) + "); load or generate data first");
+  if (!data->x.allFinite()) {
+    for (int c = 0; c < d; ++c)
+      for (int i = 0; i < n; ++i)
+        if (!std::isfinite(data->x(i, c))) {
+          const std::string col = c < static_cast<int>(data->column_names.size())
+                                      ? data->column_names[static_cast<size_t>(c)]
+                                      : "x" + std::to_string(c);
+          throw std::invalid_argument("k-means: the dataset has a non-finite value (" +
+                                      fmt_g(data->x(i, c)) + ") at row " + std::to_string(i) +
+                                      ", column '" + col +
+                                      "'; clean the data or drop that row");
+        }
+  }
+  if (p.k > n)
+    throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) +
+                                " exceeds the number of samples (" + std::to_string(n) +
+                                "); try k <= " + std::to_string(n));
+
+  // Reuse the centred copy when resetting on the same dataset.
+  if (!(prep_ && data_ == data)) {
+    auto prep = std::make_shared<Prepared>();
+    prep->mean = data->x.colwise().mean().transpose();
+    prep->x = data->x.rowwise() - prep->mean.transpose();
+    prep->norm2 = prep->x.rowwise().squaredNorm();
+    prep_ = std::move(prep);
+  }
+  data_ = std::move(data);
+  p_ = p;
+  n_ = n;
+  d_ = d;
+  iteration_ = 0;
+  phase_ = 0;
+  status_ = Status::Running;
+  message_.clear();
+  objective_ = changed_ = center_shift_ = reseeded_count_ = kNaN;
+  assigned_ = false;
+  upper_.clear();
+  lower_.clear();
+  bounds_valid_ = false;
+  labels_ = std::make_shared<const std::vector<int>>(static_cast<size_t>(n), -1);
+  sums_.setZero(p.k, d);
+  sq_sums_.setZero(p.k);
+  counts_.assign(static_cast<size_t>(p.k), 0);
+  reseeded_.clear();
+  placed_.assign(p.init == Init::Manual ? static_cast<size_t>(p.k) : 0, 0);
+  seed_centroids(seed);
+  invalidate();
+}
+
+void KMeans::seed_centroids(uint64_t seed) {
+  const int k = p_.k, n = n_, d = d_;
+  const RowMatrixXd& x = prep_->x;
+  Rng rng(seed);
+  auto seeding = std::make_shared<KMeansSeeding>();
+  std::vector<int>& rows = seeding->rows;
+
+  switch (p_.init) {
+    case Init::First:
+      for (int j = 0; j < k; ++j) rows.push_back(j);
+      break;
+    case Init::Manual:
+      message_ = "manual init: the centroids start at the first " + std::to_string(k) +
+                 " rows; drag or place them, then step";
+      break;
+    case Init::Random:
+      // k distinct rows, uniformly (rejection: k <= 64 <= expected cost n ln n at k = n).
+      while (static_cast<int>(rows.size()) < k) {
+        const int r = static_cast<int>(rng.below(static_cast<uint64_t>(n)));
+        if (std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
+      }
+      break;
+    case Init::KMeansPlusPlus: {
+      seeding->probs.resize(static_cast<size_t>(k));
+      const bool keep_all = static_cast<size_t>(n) * static_cast<size_t>(k - 1) <=
+                            kMaxSeedingProbEntries;
+      std::vector<double> d2(static_cast<size_t>(n), kInf);
+      std::vector<char> chosen(static_cast<size_t>(n), 0);
+      const int blocks = block_count(n);
+      const int threads = worker_count(blocks, static_cast<double>(n) * d);
+      auto add_seed = [&](int r) {
+        rows.push_back(r);
+        chosen[static_cast<size_t>(r)] = 1;
+        const double* c = x.data() + static_cast<size_t>(r) * d;
+        for_each_block(blocks, threads, [&](int b) {
+          const int i1 = std::min(n, (b + 1) * kBlockRows);
+          for (int i = b * kBlockRows; i < i1; ++i) {
+            const double t = sq_dist(x.data() + static_cast<size_t>(i) * d, c, d);
+            if (t < d2[static_cast<size_t>(i)]) d2[static_cast<size_t>(i)] = t;
+          }
+        });
+        d2[static_cast<size_t>(r)] = 0.0;
+      };
+      add_seed(static_cast<int>(rng.below(static_cast<uint64_t>(n))));
+      for (int r = 1; r < k; ++r) {
+        double total = 0.0;
+        for (double v : d2) total += v;
+        int pick = -1;
+        if (total > 0.0 && std::isfinite(total)) {
+          if (keep_all || r == k - 1) {
+            std::vector<double>& pr = seeding->probs[static_cast<size_t>(r)];
+            pr.resize(static_cast<size_t>(n));
+            for (int i = 0; i < n; ++i) pr[static_cast<size_t>(i)] = d2[static_cast<size_t>(i)] / total;
+          }
+          pick = rng.categorical(d2);
+        }
+        if (pick < 0 || chosen[static_cast<size_t>(pick)]) {
+          // Every remaining point coincides with a seed: uniform over unchosen rows.
+          int t = static_cast<int>(rng.below(static_cast<uint64_t>(n - r)));
+          for (int i = 0; i < n; ++i)
+            if (!chosen[static_cast<size_t>(i)] && t-- == 0) {
+              pick = i;
+              break;
+            }
+        }
+        add_seed(pick);
+      }
+      break;
+    }
+  }
+  mu_.resize(k, d);
+  for (int j = 0; j < k; ++j) {
+    const int r = p_.init == Init::Manual ? j : rows[static_cast<size_t>(j)];
+    mu_.row(j) = x.row(r);
+  }
+  seeding_ = std::move(seeding);
+}
+
+// ---------------------------------------------------------------- iteration
+
+void KMeans::step() {
+  if (!prep_ || is_terminal(status_)) return;
+  if (phase_ == 0) assign_half();
+  if (!is_terminal(status_) && phase_ == 1) update_half();
+}
+
+void KMeans::sub_step() {
+  if (!prep_ || is_terminal(status_)) return;
+  if (phase_ == 0)
+    assign_half();
+  else
+    update_half();
+}
+
+void KMeans::assign_half() {
+  const int k = p_.k, n = n_, d = d_;
+  auto next = std::make_shared<std::vector<int>>(static_cast<size_t>(n));
+  const Eigen::VectorXd mu_norm2 = mu_.rowwise().squaredNorm();
+  AssignInput in{prep_->x.data(), prep_->norm2.data(), n, d, k, &mu_, labels_->data(),
+                 next->data(), mu_norm2.maxCoeff()};
+  const bool low = d <= kLowDimMax;
+  static_assert(kLowDimMax == 4, "the dispatch below covers d = 1..kLowDimMax");
+
+  // Bounds bookkeeping (GEMM path): how far each centroid moved since the
+  // bounds were last set, and half the distance to its nearest other centroid.
+  Bounds bd{};
+  Eigen::VectorXd delta, s_half;
+  RowMatrixXd mu_rows;
+  if (!low) {
+    if (upper_.size() != static_cast<size_t>(n)) {
+      upper_.assign(static_cast<size_t>(n), kInf);
+      lower_.assign(static_cast<size_t>(n), 0.0);
+      bounds_valid_ = false;
+    }
+    mu_rows = mu_;
+    delta = Eigen::VectorXd::Zero(k);
+    if (bounds_valid_)
+      for (int j = 0; j < k; ++j) delta[j] = (mu_.row(j) - mu_bounds_.row(j)).norm();
+    s_half = Eigen::VectorXd::Constant(k, kInf);
+    for (int a = 0; a < k; ++a)
+      for (int b = a + 1; b < k; ++b) {
+        const double h = 0.5 * (mu_.row(a) - mu_.row(b)).norm();
+        s_half[a] = std::min(s_half[a], h);
+        s_half[b] = std::min(s_half[b], h);
+      }
+    for (int j = 0; j < k; ++j) s_half[j] = k > 1 ? s_half[j] : 0.0;
+    bd.amax = 0;
+    for (int j = 0; j < k; ++j)
+      if (delta[j] > delta[bd.amax]) bd.amax = j;
+    bd.dmax1 = delta[bd.amax];
+    bd.dmax2 = 0.0;
+    for (int j = 0; j < k; ++j)
+      if (j != bd.amax) bd.dmax2 = std::max(bd.dmax2, delta[j]);
+    bd.u = upper_.data();
+    bd.l = lower_.data();
+    bd.delta = delta.data();
+    bd.s_half = s_half.data();
+    bd.mu_rows = mu_rows.data();
+    bd.valid = bounds_valid_ && assigned_;
+  }
+
+  const int blocks = block_count(n);
+  std::vector<BlockStats> stats(static_cast<size_t>(blocks));
+  for (BlockStats& s : stats) s.init(k, d);
+  const int threads = worker_count(blocks, static_cast<double>(n) * k * d);
+  for_each_block(blocks, threads, [&](int b) {
+    const int r0 = b * kBlockRows, r1 = std::min(n, r0 + kBlockRows);
+    BlockStats& st = stats[static_cast<size_t>(b)];
+    switch (d) {
+      case 1: assign_block_low<1>(in, r0, r1, st); break;
+      case 2: assign_block_low<2>(in, r0, r1, st); break;
+      case 3: assign_block_low<3>(in, r0, r1, st); break;
+      case 4: assign_block_low<4>(in, r0, r1, st); break;
+      default: assign_block_gemm(in, mu_norm2, bd, r0, r1, st); break;
+    }
+  });
+
+  // Reduce in block order (deterministic whatever the thread count). The low-d
+  // path recomputes the cluster statistics; the GEMM path adds the moves.
+  if (low || !assigned_) {
+    sums_.setZero(k, d);
+    sq_sums_.setZero(k);
+    counts_.assign(static_cast<size_t>(k), 0);
+  }
+  double fresh = 0.0, decrement = 0.0;
+  long changed = 0;
+  for (const BlockStats& s : stats) {
+    sums_ += s.sums;
+    sq_sums_ += s.sq;
+    for (int j = 0; j < k; ++j) counts_[static_cast<size_t>(j)] += s.counts[static_cast<size_t>(j)];
+    fresh += s.fresh;
+    decrement += s.decrement;
+    changed += s.changed;
+  }
+  if (!low) {
+    mu_bounds_ = mu_;
+    bounds_valid_ = true;
+  }
+  labels_ = std::move(next);
+  if (!assigned_) {
+    objective_ = fresh;  // first assign: every distance was computed
+  } else if (!std::isfinite(objective_)) {
+    objective_ = objective_from_sums();
+  } else if (changed > 0) {
+    objective_ = std::max(0.0, objective_ - decrement);  // each term D_old - D_new >= 0
+  }  // no label changed: J(z, U) is exactly the previous value
+  assigned_ = true;
+  changed_ = static_cast<double>(changed);
+  center_shift_ = kNaN;
+  reseeded_count_ = kNaN;
+  reseeded_.clear();
+  phase_ = 1;
+  message_.clear();
+  if (!std::isfinite(objective_)) {
+    status_ = Status::Diverged;
+    message_ = "the objective became non-finite in the assign half-step (a centroid far out "
+               "of range?); rewind or move the centroid back";
+  }
+  invalidate();
+}
+
+void KMeans::update_half() {
+  const int k = p_.k, d = d_;
+  const RowMatrixXd& x = prep_->x;
+  Eigen::MatrixXd mu_new = mu_;
+  Eigen::MatrixXd mu_ref = mu_;  // centroid the identity is taken against
+  double removed = 0.0;          // sum of D_p of points moved into empty clusters
+  reseeded_.clear();
+  std::string notice;
+
+  std::vector<int> empties;
+  for (int j = 0; j < k; ++j)
+    if (counts_[static_cast<size_t>(j)] == 0) empties.push_back(j);
+  if (!empties.empty()) {
+    // Re-seed each empty cluster j at the point p farthest from its assigned
+    // centroid (D_p = ||x_p - mu_{z_p}||^2 with the centroids of the assign),
+    // and move p into j. J cannot rise: mu_j did not enter J (cluster j had no
+    // point), p's term drops from D_p to ||x_p - x_p||^2 = 0, and the update
+    // below then moves every centroid to the mean of its (new) cluster, which
+    // minimises J for fixed labels. Only points with D_p > 0 (beyond the tie
+    // tolerance) whose cluster keeps another point qualify, so no new empty
+    // cluster appears.
+    auto labels = std::make_shared<std::vector<int>>(*labels_);
+    const RowMatrixXd mu_rows = mu_;
+    const double mu_norm2_max = mu_.rowwise().squaredNorm().maxCoeff();
+    std::vector<double> dist(static_cast<size_t>(n_));
+    for (int i = 0; i < n_; ++i)
+      dist[static_cast<size_t>(i)] =
+          sq_dist(x.data() + static_cast<size_t>(i) * d,
+                  mu_rows.data() + static_cast<size_t>((*labels)[static_cast<size_t>(i)]) * d, d);
+    std::vector<char> taken(static_cast<size_t>(n_), 0);
+    for (int j : empties) {
+      int p = -1;
+      double best = 0.0;
+      for (int i = 0; i < n_; ++i) {
+        const double di = dist[static_cast<size_t>(i)];
+        if (di > best && di > kTieRel * (prep_->norm2[i] + mu_norm2_max) &&
+            !taken[static_cast<size_t>(i)] &&
+            counts_[static_cast<size_t>((*labels)[static_cast<size_t>(i)])] >= 2) {
+          best = di;
+          p = i;
+        }
+      }
+      if (p < 0) {
+        notice += (notice.empty() ? "" : "; ") + std::string("cluster ") + std::to_string(j) +
+                  " is empty and no point can be moved into it (all points coincide with their "
+                  "centroids): its centroid stays put";
+        continue;
+      }
+      const int o = (*labels)[static_cast<size_t>(p)];
+      taken[static_cast<size_t>(p)] = 1;
+      (*labels)[static_cast<size_t>(p)] = j;
+      counts_[static_cast<size_t>(o)] -= 1;
+      counts_[static_cast<size_t>(j)] = 1;
+      sums_.row(o) -= x.row(p);
+      sums_.row(j) = x.row(p);
+      sq_sums_[o] -= prep_->norm2[p];
+      sq_sums_[j] = prep_->norm2[p];
+      mu_ref.row(j) = x.row(p);
+      if (!upper_.empty()) {  // p changed cluster outside the assign: re-examine it
+        upper_[static_cast<size_t>(p)] = kInf;
+        lower_[static_cast<size_t>(p)] = 0.0;
+      }
+      removed += best;
+      reseeded_.push_back(j);
+      notice += (notice.empty() ? "" : "; ") + std::string("cluster ") + std::to_string(j) +
+                " was empty: re-seeded at the farthest point (row " + std::to_string(p) + ")";
+    }
+    labels_ = std::move(labels);
+  }
+
+  double decrease = 0.0, shift = 0.0;
+  bool moved = !reseeded_.empty();
+  for (int j = 0; j < k; ++j) {
+    const int nj = counts_[static_cast<size_t>(j)];
+    if (nj > 0) mu_new.row(j) = sums_.row(j) / static_cast<double>(nj);
+    decrease += nj * (mu_new.row(j) - mu_ref.row(j)).squaredNorm();
+    shift += (mu_new.row(j) - mu_.row(j)).squaredNorm();
+    if (!moved && !(mu_new.row(j).array() == mu_.row(j).array()).all()) moved = true;
+  }
+  mu_ = std::move(mu_new);
+  objective_ = std::max(0.0, (objective_ - removed) - decrease);
+  center_shift_ = shift;
+  reseeded_count_ = static_cast<double>(reseeded_.size());
+  phase_ = 0;
+  ++iteration_;
+  message_ = notice;
+  if (!std::isfinite(objective_) || !mu_.allFinite()) {
+    status_ = Status::Diverged;
+    message_ = "a centroid or the objective became non-finite in the update half-step; rewind "
+               "or move the centroid back";
+  } else if (changed_ == 0.0 && !moved) {
+    status_ = Status::Converged;
+    message_ = "converged after " + std::to_string(iteration_) +
+               " iterations: the assignment changed no point";
+  } else if (iteration_ >= p_.max_iter) {
+    status_ = Status::Stopped;
+    message_ = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence (" +
+               fmt_g(changed_) + " points changed cluster in the last iteration)";
+  }
+  invalidate();
+}
+
+double KMeans::objective_from_sums() const {
+  // J(z, U) = sum_j [ Q_j - 2 mu_j . S_j + n_j ||mu_j||^2 ] (exact for any U).
+  double j_total = 0.0;
+  for (int j = 0; j < p_.k; ++j) {
+    const int nj = counts_[static_cast<size_t>(j)];
+    if (nj == 0) continue;
+    j_total += sq_sums_[j] - 2.0 * mu_.row(j).dot(sums_.row(j)) + nj * mu_.row(j).squaredNorm();
+  }
+  return std::max(0.0, j_total);
+}
+
+// ---------------------------------------------------------------- edits
+
+void KMeans::set_live(const std::string& name, double value) {
+  if (name != "max_iter") {
+    Module::set_live(name, value);  // throws: unknown or rebuild parameter
+    return;
+  }
+  const ParamSpec* s = find_param(params(), name);
+  if (!std::isfinite(value) || value != std::floor(value) || value < s->min || value > s->max)
+    throw std::invalid_argument("parameter 'max_iter': expected an integer in [1, 10000], got '" +
+                                fmt_g(value) + "'");
+  p_.max_iter = static_cast<int>(value);
+  if (!prep_) return;
+  if (status_ == Status::Stopped && iteration_ < p_.max_iter) {
+    status_ = Status::Running;
+    message_.clear();
+  } else if (status_ == Status::Running && phase_ == 0 && iteration_ >= p_.max_iter) {
+    status_ = Status::Stopped;
+    message_ = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence";
+  }
+  invalidate();
+}
+
+bool KMeans::apply(const Intent& intent) {
+  if (!prep_) return false;
+  const bool move = intent.kind == "move_centroid";
+  const bool place = intent.kind == "place_centroid";
+  if (!move && !place) return false;
+  int j = intent.index;
+  if (place) {
+    if (p_.init != Init::Manual || iteration_ != 0 || phase_ != 0 || assigned_) return false;
+    if (j < 0) {
+      j = -1;
+      for (int t = 0; t < p_.k; ++t)
+        if (!placed_[static_cast<size_t>(t)]) {
+          j = t;
+          break;
+        }
+    }
+  }
+  if (j < 0 || j >= p_.k) return false;
+  const int nv = static_cast<int>(intent.values.size());
+  if (nv != d_ && !(nv == 2 && d_ > 2)) return false;
+  for (double v : intent.values)
+    if (!std::isfinite(v)) return false;
+  for (int c = 0; c < nv; ++c)
+    mu_(j, c) = intent.values[static_cast<size_t>(c)] - prep_->mean[c];
+  if (place) placed_[static_cast<size_t>(j)] = 1;
+
+  // The labels stay; the objective is J(z, U) for the edited centroids.
+  objective_ = assigned_ ? objective_from_sums() : kNaN;
+  phase_ = 0;
+  if (status_ == Status::Converged || status_ == Status::Diverged ||
+      (status_ == Status::Stopped && iteration_ < p_.max_iter)) {
+    status_ = Status::Running;
+  }
+  message_ = (place ? "placed" : "moved") + std::string(" centroid ") + std::to_string(j);
+  if (status_ == Status::Stopped) message_ += " (max_iter reached: raise it to continue)";
+  invalidate();
+  return true;
+}
+
+// ---------------------------------------------------------------- snapshot
+
+size_t KMeansSeeding::byte_size() const {
+  size_t b = sizeof(*this) + rows.size() * sizeof(int);
+  for (const std::vector<double>& p : probs) b += sizeof(p) + p.size() * sizeof(double);
+  return b;
+}
+
+size_t KMeansSnapshot::byte_size() const {
+  size_t b = sizeof(*this) + metrics.size() * sizeof(double) + message.capacity() +
+             static_cast<size_t>(centroids.size()) * sizeof(double) +
+             (cluster_sizes.size() + reseeded.size()) * sizeof(int) + placed.size();
+  if (labels) b += sizeof(*labels) + labels->size() * sizeof(int);
+  if (seeding) b += seeding->byte_size();
+  return b;
+}
+
+std::shared_ptr<const KMeansSnapshot> KMeans::kmeans_snapshot() const {
+  if (cache_) return cache_;
+  auto s = std::make_shared<KMeansSnapshot>();
+  if (!prep_) {
+    s->status = Status::Failed;
+    s->message = "k-means: not reset yet (no dataset)";
+    s->metrics.assign(4, kNaN);
+    s->labels = std::make_shared<const std::vector<int>>();
+    cache_ = s;
+    return cache_;
+  }
+  s->iteration = iteration_;
+  s->phase = phase_;
+  s->status = status_;
+  s->message = message_;
+  s->metrics = {objective_, changed_, center_shift_, reseeded_count_};
+  s->centroids = mu_.rowwise() + prep_->mean.transpose();
+  s->labels = labels_;
+  s->cluster_sizes = counts_;
+  s->reseeded = reseeded_;
+  s->placed = placed_;
+  if (iteration_ == 0 && phase_ == 0 && !assigned_) s->seeding = seeding_;
+  cache_ = s;
+  return cache_;
+}
+
+std::shared_ptr<const Snapshot> KMeans::snapshot() const { return kmeans_snapshot(); }
+
+}  // namespace cilab

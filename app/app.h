@@ -1,0 +1,113 @@
+// The CILab window: GLFW + Dear ImGui shell around one runner and one view.
+//
+// Layout (no docking in ImGui 1.86): a menu bar, a transport bar, a left
+// sidebar (module browser, data, parameters), the module's view in the
+// centre, the metrics strip below it and a status bar. The View menu toggles
+// the panels; the UI scale persists (Settings).
+#pragma once
+
+#include "algorithms/core/dataset.h"
+#include "algorithms/core/params.h"
+#include "app/file_browser.h"
+#include "app/headless/cli.h"
+#include "app/headless/runner.h"
+#include "app/settings.h"
+#include "views/view.h"
+
+#include <chrono>
+#include <memory>
+#include <string>
+#include <vector>
+
+struct GLFWwindow;
+
+namespace cilab {
+
+class GlTextureProvider;
+
+class App {
+ public:
+  explicit App(GuiOptions opts);
+  ~App();
+  // Opens the window and runs until closed (or --frames N); returns the exit status.
+  int run();
+
+  // Called by GLFW's drop callback.
+  void on_drop(const std::string& path);
+
+ private:
+  // ---- set-up
+  bool init_window();
+  void shutdown();
+  void apply_ui_scale();
+  bool start_state();
+
+  // ---- actions (every failure keeps the previous state and shows a message)
+  void open_module(const std::string& name);
+  void set_dataset(std::shared_ptr<const Dataset> data);
+  void load_file(const std::string& path);
+  void load_builtin(const std::string& spec);
+  void restart();
+  void sync_data_panel();  // built-in combo + options follow the loaded dataset
+  void show_error(const std::string& message);
+  void apply_intents(std::vector<ViewIntent>& intents);
+  void handle_shortcuts();
+
+  // ---- panels (app_panels.cpp)
+  void frame();
+  void draw_menu_bar();
+  void draw_transport();
+  void draw_sidebar(float width, float height);
+  void draw_module_browser();
+  void draw_data_panel();
+  void draw_params_panel();
+  void draw_center(float width, float height);
+  void draw_metrics(float height);
+  void draw_status_bar();
+  void draw_error_banner();
+  void draw_about();
+
+  GuiOptions opts_;
+  Settings settings_;
+  GLFWwindow* window_ = nullptr;
+  std::unique_ptr<GlTextureProvider> textures_;
+  float applied_scale_ = 0.0f;
+  bool scale_dirty_ = true;
+
+  // The run.
+  std::string module_name_;
+  std::unique_ptr<Runner> runner_;
+  std::unique_ptr<ModuleView> view_;
+  ParamSpecs specs_;
+  ParamValues values_;        // what the parameter panel shows
+  uint64_t seed_ = 0;
+  std::shared_ptr<const Dataset> data_;
+  uint64_t data_version_ = 0;
+  std::shared_ptr<const Snapshot> last_seen_;
+  int last_seen_iteration_ = -1;
+
+  std::vector<ModuleInfo> module_infos_;  // module browser entries
+
+  // Data panel state.
+  int builtin_index_ = 0;
+  std::vector<double> builtin_options_;
+  bool edit_points_ = false;
+  int add_label_ = 0;
+  FileBrowser browser_;
+
+  // Messages.
+  std::string error_;
+  double error_time_ = 0.0;
+  bool show_about_ = false;
+  bool show_shortcuts_ = false;
+
+  // Timing.
+  std::vector<double> frame_ms_;
+  double last_frame_ms_ = 0.0;
+  std::chrono::steady_clock::time_point last_frame_start_;
+  bool quit_ = false;
+};
+
+int run_gui(const GuiOptions& opts);
+
+}  // namespace cilab

@@ -1,0 +1,533 @@
+// The shell's panels: menu, transport, sidebar (modules, data, parameters),
+// centre view, metrics strip, status bar. Pure ImGui; the module's own
+// drawing is its ModuleView, the metric curves are views/metrics_view.
+#include "algorithms/core/registry.h"
+#include "algorithms/data/datasets.h"
+#include "app/app.h"
+#include "views/metrics_view.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <map>
+#include <sstream>
+
+namespace cilab {
+namespace {
+
+const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
+const ImVec4 kDimColor(0.62f, 0.65f, 0.70f, 1.0f);
+
+ImVec4 status_color(Status s) {
+  switch (s) {
+    case Status::Running: return ImVec4(0.55f, 0.80f, 1.0f, 1.0f);
+    case Status::Converged: return ImVec4(0.45f, 0.90f, 0.50f, 1.0f);
+    case Status::Stopped: return ImVec4(0.95f, 0.80f, 0.35f, 1.0f);
+    case Status::Diverged:
+    case Status::Failed: return kErrorColor;
+  }
+  return kDimColor;
+}
+
+// A (?) marker with a wrapped tooltip.
+void help_marker(const std::string& text) {
+  ImGui::SameLine();
+  ImGui::TextDisabled("(?)");
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+    ImGui::TextUnformatted(text.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+std::string param_tooltip(const ParamSpec& s) {
+  std::ostringstream os;
+  os << s.help;
+  if (!s.formula.empty()) os << "\n\n" << s.formula;
+  if (s.type == ParamType::Choice && !s.choice_help.empty()) {
+    os << "\n";
+    for (size_t i = 0; i < s.choices.size() && i < s.choice_help.size(); ++i)
+      os << "\n" << s.choices[i] << ": " << s.choice_help[i];
+  }
+  os << "\n\n"
+     << (s.update == ParamUpdate::Live ? "Live: applies from the next step, the run continues."
+                                       : "Rebuild: changing it restarts the run from iteration 0.")
+     << "\nCLI: --set " << s.name << "=" << format_value(s, s.def);
+  return os.str();
+}
+
+}  // namespace
+
+void App::frame() {
+  handle_shortcuts();
+  const ImGuiViewport* vp = ImGui::GetMainViewport();
+  ImGui::SetNextWindowPos(vp->WorkPos);
+  ImGui::SetNextWindowSize(vp->WorkSize);
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
+                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+                                 ImGuiWindowFlags_NoBringToFrontOnFocus;
+  ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
+  ImGui::Begin("CILab", nullptr, flags);
+  ImGui::PopStyleVar();
+  draw_menu_bar();
+  draw_transport();
+  draw_error_banner();
+
+  const float status_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float body_h = std::max(100.0f, avail.y - status_h);
+  const bool sidebar = settings_.show_browser || settings_.show_data || settings_.show_params;
+  const float side_w = sidebar ? std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f) : 0.0f;
+  if (sidebar) {
+    draw_sidebar(side_w, body_h);
+    ImGui::SameLine();
+  }
+  draw_center(avail.x - (sidebar ? side_w + ImGui::GetStyle().ItemSpacing.x : 0.0f), body_h);
+  draw_status_bar();
+  ImGui::End();
+
+  if (browser_.draw()) load_file(browser_.chosen());
+  draw_about();
+}
+
+void App::draw_menu_bar() {
+  if (!ImGui::BeginMenuBar()) return;
+  if (ImGui::BeginMenu("File")) {
+    if (ImGui::MenuItem("Open data file...", "Ctrl+O")) browser_.open();
+    if (ImGui::BeginMenu("Recent files", !settings_.recent_files.empty())) {
+      for (const std::string& r : settings_.recent_files)
+        if (ImGui::MenuItem(r.c_str())) {
+          const std::string path = r;  // load_file edits the list
+          load_file(path);
+          break;
+        }
+      ImGui::EndMenu();
+    }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Run")) {
+    if (ImGui::MenuItem(runner_->playing() ? "Pause" : "Play", "Space")) runner_->toggle_play();
+    if (ImGui::MenuItem("Step", "Right")) runner_->step();
+    if (ImGui::MenuItem("Sub-step", "S")) runner_->sub_step();
+    if (ImGui::MenuItem("Back", "Left")) runner_->back();
+    if (ImGui::MenuItem("Step 10")) runner_->step_n(10);
+    if (ImGui::MenuItem("Reset", "R")) restart();
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("View")) {
+    ImGui::MenuItem("Module browser", nullptr, &settings_.show_browser);
+    ImGui::MenuItem("Data panel", nullptr, &settings_.show_data);
+    ImGui::MenuItem("Parameters panel", nullptr, &settings_.show_params);
+    ImGui::MenuItem("Metrics panel", nullptr, &settings_.show_metrics);
+    ImGui::Separator();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+    float scale = settings_.ui_scale;
+    if (ImGui::SliderFloat("UI scale", &scale, 0.5f, 3.0f, "%.2f")) {
+      settings_.ui_scale = scale;
+    }
+    if (ImGui::IsItemDeactivatedAfterEdit()) scale_dirty_ = true;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Font size for lecture halls (Ctrl+= / Ctrl+-). Saved between runs.");
+    ImGui::EndMenu();
+  }
+  if (ImGui::BeginMenu("Help")) {
+    if (ImGui::MenuItem("Keyboard shortcuts", "F1")) show_shortcuts_ = true;
+    if (ImGui::MenuItem("About CILab")) show_about_ = true;
+    ImGui::EndMenu();
+  }
+  if (ImGuiIO& io = ImGui::GetIO(); io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
+  ImGui::EndMenuBar();
+}
+
+void App::draw_transport() {
+  const bool playing = runner_->playing();
+  const float btn = ImGui::GetFontSize() * 5.0f;
+  if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(btn, 0))) runner_->toggle_play();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run continuously (Space)");
+  ImGui::SameLine();
+  if (ImGui::Button("Step", ImVec2(btn, 0))) runner_->step();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One full iteration (Right arrow)");
+  ImGui::SameLine();
+  const ModuleInfo* info = runner_->info();
+  const bool has_sub = info && !info->sub_steps.empty();
+  if (ImGui::Button("Sub-step", ImVec2(btn, 0))) runner_->sub_step();
+  if (ImGui::IsItemHovered()) {
+    std::string t = "Half an iteration (S)";
+    if (has_sub) {
+      t += ": ";
+      for (size_t i = 0; i < info->sub_steps.size(); ++i) t += (i ? " then " : "") + info->sub_steps[i];
+    }
+    ImGui::SetTooltip("%s", t.c_str());
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Back", ImVec2(btn, 0))) runner_->back();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("One iteration back in the history (Left arrow)");
+  ImGui::SameLine();
+  if (ImGui::Button("Reset", ImVec2(btn, 0))) restart();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Restart from iteration 0 with the same seed (R)");
+
+  // Speed: steps per second on a log slider, or as fast as possible.
+  ImGui::SameLine();
+  bool max_speed = runner_->speed() <= 0.0;
+  float sps = max_speed ? 1000.0f : static_cast<float>(runner_->speed());
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (max_speed) ImGui::BeginDisabled();
+  if (ImGui::SliderFloat("##speed", &sps, 0.5f, 1000.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic))
+    runner_->set_speed(sps);
+  if (max_speed) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Playback speed");
+  ImGui::SameLine();
+  if (ImGui::Checkbox("max", &max_speed)) runner_->set_speed(max_speed ? 0.0 : 5.0);
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("As fast as possible");
+
+  // History scrubber.
+  ImGui::SameLine();
+  int it = runner_->current_iteration();
+  const int last = std::max(0, runner_->last_iteration());
+  ImGui::SetNextItemWidth(-1);
+  if (ImGui::SliderInt("##iteration", &it, 0, std::max(1, last), "iteration %d") && it <= last)
+    runner_->seek(it);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Scrub the history: iterations 0..%d. Stepping from an earlier iteration "
+                      "starts a new branch.",
+                      last);
+}
+
+void App::draw_error_banner() {
+  if (error_.empty()) return;
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.35f, 0.10f, 0.10f, 1.0f));
+  const float h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
+  ImGui::BeginChild("error", ImVec2(0, h), true);
+  ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5);
+  ImGui::TextColored(kErrorColor, "%s", error_.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.5f);
+  if (ImGui::Button("Dismiss")) error_.clear();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+}
+
+void App::draw_sidebar(float width, float height) {
+  ImGui::BeginChild("sidebar", ImVec2(width, height), true);
+  if (settings_.show_browser) draw_module_browser();
+  if (settings_.show_data) draw_data_panel();
+  if (settings_.show_params) draw_params_panel();
+  ImGui::EndChild();
+}
+
+void App::draw_module_browser() {
+  if (!ImGui::CollapsingHeader("Modules", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  // Group by chapter, in registry order.
+  if (module_infos_.empty())
+    for (const ModuleEntry& e : module_registry()) module_infos_.push_back(e.make()->info());
+  std::vector<std::string> chapters;
+  std::map<std::string, std::vector<const ModuleInfo*>> by_chapter;
+  for (const ModuleInfo& info : module_infos_) {
+    if (!by_chapter.count(info.chapter)) chapters.push_back(info.chapter);
+    by_chapter[info.chapter].push_back(&info);
+  }
+  for (const std::string& ch : chapters) {
+    ImGui::TextColored(kDimColor, "%s", ch.c_str());
+    for (const ModuleInfo* m : by_chapter[ch]) {
+      ImGui::Indent();
+      if (ImGui::Selectable(m->title.c_str(), m->name == module_name_)) open_module(m->name);
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextUnformatted(m->summary.c_str());
+        ImGui::TextDisabled("cilab run %s", m->name.c_str());
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+      ImGui::Unindent();
+    }
+  }
+}
+
+void App::draw_data_panel() {
+  if (!ImGui::CollapsingHeader("Data", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (data_) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextUnformatted(describe(*data_).c_str());
+    ImGui::TextColored(kDimColor, "%s", data_->source.c_str());
+    ImGui::PopTextWrapPos();
+  }
+  const std::vector<DatasetInfo>& infos = builtin_datasets();
+  builtin_index_ = std::clamp(builtin_index_, 0, static_cast<int>(infos.size()) - 1);
+  const DatasetInfo& cur = infos[builtin_index_];
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
+  if (ImGui::BeginCombo("Built-in", cur.name.c_str())) {
+    for (int i = 0; i < static_cast<int>(infos.size()); ++i) {
+      if (ImGui::Selectable(infos[i].name.c_str(), i == builtin_index_)) {
+        builtin_index_ = i;
+        builtin_options_.clear();
+      }
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", infos[i].description.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  if (builtin_options_.size() != cur.options.size()) {
+    builtin_options_.clear();
+    for (const DatasetOption& o : cur.options) builtin_options_.push_back(o.def);
+  }
+  for (size_t i = 0; i < cur.options.size(); ++i) {
+    const DatasetOption& o = cur.options[i];
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+    if (o.is_int) {
+      int v = static_cast<int>(builtin_options_[i]);
+      const bool big = o.max - o.min > 1000;
+      if (big ? ImGui::DragInt(o.name.c_str(), &v, std::max(1.0f, static_cast<float>(v) * 0.01f),
+                               static_cast<int>(o.min), static_cast<int>(o.max))
+              : ImGui::SliderInt(o.name.c_str(), &v, static_cast<int>(o.min), static_cast<int>(o.max)))
+        builtin_options_[i] = std::clamp<double>(v, o.min, o.max);
+    } else {
+      float v = static_cast<float>(builtin_options_[i]);
+      if (ImGui::SliderFloat(o.name.c_str(), &v, static_cast<float>(o.min), static_cast<float>(o.max), "%.3g"))
+        builtin_options_[i] = v;
+    }
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.help.c_str());
+  }
+  if (ImGui::Button("Load built-in")) {
+    std::ostringstream spec;
+    spec << cur.name;
+    for (size_t i = 0; i < cur.options.size(); ++i) {
+      spec << (i ? "," : ":") << cur.options[i].name << "=";
+      if (cur.options[i].is_int) spec << static_cast<long long>(builtin_options_[i]);
+      else spec << builtin_options_[i];
+    }
+    load_builtin(spec.str());
+  }
+  ImGui::SameLine();
+  if (ImGui::Button("Open file...")) browser_.open();
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("CSV/TSV or IDX (.gz); or drag a file onto the window (Ctrl+O)");
+  if (!settings_.recent_files.empty()) {
+    ImGui::SameLine();
+    if (ImGui::Button("Recent")) ImGui::OpenPopup("recent");
+    if (ImGui::BeginPopup("recent")) {
+      for (const std::string& r : settings_.recent_files)
+        if (ImGui::Selectable(r.c_str())) {
+          const std::string path = r;
+          load_file(path);
+          break;
+        }
+      ImGui::EndPopup();
+    }
+  }
+  const bool two_d = data_ && data_->cols() == 2;
+  if (!two_d) ImGui::BeginDisabled();
+  ImGui::Checkbox("Click to add points", &edit_points_);
+  if (!two_d) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(two_d ? "Left-click in the plot adds a point, right-click removes the nearest.\n"
+                              "Shift+click works without this toggle."
+                            : "Only for 2-D data");
+  if (edit_points_ && two_d && data_->num_classes() > 0) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
+    ImGui::SliderInt("label of new points", &add_label_, 0, std::max(0, data_->num_classes() - 1));
+  }
+}
+
+void App::draw_params_panel() {
+  if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  // Seed first: every module has one.
+  int seed = static_cast<int>(seed_);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  if (ImGui::InputInt("seed", &seed) && seed >= 0) {
+    seed_ = static_cast<uint64_t>(seed);
+    restart();
+  }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Seed of the module's random generator: same seed, same run.\nRebuild: restarts "
+                      "the run. CLI: --seed N");
+  const ParamValues running = runner_->values();
+  for (const ParamSpec& s : specs_) {
+    double& v = values_[s.name];
+    bool changed = false;
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+    const std::string label = s.name + (s.update == ParamUpdate::Rebuild ? "" : " (live)");
+    switch (s.type) {
+      case ParamType::Choice: {
+        int idx = static_cast<int>(v);
+        const std::string preview = format_value(s, v);
+        if (ImGui::BeginCombo(label.c_str(), preview.c_str())) {
+          for (int i = 0; i < static_cast<int>(s.choices.size()); ++i) {
+            if (ImGui::Selectable(s.choices[i].c_str(), i == idx)) {
+              v = i;
+              changed = true;
+            }
+            if (ImGui::IsItemHovered() && i < static_cast<int>(s.choice_help.size()))
+              ImGui::SetTooltip("%s", s.choice_help[i].c_str());
+          }
+          ImGui::EndCombo();
+        }
+        break;
+      }
+      case ParamType::Bool: {
+        bool b = v != 0.0;
+        if (ImGui::Checkbox(label.c_str(), &b)) {
+          v = b ? 1.0 : 0.0;
+          changed = true;
+        }
+        break;
+      }
+      case ParamType::Int: {
+        int i = static_cast<int>(v);
+        const ImGuiSliderFlags f = s.log_scale || s.max - s.min > 1000 ? ImGuiSliderFlags_Logarithmic : 0;
+        ImGui::SliderInt(label.c_str(), &i, static_cast<int>(s.min), static_cast<int>(s.max), "%d",
+                         f | ImGuiSliderFlags_AlwaysClamp);
+        v = i;
+        changed = ImGui::IsItemDeactivatedAfterEdit();
+        break;
+      }
+      case ParamType::Real: {
+        float f = static_cast<float>(v);
+        ImGui::SliderFloat(label.c_str(), &f, static_cast<float>(s.min), static_cast<float>(s.max), "%.4g",
+                           (s.log_scale ? ImGuiSliderFlags_Logarithmic : 0) | ImGuiSliderFlags_AlwaysClamp);
+        v = f;
+        changed = ImGui::IsItemDeactivatedAfterEdit();
+        break;
+      }
+    }
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+      ImGui::TextUnformatted(param_tooltip(s).c_str());
+      ImGui::PopTextWrapPos();
+      ImGui::EndTooltip();
+    }
+    if (changed) {
+      auto it = running.find(s.name);
+      if (it != running.end() && it->second == v) continue;
+      if (s.update == ParamUpdate::Live) {
+        runner_->set_live(s.name, v);
+        runner_->wait_idle();
+        if (!runner_->last_error().empty()) {
+          show_error(runner_->last_error());
+          runner_->clear_error();
+          values_ = runner_->values();
+        }
+      } else {
+        restart();
+      }
+    }
+  }
+  if (const std::shared_ptr<const Snapshot> snap = runner_->latest(); snap && view_) {
+    ImGui::Separator();
+    ViewContext ctx;
+    ctx.data = data_.get();
+    ctx.info = runner_->info();
+    view_->draw_controls(*snap, ctx);
+  }
+}
+
+void App::draw_center(float width, float height) {
+  ImGui::BeginGroup();
+  const float metrics_h = settings_.show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
+  const float view_h = height - (settings_.show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
+  ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
+  const std::shared_ptr<const Snapshot> snap = runner_->latest();
+  std::vector<std::vector<double>> metric_history;
+  const std::vector<IterationRecord> hist = runner_->history();
+  metric_history.reserve(hist.size());
+  for (const IterationRecord& r : hist) metric_history.push_back(r.metrics);
+  if (snap && view_) {
+    ViewContext ctx;
+    ctx.data = data_.get();
+    ctx.info = runner_->info();
+    Runner* runner = runner_.get();
+    ctx.stored_snapshot = [runner](int i) { return runner->stored_snapshot(i); };
+    ctx.metric_history = &metric_history;
+    ctx.edit_points = edit_points_ && data_ && data_->cols() == 2;
+    ctx.data_version = data_version_;
+    std::vector<ViewIntent> intents;
+    view_->draw(*snap, ctx, intents);
+    for (ViewIntent& vi : intents)
+      if (vi.kind == ViewIntent::Kind::AddPoint && vi.label < 0 && data_ && data_->has_labels())
+        vi.label = add_label_;
+    apply_intents(intents);
+  } else {
+    ImGui::TextColored(kDimColor, "No run yet: choose a module and data on the left.");
+  }
+  ImGui::EndChild();
+  if (settings_.show_metrics) {
+    ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true);
+    const ModuleInfo* info = runner_->info();
+    if (info) {
+      std::vector<double> step_ms;
+      step_ms.reserve(hist.size());
+      for (const IterationRecord& r : hist) step_ms.push_back(r.step_ms);
+      draw_metric_plots(*info, metric_history, step_ms, runner_->current_iteration());
+    }
+    ImGui::EndChild();
+  }
+  ImGui::EndGroup();
+}
+
+void App::draw_status_bar() {
+  const std::shared_ptr<const Snapshot> snap = runner_->latest();
+  const ModuleInfo* info = runner_->info();
+  if (snap) {
+    ImGui::Text("iteration %d", snap->iteration);
+    if (snap->phase > 0 && info && snap->phase - 1 < static_cast<int>(info->sub_steps.size())) {
+      ImGui::SameLine();
+      ImGui::TextColored(kDimColor, "(after %s)", info->sub_steps[snap->phase - 1].c_str());
+    }
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    ImGui::TextColored(status_color(snap->status), "%s", status_name(snap->status));
+    if (!snap->message.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", snap->message.c_str());
+  }
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  ImGui::TextColored(kDimColor, "step %.2f ms   frame %.1f ms   history %.1f MiB", runner_->last_step_ms(),
+                     last_frame_ms_, runner_->history_bytes() / 1048576.0);
+  if (data_) {
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    ImGui::TextColored(kDimColor, "%s", describe(*data_).c_str());
+  }
+  if (snap && !snap->message.empty()) {
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+    ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed ? kErrorColor : kDimColor,
+                       "%s", snap->message.c_str());
+  }
+}
+
+void App::draw_about() {
+  if (show_shortcuts_) {
+    ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 24, 0), ImGuiCond_Appearing);
+    if (ImGui::Begin("Keyboard shortcuts", &show_shortcuts_, ImGuiWindowFlags_NoCollapse)) {
+      const char* rows[][2] = {{"Space", "play / pause"},       {"Right", "one step"},
+                               {"S", "one sub-step"},          {"Left", "one step back"},
+                               {"R", "reset the run"},         {"Ctrl+O", "open a data file"},
+                               {"Ctrl+= / Ctrl+-", "UI scale"}, {"Double-click plot", "fit the view"},
+                               {"Wheel / drag", "zoom / pan a plot"}, {"Shift+click", "add a point (2-D data)"},
+                               {"F1", "this window"},          {"Ctrl+Q", "quit"}};
+      if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
+        for (const auto& r : rows) {
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r[0]);
+          ImGui::TableNextColumn();
+          ImGui::TextUnformatted(r[1]);
+        }
+        ImGui::EndTable();
+      }
+    }
+    ImGui::End();
+  }
+  if (show_about_) {
+    if (ImGui::Begin("About CILab", &show_about_, ImGuiWindowFlags_AlwaysAutoResize)) {
+      ImGui::Text("CILab %s", CILAB_VERSION);
+      ImGui::TextUnformatted("An interactive lab for the Computational Intelligence course.");
+      ImGui::TextColored(kDimColor, "Dear ImGui %s, Eigen %d.%d.%d", IMGUI_VERSION, 3, 4, 0);
+    }
+    ImGui::End();
+  }
+}
+
+}  // namespace cilab

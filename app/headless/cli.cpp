@@ -1,0 +1,291 @@
+#include "app/headless/cli.h"
+
+#include "algorithms/core/registry.h"
+#include "algorithms/data/datasets.h"
+#include "app/headless/runner.h"
+
+#include <cerrno>
+#include <cmath>
+#include <cstdlib>
+#include <fstream>
+#include <iomanip>
+#include <iostream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cilab {
+namespace {
+
+// A bad argument: reported as one line, exit status 2.
+struct UsageError : std::runtime_error {
+  using std::runtime_error::runtime_error;
+};
+
+long long parse_int_arg(const std::string& flag, const std::string& text, long long lo, long long hi) {
+  errno = 0;
+  char* end = nullptr;
+  const long long v = std::strtoll(text.c_str(), &end, 10);
+  if (text.empty() || *end != '\0' || errno == ERANGE || v < lo || v > hi) {
+    throw UsageError(flag + ": expected an integer in [" + std::to_string(lo) + ", " +
+                     std::to_string(hi) + "], got '" + text + "'");
+  }
+  return v;
+}
+
+// Fetches the value after a flag.
+std::string take_value(int argc, const char* const* argv, int& i) {
+  const std::string flag = argv[i];
+  if (i + 1 >= argc) throw UsageError(flag + " needs a value (see: cilab --help)");
+  return argv[++i];
+}
+
+void print_modules(std::ostream& out) {
+  out << "Modules (cilab run MODULE; cilab list params MODULE):\n";
+  for (const ModuleEntry& e : module_registry()) {
+    const std::unique_ptr<Module> m = e.make();
+    const ModuleInfo& info = m->info();
+    out << "  " << std::left << std::setw(18) << info.name << info.title << "  [" << info.chapter
+        << "]\n";
+  }
+}
+
+void print_datasets(std::ostream& out) {
+  out << "Datasets (--dataset NAME[:key=value,...]; or --data FILE for CSV/TSV/IDX[.gz]):\n";
+  for (const DatasetInfo& d : builtin_datasets()) {
+    out << "  " << std::left << std::setw(16) << d.name << d.description << "\n";
+    for (const DatasetOption& o : d.options) {
+      std::ostringstream range;
+      range << "[" << o.min << ", " << o.max << "]";
+      out << "      " << std::setw(14) << o.name << "default " << std::setw(10) << o.def
+          << std::setw(22) << range.str() << o.help << "\n";
+    }
+  }
+}
+
+void print_params(std::ostream& out, const std::string& name) {
+  const std::unique_ptr<Module> m = make_module(name);
+  out << "Parameters of " << name << " (--set KEY=VALUE; live = may change mid-run, rebuild = "
+      << "restarts the run):\n";
+  out << "seed\tan integer in [0, 2^63)\tdefault 0\trebuild\tseed of the module's random "
+         "generator (same seed, same run)\n";
+  out << describe_params(m->params());
+  const ModuleInfo& info = m->info();
+  out << "Metrics (CSV columns of cilab run): iteration";
+  for (const MetricInfo& mi : info.metrics) out << "," << mi.name;
+  out << ",step_ms\n";
+}
+
+// Writes a double the way the CSV needs (full precision, nan/inf spelled out).
+void write_number(std::ostream& os, double v) {
+  if (std::isnan(v)) {
+    os << "nan";
+  } else if (std::isinf(v)) {
+    os << (v > 0 ? "inf" : "-inf");
+  } else {
+    os << v;
+  }
+}
+
+int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::ostream& err) {
+  if (i >= argc) throw UsageError("run: missing MODULE (see: cilab list)");
+  const std::string module_name = argv[i++];
+  std::string dataset_spec, data_file, out_path;
+  std::vector<std::string> sets;
+  uint64_t seed = 0;
+  bool seed_given = false;
+  int steps = 100;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
+    else if (a == "--data") data_file = take_value(argc, argv, i);
+    else if (a == "--set") sets.push_back(take_value(argc, argv, i));
+    else if (a == "--seed") {
+      seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX));
+      seed_given = true;
+    } else if (a == "--steps") steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 0, 100000000));
+    else if (a == "--out") out_path = take_value(argc, argv, i);
+    else throw UsageError("run: unknown option '" + a + "' (see: cilab --help)");
+  }
+  if (!dataset_spec.empty() && !data_file.empty())
+    throw UsageError("run: give either --dataset or --data, not both");
+
+  const std::unique_ptr<Module> probe = make_module(module_name);
+  const ModuleInfo info = probe->info();
+  ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
+  std::shared_ptr<const Dataset> data =
+      info.needs_dataset ? load_dataset_arg(data_file, dataset_spec, info.default_dataset) : nullptr;
+
+  std::ofstream file;
+  std::ostream* os = &out;
+  if (!out_path.empty()) {
+    file.open(out_path);
+    if (!file) throw UsageError("--out " + out_path + ": cannot open for writing; try another path");
+    os = &file;
+  }
+
+  RunnerConfig cfg;
+  cfg.threaded = false;
+  cfg.history_budget_bytes = size_t(64) << 20;
+  Runner runner([module_name] { return make_module(module_name); }, cfg);
+  runner.reset(data, values, seed);
+  if (!runner.last_error().empty()) throw UsageError(runner.last_error());
+
+  *os << "iteration";
+  for (const MetricInfo& m : info.metrics) *os << "," << m.name;
+  *os << ",step_ms\n";
+  os->precision(17);
+  runner.run_steps(steps, [&](const Snapshot& s, double step_ms) {
+    *os << s.iteration;
+    for (double v : s.metrics) {
+      *os << ",";
+      write_number(*os, v);
+    }
+    *os << ",";
+    std::ostringstream ms;
+    ms << std::fixed << std::setprecision(3) << step_ms;
+    *os << ms.str() << "\n";
+  });
+  os->flush();
+  const std::shared_ptr<const Snapshot> last = runner.latest();
+  if (last && (last->status == Status::Diverged || last->status == Status::Failed)) {
+    err << "cilab: " << module_name << " " << status_name(last->status) << " at iteration "
+        << last->iteration << ": " << last->message << "\n";
+  }
+  return 0;
+}
+
+}  // namespace
+
+std::string usage_text() {
+  return "CILab " CILAB_VERSION
+         " - an interactive lab for the Computational Intelligence course\n"
+         "\n"
+         "Usage:\n"
+         "  cilab [GUI options]                 open the lab\n"
+         "  cilab list [modules|datasets]       what is available\n"
+         "  cilab list params MODULE            a module's parameters (for --set)\n"
+         "  cilab run MODULE [options]          run without a window, one CSV row per iteration\n"
+         "  cilab --version | --help\n"
+         "\n"
+         "Options (run and GUI):\n"
+         "  --module NAME          module to open (GUI; default kmeans)\n"
+         "  --dataset SPEC         built-in data, e.g. iris, blobs:n=1000,centers=5\n"
+         "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz]\n"
+         "  --set KEY=VALUE        a parameter (repeatable), e.g. --set k=5 --set init=kmeans++\n"
+         "  --seed N               seed of the module's random generator (default 0)\n"
+         "  --steps N              iterations to run (run: default 100; GUI: before showing)\n"
+         "  --out FILE.csv         run: write the CSV there instead of stdout\n"
+         "GUI only:\n"
+         "  --play                 start running at launch\n"
+         "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms Y'\n"
+         "  --screenshot FILE.png  save the window as PNG on exit\n"
+         "  --scale X              UI scale (0.5 - 3; default: the saved setting)\n"
+         "\n"
+         "Example:\n"
+         "  cilab run kmeans --dataset blobs:n=100000,centers=5 --set k=5 --set init=kmeans++ "
+         "--steps 30\n";
+}
+
+std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
+                                                const std::string& dataset_spec,
+                                                const std::string& module_default) {
+  if (!data_file.empty()) return load_file(data_file);
+  return make_dataset(dataset_spec.empty() ? module_default : dataset_spec);
+}
+
+ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::string>& sets,
+                             const std::string& module_name, uint64_t* seed, bool* seed_given) {
+  ParamValues values = default_values(specs);
+  for (const std::string& s : sets) {
+    if (s.rfind("seed=", 0) == 0) {
+      *seed = static_cast<uint64_t>(parse_int_arg("--set seed", s.substr(5), 0, INT64_MAX));
+      *seed_given = true;
+      continue;
+    }
+    apply_assignment(specs, values, s, module_name);
+  }
+  return values;
+}
+
+CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
+  CliResult r;
+  try {
+    if (argc >= 2) {
+      const std::string cmd = argv[1];
+      if (cmd == "--version") {
+        out << "cilab " CILAB_VERSION "\n";
+        return r;
+      }
+      if (cmd == "--help" || cmd == "-h" || cmd == "help") {
+        out << usage_text();
+        return r;
+      }
+      if (cmd == "list") {
+        const std::string what = argc >= 3 ? argv[2] : "";
+        if (what.empty()) {
+          print_modules(out);
+          out << "\n";
+          print_datasets(out);
+        } else if (what == "modules") {
+          print_modules(out);
+        } else if (what == "datasets") {
+          print_datasets(out);
+        } else if (what == "params") {
+          if (argc < 4) throw UsageError("list params: missing MODULE (see: cilab list modules)");
+          print_params(out, argv[3]);
+        } else {
+          throw UsageError("list: unknown topic '" + what + "'; try: modules, datasets, params MODULE");
+        }
+        return r;
+      }
+      if (cmd == "run") {
+        r.exit_code = cmd_run(argc, argv, 2, out, err);
+        return r;
+      }
+    }
+    // GUI options.
+    GuiOptions& g = r.gui;
+    for (int i = 1; i < argc; ++i) {
+      const std::string a = argv[i];
+      if (a == "--module") g.module = take_value(argc, argv, i);
+      else if (a == "--dataset") g.dataset_spec = take_value(argc, argv, i);
+      else if (a == "--data") g.data_file = take_value(argc, argv, i);
+      else if (a == "--set") g.sets.push_back(take_value(argc, argv, i));
+      else if (a == "--seed") {
+        g.seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX));
+        g.seed_given = true;
+      } else if (a == "--steps") g.steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 0, 1000000));
+      else if (a == "--play") g.play = true;
+      else if (a == "--frames") g.frames = static_cast<int>(parse_int_arg("--frames", take_value(argc, argv, i), 1, 10000000));
+      else if (a == "--screenshot") g.screenshot = take_value(argc, argv, i);
+      else if (a == "--scale") {
+        const std::string v = take_value(argc, argv, i);
+        char* end = nullptr;
+        const double s = std::strtod(v.c_str(), &end);
+        if (v.empty() || *end != '\0' || !(s >= 0.5 && s <= 3.0))
+          throw UsageError("--scale: expected a number in [0.5, 3], got '" + v + "'");
+        g.scale = static_cast<float>(s);
+      } else {
+        throw UsageError("unknown option or command '" + a + "' (see: cilab --help)");
+      }
+    }
+    if (!g.dataset_spec.empty() && !g.data_file.empty())
+      throw UsageError("give either --dataset or --data, not both");
+    // Validate everything the GUI will need before a window opens.
+    const std::unique_ptr<Module> probe = make_module(g.module);
+    uint64_t seed = g.seed;
+    bool seed_given = g.seed_given;
+    params_from_sets(probe->params(), g.sets, g.module, &seed, &seed_given);
+    g.seed = seed;
+    g.seed_given = seed_given;
+    r.open_gui = true;
+    return r;
+  } catch (const std::exception& e) {
+    err << "cilab: error: " << e.what() << "\n";
+    r.exit_code = 2;
+    r.open_gui = false;
+    return r;
+  }
+}
+
+}  // namespace cilab

@@ -1,0 +1,61 @@
+// The command line of the `cilab` binary (no window needed for these).
+//
+//   cilab --version | --help
+//   cilab list [datasets | modules | params MODULE]
+//   cilab run MODULE [--dataset SPEC | --data FILE] [--set K=V]... [--seed N]
+//                    [--steps N] [--out FILE.csv]
+//   cilab [--module NAME] [--dataset SPEC | --data FILE] [--set K=V]... [--seed N]
+//         [--steps N] [--play] [--frames N] [--screenshot FILE.png] [--scale X]
+//
+// The first four finish here; the last describes the GUI to open. Errors in
+// arguments or data: one line on stderr, exit status 2.
+#pragma once
+
+#include "algorithms/core/dataset.h"
+#include "algorithms/core/params.h"
+
+#include <cstdint>
+#include <iosfwd>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+// How the GUI should start.
+struct GuiOptions {
+  std::string module = "kmeans";
+  std::string dataset_spec;    // built-in spec; empty = module default
+  std::string data_file;       // user file (wins over dataset_spec)
+  std::vector<std::string> sets;  // "key=value"
+  uint64_t seed = 0;
+  bool seed_given = false;
+  int steps = 0;               // steps to run before the first frame
+  bool play = false;
+  int frames = -1;             // > 0: render N frames and exit
+  std::string screenshot;      // PNG path written on exit
+  float scale = 0.0f;          // UI scale override (0 = saved setting)
+};
+
+struct CliResult {
+  bool open_gui = false;
+  int exit_code = 0;
+  GuiOptions gui;
+};
+
+// Parses argv; runs list/run/--help/--version itself (writing to out/err).
+CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err);
+
+// Loads the dataset named by a file path or a built-in spec (module default if both empty).
+// Throws std::exception with a one-line message.
+std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
+                                                const std::string& dataset_spec,
+                                                const std::string& module_default);
+
+// Applies "key=value" assignments (and "seed=N") to the module's defaults. Throws std::invalid_argument.
+ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::string>& sets,
+                             const std::string& module_name, uint64_t* seed, bool* seed_given);
+
+std::string usage_text();
+
+}  // namespace cilab

@@ -1,0 +1,118 @@
+// Runner: owns one module on a worker thread and records its history.
+//
+// The UI thread only enqueues commands and reads the latest published
+// snapshot (latest wins: a shared_ptr<const Snapshot> swapped under a short
+// lock), so a slow step never blocks a frame. Commands are applied between
+// steps, in order.
+//
+// History: every completed iteration's metrics and step time; snapshots of
+// iterations kept while they fit a memory budget; module clones (keyframes)
+// every few iterations. Seeking to an iteration shows the stored snapshot or
+// re-simulates from the nearest earlier keyframe (deterministic). Continuing
+// (play/step) after seeking back resumes from that iteration and discards the
+// later history. An edit (intent, live parameter) at iteration i discards the
+// history after i and makes i a keyframe.
+//
+// Blocking mode (threaded = false) runs commands in the calling thread; the
+// CLI and tests use run_steps(). There play() only sets playing() (nothing
+// steps in the background) and step_n() runs its steps at once.
+//
+// Details: step/sub-step/step_n/play do nothing at a terminal status (an
+// intent or live change that makes the module Running again lets them go on);
+// seek() and back() pause; reset() leaves playing() as it was; a failed step
+// (exception from the module) pauses and sets last_error().
+#pragma once
+
+#include "algorithms/core/module.h"
+
+#include <condition_variable>
+#include <cstddef>
+#include <deque>
+#include <functional>
+#include <memory>
+#include <mutex>
+#include <string>
+#include <thread>
+#include <vector>
+
+namespace cilab {
+
+struct RunnerConfig {
+  bool threaded = true;
+  size_t history_budget_bytes = size_t(512) << 20;  // snapshots + keyframes
+  int keyframe_interval = 10;                       // iterations between module clones
+};
+
+// Per-iteration record (index = iteration, 0 = state after reset).
+struct IterationRecord {
+  std::vector<double> metrics;  // the snapshot's metrics at phase 0
+  double step_ms = 0.0;         // wall time of the step that produced it (0 for iteration 0)
+  Status status = Status::Running;
+};
+
+class Runner {
+ public:
+  using Factory = std::function<std::unique_ptr<Module>()>;
+
+  explicit Runner(Factory factory, RunnerConfig config = {});
+  ~Runner();  // stops and joins the worker
+  Runner(const Runner&) = delete;
+  Runner& operator=(const Runner&) = delete;
+
+  // ---- commands (non-blocking when threaded; applied in order between steps)
+  // Builds a fresh module and resets it. On failure (std::invalid_argument or
+  // any std::exception) the previous module, history and snapshot are kept and
+  // the message is published in last_error().
+  void reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed);
+  void play();
+  void pause();
+  void toggle_play();
+  void step();            // one full iteration
+  void sub_step();        // one sub-step (a full step if the module has none)
+  // n full iterations. Threaded: a burst that completes before later commands
+  // run, except that a queued pause() or toggle_play() cancels it at once.
+  void step_n(int n);
+  void back();            // seek(current iteration - 1); from a sub-step: to its iteration start
+  void seek(int iteration);  // clamped to [0, last_iteration()]
+  void set_speed(double steps_per_second);  // <= 0: as fast as possible
+  void set_live(const std::string& name, double value);
+  void apply(const Intent& intent);
+
+  // ---- reads (cheap, never wait for a step)
+  std::shared_ptr<const Snapshot> latest() const;  // nullptr before the first successful reset
+  bool playing() const;            // playing, or a step_n burst in progress
+  bool busy() const;               // a command is queued or running, or a step_n burst is in progress
+  int current_iteration() const;   // iteration shown by latest()
+  int last_iteration() const;      // furthest iteration in the history (0 before reset)
+  double speed() const;
+  // Copy of the history up to last_iteration() (cheap: metrics only).
+  std::vector<IterationRecord> history() const;
+  // The stored snapshot of `iteration` (phase 0), or nullptr if it was not
+  // kept (budget) or is not in the history. Never waits for a step.
+  std::shared_ptr<const Snapshot> stored_snapshot(int iteration) const;
+  double last_step_ms() const;
+  // Message of the last failed command ("" if none); cleared by the next successful reset.
+  std::string last_error() const;
+  void clear_error();
+  const ModuleInfo* info() const;       // of the current module (nullptr before reset)
+  ParamValues values() const;           // current parameter values (after live changes)
+  uint64_t seed() const;
+  std::shared_ptr<const Dataset> dataset() const;
+  size_t history_bytes() const;         // memory held by stored snapshots + keyframes
+
+  // ---- blocking helpers (threaded == false, or waits for the queue to drain when threaded)
+  // Runs up to n steps (stops early at a terminal status); calls on_step after
+  // each (threaded: on the worker thread while the caller waits; an exception
+  // thrown by on_step is rethrown to the caller).
+  void run_steps(int n, const std::function<void(const Snapshot&, double step_ms)>& on_step = {});
+  // Blocks until every queued command has been applied and any step_n burst
+  // is done; does not wait for play() to stop (tests, CLI, and the GUI right
+  // after a reset/set_live to read last_error()).
+  void wait_idle() const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
+
+}  // namespace cilab

@@ -1,0 +1,73 @@
+#include "app/settings.h"
+
+#include <algorithm>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
+namespace cilab {
+
+void Settings::add_recent(const std::string& path) {
+  recent_files.erase(std::remove(recent_files.begin(), recent_files.end(), path), recent_files.end());
+  recent_files.insert(recent_files.begin(), path);
+  if (recent_files.size() > 8) recent_files.resize(8);
+}
+
+std::string settings_path() {
+  namespace fs = std::filesystem;
+  if (const char* d = std::getenv("CILAB_CONFIG_DIR"); d && *d) return (fs::path(d) / "settings.ini").string();
+  if (const char* x = std::getenv("XDG_CONFIG_HOME"); x && *x)
+    return (fs::path(x) / "cilab" / "settings.ini").string();
+  if (const char* h = std::getenv("HOME"); h && *h)
+    return (fs::path(h) / ".config" / "cilab" / "settings.ini").string();
+  return "cilab-settings.ini";
+}
+
+Settings load_settings() {
+  Settings s;
+  std::ifstream in(settings_path());
+  std::string line;
+  while (in && std::getline(in, line)) {
+    const size_t eq = line.find('=');
+    if (eq == std::string::npos) continue;
+    const std::string key = line.substr(0, eq), value = line.substr(eq + 1);
+    if (key == "ui_scale") {
+      const float v = std::strtof(value.c_str(), nullptr);
+      if (v >= 0.5f && v <= 3.0f) s.ui_scale = v;
+    } else if (key == "show_browser") {
+      s.show_browser = value == "1";
+    } else if (key == "show_data") {
+      s.show_data = value == "1";
+    } else if (key == "show_params") {
+      s.show_params = value == "1";
+    } else if (key == "show_metrics") {
+      s.show_metrics = value == "1";
+    } else if (key == "recent" && !value.empty() && s.recent_files.size() < 8) {
+      s.recent_files.push_back(value);
+    }
+  }
+  return s;
+}
+
+bool save_settings(const Settings& s) {
+  namespace fs = std::filesystem;
+  const fs::path path = settings_path();
+  std::error_code ec;
+  if (path.has_parent_path()) fs::create_directories(path.parent_path(), ec);
+  const fs::path tmp = path.string() + ".tmp";
+  {
+    std::ofstream out(tmp);
+    if (!out) return false;
+    out << "ui_scale=" << s.ui_scale << "\n"
+        << "show_browser=" << s.show_browser << "\n"
+        << "show_data=" << s.show_data << "\n"
+        << "show_params=" << s.show_params << "\n"
+        << "show_metrics=" << s.show_metrics << "\n";
+    for (const std::string& r : s.recent_files) out << "recent=" << r << "\n";
+    if (!out) return false;
+  }
+  fs::rename(tmp, path, ec);
+  return !ec;
+}
+
+}  // namespace cilab

@@ -1,0 +1,29 @@
+// Settings that persist between runs: UI scale, panel visibility, recent
+// files. Stored as "key=value" lines in $XDG_CONFIG_HOME/cilab/settings.ini
+// (or ~/.config/cilab/settings.ini); CILAB_CONFIG_DIR overrides the folder.
+#pragma once
+
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+struct Settings {
+  float ui_scale = 1.25f;        // font size = 15 px x ui_scale
+  bool show_browser = true;
+  bool show_data = true;
+  bool show_params = true;
+  bool show_metrics = true;
+  std::vector<std::string> recent_files;  // newest first, at most 8
+
+  void add_recent(const std::string& path);
+};
+
+// The settings file path (may not exist yet).
+std::string settings_path();
+// Reads settings; a missing or malformed file gives defaults (never throws).
+Settings load_settings();
+// Writes settings; returns false (and leaves the old file) on failure.
+bool save_settings(const Settings& s);
+
+}  // namespace cilab

@@ -1,0 +1,177 @@
+// The headless CLI: in-process (run_cli) and end to end (the real binary).
+#include "app/headless/cli.h"
+
+#include <doctest/doctest.h>
+
+#include <array>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
+#include <string>
+#include <vector>
+
+using namespace cilab;
+
+namespace {
+
+struct CliRun {
+  int code;
+  std::string out, err;
+  bool gui;
+};
+
+CliRun cli(std::vector<std::string> args) {
+  args.insert(args.begin(), "cilab");
+  std::vector<const char*> argv;
+  for (const std::string& a : args) argv.push_back(a.c_str());
+  std::ostringstream out, err;
+  const CliResult r = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
+  return {r.exit_code, out.str(), err.str(), r.open_gui};
+}
+
+std::vector<std::string> lines(const std::string& s) {
+  std::vector<std::string> v;
+  std::istringstream in(s);
+  for (std::string l; std::getline(in, l);) v.push_back(l);
+  return v;
+}
+
+std::vector<std::string> split(const std::string& s, char d) {
+  std::vector<std::string> v;
+  std::string cur;
+  for (char c : s) {
+    if (c == d) {
+      v.push_back(cur);
+      cur.clear();
+    } else {
+      cur += c;
+    }
+  }
+  v.push_back(cur);
+  return v;
+}
+
+// Runs a shell command; returns exit status and captures stdout+stderr separately.
+CliRun shell(const std::string& cmd) {
+  const std::string out_file = "cli_e2e_out.txt", err_file = "cli_e2e_err.txt";
+  const int rc = std::system((cmd + " >" + out_file + " 2>" + err_file).c_str());
+  auto slurp = [](const std::string& p) {
+    std::ifstream f(p);
+    std::stringstream ss;
+    ss << f.rdbuf();
+    return ss.str();
+  };
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out_file), slurp(err_file), false};
+}
+
+}  // namespace
+
+TEST_CASE("cli: --version and --help exit 0") {
+  CHECK(cli({"--version"}).code == 0);
+  CHECK(cli({"--version"}).out.find("cilab ") == 0);
+  const CliRun h = cli({"--help"});
+  CHECK(h.code == 0);
+  CHECK(h.out.find("cilab run MODULE") != std::string::npos);
+}
+
+TEST_CASE("cli: list shows modules and datasets, list params shows the table") {
+  const CliRun l = cli({"list"});
+  CHECK(l.code == 0);
+  CHECK(l.out.find("kmeans") != std::string::npos);
+  CHECK(l.out.find("blobs") != std::string::npos);
+  CHECK(l.out.find("fashion-mnist") != std::string::npos);
+  const CliRun p = cli({"list", "params", "kmeans"});
+  CHECK(p.code == 0);
+  for (const char* name : {"\nk\t", "\ninit\t", "max_iter", "seed", "kmeans++", "objective"})
+    CHECK_MESSAGE(p.out.find(name) != std::string::npos, name);
+}
+
+TEST_CASE("cli: run writes a CSV with iteration, every metric and step_ms") {
+  const CliRun r = cli({"run", "kmeans", "--dataset", "blobs:n=300,centers=3", "--set", "k=3", "--steps", "5"});
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> ls = lines(r.out);
+  REQUIRE(ls.size() >= 2);
+  CHECK(ls[0].rfind("iteration,objective,changed,", 0) == 0);
+  CHECK(ls[0].substr(ls[0].size() - 8) == ",step_ms");
+  const std::vector<std::string> header = split(ls[0], ',');
+  double prev = 1e300;
+  for (size_t i = 1; i < ls.size(); ++i) {
+    const std::vector<std::string> f = split(ls[i], ',');
+    REQUIRE(f.size() == header.size());
+    CHECK(std::stoi(f[0]) == static_cast<int>(i));
+    const double objective = std::stod(f[1]);
+    CHECK(objective <= prev * (1 + 1e-12));  // k-means never rises
+    prev = objective;
+    CHECK(std::stod(f.back()) >= 0.0);
+  }
+}
+
+TEST_CASE("cli: same seed gives the same CSV (apart from step_ms)") {
+  auto metrics_only = [](const std::string& out) {
+    std::string s;
+    for (const std::string& l : lines(out)) s += l.substr(0, l.rfind(',')) + "\n";
+    return s;
+  };
+  const std::vector<std::string> args = {"run", "kmeans", "--dataset", "blobs:n=500,centers=4", "--set",
+                                         "init=random", "--seed", "42", "--steps", "8"};
+  const CliRun a = cli(args), b = cli(args);
+  CHECK(metrics_only(a.out) == metrics_only(b.out));
+}
+
+TEST_CASE("cli: bad arguments exit 2 with one line on stderr") {
+  const std::vector<std::vector<std::string>> bad = {
+      {"run"},
+      {"run", "nosuchmodule"},
+      {"run", "kmeans", "--set", "k=0"},
+      {"run", "kmeans", "--set", "k=abc"},
+      {"run", "kmeans", "--set", "nosuch=1"},
+      {"run", "kmeans", "--set", "init=bogus"},
+      {"run", "kmeans", "--steps", "-3"},
+      {"run", "kmeans", "--dataset", "nosuchdata"},
+      {"run", "kmeans", "--dataset", "blobs:n=abc"},
+      {"run", "kmeans", "--data", "/nonexistent/file.csv"},
+      {"run", "kmeans", "--dataset", "iris", "--data", "x.csv"},
+      {"run", "kmeans", "--bogus"},
+      {"list", "params"},
+      {"list", "nonsense"},
+      {"--frames", "0"},
+      {"--scale", "9"},
+      {"--module", "nosuch"},
+      {"--seed"},
+      {"run", "kmeans", "--dataset", "blobs:n=5", "--set", "k=10"},
+  };
+  for (const auto& args : bad) {
+    const CliRun r = cli(args);
+    std::string joined;
+    for (const std::string& a : args) joined += a + " ";
+    INFO("args: ", joined, " stderr: ", r.err);
+    CHECK(r.code == 2);
+    CHECK_FALSE(r.gui);
+    CHECK(lines(r.err).size() == 1);
+    CHECK(r.err.rfind("cilab: error: ", 0) == 0);
+    CHECK(r.out.empty());
+  }
+}
+
+TEST_CASE("cli: GUI options are parsed, not run") {
+  const CliRun r = cli({"--module", "kmeans", "--dataset", "iris", "--set", "k=3", "--frames", "5", "--play"});
+  CHECK(r.code == 0);
+  CHECK(r.gui);
+}
+
+TEST_CASE("cli e2e: the real binary runs, writes --out, and fails cleanly") {
+  const std::string bin = CILAB_BINARY;
+  CliRun r = shell(bin + " run kmeans --dataset blobs:n=2000,centers=5 --set k=5 --set init=kmeans++ --steps 10 --out cli_e2e.csv");
+  CHECK(r.code == 0);
+  std::ifstream f("cli_e2e.csv");
+  std::string header;
+  std::getline(f, header);
+  CHECK(header.rfind("iteration,objective,changed,", 0) == 0);
+  r = shell(bin + " run kmeans --data " CILAB_TEST_DATA_DIR "/does-not-exist.csv");
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+  r = shell(bin + " run kmeans --out /nonexistent-dir/x.csv --steps 1");
+  CHECK(r.code == 2);
+  CHECK(lines(r.err).size() == 1);
+}

@@ -1,0 +1,685 @@
+// Runner tests over a small deterministic fake module (a random walk with two
+// sub-steps "propose"/"accept", a live step size, intents, optional
+// convergence, an optional slow step and a reset that can fail).
+#include "app/headless/runner.h"
+
+#include "algorithms/core/rng.h"
+
+#include <doctest/doctest.h>
+
+#include <atomic>
+#include <chrono>
+#include <cmath>
+#include <memory>
+#include <stdexcept>
+#include <thread>
+#include <vector>
+
+using namespace cilab;
+
+namespace {
+
+using Clock = std::chrono::steady_clock;
+
+double ms_since(Clock::time_point t0) {
+  return std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+}
+
+// Number of full iterations completed by any Walk (live or re-simulated).
+std::atomic<long> g_walk_iterations{0};
+
+struct WalkSnapshot : Snapshot {
+  double x = 0.0;
+  double proposal = 0.0;
+  double step_size = 0.0;
+  std::vector<double> payload;  // gives snapshots a size for the budget
+  size_t byte_size() const override {
+    return sizeof(*this) + (metrics.size() + payload.size()) * sizeof(double);
+  }
+};
+
+// x_{t+1} = x_t + step_size * N(0, 1): "propose" draws, "accept" moves.
+class Walk : public Module {
+ public:
+  const ModuleInfo& info() const override {
+    static const ModuleInfo kInfo = [] {
+      ModuleInfo i;
+      i.name = "walk";
+      i.title = "random walk (test)";
+      i.metrics = {{"x", "position", false}, {"abs_x", "|x|", false}};
+      i.sub_steps = {"propose", "accept"};
+      i.needs_dataset = false;
+      return i;
+    }();
+    return kInfo;
+  }
+  const ParamSpecs& params() const override {
+    static const ParamSpecs kSpecs = [] {
+      ParamSpecs s(5);
+      s[0].name = "step_size", s[0].min = 0.0, s[0].max = 10.0, s[0].def = 1.0, s[0].update = ParamUpdate::Live;
+      s[1].name = "converge_at", s[1].type = ParamType::Int, s[1].max = 10000.0;
+      s[2].name = "sleep_ms", s[2].type = ParamType::Int, s[2].max = 2000.0;
+      s[3].name = "fail", s[3].type = ParamType::Bool;
+      s[4].name = "throw_at", s[4].type = ParamType::Int, s[4].max = 10000.0;  // 0: never
+      return s;
+    }();
+    return kSpecs;
+  }
+  void reset(std::shared_ptr<const Dataset>, const ParamValues& values, uint64_t seed) override {
+    if (get_bool(values, "fail")) throw std::invalid_argument("walk: parameter 'fail' is set; unset it");
+    step_size_ = get_real(values, "step_size");
+    converge_at_ = get_int(values, "converge_at");
+    sleep_ms_ = get_int(values, "sleep_ms");
+    throw_at_ = get_int(values, "throw_at");
+    rng_.reseed(seed);
+    x_ = proposal_ = 0.0;
+    iteration_ = phase_ = 0;
+    publish();
+  }
+  void sub_step() override {
+    if (phase_ == 0) {
+      proposal_ = x_ + step_size_ * rng_.normal();
+      phase_ = 1;
+    } else {
+      if (sleep_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
+      if (throw_at_ > 0 && iteration_ + 1 == throw_at_) throw std::runtime_error("walk: boom");
+      x_ = proposal_;
+      phase_ = 0;
+      ++iteration_;
+      ++g_walk_iterations;
+    }
+    publish();
+  }
+  void step() override {
+    if (phase_ == 0) sub_step();
+    sub_step();
+  }
+  std::shared_ptr<const Snapshot> snapshot() const override { return snap_; }
+  void set_live(const std::string& name, double value) override {
+    if (name != "step_size") return Module::set_live(name, value);
+    if (!(value >= 0.0 && value <= 10.0)) throw std::invalid_argument("step_size out of [0, 10]");
+    step_size_ = value;
+    publish();
+  }
+  // "shift" (values[0] = d): x += d and the pending proposal too.
+  // "extend" (index = k): converge k iterations later.
+  bool apply(const Intent& intent) override {
+    if (intent.kind == "shift" && intent.values.size() == 1) {
+      x_ += intent.values[0];
+      proposal_ += intent.values[0];
+    } else if (intent.kind == "extend" && intent.index > 0) {
+      converge_at_ += intent.index;
+    } else {
+      return false;
+    }
+    publish();
+    return true;
+  }
+  std::unique_ptr<Module> clone() const override { return std::make_unique<Walk>(*this); }
+
+ private:
+  void publish() {
+    auto s = std::make_shared<WalkSnapshot>();
+    s->iteration = iteration_;
+    s->phase = phase_;
+    s->status = converge_at_ > 0 && iteration_ >= converge_at_ ? Status::Converged : Status::Running;
+    s->x = x_;
+    s->proposal = proposal_;
+    s->step_size = step_size_;
+    s->metrics = {x_, std::abs(x_)};
+    s->payload.resize(32);
+    for (size_t k = 0; k < s->payload.size(); ++k) s->payload[k] = x_ * static_cast<double>(k);
+    snap_ = std::move(s);
+  }
+
+  Rng rng_;
+  double x_ = 0.0, proposal_ = 0.0, step_size_ = 1.0;
+  int converge_at_ = 0, sleep_ms_ = 0, throw_at_ = 0, iteration_ = 0, phase_ = 0;
+  std::shared_ptr<const Snapshot> snap_;
+};
+
+Runner::Factory walk_factory() {
+  return [] { return std::make_unique<Walk>(); };
+}
+
+RunnerConfig blocking(size_t budget = size_t(64) << 20, int keyframe_interval = 10) {
+  RunnerConfig c;
+  c.threaded = false;
+  c.history_budget_bytes = budget;
+  c.keyframe_interval = keyframe_interval;
+  return c;
+}
+
+RunnerConfig threaded() {
+  RunnerConfig c;
+  c.threaded = true;
+  return c;
+}
+
+const WalkSnapshot& walk(const std::shared_ptr<const Snapshot>& s) {
+  REQUIRE(s);
+  const auto* w = dynamic_cast<const WalkSnapshot*>(s.get());
+  REQUIRE(w);
+  return *w;
+}
+
+// Bit-identical snapshots (exact comparisons on purpose).
+void check_same(const std::shared_ptr<const Snapshot>& a, const std::shared_ptr<const Snapshot>& b) {
+  const WalkSnapshot& x = walk(a);
+  const WalkSnapshot& y = walk(b);
+  CHECK(x.iteration == y.iteration);
+  CHECK(x.phase == y.phase);
+  CHECK(x.status == y.status);
+  CHECK(x.metrics == y.metrics);
+  CHECK(x.x == y.x);
+  CHECK(x.proposal == y.proposal);
+  CHECK(x.step_size == y.step_size);
+  CHECK(x.payload == y.payload);
+}
+
+// Runs n steps and returns the snapshots of iterations current..current+n (index = iteration).
+std::vector<std::shared_ptr<const Snapshot>> record_run(Runner& r, int n) {
+  std::vector<std::shared_ptr<const Snapshot>> out(static_cast<size_t>(r.current_iteration()) + 1);
+  out.back() = r.latest();
+  r.run_steps(n, [&](const Snapshot& s, double) {
+    CHECK(s.iteration == static_cast<int>(out.size()));
+    out.push_back(r.latest());
+  });
+  return out;
+}
+
+// Polls `pred` for up to `seconds`.
+template <class Pred>
+bool eventually(Pred pred, double seconds = 10.0) {
+  const Clock::time_point t0 = Clock::now();
+  while (!pred()) {
+    if (ms_since(t0) > seconds * 1000.0) return false;
+    std::this_thread::sleep_for(std::chrono::milliseconds(2));
+  }
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("runner: step, step_n and sub_step build one metrics record per iteration") {
+  Runner r(walk_factory(), blocking());
+  CHECK(r.latest() == nullptr);
+  CHECK(r.info() == nullptr);
+  r.reset(nullptr, {}, 7);
+  REQUIRE(r.last_error().empty());
+  REQUIRE(r.info() != nullptr);
+  CHECK(r.info()->name == "walk");
+  CHECK(r.latest()->iteration == 0);
+  CHECK(r.history().size() == 1);
+  CHECK(r.values().at("step_size") == 1.0);  // defaults filled in
+  CHECK(r.seed() == 7);
+
+  r.step();
+  r.step_n(3);
+  CHECK(r.current_iteration() == 4);
+  CHECK(r.last_iteration() == 4);
+  r.sub_step();
+  CHECK(r.latest()->phase == 1);
+  CHECK(r.latest()->iteration == 4);
+  CHECK(r.history().size() == 5);  // a half iteration is not history
+  CHECK(r.stored_snapshot(4)->phase == 0);
+  r.sub_step();
+  CHECK(r.latest()->phase == 0);
+  CHECK(r.current_iteration() == 5);
+
+  const std::vector<IterationRecord> h = r.history();
+  REQUIRE(h.size() == 6);
+  CHECK(h[0].step_ms == 0.0);
+  for (size_t i = 0; i < h.size(); ++i) {
+    const std::shared_ptr<const Snapshot> s = r.stored_snapshot(static_cast<int>(i));
+    REQUIRE(s);
+    CHECK(s->iteration == static_cast<int>(i));
+    CHECK(h[i].metrics == s->metrics);
+    CHECK(h[i].metrics[1] == std::abs(h[i].metrics[0]));
+    CHECK(h[i].step_ms >= 0.0);
+    CHECK(h[i].status == Status::Running);
+  }
+
+  // Two sub-steps are one step: a run of plain steps reaches the same state.
+  Runner plain(walk_factory(), blocking());
+  plain.reset(nullptr, {}, 7);
+  plain.run_steps(5);
+  check_same(plain.latest(), r.latest());
+}
+
+TEST_CASE("runner: seek back shows the stored snapshot without stepping") {
+  Runner r(walk_factory(), blocking());
+  r.reset(nullptr, {}, 11);
+  const auto rec = record_run(r, 30);
+  REQUIRE(rec.size() == 31);
+  const long steps_before = g_walk_iterations.load();
+  for (int i = 30; i >= 0; --i) {
+    r.seek(i);
+    CHECK(r.current_iteration() == i);
+    CHECK(r.latest() == rec[static_cast<size_t>(i)]);  // the very object recorded
+  }
+  CHECK(g_walk_iterations.load() == steps_before);  // scrubbing stored snapshots is free
+  CHECK(r.last_iteration() == 30);                    // browsing keeps the future
+  r.seek(1000);
+  CHECK(r.current_iteration() == 30);
+  r.seek(-5);
+  CHECK(r.current_iteration() == 0);
+}
+
+TEST_CASE("runner: seek re-simulates bit-identically when no snapshot fits the budget") {
+  Runner r(walk_factory(), blocking(/*budget=*/1, /*keyframe_interval=*/4));
+  r.reset(nullptr, {}, 3);
+  const auto rec = record_run(r, 30);
+  const size_t one = rec[0]->byte_size();
+  CHECK(r.history_bytes() <= 1 + one);
+  CHECK(r.history().size() == 31);
+  for (int i = 0; i <= 30; ++i) CHECK(r.stored_snapshot(i) == nullptr);
+  for (int i : {17, 3, 29, 0, 30, 12, 13, 1, 26}) {
+    r.seek(i);
+    CHECK(r.current_iteration() == i);
+    check_same(r.latest(), rec[static_cast<size_t>(i)]);
+  }
+  // Seeking one iteration forward steps the live module once (no replay from 0).
+  r.seek(12);
+  const long before = g_walk_iterations.load();
+  r.seek(13);
+  CHECK(g_walk_iterations.load() - before == 1);
+  // Continue from the re-simulated state: same as the original run.
+  r.seek(12);
+  r.step();
+  CHECK(r.last_iteration() == 13);
+  check_same(r.latest(), rec[13]);
+}
+
+TEST_CASE("runner: history stays within the budget and keeps every metrics record") {
+  const size_t one = [] {
+    Runner probe(walk_factory(), blocking());
+    probe.reset(nullptr, {}, 1);
+    return probe.latest()->byte_size();
+  }();
+
+  SUBCASE("keyframes alone exceed the budget") {
+    Runner r(walk_factory(), blocking(10 * one, 5));
+    r.reset(nullptr, {}, 5);
+    const auto rec = record_run(r, 200);
+    CHECK(r.history_bytes() <= 10 * one + one);
+    const std::vector<IterationRecord> h = r.history();
+    REQUIRE(h.size() == 201);
+    for (size_t i = 0; i < h.size(); ++i) CHECK(h[i].metrics == rec[i]->metrics);
+    for (int i = 0; i <= 200; i += 7) {
+      r.seek(i);
+      check_same(r.latest(), rec[static_cast<size_t>(i)]);
+    }
+  }
+  SUBCASE("stored snapshots are thinned to a regular stride") {
+    Runner r(walk_factory(), blocking(100 * one, 50));
+    r.reset(nullptr, {}, 5);
+    const auto rec = record_run(r, 200);
+    CHECK(r.history_bytes() <= 100 * one);
+    std::vector<int> kept;
+    for (int i = 0; i <= 200; ++i)
+      if (r.stored_snapshot(i)) kept.push_back(i);
+    REQUIRE(kept.size() >= 2);
+    const int stride = kept[1] - kept[0];
+    CHECK(stride >= 2);
+    for (size_t k = 1; k < kept.size(); ++k) CHECK(kept[k] - kept[k - 1] == stride);
+    CHECK(r.history().size() == 201);
+    for (int i : {0, 1, 77, 151, 199, 200}) {
+      r.seek(i);
+      check_same(r.latest(), rec[static_cast<size_t>(i)]);
+    }
+  }
+}
+
+TEST_CASE("runner: stepping after seeking back discards the old future, deterministically") {
+  for (size_t budget : {size_t(64) << 20, size_t(1)}) {
+    CAPTURE(budget);
+    Runner r(walk_factory(), blocking(budget, 4));
+    r.reset(nullptr, {}, 21);
+    const auto rec = record_run(r, 20);
+    r.seek(10);
+    r.seek(15);  // browsing forward again
+    CHECK(r.last_iteration() == 20);
+    check_same(r.latest(), rec[15]);
+    r.seek(10);
+    r.step();
+    CHECK(r.last_iteration() == 11);
+    CHECK(r.history().size() == 12);
+    CHECK(r.stored_snapshot(15) == nullptr);
+    check_same(r.latest(), rec[11]);
+    r.run_steps(9);
+    check_same(r.latest(), rec[20]);
+  }
+}
+
+TEST_CASE("runner: a failed reset keeps the previous run and reports the error") {
+  Runner r(walk_factory(), blocking());
+  r.reset(nullptr, {{"fail", 1.0}}, 1);  // first reset fails: no run at all
+  CHECK(r.latest() == nullptr);
+  CHECK(r.last_error().find("fail") != std::string::npos);
+  r.step();
+  CHECK(r.last_error().find("reset") != std::string::npos);
+  CHECK(r.latest() == nullptr);
+
+  r.reset(nullptr, {{"step_size", 2.0}}, 1);
+  CHECK(r.last_error().empty());  // cleared by a successful reset
+  r.run_steps(5);
+  const std::shared_ptr<const Snapshot> before = r.latest();
+  const ModuleInfo* info = r.info();
+
+  r.reset(nullptr, {{"step_size", 50.0}}, 2);  // out of range: caught by validated()
+  CHECK(r.last_error().find("step_size") != std::string::npos);
+  CHECK(r.latest() == before);
+  CHECK(r.history().size() == 6);
+  CHECK(r.values().at("step_size") == 2.0);
+  CHECK(r.seed() == 1);
+  CHECK(r.info() == info);
+
+  r.reset(nullptr, {{"nope", 1.0}}, 2);  // unknown parameter
+  CHECK(r.last_error().find("nope") != std::string::npos);
+  r.reset(nullptr, {{"fail", 1.0}}, 2);  // thrown by the module's reset
+  CHECK(r.last_error().find("fail") != std::string::npos);
+  CHECK(r.latest() == before);
+
+  r.clear_error();
+  CHECK(r.last_error().empty());
+  r.step();  // the kept run goes on
+  CHECK(r.current_iteration() == 6);
+  r.seek(2);  // and its history is intact
+  CHECK(r.latest()->iteration == 2);
+}
+
+TEST_CASE("runner: a live parameter change truncates the history and is replayed when re-simulating") {
+  Runner r(walk_factory(), blocking(/*budget=*/1, /*keyframe_interval=*/3));
+  r.reset(nullptr, {}, 9);
+  const auto a = record_run(r, 10);
+  r.seek(5);
+  r.set_live("step_size", 2.0);
+  CHECK(r.last_error().empty());
+  CHECK(r.last_iteration() == 5);
+  CHECK(r.values().at("step_size") == 2.0);
+  CHECK(walk(r.latest()).step_size == 2.0);
+  const auto b = record_run(r, 5);  // b[5..10]
+  // Same random draws, doubled step: x6 - x5 doubles.
+  CHECK(walk(b[6]).x - walk(b[5]).x == doctest::Approx(2.0 * (walk(a[6]).x - walk(a[5]).x)));
+
+  for (int i = 0; i <= 10; ++i) {
+    r.seek(i);
+    check_same(r.latest(), i < 5 ? a[static_cast<size_t>(i)] : b[static_cast<size_t>(i)]);
+  }
+  r.seek(3);
+  CHECK(r.values().at("step_size") == 1.0);  // values in force at the shown iteration
+  r.seek(8);
+  CHECK(r.values().at("step_size") == 2.0);
+
+  r.seek(10);
+  r.set_live("converge_at", 3.0);  // a rebuild parameter cannot change mid-run
+  CHECK(r.last_error().find("converge_at") != std::string::npos);
+  CHECK(r.last_iteration() == 10);
+  r.set_live("step_size", -1.0);
+  CHECK(r.last_iteration() == 10);
+}
+
+TEST_CASE("runner: an intent edits the state and revives a converged run") {
+  Runner r(walk_factory(), blocking(/*budget=*/1, /*keyframe_interval=*/4));
+  r.reset(nullptr, {{"converge_at", 5.0}}, 4);
+  int calls = 0;
+  r.run_steps(100, [&](const Snapshot&, double) { ++calls; });
+  CHECK(calls == 5);
+  CHECK(r.latest()->status == Status::Converged);
+  CHECK(r.history().back().status == Status::Converged);
+  r.step();  // nothing to do at a terminal status
+  CHECK(r.current_iteration() == 5);
+
+  Intent extend;
+  extend.kind = "extend";
+  extend.index = 3;
+  r.apply(extend);
+  CHECK(r.latest()->status == Status::Running);
+  CHECK(r.current_iteration() == 5);
+  CHECK(r.history().back().status == Status::Running);
+  r.run_steps(100);
+  CHECK(r.current_iteration() == 8);
+  CHECK(r.latest()->status == Status::Converged);
+  const auto before = r.latest();
+
+  Intent ignored;
+  ignored.kind = "unknown";
+  r.apply(ignored);  // not accepted: nothing changes
+  CHECK(r.latest() == before);
+  CHECK(r.last_iteration() == 8);
+
+  r.seek(2);
+  const double x2 = walk(r.latest()).x;
+  Intent shift;
+  shift.kind = "shift";
+  shift.values = {100.0};
+  r.apply(shift);
+  CHECK(r.last_iteration() == 2);
+  CHECK(walk(r.latest()).x == x2 + 100.0);
+  CHECK(r.history()[2].metrics[0] == x2 + 100.0);
+  // The "extend" edit at iteration 5 was in the discarded future: the new
+  // branch converges at 5 again.
+  const auto c = record_run(r, 100);  // c[2..5]
+  REQUIRE(c.size() == 6);
+  CHECK(c[5]->status == Status::Converged);
+  r.seek(0);
+  for (int i = 2; i <= 5; ++i) {  // re-simulated through the edit
+    r.seek(i);
+    check_same(r.latest(), c[static_cast<size_t>(i)]);
+  }
+}
+
+TEST_CASE("runner: an edit half-way through an iteration is replayed at its sub-step") {
+  Runner r(walk_factory(), blocking(/*budget=*/1, /*keyframe_interval=*/2));
+  r.reset(nullptr, {}, 13);
+  const auto a = record_run(r, 4);
+  r.seek(2);
+  r.sub_step();  // proposal drawn
+  Intent shift;
+  shift.kind = "shift";
+  shift.values = {50.0};
+  r.apply(shift);
+  CHECK(r.latest()->phase == 1);
+  CHECK(r.last_iteration() == 2);
+  r.sub_step();
+  CHECK(r.current_iteration() == 3);
+  CHECK(walk(r.latest()).x == doctest::Approx(walk(a[3]).x + 50.0));
+  const auto c = record_run(r, 2);  // c[3..5]
+  r.seek(0);
+  for (int i : {4, 3, 5}) {
+    r.seek(i);
+    check_same(r.latest(), c[static_cast<size_t>(i)]);
+  }
+  r.seek(2);
+  check_same(r.latest(), a[2]);  // the iteration start is from before the edit
+}
+
+TEST_CASE("runner: back() returns to the iteration start from a sub-step, else one iteration") {
+  Runner r(walk_factory(), blocking());
+  r.reset(nullptr, {}, 2);
+  const auto a = record_run(r, 3);
+  r.sub_step();
+  CHECK(r.latest()->phase == 1);
+  r.back();
+  CHECK(r.current_iteration() == 3);
+  check_same(r.latest(), a[3]);
+  r.back();
+  check_same(r.latest(), a[2]);
+  for (int k = 0; k < 5; ++k) r.back();
+  CHECK(r.current_iteration() == 0);
+  check_same(r.latest(), a[0]);
+}
+
+TEST_CASE("runner: threaded commands give the same run as blocking mode") {
+  Intent shift;
+  shift.kind = "shift";
+  shift.values = {-3.0};
+  auto script = [&](Runner& r) {
+    r.reset(nullptr, {}, 17);
+    r.step();
+    r.step_n(4);
+    r.sub_step();
+    r.seek(2);
+    r.step();
+    r.sub_step();
+    r.apply(shift);
+    r.sub_step();
+    r.set_live("step_size", 0.5);
+    r.step_n(3);
+    r.back();
+    r.step();
+  };
+  Runner b(walk_factory(), blocking());
+  Runner t(walk_factory(), threaded());
+  script(b);
+  script(t);
+  t.wait_idle();
+  CHECK_FALSE(t.busy());
+  CHECK(t.last_error().empty());
+  CHECK(t.current_iteration() == b.current_iteration());
+  check_same(t.latest(), b.latest());
+  const auto hb = b.history();
+  const auto ht = t.history();
+  REQUIRE(hb.size() == ht.size());
+  for (size_t i = 0; i < hb.size(); ++i) CHECK(hb[i].metrics == ht[i].metrics);
+
+  // Scrubbing: a burst of seeks ends on the last one.
+  for (int i = 0; i < 50; ++i) t.seek(i % 7);
+  t.seek(3);
+  t.wait_idle();
+  CHECK(t.current_iteration() == 3);
+  b.seek(3);
+  check_same(t.latest(), b.latest());
+}
+
+TEST_CASE("runner: threaded play stops at Converged") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {{"converge_at", 25.0}}, 8);
+  r.play();
+  r.wait_idle();
+  CHECK(eventually([&] { return !r.playing(); }));
+  CHECK(r.last_iteration() == 25);
+  CHECK(r.latest()->status == Status::Converged);
+  r.play();  // nothing to play at a terminal status
+  r.wait_idle();
+  CHECK_FALSE(r.playing());
+  CHECK(r.last_error().empty());
+}
+
+TEST_CASE("runner: latest() never waits for a slow step") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {{"sleep_ms", 200.0}}, 1);
+  r.wait_idle();
+  r.step();
+  REQUIRE(eventually([&] { return r.busy(); }));
+  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the step is sleeping now
+  double worst = 0.0;
+  for (int k = 0; k < 20; ++k) {
+    const Clock::time_point t0 = Clock::now();
+    const std::shared_ptr<const Snapshot> s = r.latest();
+    (void)r.history();
+    (void)r.playing();
+    (void)r.current_iteration();
+    worst = std::max(worst, ms_since(t0));
+    CHECK(s->iteration == 0);  // still in progress
+  }
+  CHECK(worst < 5.0);
+  r.wait_idle();
+  CHECK(r.current_iteration() == 1);
+  CHECK(r.last_step_ms() >= 150.0);
+  CHECK(r.history()[1].step_ms >= 150.0);
+}
+
+TEST_CASE("runner: play respects the requested speed") {
+  Runner r(walk_factory(), threaded());
+  r.set_speed(20.0);
+  CHECK(r.speed() == 20.0);
+  r.reset(nullptr, {}, 1);
+  r.play();
+  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  r.pause();
+  r.wait_idle();
+  CHECK_FALSE(r.playing());
+  const int steps = r.last_iteration();
+  CHECK(steps >= 5);
+  CHECK(steps <= 15);
+}
+
+TEST_CASE("runner: destructor during play returns promptly") {
+  auto r = std::make_unique<Runner>(walk_factory(), threaded());
+  r->reset(nullptr, {{"sleep_ms", 30.0}}, 1);
+  r->play();  // as fast as possible, forever
+  REQUIRE(eventually([&] { return r->current_iteration() >= 2; }));
+  const Clock::time_point t0 = Clock::now();
+  r.reset();
+  CHECK(ms_since(t0) < 500.0);
+}
+
+TEST_CASE("runner: step_n is a burst that wait_idle waits for and pause cancels") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {}, 1);
+  r.step_n(5);
+  r.wait_idle();
+  CHECK(r.last_iteration() == 5);
+
+  r.reset(nullptr, {{"sleep_ms", 10.0}}, 1);
+  r.wait_idle();
+  r.step_n(100000);
+  REQUIRE(eventually([&] { return r.current_iteration() >= 3; }));
+  CHECK(r.playing());
+  r.pause();
+  r.wait_idle();
+  CHECK_FALSE(r.playing());
+  const int stopped_at = r.last_iteration();
+  CHECK(stopped_at < 1000);
+  std::this_thread::sleep_for(std::chrono::milliseconds(50));
+  CHECK(r.last_iteration() == stopped_at);
+}
+
+TEST_CASE("runner: run_steps in threaded mode calls back on each step and rethrows") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {}, 6);
+  int calls = 0;
+  int last = 0;
+  r.run_steps(7, [&](const Snapshot& s, double ms) {
+    ++calls;
+    CHECK(s.iteration == last + 1);
+    CHECK(ms >= 0.0);
+    last = s.iteration;
+  });
+  CHECK(calls == 7);
+  CHECK(r.last_iteration() == 7);
+  CHECK_THROWS_AS(r.run_steps(3, [](const Snapshot&, double) { throw std::runtime_error("stop"); }),
+                  std::runtime_error);
+  CHECK(r.last_iteration() == 8);  // the step before the throw happened
+  r.run_steps(2);
+  CHECK(r.last_iteration() == 10);
+}
+
+TEST_CASE("runner: a step that throws pauses, reports, and leaves the history usable") {
+  Runner r(walk_factory(), blocking(/*budget=*/1, /*keyframe_interval=*/2));
+  r.reset(nullptr, {{"throw_at", 6.0}}, 12);
+  int calls = 0;
+  r.run_steps(10, [&](const Snapshot&, double) { ++calls; });
+  CHECK(calls == 5);
+  CHECK(r.last_error().find("boom") != std::string::npos);
+  CHECK(r.last_error().find("iteration 5") != std::string::npos);
+  CHECK(r.current_iteration() == 5);
+  CHECK(r.last_iteration() == 5);
+  Runner ok(walk_factory(), blocking());
+  ok.reset(nullptr, {}, 12);
+  const auto a = record_run(ok, 5);
+  for (int i : {5, 3, 4}) {  // the half-modified module is not trusted: re-simulated
+    r.seek(i);
+    check_same(r.latest(), a[static_cast<size_t>(i)]);
+  }
+
+  Runner t(walk_factory(), threaded());
+  t.reset(nullptr, {{"throw_at", 4.0}}, 12);
+  t.play();
+  t.wait_idle();
+  CHECK(eventually([&] { return !t.playing(); }));
+  CHECK(t.last_iteration() == 3);
+  CHECK_FALSE(t.last_error().empty());
+}

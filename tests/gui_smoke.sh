@@ -1,0 +1,20 @@
+#!/usr/bin/env bash
+# Runs the real app for a few frames under a (virtual) display and saves a
+# screenshot. Used by tests/app/test_gui_e2e.cpp, `make screenshot` and bench.
+#   tests/gui_smoke.sh BINARY OUT.png [cilab args...]
+set -euo pipefail
+bin=$1
+out=$2
+shift 2
+export CILAB_CONFIG_DIR=${CILAB_CONFIG_DIR:-$(mktemp -d)}
+args=("$@")
+[ $# -gt 0 ] || args=(--dataset blobs:n=800,centers=4 --steps 3)
+has_frames=0
+for a in "${args[@]}"; do [ "$a" = --frames ] && has_frames=1; done
+[ $has_frames = 1 ] || args+=(--frames 30)
+rm -f "$out"
+if [ -n "${DISPLAY:-}" ]; then
+  exec "$bin" "${args[@]}" --screenshot "$out"
+else
+  exec xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "${args[@]}" --screenshot "$out"
+fi

@@ -1,0 +1,695 @@
+// Headless-frame tests of the plot library: real ImGui 1.86 frames (no renderer) through
+// tests/support/imgui_headless.h. They check geometry (vertices inside the plot rect, vertex
+// budgets), the texture path and its cache, and mouse interaction (pan, zoom, fit, DragPoint,
+// legend toggles, clicks) against the maths they should follow.
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <cstdint>
+#include <limits>
+#include <random>
+#include <vector>
+
+#include "tests/support/imgui_headless.h"
+#include "views/plot/plot.h"
+#include "views/plot/plot_internal.h"
+#include "views/plot/texture.h"
+
+namespace {
+
+const double kNaN = std::numeric_limits<double>::quiet_NaN();
+const double kInf = std::numeric_limits<double>::infinity();
+
+// What a test frame saw of the plot.
+struct Seen {
+    ImVec2 pos{0, 0}, size{0, 0};
+    plot::Limits limits;
+    bool hovered = false;
+    bool clicked = false;
+    plot::Point mouse;
+};
+
+void record(Seen& s) {
+    s.pos = plot::GetPlotPos();
+    s.size = plot::GetPlotSize();
+    s.limits = plot::GetPlotLimits();
+    s.hovered = plot::IsPlotHovered();
+    s.clicked = plot::IsPlotClicked(0);
+    s.mouse = plot::GetPlotMousePos();
+}
+
+// Checks that the vertices [begin, end) of the plot draw list lie within the plot rect grown by tol.
+int count_outside(ImDrawList* dl, int begin, int end, const Seen& s, float tol) {
+    int outside = 0;
+    for (int i = begin; i < end; ++i) {
+        const ImVec2 p = dl->VtxBuffer[i].pos;
+        if (!std::isfinite(p.x) || !std::isfinite(p.y) || p.x < s.pos.x - tol || p.x > s.pos.x + s.size.x + tol ||
+            p.y < s.pos.y - tol || p.y > s.pos.y + s.size.y + tol)
+            ++outside;
+    }
+    return outside;
+}
+
+ImVec2 center_of(const Seen& s) { return ImVec2(s.pos.x + s.size.x * 0.5f, s.pos.y + s.size.y * 0.5f); }
+
+}  // namespace
+
+TEST_SUITE("plot_frames") {
+
+TEST_CASE("items draw vertices only inside the plot rect (lines, scatter, bars, heatmap, custom)") {
+    ImGuiHeadless ui;
+    std::vector<double> xs(500), ys(500);
+    for (int i = 0; i < 500; ++i) {
+        xs[i] = i * 0.1 - 10.0;  // half of the data lies outside the visible x range
+        ys[i] = std::sin(xs[i]) * 3.0;
+    }
+    const double bars[] = {1.0, 2.5, -1.0, 4.0, 0.5};
+    std::vector<float> heat(20 * 30);
+    for (std::size_t i = 0; i < heat.size(); ++i) heat[i] = static_cast<float>(i % 17);
+    int checked = 0;
+    for (int frame = 0; frame < 3; ++frame) {
+        ui.frame_in_window([&] {
+            if (plot::BeginPlot("items", ImVec2(800, 500))) {
+                plot::SetupAxes("x", "y");
+                plot::SetupAxesLimits(0.0, 20.0, -2.0, 2.0, plot::Cond::Always);
+                Seen s;
+                record(s);
+                ImDrawList* dl = plot::GetPlotDrawList();
+                struct Range {
+                    int begin, end;
+                    float tol;
+                };
+                std::vector<Range> ranges;
+                int b = dl->VtxBuffer.Size;
+                plot::Spec ls;
+                ls.line_weight = 2.0f;
+                ls.marker = plot::Marker::Square;
+                plot::PlotLine("line", xs.data(), ys.data(), 500, ls);
+                ranges.push_back({b, dl->VtxBuffer.Size, 2.0f * ls.marker_size * 1.12f + 1.0f});  // marker quads straddling the edge
+                b = dl->VtxBuffer.Size;
+                plot::PlotScatter("scatter", xs.data(), ys.data(), 500);
+                ranges.push_back({b, dl->VtxBuffer.Size, 2.0f * 3.5f * 1.12f + 1.0f});
+                b = dl->VtxBuffer.Size;
+                plot::PlotBars("bars", bars, 5, 0.6, 14.0);
+                ranges.push_back({b, dl->VtxBuffer.Size, 1.5f});
+                b = dl->VtxBuffer.Size;
+                plot::PlotHeatmap("heat", heat.data(), 20, 30, 0.0, 16.0, plot::Point{15.0, -5.0},
+                                  plot::Point{25.0, 1.0});
+                ranges.push_back({b, dl->VtxBuffer.Size, 1.5f});
+                b = dl->VtxBuffer.Size;
+                if (plot::BeginItem("custom")) {
+                    const ImVec2 p = plot::PlotToPixels(5.0, 0.0);
+                    plot::GetPlotDrawList()->AddRectFilled(ImVec2(p.x - 3, p.y - 3), ImVec2(p.x + 3, p.y + 3),
+                                                           plot::GetItemColor());
+                    plot::EndItem();
+                }
+                plot::PlotArrow("arrow", 1.0, 1.0, 3.0, -1.0);
+                plot::PlotEllipse("ellipse", 10.0, 0.0, 4.0, 0.5, 0.3, 2.0);
+                ranges.push_back({b, dl->VtxBuffer.Size, 3.0f});
+                for (const Range& r : ranges) {
+                    CHECK(r.end > r.begin);
+                    CAPTURE(&r - ranges.data());
+                    CHECK(count_outside(dl, r.begin, r.end, s, r.tol) == 0);
+                    ++checked;
+                }
+                plot::EndPlot();
+            }
+        });
+    }
+    CHECK(checked == 15);
+}
+
+TEST_CASE("scatter below the threshold is one quad per visible point, without texture provider") {
+    ImGuiHeadless ui;
+    const int n = 10000;
+    std::vector<float> xs(n), ys(n);
+    std::mt19937 rng(7);
+    std::uniform_real_distribution<float> u(0.0f, 1.0f);
+    for (int i = 0; i < n; ++i) {
+        xs[i] = u(rng);
+        ys[i] = u(rng);
+    }
+    int vtx = -1;
+    for (int frame = 0; frame < 2; ++frame)
+        ui.frame_in_window([&] {
+            if (plot::BeginPlot("quads", ImVec2(600, 400), plot::PlotFlags_NoLegend)) {
+                plot::SetupAxesLimits(-0.1, 1.1, -0.1, 1.1, plot::Cond::Always);
+                ImDrawList* dl = plot::GetPlotDrawList();
+                const int b = dl->VtxBuffer.Size;
+                plot::PlotScatter("pts", xs.data(), ys.data(), n);
+                vtx = dl->VtxBuffer.Size - b;
+                plot::EndPlot();
+            }
+        });
+    CHECK(vtx == 4 * n);
+}
+
+TEST_CASE("a million-point scatter goes through the texture path and a static frame is a cache hit") {
+    ImGuiHeadless ui;
+    plot::NullTextureProvider tex;
+    plot::SetTextureProvider(&tex);
+    const int n = 1000000;
+    std::vector<float> xs(n), ys(n);
+    std::vector<ImU32> cols(n);
+    std::mt19937 rng(42);
+    std::normal_distribution<float> g(0.0f, 1.0f);
+    for (int i = 0; i < n; ++i) {
+        const int k = i % 3;
+        xs[i] = g(rng) + 4.0f * k;
+        ys[i] = g(rng) + (k == 1 ? 3.0f : 0.0f);
+        cols[i] = plot::GetColormapColor(k);
+    }
+    uint64_t version = 1;
+    int item_vertices = 0;
+    auto draw = [&] {
+        if (plot::BeginPlot("big", ImVec2(800, 600))) {
+            ImDrawList* dl = plot::GetPlotDrawList();
+            const int b = dl->VtxBuffer.Size;
+            plot::Spec s;
+            s.colors = cols.data();
+            s.version = version;
+            plot::PlotScatter("points", xs.data(), ys.data(), n, s);
+            item_vertices = dl->VtxBuffer.Size - b;
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);  // first frame: fit request gathers extents
+    ui.frame_in_window(draw);  // limits settled
+    const int updates = tex.data_updates();
+    CHECK(updates >= 1);
+    const FrameStats stats = ui.frame_in_window(draw);
+    CHECK(tex.data_updates() == updates);  // identical frame: no re-splat
+    CHECK(item_vertices <= 8);             // one AddImage
+    CHECK(stats.vertices < 5000);
+    // the image is at the plot's pixel resolution and shows dense colours
+    const plot::NullTextureProvider::Call& last = tex.calls.back();
+    CHECK(last.w >= 700);
+    CHECK(last.h >= 450);
+    const std::vector<uint32_t>& px = tex.pixels[last.key];
+    int opaque = 0;
+    for (uint32_t p : px) opaque += (p >> 24) > 200 ? 1 : 0;
+    CHECK(opaque > 100);
+    // new data version -> re-splat once
+    version = 2;
+    ui.frame_in_window(draw);
+    CHECK(tex.data_updates() == updates + 1);
+    ui.frame_in_window(draw);
+    CHECK(tex.data_updates() == updates + 1);
+    plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("panning a large scatter stretches the cached image and re-splats once the drag ends") {
+    ImGuiHeadless ui;
+    plot::NullTextureProvider tex;
+    plot::SetTextureProvider(&tex);
+    const int n = 60000;
+    std::vector<double> xs(n), ys(n);
+    for (int i = 0; i < n; ++i) {
+        xs[i] = (i % 300) / 30.0;
+        ys[i] = (i / 300) / 20.0;
+    }
+    Seen s;
+    auto draw = [&] {
+        if (plot::BeginPlot("bigpan", ImVec2(800, 600), plot::PlotFlags_NoLegend)) {
+            plot::SetupAxesLimits(0.0, 10.0, 0.0, 10.0);
+            plot::PlotScatter("pts", xs.data(), ys.data(), n);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    const ImVec2 c = center_of(s);
+    ui.mouse_move(c.x, c.y);
+    ui.frame_in_window(draw);
+    const int before = tex.data_updates();
+    CHECK(before == 1);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    const plot::Limits start = s.limits;
+    for (int i = 1; i <= 6; ++i) {
+        ui.mouse_move(c.x + 15.0f * i, c.y);
+        ui.frame_in_window(draw);
+    }
+    CHECK(s.limits.x_min < start.x_min);     // the view moved...
+    CHECK(tex.data_updates() == before);      // ...without recomputing the image
+    ui.mouse_button(0, false);
+    for (int i = 0; i < 12; ++i) ui.frame_in_window(draw);
+    CHECK(tex.data_updates() == before + 1);  // one re-splat at the new limits
+    plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("without a texture provider a huge scatter is stride-decimated within the vertex budget") {
+    ImGuiHeadless ui;
+    const int n = 200000;
+    std::vector<double> xs(n), ys(n);
+    for (int i = 0; i < n; ++i) {
+        xs[i] = std::cos(i * 0.001) * (1.0 + i * 1e-6);
+        ys[i] = std::sin(i * 0.001) * (1.0 + i * 1e-6);
+    }
+    FrameStats st;
+    for (int frame = 0; frame < 2; ++frame)
+        st = ui.frame_in_window([&] {
+            if (plot::BeginPlot("decimated", ImVec2(600, 600))) {
+                plot::PlotScatter("pts", xs.data(), ys.data(), n);
+                plot::EndPlot();
+            }
+        });
+    CHECK(st.vertices <= 4 * 20000 + 20000);
+    CHECK(st.vertices > 4 * 10000);
+}
+
+TEST_CASE("large heatmaps and gray images use textures, small heatmaps use rects") {
+    ImGuiHeadless ui;
+    plot::NullTextureProvider tex;
+    plot::SetTextureProvider(&tex);
+    std::vector<double> big(200 * 150), small(8 * 8);
+    for (std::size_t i = 0; i < big.size(); ++i) big[i] = std::sin(i * 0.01);
+    for (std::size_t i = 0; i < small.size(); ++i) small[i] = static_cast<double>(i);
+    std::vector<float> img(28 * 28, 0.5f);
+    int small_vtx = 0;
+    auto draw = [&] {
+        if (plot::BeginPlot("heat", ImVec2(600, 500))) {
+            plot::PlotHeatmap("big", big.data(), 200, 150, -1, 1, plot::Point{0, 0}, plot::Point{1, 1});
+            ImDrawList* dl = plot::GetPlotDrawList();
+            const int b = dl->VtxBuffer.Size;
+            plot::PlotHeatmap("small", small.data(), 8, 8, 0, 63, plot::Point{1, 0}, plot::Point{2, 1});
+            small_vtx = dl->VtxBuffer.Size - b;
+            plot::PlotImageGray("digit", img.data(), 28, 28, 0.0f, 1.0f, plot::Point{2, 0}, plot::Point{3, 1});
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(tex.data_updates() == 2);  // big heatmap + image, uploaded once each
+    CHECK(small_vtx == 4 * 64);
+    img[5] = 1.0f;  // content changed in place -> re-upload (content hash)
+    ui.frame_in_window(draw);
+    CHECK(tex.data_updates() == 3);
+    bool found_200x150 = false;
+    for (const auto& c : tex.calls) found_200x150 = found_200x150 || (c.w == 150 && c.h == 200);
+    CHECK(found_200x150);
+    plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("dragging with the left mouse button pans by the dragged amount") {
+    ImGuiHeadless ui;
+    Seen s;
+    auto draw = [&] {
+        if (plot::BeginPlot("pan", ImVec2(800, 600))) {
+            plot::SetupAxesLimits(0.0, 10.0, 0.0, 5.0);
+            const double x[] = {0.0, 10.0}, y[] = {0.0, 5.0};
+            plot::PlotLine("l", x, y, 2);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    const plot::Limits before = s.limits;
+    const double upp_x = (before.x_max - before.x_min) / s.size.x;
+    const double upp_y = (before.y_max - before.y_min) / s.size.y;
+    const ImVec2 c = center_of(s);
+    ui.mouse_move(c.x, c.y);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    for (int i = 1; i <= 4; ++i) {
+        ui.mouse_move(c.x + 25.0f * i, c.y + 10.0f * i);
+        ui.frame_in_window(draw);
+    }
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_min == doctest::Approx(before.x_min - 100.0 * upp_x).epsilon(1e-4));
+    CHECK(s.limits.x_max == doctest::Approx(before.x_max - 100.0 * upp_x).epsilon(1e-4));
+    CHECK(s.limits.y_min == doctest::Approx(before.y_min + 40.0 * upp_y).epsilon(1e-4));
+    CHECK(s.limits.y_max == doctest::Approx(before.y_max + 40.0 * upp_y).epsilon(1e-4));
+    CHECK_FALSE(s.clicked);
+}
+
+TEST_CASE("mouse wheel zooms about the cursor: the plot point under it stays put") {
+    ImGuiHeadless ui;
+    Seen s;
+    auto draw = [&] {
+        if (plot::BeginPlot("zoom", ImVec2(800, 600))) {
+            plot::SetupAxesLimits(-3.0, 7.0, 100.0, 200.0);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    const ImVec2 m(s.pos.x + s.size.x * 0.3f, s.pos.y + s.size.y * 0.8f);
+    ui.mouse_move(m.x, m.y);
+    ui.frame_in_window(draw);
+    const plot::Point under = s.mouse;
+    const plot::Limits before = s.limits;
+    ui.mouse_wheel(2.0f);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.mouse.x == doctest::Approx(under.x).epsilon(1e-6));
+    CHECK(s.mouse.y == doctest::Approx(under.y).epsilon(1e-6));
+    CHECK((s.limits.x_max - s.limits.x_min) < 0.8 * (before.x_max - before.x_min));
+    CHECK((s.limits.y_max - s.limits.y_min) < 0.8 * (before.y_max - before.y_min));
+    // Ctrl + wheel zooms x only
+    ui.key_mods(true, false);
+    const plot::Limits mid = s.limits;
+    ui.mouse_wheel(-1.0f);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK((s.limits.x_max - s.limits.x_min) > (mid.x_max - mid.x_min));
+    CHECK((s.limits.y_max - s.limits.y_min) == doctest::Approx(mid.y_max - mid.y_min));
+}
+
+TEST_CASE("double-click fits the view to the data") {
+    ImGuiHeadless ui;
+    Seen s;
+    const double x[] = {100.0, 104.0, 102.0}, y[] = {-50.0, -42.0, -47.0};
+    auto draw = [&] {
+        if (plot::BeginPlot("fit", ImVec2(800, 600))) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            plot::PlotScatter("p", x, y, 3);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_max == doctest::Approx(1.0));  // Once limits respected, no auto fit
+    const ImVec2 c = center_of(s);
+    ui.mouse_move(c.x + 200.0f, c.y + 100.0f);  // away from the legend
+    ui.frame_in_window(draw);
+    for (int click = 0; click < 2; ++click) {
+        ui.mouse_button(0, true);
+        ui.frame_in_window(draw);
+        ui.mouse_button(0, false);
+        ui.frame_in_window(draw);
+    }
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_min <= 100.0);
+    CHECK(s.limits.x_max >= 104.0);
+    CHECK(s.limits.y_min <= -50.0);
+    CHECK(s.limits.y_max >= -42.0);
+    CHECK((s.limits.x_max - s.limits.x_min) < 6.0);  // fitted with modest padding
+}
+
+TEST_CASE("DragPoint follows the mouse and suppresses panning") {
+    ImGuiHeadless ui;
+    Seen s;
+    double px = 2.0, py = 3.0;
+    bool dragged_any = false;
+    auto draw = [&] {
+        if (plot::BeginPlot("drag", ImVec2(800, 600), plot::PlotFlags_NoLegend)) {
+            plot::SetupAxesLimits(0.0, 10.0, 0.0, 10.0);
+            record(s);
+            if (plot::DragPoint(1, &px, &py)) dragged_any = true;
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    const plot::Limits before = s.limits;
+    const double upp_x = (before.x_max - before.x_min) / s.size.x;
+    const double upp_y = (before.y_max - before.y_min) / s.size.y;
+    const float sx = s.pos.x + static_cast<float>((2.0 - before.x_min) / upp_x);
+    const float sy = s.pos.y + s.size.y - static_cast<float>((3.0 - before.y_min) / upp_y);
+    ui.mouse_move(sx + 1.0f, sy - 1.0f);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    for (int i = 1; i <= 5; ++i) {
+        ui.mouse_move(sx + 1.0f + 20.0f * i, sy - 1.0f - 8.0f * i);
+        ui.frame_in_window(draw);
+    }
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    CHECK(dragged_any);
+    CHECK(px == doctest::Approx(2.0 + 100.0 * upp_x).epsilon(1e-3));
+    CHECK(py == doctest::Approx(3.0 + 40.0 * upp_y).epsilon(1e-3));
+    CHECK(s.limits.x_min == doctest::Approx(before.x_min));
+    CHECK(s.limits.x_max == doctest::Approx(before.x_max));
+    CHECK(s.limits.y_min == doctest::Approx(before.y_min));
+}
+
+TEST_CASE("clicking a legend entry toggles the item's visibility") {
+    ImGuiHeadless ui;
+    Seen s;
+    int shown_frames = 0;
+    bool shown = false;
+    auto draw = [&] {
+        if (plot::BeginPlot("legend", ImVec2(800, 600))) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            shown = false;
+            if (plot::BeginItem("first item")) {
+                shown = true;
+                ++shown_frames;
+                plot::EndItem();
+            }
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    REQUIRE(shown);
+    const float fh = ImGui::GetFontSize();
+    // first legend row: legend box at plot top-left + 8 px, padding 0.45 fh, row centred
+    const ImVec2 entry(s.pos.x + 8.0f + fh * 1.5f, s.pos.y + 8.0f + fh * 0.45f + fh * 0.5f);
+    ui.mouse_move(entry.x, entry.y);
+    ui.frame_in_window(draw);
+    const plot::Limits before = s.limits;
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK_FALSE(shown);
+    CHECK_FALSE(s.clicked);
+    CHECK(s.limits.x_min == doctest::Approx(before.x_min));
+    // click again: visible again
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(shown);
+}
+
+TEST_CASE("IsPlotClicked reports a click without drag, and not a drag") {
+    ImGuiHeadless ui;
+    Seen s;
+    int clicks = 0;
+    plot::Point at;
+    auto draw = [&] {
+        if (plot::BeginPlot("click", ImVec2(800, 600), plot::PlotFlags_NoLegend)) {
+            plot::SetupAxesLimits(0.0, 10.0, 0.0, 10.0);
+            record(s);
+            if (s.clicked) {
+                ++clicks;
+                at = s.mouse;
+            }
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    const ImVec2 c = center_of(s);
+    ui.mouse_move(c.x, c.y);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(clicks == 1);
+    CHECK(at.x == doctest::Approx(5.0).epsilon(0.02));
+    CHECK(at.y == doctest::Approx(5.0).epsilon(0.02));
+    // a drag is not a click
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_move(c.x + 60.0f, c.y);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    CHECK(clicks == 1);
+}
+
+TEST_CASE("NaN and Inf data neither break the fit nor produce non-finite vertices") {
+    ImGuiHeadless ui;
+    plot::NullTextureProvider tex;
+    plot::SetTextureProvider(&tex);
+    const double xs[] = {0.0, 1.0, kNaN, 3.0, kInf, 5.0, -kInf, 7.0};
+    const double ys[] = {1.0, kNaN, 2.0, 4.0, 3.0, kInf, 0.0, -2.0};
+    const double bars[] = {1.0, kNaN, kInf, 2.0};
+    Seen s;
+    FrameStats st;
+    for (int frame = 0; frame < 3; ++frame)
+        st = ui.frame_in_window([&] {
+            if (plot::BeginPlot("nan", ImVec2(700, 500))) {
+                ImDrawList* dl = plot::GetPlotDrawList();
+                const int b = dl->VtxBuffer.Size;
+                plot::PlotLine("line", xs, ys, 8);
+                plot::PlotScatter("scatter", xs, ys, 8);
+                plot::PlotBars("bars", bars, 4);
+                plot::PlotTrail("trail", xs, ys, 8);
+                plot::PlotEllipse("bad ellipse", kNaN, 0.0, 1.0, 0.0, 1.0);
+                record(s);
+                for (int i = b; i < dl->VtxBuffer.Size; ++i) {
+                    const ImVec2 p = dl->VtxBuffer[i].pos;
+                    REQUIRE(std::isfinite(p.x));
+                    REQUIRE(std::isfinite(p.y));
+                }
+                plot::EndPlot();
+            }
+        });
+    CHECK(std::isfinite(s.limits.x_min));
+    CHECK(std::isfinite(s.limits.x_max));
+    CHECK(std::isfinite(s.limits.y_min));
+    CHECK(std::isfinite(s.limits.y_max));
+    CHECK(s.limits.x_min <= 0.0);
+    CHECK(s.limits.x_max >= 7.0);
+    CHECK(s.limits.y_min <= -2.0);
+    CHECK(s.limits.y_max >= 4.0);
+    CHECK(st.vertices > 0);
+    plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("log-Y axis with AutoFit shows a positive loss curve and skips non-positive values") {
+    ImGuiHeadless ui;
+    std::vector<double> loss(300);
+    for (int i = 0; i < 300; ++i) loss[i] = 10.0 * std::exp(-i * 0.03) + 1e-3;
+    loss[10] = 0.0;
+    loss[11] = -1.0;
+    Seen s;
+    for (int frame = 0; frame < 3; ++frame)
+        ui.frame_in_window([&] {
+            if (plot::BeginPlot("loss", ImVec2(700, 300))) {
+                plot::SetupAxes("iteration", "loss", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
+                plot::PlotLine("loss", loss.data(), 300);
+                record(s);
+                plot::EndPlot();
+            }
+        });
+    CHECK(s.limits.y_min > 0.0);
+    CHECK(s.limits.y_min <= 1e-3 + 10.0 * std::exp(-299 * 0.03));
+    CHECK(s.limits.y_max >= 10.0);
+    CHECK(s.limits.x_min <= 0.0);
+    CHECK(s.limits.x_max >= 299.0);
+}
+
+TEST_CASE("equal aspect flag gives both axes the same scale") {
+    ImGuiHeadless ui;
+    Seen s;
+    const double x[] = {-1.0, 1.0}, y[] = {-10.0, 10.0};
+    for (int frame = 0; frame < 3; ++frame)
+        ui.frame_in_window([&] {
+            if (plot::BeginPlot("equal", ImVec2(900, 400), plot::PlotFlags_EqualAspect)) {
+                plot::PlotScatter("p", x, y, 2);
+                record(s);
+                plot::EndPlot();
+            }
+        });
+    const double ux = (s.limits.x_max - s.limits.x_min) / s.size.x;
+    const double uy = (s.limits.y_max - s.limits.y_min) / s.size.y;
+    CHECK(ux == doctest::Approx(uy).epsilon(1e-6));
+    CHECK(s.limits.y_min <= -10.0);
+    CHECK(s.limits.y_max >= 10.0);
+}
+
+TEST_CASE("colormaps: categorical has 10 distinct opaque colours, viridis interpolates end to end") {
+    std::vector<ImU32> seen;
+    for (int i = 0; i < plot::GetColormapSize(plot::Colormap::Categorical); ++i) {
+        const ImU32 c = plot::GetColormapColor(i);
+        CHECK((c >> 24) == 255u);
+        for (ImU32 o : seen) CHECK(o != c);
+        seen.push_back(c);
+    }
+    CHECK(seen.size() >= 10);
+    CHECK(plot::GetColormapColor(10) == plot::GetColormapColor(0));
+    CHECK(plot::SampleColormap(0.0) == plot::GetColormapColor(0, plot::Colormap::Viridis));
+    CHECK(plot::SampleColormap(1.0) == plot::GetColormapColor(63, plot::Colormap::Viridis));
+    CHECK(plot::SampleColormap(-5.0) == plot::SampleColormap(0.0));
+    CHECK((plot::SampleColormap(std::nan("")) >> 24) == 0u);
+    // viridis brightens monotonically (green channel rises) from 0 to 1
+    int prev_g = -1;
+    for (int i = 0; i <= 20; ++i) {
+        const int g = static_cast<int>((plot::SampleColormap(i / 20.0) >> 8) & 0xFF);
+        CHECK(g >= prev_g);
+        prev_g = g;
+    }
+}
+
+TEST_CASE("destroying the context releases every texture it uploaded") {
+    plot::NullTextureProvider tex;
+    {
+        ImGuiHeadless ui;
+        plot::SetTextureProvider(&tex);
+        std::vector<float> img(64 * 64, 0.25f);
+        const double x[] = {0.0, 1.0}, y[] = {0.0, 1.0};
+        for (int frame = 0; frame < 2; ++frame)
+            ui.frame_in_window([&] {
+                if (plot::BeginPlot("release", ImVec2(400, 400))) {
+                    plot::PlotImageGray("img", img.data(), 64, 64, 0.0f, 1.0f, plot::Point{0, 0}, plot::Point{1, 1});
+                    plot::PlotScatter("p", x, y, 2);  // uploads the marker sprite sheet
+                    plot::EndPlot();
+                }
+            });
+        CHECK(tex.live.size() == 2);
+    }
+    CHECK(tex.live.empty());
+    CHECK(tex.release_count == 2);
+}
+
+TEST_CASE("right click opens the context menu, with NoMenus it is reported by IsPlotClicked(1)") {
+    for (bool menus : {true, false}) {
+        ImGuiHeadless ui;
+        Seen s;
+        bool right_clicked = false;
+        bool popup_open = false;
+        auto draw = [&] {
+            if (plot::BeginPlot("menu", ImVec2(600, 400), menus ? 0 : plot::PlotFlags_NoMenus)) {
+                record(s);
+                right_clicked = right_clicked || plot::IsPlotClicked(1);
+                plot::EndPlot();
+            }
+            popup_open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+        };
+        ui.frame_in_window(draw);
+        const ImVec2 c = center_of(s);
+        ui.mouse_move(c.x, c.y);
+        ui.frame_in_window(draw);
+        ui.mouse_button(1, true);
+        ui.frame_in_window(draw);
+        ui.mouse_button(1, false);
+        ui.frame_in_window(draw);
+        ui.frame_in_window(draw);
+        CHECK(popup_open == menus);
+        CHECK(right_clicked == !menus);
+    }
+}
+
+TEST_CASE("label-free glyph overloads draw without adding legend entries") {
+    ImGuiHeadless ui;
+    const double px[] = {0.0, 1.0, 0.5}, py[] = {0.0, 0.0, 1.0};
+    int added = 0;
+    for (int frame = 0; frame < 2; ++frame)
+        ui.frame_in_window([&] {
+            if (plot::BeginPlot("glyphs", ImVec2(600, 400))) {
+                plot::SetupAxesLimits(-2, 2, -2, 2);
+                ImDrawList* dl = plot::GetPlotDrawList();
+                const int b = dl->VtxBuffer.Size;
+                plot::PlotArrow(0, 0, 1, 1);
+                plot::PlotEllipse(0, 0, 1.0, 0.2, 0.5);
+                plot::PlotPolygon(px, py, 3, IM_COL32(255, 0, 0, 80));
+                plot::PlotTrail(px, py, 3);
+                added = dl->VtxBuffer.Size - b;
+                plot::EndPlot();
+            }
+        });
+    CHECK(added > 0);
+    // none of them registered a legend entry, so no legend box was laid out
+    const plot::Context* ctx = ui.plot_context();
+    REQUIRE(ctx->plots.size() == 1);
+    const plot::PlotState& st = ctx->plots.begin()->second;
+    CHECK(st.items.size() == 4);
+    CHECK(st.legend_order.empty());
+    CHECK(st.legend_rect.GetWidth() == 0.0f);
+}
+
+}  // TEST_SUITE

@@ -1,0 +1,202 @@
+// The k-means view and the metrics strip, drawn with real ImGui frames
+// (no renderer) over snapshots of a real k-means run.
+#include "../support/imgui_headless.h"
+#include "algorithms/data/datasets.h"
+#include "algorithms/kmeans.h"
+#include "views/kmeans_view.h"
+#include "views/metrics_view.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace cilab;
+
+namespace {
+
+struct Fixture {
+  std::shared_ptr<const Dataset> data;
+  KMeans km;
+  std::vector<std::vector<double>> history;
+  std::vector<std::shared_ptr<const Snapshot>> stored;
+
+  Fixture(const std::string& spec, const std::string& init, int k, int steps) {
+    data = make_dataset(spec);
+    ParamValues v = default_values(km.params());
+    v["k"] = k;
+    v["init"] = parse_value(*find_param(km.params(), "init"), init);
+    km.reset(data, v, 3);
+    record();
+    for (int i = 0; i < steps; ++i) {
+      km.step();
+      record();
+    }
+  }
+  void record() {
+    stored.push_back(km.snapshot());
+    history.push_back(km.snapshot()->metrics);
+  }
+  ViewContext context() {
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &km.info();
+    ctx.metric_history = &history;
+    ctx.stored_snapshot = [this](int i) {
+      return i >= 0 && i < static_cast<int>(stored.size()) ? stored[i] : nullptr;
+    };
+    ctx.data_version = 1;
+    return ctx;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("kmeans view: draws points, centroids and trails; no intents without input") {
+  Fixture f("blobs:n=500,centers=4,seed=2", "kmeans++", 4, 3);
+  ImGuiHeadless ui;
+  KMeansView view;
+  std::vector<ViewIntent> intents;
+  FrameStats s;
+  for (int i = 0; i < 3; ++i)
+    s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  CHECK(s.vertices > 500 * 4);  // one quad per point at least
+  CHECK(intents.empty());
+  REQUIRE(view.centroid_pixels().size() == 4);
+  for (const ImVec2& p : view.centroid_pixels()) {
+    CHECK(std::isfinite(p.x));
+    CHECK(p.x > 0);
+    CHECK(p.x < 1280);
+    CHECK(p.y > 0);
+    CHECK(p.y < 800);
+  }
+}
+
+TEST_CASE("kmeans view: dragging a centroid emits move_centroid with full coordinates") {
+  Fixture f("blobs:n=300,centers=3,seed=4", "first", 3, 2);
+  ImGuiHeadless ui;
+  KMeansView view;
+  std::vector<ViewIntent> intents;
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  frame();
+  frame();
+  const ImVec2 c = view.centroid_pixels()[1];
+  ui.mouse_move(c.x, c.y);
+  frame();
+  ui.mouse_button(0, true);
+  frame();
+  ui.mouse_move(c.x + 40, c.y);
+  frame();
+  ui.mouse_move(c.x + 80, c.y);
+  frame();
+  ui.mouse_button(0, false);
+  frame();
+  REQUIRE_FALSE(intents.empty());
+  const ViewIntent& last = intents.back();
+  CHECK(last.kind == ViewIntent::Kind::Module);
+  CHECK(last.intent.kind == "move_centroid");
+  CHECK(last.intent.index == 1);
+  REQUIRE(last.intent.values.size() == 2);
+  const auto& snap = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  CHECK(last.intent.values[0] > snap.centroids(1, 0));             // moved right
+  CHECK(last.intent.values[1] == doctest::Approx(snap.centroids(1, 1)).epsilon(0.05));
+  // The module accepts it.
+  CHECK(f.km.apply(last.intent));
+}
+
+TEST_CASE("kmeans view: shift+click adds a point (2-D data)") {
+  Fixture f("blobs:n=200,centers=2,seed=1", "kmeans++", 2, 1);
+  ImGuiHeadless ui;
+  KMeansView view;
+  view.show_voronoi = false;
+  std::vector<ViewIntent> intents;
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  frame();
+  frame();
+  const ImVec2 c0 = view.centroid_pixels()[0], c1 = view.centroid_pixels()[1];
+  // Somewhere between the centroids but away from both handles.
+  const ImVec2 p((c0.x + c1.x) / 2 + 25, (c0.y + c1.y) / 2 + 25);
+  ui.key_mods(false, true);
+  ui.mouse_move(p.x, p.y);
+  frame();
+  ui.mouse_button(0, true);
+  frame();
+  ui.mouse_button(0, false);
+  frame();
+  REQUIRE(intents.size() == 1);
+  CHECK(intents[0].kind == ViewIntent::Kind::AddPoint);
+  CHECK(std::isfinite(intents[0].x));
+}
+
+TEST_CASE("kmeans view: d > 2 data is projected on principal axes; image data shows centroid images") {
+  Fixture f("iris", "kmeans++", 3, 2);
+  ImGuiHeadless ui;
+  KMeansView view;
+  std::vector<ViewIntent> intents;
+  FrameStats s;
+  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  CHECK(s.vertices > 150 * 4);
+  CHECK(intents.empty());
+  // Features mode too.
+  view.projection = KMeansView::Projection::Features;
+  view.feature_x = 2;
+  view.feature_y = 3;
+  s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  CHECK(s.vertices > 150 * 4);
+  // Controls panel draws.
+  s = ui.frame_in_window([&] { view.draw_controls(*f.km.snapshot(), f.context()); });
+  CHECK(s.vertices > 0);
+}
+
+TEST_CASE("kmeans view: image rows draw their centroids as images") {
+  auto d = std::make_shared<Dataset>();
+  d->x = Eigen::MatrixXd::Random(60, 16).cwiseAbs();
+  d->image_h = d->image_w = 4;
+  for (int j = 0; j < 16; ++j) d->column_names.push_back("px" + std::to_string(j));
+  d->name = "tiny-images";
+  KMeans km;
+  ParamValues v = default_values(km.params());
+  v["k"] = 5;
+  km.reset(d, v, 1);
+  km.step();
+  ViewContext ctx;
+  ctx.data = d.get();
+  ctx.info = &km.info();
+  ctx.data_version = 9;
+  ImGuiHeadless ui;
+  plot::NullTextureProvider tex;
+  plot::SetTextureProvider(&tex);
+  KMeansView view;
+  std::vector<ViewIntent> intents;
+  FrameStats s;
+  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(*km.snapshot(), ctx, intents); });
+  CHECK(s.vertices > 0);
+  CHECK(tex.data_updates() >= 1);  // centroid images went through the texture provider
+  plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("kmeans view: k-means++ seeding probabilities are shown at iteration 0") {
+  Fixture f("blobs:n=400,centers=5,seed=3", "kmeans++", 5, 0);
+  const auto& snap = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  REQUIRE(snap.seeding);
+  REQUIRE_FALSE(snap.seeding->probs.empty());
+  ImGuiHeadless ui;
+  KMeansView view;
+  std::vector<ViewIntent> intents;
+  FrameStats s;
+  for (int i = 0; i < 2; ++i) s = ui.frame_in_window([&] { view.draw(snap, f.context(), intents); });
+  CHECK(s.vertices > 400 * 4);
+  view.seeding_round = 2;
+  s = ui.frame_in_window([&] { view.draw_controls(snap, f.context()); });
+  CHECK(s.vertices > 0);
+}
+
+TEST_CASE("metrics view: one plot per metric plus step time") {
+  Fixture f("blobs:n=300,centers=3,seed=5", "random", 3, 6);
+  ImGuiHeadless ui;
+  std::vector<double> ms(f.history.size(), 0.5);
+  FrameStats empty = ui.frame_in_window([] {});
+  FrameStats s;
+  for (int i = 0; i < 2; ++i)
+    s = ui.frame_in_window([&] { draw_metric_plots(f.km.info(), f.history, ms, 3); });
+  CHECK(s.vertices > empty.vertices + 200);
+}

@@ -1,0 +1,473 @@
+#include "views/kmeans_view.h"
+
+#include "algorithms/kmeans.h"
+#include "views/geometry.h"
+#include "views/plot/plot.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace cilab {
+namespace {
+
+constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 150);
+
+ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
+
+void tooltip_text(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+// A caption that says what the step just shown did.
+std::string caption(const KMeansSnapshot& s) {
+  char buf[256];
+  if (s.iteration == 0 && s.phase == 0)
+    std::snprintf(buf, sizeof buf, "Iteration 0: initial centroids. Step (Right) or sub-step (S) to assign.");
+  else if (s.phase == 1)
+    std::snprintf(buf, sizeof buf,
+                  "Iteration %d, assign step: every point joins its nearest centroid  z_i = argmin_j ||x_i - mu_j||^2",
+                  s.iteration + 1);
+  else
+    std::snprintf(buf, sizeof buf,
+                  "Iteration %d, update step: every centroid moves to the mean of its points  mu_j = mean{x_i : z_i = j}",
+                  s.iteration);
+  return buf;
+}
+
+}  // namespace
+
+void KMeansView::on_reset() {
+  drag_index_ = -1;
+  colours_key_ = nullptr;
+  seeding_round = -1;
+}
+
+bool KMeansView::uses_features() const { return projection == Projection::Features || !has_pca_; }
+
+void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
+  const int d = data.cols();
+  feature_x = std::clamp(feature_x, 0, std::max(0, d - 1));
+  feature_y = std::clamp(feature_y, 0, std::max(0, d - 1));
+  if (version == points_version_ && projection == points_projection_ && feature_x == points_fx_ &&
+      feature_y == points_fy_)
+    return;
+  if (version != points_version_) {
+    has_pca_ = false;
+    if (d > 2) {
+      pca_ = principal_axes_2d(data.x);
+      has_pca_ = true;
+    }
+  }
+  points_version_ = version;
+  points_projection_ = projection;
+  points_fx_ = feature_x;
+  points_fy_ = feature_y;
+  const int n = data.rows();
+  xs_.resize(n);
+  ys_.resize(n);
+  if (d == 1) {
+    for (int i = 0; i < n; ++i) {
+      xs_[i] = static_cast<float>(data.x(i, 0));
+      ys_[i] = 0.0f;
+    }
+  } else if (uses_features()) {
+    for (int i = 0; i < n; ++i) {
+      xs_[i] = static_cast<float>(data.x(i, feature_x));
+      ys_[i] = static_cast<float>(data.x(i, feature_y));
+    }
+  } else {
+    const Eigen::MatrixXd s = project_2d(pca_, data.x);
+    for (int i = 0; i < n; ++i) {
+      xs_[i] = static_cast<float>(s(i, 0));
+      ys_[i] = static_cast<float>(s(i, 1));
+    }
+  }
+  ++colours_version_;
+  colours_key_ = nullptr;
+}
+
+Eigen::Vector2d KMeansView::to_view(const Eigen::VectorXd& p) const {
+  const Eigen::Index d = p.size();
+  if (d == 1) return Eigen::Vector2d(p(0), 0.0);
+  if (uses_features()) return Eigen::Vector2d(p(feature_x), p(feature_y));
+  const Eigen::RowVectorXd c = p.transpose() - pca_.mean;
+  return Eigen::Vector2d(c.dot(pca_.axes.col(0)), c.dot(pca_.axes.col(1)));
+}
+
+Eigen::VectorXd KMeansView::from_view(const Eigen::VectorXd& base, double sx, double sy) const {
+  Eigen::VectorXd p = base;
+  if (p.size() == 1) {
+    p(0) = sx;
+  } else if (uses_features()) {
+    p(feature_x) = sx;
+    p(feature_y) = sy;
+  } else {
+    const Eigen::Vector2d now = to_view(base);
+    p += pca_.axes * (Eigen::Vector2d(sx, sy) - now);
+  }
+  return p;
+}
+
+void KMeansView::refresh_colours(const Snapshot& snap_base, const Dataset& data) {
+  const auto& snap = static_cast<const KMeansSnapshot&>(snap_base);
+  const int n = data.rows();
+  const bool seeding_view = show_seeding && snap.iteration == 0 && snap.phase == 0 && snap.seeding &&
+                            !snap.seeding->probs.empty();
+  const int mode = seeding_view ? 2 : static_cast<int>(colour_by);
+  const void* key = mode == 2 ? static_cast<const void*>(snap.seeding.get())
+                              : static_cast<const void*>(snap.labels.get());
+  if (key == colours_key_ && mode == colours_mode_ && colours_round_ == seeding_round &&
+      static_cast<int>(colours_.size()) == n)
+    return;
+  colours_key_ = key;
+  colours_mode_ = mode;
+  colours_round_ = seeding_round;
+  colours_.resize(n);
+  ++colours_version_;
+  if (mode == 2) {
+    const auto& probs = snap.seeding->probs;
+    int r = seeding_round;
+    if (r < 0 || r >= static_cast<int>(probs.size()) || probs[r].empty()) {
+      r = static_cast<int>(probs.size()) - 1;
+      while (r > 0 && probs[r].empty()) --r;
+    }
+    const std::vector<double>& p = probs[r];
+    double pmax = 0.0;
+    for (double v : p) pmax = std::max(pmax, v);
+    for (int i = 0; i < n; ++i) {
+      const double t = p.empty() || pmax <= 0 ? 0.0 : std::sqrt(p[i] / pmax);  // sqrt: D_i / D_max
+      colours_[i] = p.empty() ? kUnassigned : plot::SampleColormap(t, plot::Colormap::Viridis);
+    }
+    return;
+  }
+  if (mode == static_cast<int>(ColourBy::TrueLabel) && data.has_labels()) {
+    for (int i = 0; i < n; ++i)
+      colours_[i] = data.labels[i] >= 0 ? with_alpha(plot::GetColormapColor(data.labels[i]), 200) : kUnassigned;
+    return;
+  }
+  const std::vector<int>* labels = snap.labels.get();
+  for (int i = 0; i < n; ++i) {
+    const int z = labels && i < static_cast<int>(labels->size()) ? (*labels)[i] : -1;
+    colours_[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), 210) : kUnassigned;
+  }
+}
+
+void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
+  const auto* snap = dynamic_cast<const KMeansSnapshot*>(&snap_base);
+  if (!snap || !ctx.data) return;
+  const Dataset& data = *ctx.data;
+  ImGui::TextDisabled("View");
+  const int d = data.cols();
+  if (d > 2) {
+    int proj = static_cast<int>(projection);
+    ImGui::RadioButton("principal axes", &proj, 1);
+    tooltip_text("Scatter of the scores on the first two principal axes of the data "
+                 "(eigenvectors of the covariance with the largest eigenvalues). Clustering still "
+                 "happens in all d dimensions.");
+    ImGui::SameLine();
+    ImGui::RadioButton("two features", &proj, 0);
+    projection = static_cast<Projection>(proj);
+    if (projection == Projection::Features) {
+      auto feature_combo = [&](const char* label, int* f) {
+        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+        if (ImGui::BeginCombo(label, data.column_names.empty() ? "?" : data.column_names[*f].c_str())) {
+          for (int j = 0; j < d; ++j)
+            if (ImGui::Selectable(data.column_names.size() > static_cast<size_t>(j) ? data.column_names[j].c_str() : "?",
+                                  j == *f))
+              *f = j;
+          ImGui::EndCombo();
+        }
+      };
+      feature_combo("x feature", &feature_x);
+      feature_combo("y feature", &feature_y);
+    }
+  }
+  if (data.has_labels()) {
+    int c = static_cast<int>(colour_by);
+    ImGui::RadioButton("colour by cluster", &c, 0);
+    ImGui::SameLine();
+    ImGui::RadioButton("by true label", &c, 1);
+    colour_by = static_cast<ColourBy>(c);
+  }
+  const bool voronoi_ok = d == 2;
+  if (!voronoi_ok) ImGui::BeginDisabled();
+  ImGui::Checkbox("Voronoi regions", &show_voronoi);
+  if (!voronoi_ok) ImGui::EndDisabled();
+  if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+    ImGui::SetTooltip(voronoi_ok ? "Cells of the points nearest to each centroid: the assign step's partition."
+                                 : "Only for 2-D data (a projection's cells are not the real ones).");
+  ImGui::Checkbox("centroid trails", &show_trails);
+  if (show_trails) {
+    ImGui::SameLine();
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+    ImGui::SliderInt("##trail", &trail_length, 2, 200, "%d its");
+  }
+  if (snap->seeding && !snap->seeding->probs.empty()) {
+    ImGui::Checkbox("k-means++ D^2 probabilities", &show_seeding);
+    tooltip_text("At iteration 0: colour = D_i / max D, the probability of being picked as the next seed "
+                 "is p_i = D_i^2 / sum_j D_j^2 (D_i = distance to the nearest seed chosen so far).");
+    const int rounds = static_cast<int>(snap->seeding->probs.size());
+    if (show_seeding && rounds > 1) {
+      int r = seeding_round < 0 ? rounds - 1 : seeding_round;
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+      if (ImGui::SliderInt("seeding round", &r, 1, rounds - 1)) seeding_round = r;
+    }
+  }
+}
+
+void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  const auto* snap_ptr = dynamic_cast<const KMeansSnapshot*>(&snap_base);
+  if (!snap_ptr || !ctx.data || ctx.data->rows() == 0) {
+    ImGui::TextDisabled("No k-means state to show.");
+    return;
+  }
+  const KMeansSnapshot& snap = *snap_ptr;
+  const Dataset& data = *ctx.data;
+  const int d = data.cols();
+  const int k = snap.k();
+  refresh_points(data, ctx.data_version);
+  refresh_colours(snap, data);
+
+  // ---- caption: what the last (sub-)step did, and the objective.
+  const double objective = snap.metrics.empty() ? NAN : snap.metrics[0];
+  ImGui::TextUnformatted(caption(snap).c_str());
+  ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+  if (std::isnan(objective)) ImGui::TextDisabled("J = n/a");
+  else ImGui::Text("J = %.6g", objective);
+  tooltip_text("Objective (scikit-learn's inertia): J = sum_i ||x_i - mu_{z_i}||^2. It never rises, after "
+               "either half-step: each is an exact minimisation over z or over mu.");
+  const bool manual = !snap.placed.empty();
+  int unplaced = 0;
+  for (char p : snap.placed) unplaced += p ? 0 : 1;
+  if (manual && unplaced > 0 && snap.iteration == 0 && snap.phase == 0)
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "Manual init: click in the plot to place centroid %d (%d of %d placed)",
+                       k - unplaced, k - unplaced, k);
+  else if (!snap.message.empty())
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", snap.message.c_str());
+
+  // ---- layout: scatter | side column (cluster sizes, centroid images).
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float side_w = std::max(ImGui::GetFontSize() * 12, avail.x * 0.22f);
+  const float main_w = avail.x - side_w - ImGui::GetStyle().ItemSpacing.x;
+
+  // Axis labels say what the axes are.
+  std::string xl, yl;
+  if (d == 1) {
+    xl = data.column_names.empty() ? "x0" : data.column_names[0];
+  } else if (uses_features()) {
+    xl = data.column_names.size() > static_cast<size_t>(feature_x) ? data.column_names[feature_x] : "x";
+    yl = data.column_names.size() > static_cast<size_t>(feature_y) ? data.column_names[feature_y] : "y";
+  } else {
+    char buf[128];
+    const char* est = pca_.rows_used < data.rows() ? ", estimated" : "";
+    std::snprintf(buf, sizeof buf, "PC1: principal axis 1 (%.1f%% of the variance%s)",
+                  100.0 * pca_.variance(0) / std::max(1e-300, pca_.total_variance), est);
+    xl = buf;
+    std::snprintf(buf, sizeof buf, "PC2 (%.1f%%)", 100.0 * pca_.variance(1) / std::max(1e-300, pca_.total_variance));
+    yl = buf;
+  }
+
+  const ImGuiIO& io = ImGui::GetIO();
+  const bool point_edit = ctx.edit_points || (io.KeyShift && d == 2);
+  plot::PlotFlags flags = plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend;
+  if (d == 2 || !uses_features()) flags |= plot::PlotFlags_EqualAspect;
+  if (ctx.edit_points) flags |= plot::PlotFlags_NoMenus;
+  if (plot::BeginPlot("##kmeans_scatter", ImVec2(main_w, avail.y), flags)) {
+    plot::SetupAxes(xl.c_str(), yl.empty() ? nullptr : yl.c_str());
+
+    // Centroids in view coordinates (a dragged one follows the mouse).
+    std::vector<Vec2> sites(k);
+    for (int j = 0; j < k; ++j) {
+      const Eigen::Vector2d v = to_view(snap.centroids.row(j).transpose());
+      sites[j] = {v.x(), v.y()};
+    }
+
+    // Voronoi regions (2-D data only: a projection's cells would be wrong).
+    if (show_voronoi && d == 2 && k > 1) {
+      const plot::Limits lim = plot::GetPlotLimits();
+      const double pad_x = (lim.x_max - lim.x_min), pad_y = (lim.y_max - lim.y_min);
+      for (int j = 0; j < k; ++j) {
+        const std::vector<Vec2> cell = voronoi_cell(sites, j, lim.x_min - pad_x, lim.y_min - pad_y,
+                                                    lim.x_max + pad_x, lim.y_max + pad_y);
+        if (cell.size() < 3) continue;
+        std::vector<double> cx(cell.size()), cy(cell.size());
+        for (size_t i = 0; i < cell.size(); ++i) cx[i] = cell[i].x, cy[i] = cell[i].y;
+        plot::Spec spec;
+        spec.color = with_alpha(plot::GetColormapColor(j), 110);
+        spec.line_weight = 1.0f;
+        spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+        char id[32];
+        std::snprintf(id, sizeof id, "##voronoi%d", j);
+        plot::PlotPolygon(id, cx.data(), cy.data(), static_cast<int>(cell.size()),
+                          with_alpha(plot::GetColormapColor(j), 28), spec);
+      }
+    }
+
+    // The data.
+    plot::Spec pts;
+    pts.colors = colours_.data();
+    pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
+    pts.version = colours_version_;
+    plot::PlotScatter("points", xs_.data(), ys_.data(), static_cast<int>(xs_.size()), pts);
+
+    // Trails of past centroid positions from the stored history.
+    if (show_trails && ctx.stored_snapshot && snap.iteration > 0) {
+      const int first = std::max(0, snap.iteration - trail_length);
+      std::vector<std::vector<double>> tx(k), ty(k);
+      for (int it = first; it <= snap.iteration; ++it) {
+        const std::shared_ptr<const Snapshot> s = it == snap.iteration ? nullptr : ctx.stored_snapshot(it);
+        const auto* ks = s ? dynamic_cast<const KMeansSnapshot*>(s.get()) : (it == snap.iteration ? &snap : nullptr);
+        if (!ks || ks->k() != k || ks->centroids.cols() != d) continue;
+        for (int j = 0; j < k; ++j) {
+          const Eigen::Vector2d v = to_view(ks->centroids.row(j).transpose());
+          tx[j].push_back(v.x());
+          ty[j].push_back(v.y());
+        }
+      }
+      for (int j = 0; j < k; ++j) {
+        if (tx[j].size() < 2) continue;
+        plot::Spec spec;
+        spec.color = plot::GetColormapColor(j);
+        spec.line_weight = 2.0f;
+        spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+        char id[32];
+        std::snprintf(id, sizeof id, "##trail%d", j);
+        plot::PlotTrail(id, tx[j].data(), ty[j].data(), static_cast<int>(tx[j].size()), spec);
+      }
+    }
+
+    // Seeds chosen so far while showing the D^2 distribution.
+    if (colours_mode_ == 2 && snap.seeding) {
+      plot::Spec spec;
+      spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+      if (plot::BeginItem("##seeds", spec)) {
+        ImDrawList* dl = plot::GetPlotDrawList();
+        const auto& rows = snap.seeding->rows;
+        int r = seeding_round < 0 ? static_cast<int>(snap.seeding->probs.size()) - 1 : seeding_round;
+        for (int s = 0; s < static_cast<int>(rows.size()); ++s) {
+          const ImVec2 p = plot::PlotToPixels(xs_[rows[s]], ys_[rows[s]]);
+          if (s < r) dl->AddCircle(p, 9.0f, IM_COL32(255, 255, 255, 220), 20, 2.0f);
+          else if (s == r) dl->AddCircle(p, 12.0f, IM_COL32(255, 80, 80, 255), 24, 3.0f);
+        }
+        plot::EndItem();
+      }
+    }
+
+    // Centroids: draggable handles with their index.
+    bool any_drag = false;
+    centroid_pixels_.assign(k, ImVec2(NAN, NAN));
+    for (int j = 0; j < k; ++j) {
+      if (manual && !snap.placed[j]) continue;
+      double x = sites[j].x, y = sites[j].y;
+      const bool dragging = plot::DragPoint(j, &x, &y, plot::GetColormapColor(j), 7.0f);
+      const ImVec2 px = plot::PlotToPixels(x, y);
+      centroid_pixels_[j] = px;
+      ImDrawList* dl = plot::GetPlotDrawList();
+      dl->AddCircle(px, 8.5f, IM_COL32(255, 255, 255, 230), 20, 2.0f);
+      char label[8];
+      std::snprintf(label, sizeof label, "%d", j);
+      dl->AddText(ImVec2(px.x + 9, px.y - ImGui::GetFontSize() - 2), IM_COL32(255, 255, 255, 230), label);
+      if (dragging) {
+        any_drag = true;
+        drag_index_ = j;
+        ImGui::SetTooltip("centroid %d: drop to move it; the run continues from there", j);
+        // Send the move as the mouse moves so the Voronoi cells and the objective follow.
+        if (x != sites[j].x || y != sites[j].y) {
+          ViewIntent vi;
+          vi.intent.kind = "move_centroid";
+          vi.intent.index = j;
+          const Eigen::VectorXd moved = from_view(snap.centroids.row(j).transpose(), x, y);
+          vi.intent.values.assign(moved.data(), moved.data() + moved.size());
+          out.push_back(vi);
+        }
+      }
+    }
+    if (!any_drag) drag_index_ = -1;
+
+    // Clicks: manual placement, point edits.
+    if (!any_drag && plot::IsPlotHovered()) {
+      const plot::Point m = plot::GetPlotMousePos();
+      if (manual && unplaced > 0 && snap.iteration == 0 && plot::IsPlotClicked(0) && !point_edit) {
+        ViewIntent vi;
+        vi.intent.kind = "place_centroid";
+        vi.intent.index = -1;
+        Eigen::VectorXd base = uses_features() || d <= 2 ? Eigen::VectorXd(data.x.colwise().mean().transpose())
+                                                         : Eigen::VectorXd(pca_.mean.transpose());
+        const Eigen::VectorXd p = from_view(base, m.x, m.y);
+        vi.intent.values.assign(p.data(), p.data() + p.size());
+        out.push_back(vi);
+      } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {
+        ViewIntent vi;
+        vi.kind = ViewIntent::Kind::AddPoint;
+        vi.x = m.x;
+        vi.y = m.y;
+        out.push_back(vi);
+      } else if (ctx.edit_points && d == 2 && plot::IsPlotClicked(1)) {
+        ViewIntent vi;
+        vi.kind = ViewIntent::Kind::RemovePoint;
+        vi.x = m.x;
+        vi.y = m.y;
+        out.push_back(vi);
+      }
+    }
+    plot::EndPlot();
+  }
+
+  // ---- side column: cluster sizes, centroid images.
+  ImGui::SameLine();
+  ImGui::BeginChild("##kmeans_side", ImVec2(side_w, avail.y), false);
+  const float bars_h = data.is_image() ? avail.y * 0.35f : avail.y;
+  ImGui::TextUnformatted("cluster sizes n_j");
+  if (plot::BeginPlot("##sizes", ImVec2(-1, bars_h - ImGui::GetTextLineHeightWithSpacing()),
+                      plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
+    plot::SetupAxes("cluster", "points", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
+    for (int j = 0; j < k; ++j) {
+      std::vector<double> v(k, 0.0);
+      v[j] = j < static_cast<int>(snap.cluster_sizes.size()) ? snap.cluster_sizes[j] : 0.0;
+      plot::Spec spec;
+      spec.color = plot::GetColormapColor(j);
+      spec.flags = plot::ItemFlags_NoLegend;
+      char id[32];
+      std::snprintf(id, sizeof id, "##size%d", j);
+      plot::PlotBars(id, v.data(), k, 0.7, 0.0, spec);
+    }
+    plot::EndPlot();
+  }
+  if (data.is_image()) {
+    ImGui::TextUnformatted("centroids as images");
+    tooltip_text("Each centroid is the mean of its cluster's images: for Fashion-MNIST, an 'average garment'.");
+    const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(k)))));
+    const float cell = std::min((side_w - 4) / cols, (avail.y - bars_h - 2 * ImGui::GetTextLineHeightWithSpacing()) /
+                                                         static_cast<float>((k + cols - 1) / cols));
+    std::vector<float> px(static_cast<size_t>(data.image_h) * data.image_w);
+    for (int j = 0; j < k; ++j) {
+      if (j % cols) ImGui::SameLine(0, 2);
+      for (size_t i = 0; i < px.size() && static_cast<Eigen::Index>(i) < snap.centroids.cols(); ++i)
+        px[i] = static_cast<float>(snap.centroids(j, static_cast<Eigen::Index>(i)));
+      char id[32];
+      std::snprintf(id, sizeof id, "##cimg%d", j);
+      if (plot::BeginPlot(id, ImVec2(std::max(16.0f, cell - 2), std::max(16.0f, cell - 2)),
+                          plot::PlotFlags_CanvasOnly | plot::PlotFlags_NoInputs | plot::PlotFlags_EqualAspect)) {
+        plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines,
+                        plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
+        plot::SetupAxesLimits(0, 1, 0, 1, plot::Cond::Always);
+        plot::PlotImageGray("##img", px.data(), data.image_h, data.image_w, 0.0f, 1.0f, plot::Point{0, 0},
+                            plot::Point{1, 1});
+        plot::PlotText(std::to_string(j).c_str(), 0.1, 0.9, ImVec2(0, 0), plot::GetColormapColor(j));
+        plot::EndPlot();
+      }
+    }
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace cilab

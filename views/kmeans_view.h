@@ -1,0 +1,77 @@
+// The k-means view: the data coloured by cluster, centroids (draggable) with
+// trails of their past positions, optional Voronoi regions (2-D data), the
+// D^2 sampling probabilities while k-means++ seeds, cluster sizes, and for
+// image data (Fashion-MNIST) the centroids drawn as images.
+//
+// d > 2: the scatter shows two chosen features or the first two principal
+// axes (the default), labelled as such. Dragging a centroid in a projection
+// moves it within the projected plane: mu' = mu + A (s' - s), A the d x 2 axes.
+//
+// Intents: move_centroid / place_centroid (to the module), AddPoint /
+// RemovePoint (to the app) with shift+click or the "click to add" mode.
+#pragma once
+
+#include "algorithms/projection.h"
+#include "views/view.h"
+
+#include <Eigen/Core>
+#include <imgui.h>
+
+#include <cstdint>
+#include <memory>
+#include <vector>
+
+namespace cilab {
+
+class KMeansView : public ModuleView {
+ public:
+  void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
+  void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
+  void on_reset() override;
+
+  enum class Projection { Features = 0, Principal = 1 };
+  enum class ColourBy { Cluster = 0, TrueLabel = 1 };
+
+  // View options (public: tests and presets set them).
+  Projection projection = Projection::Principal;
+  ColourBy colour_by = ColourBy::Cluster;
+  int feature_x = 0, feature_y = 1;
+  bool show_voronoi = true;
+  bool show_trails = true;
+  int trail_length = 30;
+  bool show_seeding = true;   // D^2 probabilities at iteration 0 (kmeans++)
+  int seeding_round = -1;     // -1 = last recorded round
+
+  // Screen positions of the centroids drawn by the last draw() (tests, tooltips).
+  const std::vector<ImVec2>& centroid_pixels() const { return centroid_pixels_; }
+
+ private:
+  void refresh_points(const Dataset& data, uint64_t version);
+  void refresh_colours(const Snapshot& snap, const Dataset& data);
+  Eigen::Vector2d to_view(const Eigen::VectorXd& feature_point) const;
+  Eigen::VectorXd from_view(const Eigen::VectorXd& base, double sx, double sy) const;
+  bool uses_features() const;
+
+  // Cached per dataset / projection.
+  uint64_t points_version_ = ~0ull;
+  Projection points_projection_ = Projection::Principal;
+  int points_fx_ = -1, points_fy_ = -1;
+  std::vector<float> xs_, ys_;
+  Projection2d pca_;
+  bool has_pca_ = false;
+
+  // Cached per labels vector / colour mode.
+  const void* colours_key_ = nullptr;
+  int colours_mode_ = -1;
+  int colours_round_ = -2;
+  std::vector<ImU32> colours_;
+  uint64_t colours_version_ = 0;
+
+  std::vector<ImVec2> centroid_pixels_;
+
+  // Centroid being dragged (its position overrides the snapshot's while held).
+  int drag_index_ = -1;
+  Eigen::VectorXd drag_origin_;
+};
+
+}  // namespace cilab

@@ -1,0 +1,660 @@
+// plot.cpp - plot library core: context, BeginPlot/EndPlot, layout, input, ticks, legend, menu.
+//
+// Index of this file:
+// [SECTION] API change log
+// [SECTION] context
+// [SECTION] helpers
+// [SECTION] begin / setup
+// [SECTION] layout, input and background (SetupFinish)
+// [SECTION] end (legend, readout, menu, fit)
+// [SECTION] queries and DragPoint
+//
+// [SECTION] API change log
+//  2026-11-25  first version (BeginPlot/SetupAxes/items/DragPoint/TextureProvider).
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+
+#include "views/plot/plot_internal.h"
+
+namespace plot {
+namespace {
+
+Context* g_context = nullptr;
+
+constexpr float kPad = 6.0f;             // frame padding (px)
+constexpr float kTickLen = 4.0f;         // tick mark length (px)
+constexpr double kFitPadding = 0.05;     // fractional padding of fits
+constexpr float kWheelZoom = 0.85f;      // zoom factor per wheel notch
+
+ImVec2 add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
+
+bool in_rect(const ImRect& r, ImVec2 p) { return r.GetWidth() > 0 && r.Contains(p); }
+
+// Text rotated by 90 degrees counter-clockwise, centred at `center` (for the y-axis label).
+void add_text_vertical(ImDrawList* dl, ImVec2 center, ImU32 col, const char* text) {
+    const ImVec2 sz = ImGui::CalcTextSize(text);
+    const int vtx_begin = dl->VtxBuffer.Size;
+    const ImVec2 pos(center.x - sz.x * 0.5f, center.y - sz.y * 0.5f);
+    dl->AddText(pos, col, text);
+    for (int i = vtx_begin; i < dl->VtxBuffer.Size; ++i) {
+        ImDrawVert& v = dl->VtxBuffer[i];
+        const float dx = v.pos.x - center.x, dy = v.pos.y - center.y;
+        v.pos = ImVec2(center.x + dy, center.y - dx);
+    }
+}
+
+// Widest tick label of a tick list (majors only).
+float max_label_width(const std::vector<Tick>& ticks) {
+    float w = 0.0f;
+    for (const Tick& t : ticks)
+        if (t.major) w = std::max(w, ImGui::CalcTextSize(t.label).x);
+    return w;
+}
+
+// Pixel distance between the first two majors (0 if fewer than two).
+double major_spacing(const Axis& axis, const std::vector<Tick>& ticks) {
+    double first = 0.0;
+    bool have = false;
+    for (const Tick& t : ticks) {
+        if (!t.major) continue;
+        const double p = axis.plot_to_pixels(t.value);
+        if (have) return std::fabs(p - first);
+        first = p;
+        have = true;
+    }
+    return 0.0;
+}
+
+// x ticks whose labels do not overlap: widen the spacing until the widest label fits.
+void locate_x_ticks(Context& c) {
+    const float fh = ImGui::GetFontSize();
+    double target = std::max(100.0, 6.0 * fh);
+    for (int attempt = 0; attempt < 4; ++attempt) {
+        locate_ticks(c.plot->x, target, c.x_ticks);
+        if (c.x_flags & AxisFlags_NoTickLabels) return;
+        const double need = max_label_width(c.x_ticks) + 1.5 * fh;
+        const double have = major_spacing(c.plot->x, c.x_ticks);
+        if (have == 0.0 || have >= need) return;
+        target = std::max(target * 1.5, need * 1.05);
+    }
+}
+
+void locate_y_ticks(Context& c) {
+    const float fh = ImGui::GetFontSize();
+    locate_ticks(c.plot->y, std::max(3.0 * fh, 48.0), c.y_ticks);
+}
+
+// Format a mouse readout value with a bit more precision than the ticks.
+void format_readout(double v, const std::vector<Tick>& ticks, const Axis& axis, char* buf, size_t n) {
+    double step = 0.0;
+    double prev = 0.0;
+    bool have = false;
+    for (const Tick& t : ticks) {
+        if (!t.major) continue;
+        if (have) {
+            step = std::fabs(t.value - prev);
+            break;
+        }
+        prev = t.value;
+        have = true;
+    }
+    if (axis.is_log() || step <= 0.0) {
+        std::snprintf(buf, n, "%.4g", v);
+        return;
+    }
+    format_tick(v, step / 100.0, buf, n);
+}
+
+}  // namespace
+
+// ---- [SECTION] context ------------------------------------------------------------------------
+
+Context* CreateContext() {
+    Context* ctx = new Context();
+    if (g_context == nullptr) g_context = ctx;
+    return ctx;
+}
+
+void DestroyContext(Context* ctx) {
+    if (ctx == nullptr) ctx = g_context;
+    if (ctx == nullptr) return;
+    for (auto& kv : ctx->plots)
+        for (auto& it : kv.second.items) ReleaseImage(it.second.image);
+    if (ctx->sprite_provider != nullptr && ctx->sprite_texture != nullptr)
+        ctx->sprite_provider->Release(kSpriteTextureKey);
+    if (g_context == ctx) g_context = nullptr;
+    delete ctx;
+}
+
+Context* GetCurrentContext() { return g_context; }
+
+void SetCurrentContext(Context* ctx) { g_context = ctx; }
+
+void SetTextureProvider(TextureProvider* provider) {
+    Context& c = GetContextRef();
+    if (provider == c.provider) return;
+    // Textures belong to the provider that made them: release them while it is still alive.
+    for (auto& kv : c.plots)
+        for (auto& it : kv.second.items) ReleaseImage(it.second.image);
+    if (c.sprite_provider != nullptr && c.sprite_texture != nullptr) c.sprite_provider->Release(kSpriteTextureKey);
+    c.sprite_provider = nullptr;
+    c.sprite_texture = nullptr;
+    c.provider = provider;
+}
+
+TextureProvider* GetTextureProvider() { return GetContextRef().provider; }
+
+Context& GetContextRef() {
+    IM_ASSERT(g_context != nullptr && "No plot context: call plot::CreateContext() after ImGui::CreateContext()");
+    return *g_context;
+}
+
+Context& GetPlotContextRef(const char* caller) {
+    Context& c = GetContextRef();
+    IM_ASSERT(c.plot != nullptr && "plot function called outside BeginPlot()/EndPlot()");
+    (void)caller;
+    return c;
+}
+
+// ---- [SECTION] helpers ------------------------------------------------------------------------
+
+std::string DisplayLabel(const char* label_id) {
+    if (label_id == nullptr) return std::string();
+    const char* end = std::strstr(label_id, "##");
+    return end ? std::string(label_id, static_cast<size_t>(end - label_id)) : std::string(label_id);
+}
+
+ImU32 ScaleAlpha(ImU32 col, float a) {
+    const float alpha = static_cast<float>((col >> IM_COL32_A_SHIFT) & 0xFF) * std::clamp(a, 0.0f, 1.0f);
+    return (col & ~IM_COL32_A_MASK) | (static_cast<ImU32>(alpha + 0.5f) << IM_COL32_A_SHIFT);
+}
+
+ImU32 ThemeText(float alpha) {
+    ImVec4 c = ImGui::GetStyle().Colors[ImGuiCol_Text];
+    c.w *= alpha;
+    return ImGui::ColorConvertFloat4ToU32(c);
+}
+
+void ReleaseImage(ImageCache& img) {
+    if (img.provider != nullptr && img.texture != nullptr) img.provider->Release(img.texture_key);
+    img.texture = nullptr;
+    img.provider = nullptr;
+    img.input_hash = 0;
+}
+
+ItemState* RegisterItem(const char* label_id, const Spec& spec, SwatchKind swatch) {
+    Context& c = GetPlotContextRef("item");
+    if (!c.setup_done) SetupFinish();
+    PlotState& st = *c.plot;
+    const ImGuiID iid = ImHashStr(label_id ? label_id : "", 0, st.id);
+    auto found = st.items.find(iid);
+    if (found == st.items.end()) {
+        ItemState fresh;
+        fresh.id = iid;
+        fresh.color = GetColormapColor(st.next_color++);
+        found = st.items.emplace(iid, fresh).first;
+    }
+    ItemState& it = found->second;
+    const int frame = ImGui::GetFrameCount();
+    const bool first_this_frame = it.last_frame != frame;
+    it.last_frame = frame;
+    it.swatch = swatch;
+    it.used_color = spec.color != kAutoColor ? spec.color : it.color;
+    if (first_this_frame) {
+        const char* end = label_id ? std::strstr(label_id, "##") : nullptr;
+        const size_t n = label_id ? (end ? static_cast<size_t>(end - label_id) : std::strlen(label_id)) : 0;
+        if (it.label.size() != n || it.label.compare(0, n, label_id ? label_id : "", n) != 0)
+            it.label.assign(label_id ? label_id : "", n);
+        if (!(spec.flags & ItemFlags_NoLegend) && !it.label.empty()) st.legend_order.push_back(iid);
+    }
+    if (!it.show) return nullptr;
+    c.item = &it;
+    return &it;
+}
+
+// ---- [SECTION] begin / setup ------------------------------------------------------------------
+
+bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
+    Context& c = GetContextRef();
+    IM_ASSERT(c.plot == nullptr && "Mismatched BeginPlot()/EndPlot()");
+    ImGuiWindow* window = ImGui::GetCurrentWindow();
+    if (window->SkipItems) return false;
+    const ImGuiID id = window->GetID(title_id);
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    const ImVec2 frame_size = ImGui::CalcItemSize(size, std::max(avail.x, 100.0f), 300.0f);
+    const ImVec2 pos = window->DC.CursorPos;
+    const ImRect bb(pos, add(pos, ImVec2(std::max(frame_size.x, 60.0f), std::max(frame_size.y, 60.0f))));
+    ImGui::ItemSize(bb);
+    if (!ImGui::ItemAdd(bb, id)) return false;
+
+    PlotState& st = c.plots[id];
+    const int frame = ImGui::GetFrameCount();
+    if (!st.initialized) {
+        st.initialized = true;
+        st.id = id;
+        st.first_frame = frame;
+        st.fit_request = true;
+    }
+    st.last_frame = frame;
+    st.legend_order.clear();
+
+    c.plot = &st;
+    c.item = nullptr;
+    c.draw_list = window->DrawList;
+    c.flags = flags;
+    c.x_flags = c.y_flags = 0;
+    c.title = DisplayLabel(title_id);
+    c.x_label.clear();
+    c.y_label.clear();
+    c.setup_done = false;
+    c.has_limits = false;
+    c.frame_rect = bb;
+    c.plot_rect = bb;
+    c.hovered = c.held = false;
+    c.interacting = false;
+    c.fit_x = c.fit_y = false;
+    c.fit_ext_x.reset();
+    c.fit_ext_y.reset();
+    return true;
+}
+
+void SetupAxes(const char* x_label, const char* y_label, AxisFlags x_flags, AxisFlags y_flags) {
+    Context& c = GetPlotContextRef("SetupAxes");
+    IM_ASSERT(!c.setup_done && "SetupAxes() must be called before any item");
+    c.x_label = x_label ? DisplayLabel(x_label) : std::string();
+    c.y_label = y_label ? DisplayLabel(y_label) : std::string();
+    c.x_flags = x_flags;
+    c.y_flags = y_flags;
+}
+
+void SetupAxesLimits(double x_min, double x_max, double y_min, double y_max, Cond cond) {
+    Context& c = GetPlotContextRef("SetupAxesLimits");
+    IM_ASSERT(!c.setup_done && "SetupAxesLimits() must be called before any item");
+    c.has_limits = true;
+    c.limits_cond = cond;
+    c.limits[0] = x_min;
+    c.limits[1] = x_max;
+    c.limits[2] = y_min;
+    c.limits[3] = y_max;
+}
+
+// ---- [SECTION] layout, input and background (SetupFinish) -------------------------------------
+
+void SetupFinish() {
+    Context& c = GetPlotContextRef("SetupFinish");
+    if (c.setup_done) return;
+    c.setup_done = true;
+    PlotState& st = *c.plot;
+    ImGuiIO& io = ImGui::GetIO();
+    const bool first = st.first_frame == ImGui::GetFrameCount();
+
+    // 1. scales and limits
+    const bool log_x = (c.x_flags & AxisFlags_LogScale) != 0;
+    const bool log_y = ((c.y_flags & AxisFlags_LogScale) != 0) != st.toggle_log_y;
+    st.x.set_scale(log_x ? Scale::Log10 : Scale::Linear);
+    st.y.set_scale(log_y ? Scale::Log10 : Scale::Linear);
+    if (c.has_limits && (c.limits_cond == Cond::Always || first)) {
+        st.x.set_range(c.limits[0], c.limits[1]);
+        st.y.set_range(c.limits[2], c.limits[3]);
+        if (first) st.fit_request = false;
+    }
+    c.equal_aspect = ((c.flags & PlotFlags_EqualAspect) != 0) != st.toggle_equal;
+    c.show_legend = ((c.flags & PlotFlags_NoLegend) == 0) != st.toggle_legend;
+
+    // 2. fits gathered this frame
+    const bool lock_x = (c.x_flags & AxisFlags_Lock) != 0, lock_y = (c.y_flags & AxisFlags_Lock) != 0;
+    c.fit_x = (c.x_flags & AxisFlags_AutoFit) || (st.fit_request && (!lock_x || first));
+    c.fit_y = (c.y_flags & AxisFlags_AutoFit) || (st.fit_request && (!lock_y || first));
+    if (c.has_limits && c.limits_cond == Cond::Always) c.fit_x = c.fit_y = false;
+    st.fit_request = false;
+
+    // 3. layout: vertical first (title, x ticks, x label), then y tick label width
+    const float fh = ImGui::GetFontSize();
+    const ImRect& fr = c.frame_rect;
+    const bool show_title = !(c.flags & PlotFlags_NoTitle) && !c.title.empty();
+    const bool x_label = !c.x_label.empty() && !(c.x_flags & AxisFlags_NoLabel);
+    const bool y_label = !c.y_label.empty() && !(c.y_flags & AxisFlags_NoLabel);
+    const bool x_tick_labels = !(c.x_flags & AxisFlags_NoTickLabels);
+    const bool y_tick_labels = !(c.y_flags & AxisFlags_NoTickLabels);
+    float top = fr.Min.y + kPad + (show_title ? fh + kPad : 0.0f);
+    float bottom = fr.Max.y - kPad - (x_tick_labels ? fh + kTickLen : 0.0f) - (x_label ? fh + 2.0f : 0.0f);
+    if (bottom < top + 10.0f) bottom = top + 10.0f;
+    st.y.set_pixels(bottom, top);
+    locate_y_ticks(c);
+    float left = fr.Min.x + kPad + (y_label ? fh + 4.0f : 0.0f) +
+                 (y_tick_labels ? max_label_width(c.y_ticks) + kTickLen + 2.0f : 0.0f);
+    float right = fr.Max.x - kPad - (x_tick_labels ? fh * 0.75f : 0.0f);
+    if (right < left + 10.0f) right = left + 10.0f;
+    c.plot_rect = ImRect(std::floor(left), std::floor(top), std::floor(right), std::floor(bottom));
+    const ImRect& pr = c.plot_rect;
+    st.x.set_pixels(pr.Min.x, pr.Max.x);
+    st.y.set_pixels(pr.Max.y, pr.Min.y);
+
+    // 4. input (Canvas idiom: one button over the plot area)
+    if (!(c.flags & PlotFlags_NoInputs)) {
+        bool hovered = false, held = false;
+        ImGui::ButtonBehavior(pr, st.id, &hovered, &held,
+                              ImGuiButtonFlags_MouseButtonLeft | ImGuiButtonFlags_MouseButtonRight |
+                                  ImGuiButtonFlags_MouseButtonMiddle);
+        ImGui::SetItemUsingMouseWheel();
+        c.hovered = hovered;
+        c.held = held;
+        const ImVec2 mouse = io.MousePos;
+        if (st.held_drag != 0 && !ImGui::IsMouseDown(0)) st.held_drag = 0;
+        const bool in_legend = in_rect(st.legend_rect, mouse);
+        for (int b = 0; b < 3; ++b) {
+            if (ImGui::IsMouseClicked(b)) {
+                st.press_inside[b] = hovered && !in_legend;
+                st.press_consumed[b] = false;
+            }
+        }
+        // pan (not on the press frame, so a DragPoint can claim the press first)
+        if (held && ImGui::IsMouseDown(0) && !ImGui::IsMouseClicked(0) && st.press_inside[0] &&
+            !st.press_consumed[0] && st.held_drag == 0) {
+            if (io.MouseDelta.x != 0.0f && !lock_x) st.x.pan(io.MouseDelta.x);
+            if (io.MouseDelta.y != 0.0f && !lock_y) st.y.pan(io.MouseDelta.y);
+            st.last_interaction_frame = ImGui::GetFrameCount();
+        }
+        // wheel zoom about the cursor (Ctrl: x only, Shift: y only)
+        if (hovered && io.MouseWheel != 0.0f) {
+            const double f = std::pow(static_cast<double>(kWheelZoom), static_cast<double>(io.MouseWheel));
+            if (!lock_x && !io.KeyShift) st.x.zoom(f, mouse.x);
+            if (!lock_y && !io.KeyCtrl) st.y.zoom(f, mouse.y);
+            st.last_interaction_frame = ImGui::GetFrameCount();
+        }
+        // double-click: fit now (extents are gathered by this frame's items)
+        if (hovered && !in_legend && ImGui::IsMouseDoubleClicked(0)) {
+            c.fit_x = c.fit_x || !lock_x;
+            c.fit_y = c.fit_y || !lock_y;
+        }
+        // right-click (not a drag) opens the context menu
+        if (!(c.flags & PlotFlags_NoMenus) && hovered && ImGui::IsMouseReleased(1) && st.press_inside[1] &&
+            !ImGui::IsMouseDragPastThreshold(1))
+            ImGui::OpenPopupEx(ImHashStr("##plot_menu", 0, st.id));
+    }
+
+    // While the user pans (button held) or wheels (within the last few frames), expensive images
+    // may be drawn stretched from their previous limits instead of being recomputed every frame.
+    c.interacting = (c.held && st.press_inside[0]) || ImGui::GetFrameCount() - st.last_interaction_frame <= 8;
+
+    // 5. equal aspect, then final ticks
+    if (c.equal_aspect) constrain_equal_aspect(st.x, st.y);
+    locate_x_ticks(c);
+    locate_y_ticks(c);
+
+    // 6. background, grid, tick labels, axis labels, title
+    ImDrawList* dl = c.draw_list;
+    const ImGuiStyle& style = ImGui::GetStyle();
+    if (!(c.flags & PlotFlags_NoFrame)) {
+        ImVec4 bg = style.Colors[ImGuiCol_WindowBg];
+        const ImVec4 tx = style.Colors[ImGuiCol_Text];
+        const float k = 0.04f;
+        bg = ImVec4(bg.x + (tx.x - bg.x) * k, bg.y + (tx.y - bg.y) * k, bg.z + (tx.z - bg.z) * k, 1.0f);
+        dl->AddRectFilled(pr.Min, pr.Max, ImGui::ColorConvertFloat4ToU32(bg));
+    }
+    const ImU32 grid_major = ThemeText(0.13f), grid_minor = ThemeText(0.05f);
+    const ImU32 tick_col = ThemeText(0.45f), label_col = ThemeText(0.85f);
+    if (!(c.x_flags & AxisFlags_NoGridLines)) {
+        for (const Tick& t : c.x_ticks) {
+            const float px = std::floor(static_cast<float>(st.x.plot_to_pixels(t.value))) + 0.5f;
+            if (px < pr.Min.x || px > pr.Max.x) continue;
+            dl->AddLine(ImVec2(px, pr.Min.y), ImVec2(px, pr.Max.y), t.major ? grid_major : grid_minor, 1.0f);
+        }
+    }
+    if (!(c.y_flags & AxisFlags_NoGridLines)) {
+        for (const Tick& t : c.y_ticks) {
+            const float py = std::floor(static_cast<float>(st.y.plot_to_pixels(t.value))) + 0.5f;
+            if (py < pr.Min.y || py > pr.Max.y) continue;
+            dl->AddLine(ImVec2(pr.Min.x, py), ImVec2(pr.Max.x, py), t.major ? grid_major : grid_minor, 1.0f);
+        }
+    }
+    // x ticks and labels (labels kept inside the frame; a label that would touch the previous
+    // one is skipped, so labels never overlap even where ticks crowd, e.g. sub-decade log axes)
+    float last_right = -1e30f;
+    for (const Tick& t : c.x_ticks) {
+        const float px = std::floor(static_cast<float>(st.x.plot_to_pixels(t.value))) + 0.5f;
+        if (px < pr.Min.x - 0.5f || px > pr.Max.x + 0.5f) continue;
+        const float len = t.major ? kTickLen : kTickLen * 0.5f;
+        dl->AddLine(ImVec2(px, pr.Max.y), ImVec2(px, pr.Max.y + len), tick_col, 1.0f);
+        if (t.major && x_tick_labels) {
+            const ImVec2 sz = ImGui::CalcTextSize(t.label);
+            float lx = std::clamp(px - sz.x * 0.5f, fr.Min.x + 1.0f, fr.Max.x - sz.x - 1.0f);
+            if (lx < last_right + fh * 0.6f) continue;
+            last_right = lx + sz.x;
+            dl->AddText(ImVec2(std::floor(lx), pr.Max.y + kTickLen + 1.0f), label_col, t.label);
+        }
+    }
+    float last_top = 1e30f;
+    for (const Tick& t : c.y_ticks) {
+        const float py = std::floor(static_cast<float>(st.y.plot_to_pixels(t.value))) + 0.5f;
+        if (py < pr.Min.y - 0.5f || py > pr.Max.y + 0.5f) continue;
+        const float len = t.major ? kTickLen : kTickLen * 0.5f;
+        dl->AddLine(ImVec2(pr.Min.x - len, py), ImVec2(pr.Min.x, py), tick_col, 1.0f);
+        if (t.major && y_tick_labels) {
+            const ImVec2 sz = ImGui::CalcTextSize(t.label);
+            float ly = std::clamp(py - sz.y * 0.5f, fr.Min.y + 1.0f, fr.Max.y - sz.y - 1.0f);
+            if (ly + sz.y + 2.0f > last_top) continue;
+            last_top = ly;
+            dl->AddText(ImVec2(std::floor(pr.Min.x - kTickLen - 2.0f - sz.x), std::floor(ly)), label_col, t.label);
+        }
+    }
+    if (x_label) {
+        const ImVec2 sz = ImGui::CalcTextSize(c.x_label.c_str());
+        dl->AddText(ImVec2(std::floor(pr.GetCenter().x - sz.x * 0.5f), fr.Max.y - kPad - fh), label_col,
+                    c.x_label.c_str());
+    }
+    if (y_label)
+        add_text_vertical(dl, ImVec2(std::floor(fr.Min.x + kPad + fh * 0.5f), std::floor(pr.GetCenter().y)), label_col,
+                          c.y_label.c_str());
+    if (show_title) {
+        const ImVec2 sz = ImGui::CalcTextSize(c.title.c_str());
+        dl->AddText(ImVec2(std::floor(pr.GetCenter().x - sz.x * 0.5f), fr.Min.y + kPad), ThemeText(1.0f),
+                    c.title.c_str());
+    }
+    dl->PushClipRect(pr.Min, pr.Max, true);
+}
+
+// ---- [SECTION] end (legend, readout, menu, fit) -----------------------------------------------
+
+namespace {
+
+void draw_legend(Context& c) {
+    PlotState& st = *c.plot;
+    st.legend_rect = ImRect(0, 0, 0, 0);
+    if (!c.show_legend || st.legend_order.empty()) return;
+    ImDrawList* dl = c.draw_list;
+    const float fh = ImGui::GetFontSize();
+    const float sw = fh * 1.3f, gap = fh * 0.4f, pad = fh * 0.45f, row = fh + 4.0f;
+    float text_w = 0.0f;
+    for (ImGuiID id : st.legend_order) text_w = std::max(text_w, ImGui::CalcTextSize(st.items[id].label.c_str()).x);
+    const ImRect& pr = c.plot_rect;
+    const ImVec2 size(pad * 2 + sw + gap + text_w, pad * 2 + row * static_cast<float>(st.legend_order.size()) - 4.0f);
+    const ImVec2 p0(pr.Min.x + 8.0f, pr.Min.y + 8.0f);
+    const ImRect box(p0, add(p0, size));
+    st.legend_rect = box;
+    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    bg.w = 0.86f;
+    dl->AddRectFilled(box.Min, box.Max, ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
+    dl->AddRect(box.Min, box.Max, ThemeText(0.22f), 3.0f);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    for (size_t i = 0; i < st.legend_order.size(); ++i) {
+        ItemState& it = st.items[st.legend_order[i]];
+        const float y = box.Min.y + pad + row * static_cast<float>(i);
+        const ImRect entry(ImVec2(box.Min.x, y - 2.0f), ImVec2(box.Max.x, y + row - 2.0f));
+        const bool hov = c.hovered && entry.Contains(mouse);
+        if (hov) {
+            dl->AddRectFilled(entry.Min, entry.Max, ThemeText(0.08f));
+            if (ImGui::IsMouseClicked(0)) {
+                it.show = !it.show;
+                st.press_consumed[0] = true;
+            }
+        }
+        const ImU32 col = it.show ? it.used_color : ThemeText(0.25f);
+        const float cy = y + fh * 0.5f;
+        const float sx = box.Min.x + pad;
+        switch (it.swatch) {
+            case SwatchKind::Line:
+                dl->AddLine(ImVec2(sx, cy), ImVec2(sx + sw, cy), col, 2.5f);
+                break;
+            case SwatchKind::Marker:
+                dl->AddCircleFilled(ImVec2(sx + sw * 0.5f, cy), fh * 0.3f, col, 12);
+                break;
+            case SwatchKind::Fill:
+                dl->AddRectFilled(ImVec2(sx + 1, y + 2), ImVec2(sx + sw - 1, y + fh - 2), col, 2.0f);
+                break;
+        }
+        dl->AddText(ImVec2(sx + sw + gap, y), it.show ? ThemeText(hov ? 1.0f : 0.9f) : ThemeText(0.4f),
+                    it.label.c_str());
+    }
+}
+
+void draw_mouse_text(Context& c) {
+    if ((c.flags & PlotFlags_NoMouseText) || !c.hovered) return;
+    PlotState& st = *c.plot;
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    char bx[40], by[40], text[96];
+    format_readout(st.x.pixels_to_plot(m.x), c.x_ticks, st.x, bx, sizeof(bx));
+    format_readout(st.y.pixels_to_plot(m.y), c.y_ticks, st.y, by, sizeof(by));
+    std::snprintf(text, sizeof(text), "x %s   y %s", bx, by);
+    const ImVec2 sz = ImGui::CalcTextSize(text);
+    const ImRect& pr = c.plot_rect;
+    const ImVec2 p(pr.Max.x - sz.x - 8.0f, pr.Max.y - sz.y - 6.0f);
+    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    bg.w = 0.75f;
+    c.draw_list->AddRectFilled(ImVec2(p.x - 4, p.y - 2), ImVec2(p.x + sz.x + 4, p.y + sz.y + 2),
+                               ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
+    c.draw_list->AddText(p, ThemeText(0.9f), text);
+}
+
+void context_menu(Context& c) {
+    if (c.flags & PlotFlags_NoMenus) return;
+    PlotState& st = *c.plot;
+    if (!ImGui::BeginPopupEx(ImHashStr("##plot_menu", 0, st.id), ImGuiWindowFlags_AlwaysAutoResize |
+                                                                    ImGuiWindowFlags_NoTitleBar |
+                                                                    ImGuiWindowFlags_NoSavedSettings))
+        return;
+    if (ImGui::MenuItem("Fit", "double-click")) st.fit_request = true;
+    if (ImGui::MenuItem("Equal aspect", nullptr, c.equal_aspect)) {
+        st.toggle_equal = !st.toggle_equal;
+        st.fit_request = true;
+    }
+    if (ImGui::MenuItem("Log Y", nullptr, st.y.is_log())) {
+        st.toggle_log_y = !st.toggle_log_y;
+        st.fit_request = true;
+    }
+    if (ImGui::MenuItem("Show legend", nullptr, c.show_legend)) st.toggle_legend = !st.toggle_legend;
+    ImGui::EndPopup();
+}
+
+}  // namespace
+
+void EndPlot() {
+    Context& c = GetPlotContextRef("EndPlot");
+    IM_ASSERT(c.item == nullptr && "EndItem() missing before EndPlot()");
+    if (!c.setup_done) SetupFinish();
+    PlotState& st = *c.plot;
+    ImDrawList* dl = c.draw_list;
+    dl->PopClipRect();
+    const ImRect& pr = c.plot_rect;
+    if (!(c.flags & PlotFlags_NoFrame)) dl->AddRect(pr.Min, pr.Max, ThemeText(0.30f), 0.0f, 0, 1.0f);
+
+    dl->PushClipRect(pr.Min, pr.Max, true);
+    draw_legend(c);
+    draw_mouse_text(c);
+    dl->PopClipRect();
+    context_menu(c);
+
+    // fits gathered this frame take effect next frame (one-frame latency)
+    if (c.fit_x) st.x.apply_fit(c.fit_ext_x, kFitPadding);
+    if (c.fit_y) st.y.apply_fit(c.fit_ext_y, kFitPadding);
+
+    // release textures of items that have not been drawn for a while
+    const int frame = ImGui::GetFrameCount();
+    for (auto& kv : st.items) {
+        ItemState& it = kv.second;
+        if (it.image.texture != nullptr && frame - it.last_frame > kTextureKeepFrames) ReleaseImage(it.image);
+    }
+    c.plot = nullptr;
+    c.item = nullptr;
+}
+
+// ---- [SECTION] queries and DragPoint ----------------------------------------------------------
+
+bool IsPlotHovered() { return GetPlotContextRef("IsPlotHovered").hovered; }
+
+Point GetPlotMousePos() {
+    Context& c = GetPlotContextRef("GetPlotMousePos");
+    if (!c.setup_done) SetupFinish();
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    return Point{c.plot->x.pixels_to_plot(m.x), c.plot->y.pixels_to_plot(m.y)};
+}
+
+bool IsPlotClicked(ImGuiMouseButton button) {
+    Context& c = GetPlotContextRef("IsPlotClicked");
+    if (!c.setup_done) SetupFinish();
+    if (button < 0 || button > 2) return false;
+    if (button == 1 && !(c.flags & PlotFlags_NoMenus)) return false;
+    const PlotState& st = *c.plot;
+    return c.hovered && ImGui::IsMouseReleased(button) && st.press_inside[button] && !st.press_consumed[button] &&
+           !ImGui::IsMouseDragPastThreshold(button);
+}
+
+Limits GetPlotLimits() {
+    Context& c = GetPlotContextRef("GetPlotLimits");
+    if (!c.setup_done) SetupFinish();
+    return Limits{c.plot->x.min(), c.plot->x.max(), c.plot->y.min(), c.plot->y.max()};
+}
+
+ImVec2 GetPlotPos() {
+    Context& c = GetPlotContextRef("GetPlotPos");
+    if (!c.setup_done) SetupFinish();
+    return c.plot_rect.Min;
+}
+
+ImVec2 GetPlotSize() {
+    Context& c = GetPlotContextRef("GetPlotSize");
+    if (!c.setup_done) SetupFinish();
+    return c.plot_rect.GetSize();
+}
+
+void RequestFit() { GetPlotContextRef("RequestFit").plot->fit_request = true; }
+
+bool DragPoint(int id, double* x, double* y, ImU32 color, float radius) {
+    Context& c = GetPlotContextRef("DragPoint");
+    if (!c.setup_done) SetupFinish();
+    if (x == nullptr || y == nullptr) return false;
+    PlotState& st = *c.plot;
+    const ImGuiID did = ImHashData(&id, sizeof(id), st.id ^ 0x9E3779B9u);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    ImVec2 p = PlotToPixels(*x, *y);
+    const float dx = mouse.x - p.x, dy = mouse.y - p.y;
+    const float grab = radius + 4.0f;
+    const bool over = c.hovered && dx * dx + dy * dy <= grab * grab;
+    if (over && ImGui::IsMouseClicked(0) && st.held_drag == 0 && !in_rect(st.legend_rect, mouse)) {
+        st.held_drag = did;
+        st.press_consumed[0] = true;
+        st.drag_offset = ImVec2(p.x - mouse.x, p.y - mouse.y);
+    }
+    const bool dragging = st.held_drag == did && ImGui::IsMouseDown(0);
+    if (dragging) {
+        const ImVec2 target(mouse.x + st.drag_offset.x, mouse.y + st.drag_offset.y);
+        const double nx = st.x.pixels_to_plot(target.x), ny = st.y.pixels_to_plot(target.y);
+        if (std::isfinite(nx) && std::isfinite(ny)) {
+            *x = nx;
+            *y = ny;
+        }
+        p = target;
+    }
+    if (over || dragging) ImGui::SetMouseCursor(ImGuiMouseCursor_Hand);
+    const ImU32 col = color != kAutoColor ? color : ThemeText(1.0f);
+    const float r = (over || dragging) ? radius * 1.35f : radius;
+    ImDrawList* dl = c.draw_list;
+    if (over || dragging) dl->AddCircleFilled(p, r + 4.0f, ScaleAlpha(col, 0.25f), 20);
+    dl->AddCircleFilled(p, r, col, 20);
+    dl->AddCircle(p, r, IM_COL32(0, 0, 0, 160), 20, 1.5f);
+    return dragging;
+}
+
+}  // namespace plot

@@ -1,0 +1,131 @@
+// plot_internal.h - internals of the plot library shared by plot.cpp and plot_items.cpp.
+// Not part of the public API (no stability promise); views include plot.h only.
+//
+// Model (ImPlot's, at our scale): one Context holds a map ImGuiID -> PlotState that survives
+// between frames (axis ranges, fit requests, menu toggles, item visibility/colour, image caches).
+// Everything describing "the plot being built now" (rects, flags, fit extents, tick lists,
+// scratch buffers) lives in the Context's per-frame fields and is reset by BeginPlot.
+#pragma once
+
+#include <cstdint>
+#include <string>
+#include <unordered_map>
+#include <vector>
+
+#include <imgui.h>
+#include <imgui_internal.h>
+
+#include "views/plot/plot.h"
+#include "views/plot/plot_math.h"
+#include "views/plot/texture.h"
+
+namespace plot {
+
+// Above this many points a scatter is splatted into a density image (or stride-decimated).
+constexpr int kScatterSplatThreshold = 20000;
+// Heatmaps with more cells than this go through a texture.
+constexpr int kHeatmapTextureCells = 128 * 128;
+// Frames an unused item texture is kept before it is released.
+constexpr int kTextureKeepFrames = 120;
+
+// How an item's legend swatch looks.
+enum class SwatchKind { Line, Fill, Marker };
+
+// Cached texture of one item (splat image, heatmap or image).
+struct ImageCache {
+    uint64_t input_hash = 0;     // hash of everything the pixels depend on
+    uint64_t texture_key = 0;    // key passed to the TextureProvider
+    ImTextureID texture = nullptr;
+    TextureProvider* provider = nullptr;  // provider that owns `texture`
+    int w = 0, h = 0;
+    int rebuilds = 0;            // number of times the pixels were recomputed
+    uint64_t data_hash = 0;      // hash of the inputs except the limits (splat images)
+    double limits[4] = {0, 0, 0, 0};  // plot limits the image was made for (splat images)
+};
+
+// Persistent per-item state.
+struct ItemState {
+    ImGuiID id = 0;
+    ImU32 color = 0;             // palette colour assigned at creation
+    ImU32 used_color = 0;        // colour used this frame (spec override or palette)
+    bool show = true;
+    int last_frame = -1;
+    SwatchKind swatch = SwatchKind::Line;
+    std::string label;           // display label (text before "##")
+    ImageCache image;
+};
+
+// Persistent per-plot state.
+struct PlotState {
+    ImGuiID id = 0;
+    Axis x, y;
+    bool initialized = false;
+    int first_frame = -1;
+    int last_frame = -1;
+    bool fit_request = true;
+    bool toggle_equal = false;    // context-menu toggles (XOR with the flags given by the view)
+    bool toggle_log_y = false;
+    bool toggle_legend = false;
+    ImGuiID held_drag = 0;        // DragPoint being dragged (0: none)
+    ImVec2 drag_offset{0, 0};
+    bool press_inside[3] = {false, false, false};
+    bool press_consumed[3] = {false, false, false};
+    ImRect legend_rect{0, 0, 0, 0};  // last frame's legend box (screen)
+    int next_color = 0;
+    int last_interaction_frame = -1000;  // last frame the user panned or zoomed
+    std::unordered_map<ImGuiID, ItemState> items;
+    std::vector<ImGuiID> legend_order;  // items submitted this frame, in order
+};
+
+// The plot context.
+struct Context {
+    std::unordered_map<ImGuiID, PlotState> plots;
+    TextureProvider* provider = nullptr;
+    TextureProvider* sprite_provider = nullptr;  // provider that holds the sprite sheet
+    ImTextureID sprite_texture = nullptr;
+
+    // ---- per-frame state of the plot being built
+    PlotState* plot = nullptr;
+    ItemState* item = nullptr;
+    ImDrawList* draw_list = nullptr;
+    PlotFlags flags = 0;
+    AxisFlags x_flags = 0, y_flags = 0;
+    std::string title, x_label, y_label;
+    bool setup_done = false;
+    bool has_limits = false;
+    Cond limits_cond = Cond::Once;
+    double limits[4] = {0, 1, 0, 1};
+    ImRect frame_rect, plot_rect;
+    bool hovered = false, held = false;
+    bool interacting = false;     // pan/zoom in progress (large images may be reused, stretched)
+    bool fit_x = false, fit_y = false;
+    FitExtents fit_ext_x, fit_ext_y;
+    bool equal_aspect = false;
+    bool show_legend = true;
+    std::vector<Tick> x_ticks, y_ticks;
+
+    // ---- scratch buffers, reused across frames (no per-point heap allocation)
+    std::vector<ImVec2> points;
+    std::vector<float> accum;
+    std::vector<float> points_f, points_f2;
+    std::vector<uint32_t> rgba;
+};
+
+// The current context (asserts that one exists).
+Context& GetContextRef();
+// The current plot's context, asserting BeginPlot was called.
+Context& GetPlotContextRef(const char* caller);
+// Register/get the item, resolve its colour, add its legend entry. Returns null if hidden.
+ItemState* RegisterItem(const char* label_id, const Spec& spec, SwatchKind swatch);
+// The display part of a label (before "##"); empty for "##id".
+std::string DisplayLabel(const char* label_id);
+// Colour with alpha multiplied by a.
+ImU32 ScaleAlpha(ImU32 col, float a);
+// Theme colours derived from the ImGui style (readable on dark and light themes).
+ImU32 ThemeText(float alpha = 1.0f);
+// Upload the marker sprite sheet if needed; returns its texture or null without provider.
+ImTextureID EnsureSpriteTexture(Context& c);
+// Release an item's cached texture (if any).
+void ReleaseImage(ImageCache& img);
+
+}  // namespace plot

@@ -1,0 +1,56 @@
+// The view contract: a module's panel is a ModuleView that draws one
+// snapshot with Dear ImGui + the plot library and returns intents.
+//
+// A view never mutates the algorithm: edits ("centroid 2 dragged to (x, y)",
+// "add a point here") come back as ViewIntents, which the app forwards to the
+// runner (module edits) or applies to the dataset (point edits) after the
+// frame. View state (toggles, chosen features) lives in the ModuleView object,
+// owned by the app - never in function statics.
+#pragma once
+
+#include "algorithms/core/dataset.h"
+#include "algorithms/core/module.h"
+
+#include <functional>
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+// What the app lends a view for one frame.
+struct ViewContext {
+  const Dataset* data = nullptr;     // the run's dataset (nullptr if none)
+  const ModuleInfo* info = nullptr;
+  // A stored snapshot of an earlier iteration, or nullptr if the runner did
+  // not keep it (views use it for trails; never blocks).
+  std::function<std::shared_ptr<const Snapshot>(int iteration)> stored_snapshot;
+  // Metrics of iterations 0..last (phase-0 values, ModuleInfo::metrics order).
+  const std::vector<std::vector<double>>* metric_history = nullptr;
+  bool edit_points = false;          // "click to add points" mode is on (2-D data)
+  uint64_t data_version = 0;         // changes whenever the dataset is replaced
+};
+
+struct ViewIntent {
+  enum class Kind { Module, AddPoint, RemovePoint };
+  Kind kind = Kind::Module;
+  Intent intent;          // Kind::Module: forwarded to Runner::apply
+  double x = 0, y = 0;    // AddPoint / RemovePoint: data coordinates (2-D data)
+  int label = -1;         // AddPoint: class of the new point (-1 none)
+};
+
+class ModuleView {
+ public:
+  virtual ~ModuleView() = default;
+  // Draws the module's main panel into the current ImGui window region.
+  virtual void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) = 0;
+  // Extra controls shown under the parameters (view toggles); optional.
+  virtual void draw_controls(const Snapshot&, const ViewContext&) {}
+  // Forget per-run state (trails...) after a reset or a new dataset.
+  virtual void on_reset() {}
+};
+
+// The view of a module by name, or a generic view (metrics + status) if none.
+std::unique_ptr<ModuleView> make_view(const std::string& module_name);
+
+}  // namespace cilab

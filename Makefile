@@ -34,7 +34,8 @@ test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCILAB_SANITIZE=ON \
 	  $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
-	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 UBSAN_OPTIONS=print_stacktrace=1 \
+	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
+	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \
 	  ctest --output-on-failure -j $(JOBS) -E 'bench'
 
 build: deps
@@ -53,6 +54,7 @@ deps:
 bench: build
 	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans
 	./bench/run_benchmarks.sh $(BUILD)
+	./bench/gui_frames.sh $(BUILD)
 
 # Regenerates the README screenshot with the app itself.
 screenshot: build

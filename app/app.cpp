@@ -109,7 +109,7 @@ bool App::init_window() {
   static std::string ini_path;  // ImGui keeps the pointer
   ini_path = (std::filesystem::path(settings_path()).parent_path() / "imgui.ini").string();
   io.IniFilename = opts_.frames > 0 ? nullptr : ini_path.c_str();
-  io.ConfigFlags |= ImGuiConfigFlags_NavEnableKeyboard;
+  // No keyboard navigation: Space and the arrows are the transport shortcuts.
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 150");
   textures_ = std::make_unique<GlTextureProvider>();

@@ -32,19 +32,6 @@ ImVec4 status_color(Status s) {
   return kDimColor;
 }
 
-// A (?) marker with a wrapped tooltip.
-void help_marker(const std::string& text) {
-  ImGui::SameLine();
-  ImGui::TextDisabled("(?)");
-  if (ImGui::IsItemHovered()) {
-    ImGui::BeginTooltip();
-    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
-    ImGui::TextUnformatted(text.c_str());
-    ImGui::PopTextWrapPos();
-    ImGui::EndTooltip();
-  }
-}
-
 std::string param_tooltip(const ParamSpec& s) {
   std::ostringstream os;
   os << s.help;

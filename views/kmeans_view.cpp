@@ -15,6 +15,11 @@ namespace cilab {
 namespace {
 
 constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 150);
+// Rows used to estimate the principal axes of the scatter (labelled "estimated" beyond).
+constexpr int kProjectionRows = 5000;
+// Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
+constexpr int kHoverMaxPoints = 300000;
+constexpr uint64_t kHoverTextureKey = 0x6b6d686f76657231ull;
 
 ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
 
@@ -47,6 +52,7 @@ std::string caption(const KMeansSnapshot& s) {
 
 void KMeansView::on_reset() {
   drag_index_ = -1;
+  hover_row_ = -1;
   colours_key_ = nullptr;
   seeding_round = -1;
 }
@@ -63,7 +69,7 @@ void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
   if (version != points_version_) {
     has_pca_ = false;
     if (d > 2) {
-      pca_ = principal_axes_2d(data.x);
+      pca_ = principal_axes_2d(data.x, kProjectionRows);
       has_pca_ = true;
     }
   }
@@ -159,6 +165,59 @@ void KMeansView::refresh_colours(const Snapshot& snap_base, const Dataset& data)
     const int z = labels && i < static_cast<int>(labels->size()) ? (*labels)[i] : -1;
     colours_[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), 210) : kUnassigned;
   }
+}
+
+void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) {
+  const int n = static_cast<int>(xs_.size());
+  if (n == 0 || n > kHoverMaxPoints) return;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  int best = -1;
+  float best_d2 = 10.0f * 10.0f;  // pixels
+  for (int i = 0; i < n; ++i) {
+    const ImVec2 p = plot::PlotToPixels(xs_[i], ys_[i]);
+    const float dx = p.x - mouse.x, dy = p.y - mouse.y;
+    const float d2 = dx * dx + dy * dy;
+    if (d2 < best_d2) best_d2 = d2, best = i;
+  }
+  if (best < 0) return;
+  const ImVec2 p = plot::PlotToPixels(xs_[best], ys_[best]);
+  plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+  ImGui::BeginTooltip();
+  ImGui::Text("row %d", best);
+  if (data.has_labels() && data.labels[best] >= 0) {
+    const int l = data.labels[best];
+    ImGui::Text("label: %s", l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
+                                                                           : std::to_string(l).c_str());
+  }
+  const int z = snap.labels && best < static_cast<int>(snap.labels->size()) ? (*snap.labels)[best] : -1;
+  if (z >= 0) {
+    const double dist2 = (data.x.row(best) - snap.centroids.row(z)).squaredNorm();
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(z)), "cluster %d", z);
+    ImGui::Text("||x - mu_%d||^2 = %.4g", z, dist2);
+  }
+  if (data.cols() <= 8) {
+    for (int j = 0; j < data.cols(); ++j)
+      ImGui::Text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
+                  data.x(best, j));
+  }
+  plot::TextureProvider* tex = plot::GetTextureProvider();
+  if (data.is_image() && tex) {
+    const int h = data.image_h, w = data.image_w;
+    if (hover_row_ != best) {
+      hover_pixels_.resize(static_cast<size_t>(h) * w);
+      const double lo = data.x.row(best).minCoeff(), hi = data.x.row(best).maxCoeff();
+      for (int i = 0; i < h * w; ++i) {
+        const double t = hi > lo ? (data.x(best, i) - lo) / (hi - lo) : 0.0;
+        const auto g = static_cast<ImU32>(std::lround(255.0 * t));
+        hover_pixels_[i] = IM_COL32(g, g, g, 255);
+      }
+      hover_texture_ = tex->Update(kHoverTextureKey, w, h, hover_pixels_.data());
+      hover_row_ = best;
+    }
+    const float size = ImGui::GetFontSize() * 7;
+    ImGui::Image(hover_texture_, ImVec2(size, size * h / std::max(1, w)));
+  }
+  ImGui::EndTooltip();
 }
 
 void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
@@ -373,7 +432,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
       centroid_pixels_[j] = px;
       ImDrawList* dl = plot::GetPlotDrawList();
       dl->AddCircle(px, 8.5f, IM_COL32(255, 255, 255, 230), 20, 2.0f);
-      char label[8];
+      char label[16];
       std::snprintf(label, sizeof label, "%d", j);
       dl->AddText(ImVec2(px.x + 9, px.y - ImGui::GetFontSize() - 2), IM_COL32(255, 255, 255, 230), label);
       if (dragging) {
@@ -419,6 +478,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
         out.push_back(vi);
       }
     }
+    if (!any_drag && plot::IsPlotHovered() && !ImGui::IsMouseDown(0)) hover_readout(snap, data);
     plot::EndPlot();
   }
 

@@ -23,6 +23,8 @@
 
 namespace cilab {
 
+struct KMeansSnapshot;
+
 class KMeansView : public ModuleView {
  public:
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
@@ -51,6 +53,7 @@ class KMeansView : public ModuleView {
   Eigen::Vector2d to_view(const Eigen::VectorXd& feature_point) const;
   Eigen::VectorXd from_view(const Eigen::VectorXd& base, double sx, double sy) const;
   bool uses_features() const;
+  void hover_readout(const KMeansSnapshot& snap, const Dataset& data);
 
   // Cached per dataset / projection.
   uint64_t points_version_ = ~0ull;
@@ -68,6 +71,11 @@ class KMeansView : public ModuleView {
   uint64_t colours_version_ = 0;
 
   std::vector<ImVec2> centroid_pixels_;
+
+  // Hover readout: the image of the hovered row (image data).
+  int hover_row_ = -1;
+  std::vector<uint32_t> hover_pixels_;
+  ImTextureID hover_texture_ = nullptr;
 
   // Centroid being dragged (its position overrides the snapshot's while held).
   int drag_index_ = -1;

@@ -25,7 +25,7 @@ using data_detail::ByteStream;
 
 namespace {
 
-constexpr double kMaxSeed = 4294967295.0;
+constexpr double kMaxSeed = 2147483647.0;  // fits an int (GUI sliders)
 constexpr double kMaxValues = 5e7;  // n * dim cap for generators (400 MB of doubles)
 
 DatasetOption opt_n(double def) {
@@ -195,8 +195,12 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
       if (!given.insert(key).second)
         throw DataError(where + ": option '" + key + "' given twice; try: keep one");
       double v = 0.0;
-      if (name == "fashion-mnist" && key == "split" && (lower(text) == "train" || lower(text) == "test")) {
-        v = lower(text) == "test" ? 1.0 : 0.0;
+      if (name == "fashion-mnist" && key == "split") {
+        const std::string t = lower(text);
+        if (t != "train" && t != "test" && t != "0" && t != "1")
+          throw DataError(where + ": option 'split': expected train or test (or 0 / 1), found '" + text +
+                          "'; try: split=train");
+        v = (t == "test" || t == "1") ? 1.0 : 0.0;
       } else {
         char* end = nullptr;
         v = std::strtod(text.c_str(), &end);

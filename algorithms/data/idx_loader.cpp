@@ -160,8 +160,8 @@ IdxArray read_idx(ByteStream& in, uint64_t max_rows) {
     a.dims.push_back(be32(dimbuf + 4 * i));
     if (a.dims.back() == 0)
       throw DataError(path + ": byte " + std::to_string(4 + 4 * i) + ": empty IDX array: expected "
-                      "non-zero dimensions, found " + dims_text(a.dims) +
-                      (i + 1 < nd ? " ..." : "") + "; try: choose a file with data");
+                      "non-zero dimensions, found dimension " + std::to_string(i + 1) + " of " +
+                      std::to_string(nd) + " = 0; try: choose a file with data");
     overflow = overflow || __builtin_mul_overflow(count, uint64_t(a.dims.back()), &count);
   }
   uint64_t bytes = 0;
@@ -170,7 +170,8 @@ IdxArray read_idx(ByteStream& in, uint64_t max_rows) {
   if (overflow || bytes > (uint64_t(1) << 40))
     throw DataError(path + ": byte 4: absurd IDX dimensions: expected a payload that fits in memory, "
                            "found a header saying " + shape +
-                    " (overflows); try: the header is corrupt, download or copy the file again");
+                    (overflow ? " (overflows 64 bits)" : " (more than 1 TiB)") +
+                    "; try: the header is corrupt, download or copy the file again");
   const uint64_t row_len = a.row_len();
   if (a.dims[0] > uint64_t(INT_MAX) || row_len > uint64_t(INT_MAX))
     throw DataError(path + ": byte 4: IDX dimensions too large: expected at most " +

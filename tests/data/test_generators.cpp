@@ -159,6 +159,9 @@ TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   CHECK(error_of("blobs:n=5,n=6").find("given twice") != std::string::npos);
   CHECK(error_of("blobs:n=5000000,dim=1000").find("n x dim") != std::string::npos);
   CHECK(error_of("").find("unknown dataset") != std::string::npos);
+  CHECK(error_of("fashion-mnist:split=val").find("expected train or test (or 0 / 1), found 'val'") !=
+        std::string::npos);
+  CHECK(error_of("iris:n=5").find("expected one of (none)") != std::string::npos);
   for (const std::string& msg : {unknown, opt, range}) CHECK(msg.find("try:") != std::string::npos);
 }
 

@@ -37,7 +37,11 @@ void add_text_vertical(ImDrawList* dl, ImVec2 center, ImU32 col, const char* tex
     const ImVec2 sz = ImGui::CalcTextSize(text);
     const int vtx_begin = dl->VtxBuffer.Size;
     const ImVec2 pos(center.x - sz.x * 0.5f, center.y - sz.y * 0.5f);
+    // Lay the text out unclipped: before the rotation it may stick out of the clip rect, and
+    // ImFont::RenderText would drop those glyphs (the first letters of a long label).
+    dl->PushClipRectFullScreen();
     dl->AddText(pos, col, text);
+    dl->PopClipRect();
     for (int i = vtx_begin; i < dl->VtxBuffer.Size; ++i) {
         ImDrawVert& v = dl->VtxBuffer[i];
         const float dx = v.pos.x - center.x, dy = v.pos.y - center.y;

@@ -181,6 +181,9 @@ class KMeans : public Module {
   Eigen::VectorXd sq_sums_;  // k, sum of ||x - mean||^2 over each cluster
   std::vector<int> counts_;  // k, n_j
   std::shared_ptr<const std::vector<int>> labels_;
+  // The previous label vector, reused by the next assign when no snapshot or
+  // clone shares it any more (labels_ vectors are never created const).
+  std::shared_ptr<std::vector<int>> spare_labels_;
   std::shared_ptr<const KMeansSeeding> seeding_;
   std::vector<char> placed_;
   std::vector<int> reseeded_;

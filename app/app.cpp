@@ -112,6 +112,13 @@ bool App::init_window() {
   // No keyboard navigation: Space and the arrows are the transport shortcuts.
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   ImGui_ImplOpenGL3_Init("#version 150");
+  if (opts_.frames > 0) {
+    // Scripted runs (screenshots, frame timing): keep the pointer off the plots, so no
+    // hover readout or tooltip lands in the picture.
+    int w = 0, h = 0;
+    glfwGetWindowSize(window_, &w, &h);
+    glfwSetCursorPos(window_, w - 2, h - 2);
+  }
   textures_ = std::make_unique<GlTextureProvider>();
   plot::SetTextureProvider(textures_.get());
   return true;

@@ -326,7 +326,7 @@ void App::draw_params_panel() {
   if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
   // Seed first: every module has one.
   int seed = static_cast<int>(seed_);
-  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
   if (ImGui::InputInt("seed", &seed) && seed >= 0) {
     seed_ = static_cast<uint64_t>(seed);
     restart();
@@ -338,7 +338,7 @@ void App::draw_params_panel() {
   for (const ParamSpec& s : specs_) {
     double& v = values_[s.name];
     bool changed = false;
-    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
+    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
     const std::string label = s.name + (s.update == ParamUpdate::Rebuild ? "" : " (live)");
     switch (s.type) {
       case ParamType::Choice: {

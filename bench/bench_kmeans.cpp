@@ -13,7 +13,11 @@
 // `objective` is J after one more assign half-step (scikit-learn's inertia_
 // definition: labels recomputed for the final centroids); the run itself is
 // `iters` full iterations.
+// --dataset SPEC [--k K] runs one extra case named "custom" on
+// make_dataset(SPEC) (e.g. "blobs:n=1000000,centers=8,dim=4,seed=0"), k = K
+// (default 8), instead of the built-in cases.
 // Usage: bench_kmeans [--iters N] [--out DIR] [--threads T] [--case NAME] [--no-npy]
+//                     [--dataset SPEC] [--k K]
 #include "algorithms/data/datasets.h"
 #include "algorithms/kmeans.h"
 
@@ -76,6 +80,8 @@ int main(int argc, char** argv) {
   int iters = 20;
   std::string out;
   std::string only;
+  std::string custom;
+  int custom_k = 8;
   bool npy = true;
   for (int a = 1; a < argc; ++a) {
     const std::string arg = argv[a];
@@ -91,19 +97,25 @@ int main(int argc, char** argv) {
     else if (arg == "--threads") KMeans::set_max_threads(std::atoi(next().c_str()));
     else if (arg == "--case") only = next();
     else if (arg == "--no-npy") npy = false;
+    else if (arg == "--dataset") custom = next();
+    else if (arg == "--k") custom_k = std::max(1, std::atoi(next().c_str()));
     else {
       std::fprintf(stderr,
                    "usage: bench_kmeans [--iters N] [--out DIR] [--threads T] [--case NAME] "
-                   "[--no-npy]\n");
+                   "[--no-npy] [--dataset SPEC] [--k K]\n");
       return 2;
     }
   }
   if (out.empty()) npy = false;
 
-  const std::vector<Case> cases = {
+  static std::string custom_spec;
+  custom_spec = custom;
+  std::vector<Case> cases = {
       {"fashion-mnist", 10, [] { return load_fashion_mnist("train"); }},
       {"blobs", 8, [] { return make_dataset("blobs:n=1000000,centers=8,seed=0"); }},
   };
+  if (!custom.empty())
+    cases = {{"custom", custom_k, [] { return make_dataset(custom_spec); }}};
   for (const Case& c : cases) {
     if (!only.empty() && only != c.name) continue;
     std::shared_ptr<const Dataset> data;

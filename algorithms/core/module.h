@@ -56,6 +56,11 @@ struct ModuleInfo {
   std::vector<std::string> sub_steps;   // names of the halves, empty if none
   std::string default_dataset;          // dataset spec used when none given
   bool needs_dataset = true;
+  // Modules whose result is a table (one row per component, per rank K...) name
+  // its columns here and fill Snapshot::table; `cilab run` then writes that table
+  // (plus step_ms, the total time of the steps) instead of one row per iteration.
+  std::vector<std::string> table_columns;
+  int default_cli_steps = 100;          // `cilab run` steps when --steps is not given
 };
 
 // Base of every module's snapshot. Modules derive and add what views draw.
@@ -66,8 +71,14 @@ struct Snapshot {
   Status status = Status::Running;
   std::string message;       // why Diverged/Failed/Stopped, or a notice
   std::vector<double> metrics;  // aligned with ModuleInfo::metrics (NaN = n/a)
+  // Result table, rows aligned with ModuleInfo::table_columns (empty if none).
+  std::vector<std::vector<double>> table;
   // Approximate memory held, for the runner's history budget.
-  virtual size_t byte_size() const { return sizeof(*this) + metrics.size() * sizeof(double); }
+  virtual size_t byte_size() const {
+    size_t b = sizeof(*this) + metrics.size() * sizeof(double);
+    for (const std::vector<double>& row : table) b += row.size() * sizeof(double);
+    return b;
+  }
 };
 
 // A UI edit, applied between steps. Modules document the kinds they accept.

@@ -93,7 +93,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   std::vector<std::string> sets;
   uint64_t seed = 0;
   bool seed_given = false;
-  int steps = 100;
+  int steps = -1;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
@@ -111,6 +111,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
 
   const std::unique_ptr<Module> probe = make_module(module_name);
   const ModuleInfo info = probe->info();
+  if (steps < 0) steps = info.default_cli_steps;
   ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
   std::shared_ptr<const Dataset> data =
       info.needs_dataset ? load_dataset_arg(data_file, dataset_spec, info.default_dataset) : nullptr;
@@ -130,21 +131,38 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   runner.reset(data, values, seed);
   if (!runner.last_error().empty()) throw UsageError(runner.last_error());
 
-  *os << "iteration";
-  for (const MetricInfo& m : info.metrics) *os << "," << m.name;
-  *os << ",step_ms\n";
   os->precision(17);
-  runner.run_steps(steps, [&](const Snapshot& s, double step_ms) {
-    *os << s.iteration;
-    for (double v : s.metrics) {
-      *os << ",";
-      write_number(*os, v);
-    }
-    *os << ",";
+  if (!info.table_columns.empty()) {
+    // A result table: run the steps, then one row per table entry.
+    double total_ms = 0.0;
+    runner.run_steps(steps, [&](const Snapshot&, double step_ms) { total_ms += step_ms; });
+    const std::shared_ptr<const Snapshot> last = runner.latest();
+    for (size_t c = 0; c < info.table_columns.size(); ++c) *os << (c ? "," : "") << info.table_columns[c];
+    *os << ",step_ms\n";
     std::ostringstream ms;
-    ms << std::fixed << std::setprecision(3) << step_ms;
-    *os << ms.str() << "\n";
-  });
+    ms << std::fixed << std::setprecision(3) << total_ms;
+    for (const std::vector<double>& row : last->table) {
+      for (size_t c = 0; c < row.size(); ++c) {
+        if (c) *os << ",";
+        write_number(*os, row[c]);
+      }
+      *os << "," << ms.str() << "\n";
+    }
+  } else {
+    *os << "iteration";
+    for (const MetricInfo& m : info.metrics) *os << "," << m.name;
+    *os << ",step_ms\n";
+    runner.run_steps(steps, [&](const Snapshot& s, double step_ms) {
+      *os << s.iteration;
+      for (double v : s.metrics) {
+        *os << ",";
+        write_number(*os, v);
+      }
+      std::ostringstream ms;
+      ms << std::fixed << std::setprecision(3) << step_ms;
+      *os << "," << ms.str() << "\n";
+    });
+  }
   os->flush();
   const std::shared_ptr<const Snapshot> last = runner.latest();
   if (last && (last->status == Status::Diverged || last->status == Status::Failed)) {
@@ -173,7 +191,8 @@ std::string usage_text() {
          "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz]\n"
          "  --set KEY=VALUE        a parameter (repeatable), e.g. --set k=5 --set init=kmeans++\n"
          "  --seed N               seed of the module's random generator (default 0)\n"
-         "  --steps N              iterations to run (run: default 100; GUI: before showing)\n"
+         "  --steps N              iterations to run (run: default 100 or the module's own; GUI:\n"
+         "                         before showing)\n"
          "  --out FILE.csv         run: write the CSV there instead of stdout\n"
          "GUI only:\n"
          "  --play                 start running at launch\n"

@@ -200,3 +200,51 @@ TEST_CASE("metrics view: one plot per metric plus step time") {
     s = ui.frame_in_window([&] { draw_metric_plots(f.km.info(), f.history, ms, 3); });
   CHECK(s.vertices > empty.vertices + 200);
 }
+
+TEST_CASE("kmeans view: manual init places centroids where the user clicks") {
+  Fixture f("blobs:n=200,centers=3,seed=6", "manual", 3, 0);
+  const auto& snap0 = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  REQUIRE(snap0.placed.size() == 3);
+  ImGuiHeadless ui;
+  KMeansView view;
+  view.show_voronoi = false;
+  std::vector<ViewIntent> intents;
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  frame();
+  frame();
+  // Click somewhere in the plot area (the window centre-left is inside the scatter).
+  ui.mouse_move(400, 400);
+  frame();
+  ui.mouse_button(0, true);
+  frame();
+  ui.mouse_button(0, false);
+  frame();
+  REQUIRE(intents.size() == 1);
+  CHECK(intents[0].intent.kind == "place_centroid");
+  REQUIRE(intents[0].intent.values.size() == 2);
+  CHECK(f.km.apply(intents[0].intent));
+  const auto& snap1 = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  int placed = 0;
+  for (char p : snap1.placed) placed += p ? 1 : 0;
+  CHECK(placed == 1);
+}
+
+TEST_CASE("kmeans view: hovering a point shows its readout tooltip") {
+  Fixture f("blobs:n=300,centers=3,seed=8", "kmeans++", 3, 2);
+  ImGuiHeadless ui;
+  KMeansView view;
+  view.show_voronoi = false;
+  std::vector<ViewIntent> intents;
+  auto frame = [&] { return ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  frame();
+  frame();
+  ui.mouse_move(5, 5);  // outside the plot
+  const FrameStats away = frame();
+  // A centroid sits among its points: hover just beside it.
+  const ImVec2 c = view.centroid_pixels()[0];
+  ui.mouse_move(c.x + 12, c.y + 12);
+  frame();
+  const FrameStats over = frame();
+  CHECK(over.lists > away.lists);  // the tooltip is a window of its own
+  CHECK(intents.empty());
+}

@@ -209,13 +209,14 @@ int App::run() {
   if (opts_.scale > 0) settings_.ui_scale = opts_.scale;
   if (!start_state()) return 2;
   if (!init_window()) return 2;
+  if (!opts_.script.empty()) script_ = read_script(opts_.script);
   int frames_done = 0;
   std::string screenshot_error;
   last_frame_start_ = std::chrono::steady_clock::now();
   while (!glfwWindowShouldClose(window_) && !quit_) {
     // Idle when nothing changes: wait for input unless the run is playing,
     // a command is pending, or a frame count is being measured.
-    const bool busy = opts_.frames > 0 || runner_->playing() || runner_->busy() ||
+    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || runner_->playing() || runner_->busy() ||
                       ImGui::GetIO().MouseDown[0] || ImGui::GetIO().MouseDown[1];
     if (busy) glfwPollEvents();
     else glfwWaitEventsTimeout(0.25);
@@ -224,6 +225,8 @@ int App::run() {
     apply_ui_scale();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
+    if (!script_.empty()) run_script_line();
+    if (quit_) break;
     ImGui::NewFrame();
     frame();
     ImGui::Render();
@@ -235,6 +238,12 @@ int App::run() {
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     ++frames_done;
     const bool last = opts_.frames > 0 && frames_done >= opts_.frames;
+    if (!script_screenshot_.empty()) {
+      glFinish();
+      std::string err;
+      if (!save_png(script_screenshot_, fb_w, fb_h, &err)) std::cerr << "cilab: " << err << "\n";
+      script_screenshot_.clear();
+    }
     if (last && !opts_.screenshot.empty()) {
       glFinish();
       if (!save_png(opts_.screenshot, fb_w, fb_h, &screenshot_error)) quit_ = true;
@@ -253,6 +262,10 @@ int App::run() {
     save_png(opts_.screenshot, fb_w, fb_h, &screenshot_error);
   }
   save_settings(settings_);
+  if (script_failures_ > 0) {
+    std::cerr << "cilab: script: " << script_failures_ << " expectation(s) failed\n";
+    return 1;
+  }
   if (!screenshot_error.empty()) {
     std::cerr << "cilab: error: " << screenshot_error << "\n";
     return 2;

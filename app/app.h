@@ -48,10 +48,12 @@ class App {
   void load_file(const std::string& path);
   void load_builtin(const std::string& spec);
   void restart();
+  void change_param(const ParamSpec& spec, double value);  // live: set_live; rebuild: restart
   void sync_data_panel();  // built-in combo + options follow the loaded dataset
   void show_error(const std::string& message);
   void apply_intents(std::vector<ViewIntent>& intents);
   void handle_shortcuts();
+  bool run_script_line();  // --script: executes commands due at this frame (app_script.cpp)
 
   // ---- panels (app_panels.cpp)
   void frame();
@@ -106,7 +108,18 @@ class App {
   double last_frame_ms_ = 0.0;
   std::chrono::steady_clock::time_point last_frame_start_;
   bool quit_ = false;
+
+  // --script state.
+  std::vector<std::string> script_;
+  size_t script_pos_ = 0;
+  int script_wait_ = 0;
+  int script_failures_ = 0;
+  std::vector<int> injected_keys_;  // keys held down for one frame by the script
+  std::string script_screenshot_;   // a screenshot the script asked for (saved after this frame)
 };
+
+// The lines of a --script file.
+std::vector<std::string> read_script(const std::string& path);
 
 int run_gui(const GuiOptions& opts);
 

@@ -73,6 +73,21 @@ void App::set_dataset(std::shared_ptr<const Dataset> data) {
   if (data_ && data_->cols() != 2) edit_points_ = false;
 }
 
+void App::change_param(const ParamSpec& spec, double value) {
+  values_[spec.name] = value;
+  if (spec.update == ParamUpdate::Live) {
+    runner_->set_live(spec.name, value);
+    runner_->wait_idle();
+    if (!runner_->last_error().empty()) {
+      show_error(runner_->last_error());
+      runner_->clear_error();
+      values_ = runner_->values();
+    }
+  } else {
+    restart();
+  }
+}
+
 void App::sync_data_panel() {
   if (!data_) return;
   const std::vector<DatasetInfo>& infos = builtin_datasets();

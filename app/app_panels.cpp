@@ -393,17 +393,7 @@ void App::draw_params_panel() {
     if (changed) {
       auto it = running.find(s.name);
       if (it != running.end() && it->second == v) continue;
-      if (s.update == ParamUpdate::Live) {
-        runner_->set_live(s.name, v);
-        runner_->wait_idle();
-        if (!runner_->last_error().empty()) {
-          show_error(runner_->last_error());
-          runner_->clear_error();
-          values_ = runner_->values();
-        }
-      } else {
-        restart();
-      }
+      change_param(s, v);
     }
   }
   if (const std::shared_ptr<const Snapshot> snap = runner_->latest(); snap && view_) {

@@ -6,6 +6,8 @@
 # files, and prints a table: case | cilab ms/iter | sklearn lloyd | sklearn
 # elkan | ratio to the faster | objectives agree (relative difference).
 # Target: ratio <= 0.5. Cases whose data are missing are skipped with a message.
+# The load average is printed before and after: on a busy machine (other
+# builds) compare only numbers from the same invocation, and repeat.
 set -euo pipefail
 build=${1:?usage: run_benchmarks.sh BUILD_DIR [ITERS]}
 iters=${2:-20}
@@ -23,6 +25,9 @@ if ! "$py" -c 'import sklearn' 2>/dev/null; then
 fi
 
 field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
+
+loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?"; }
+load_before=$(loadavg)
 
 rows=()
 for case in fashion-mnist blobs; do
@@ -49,5 +54,6 @@ done
 
 echo
 echo "k-means, ms per Lloyd iteration ($iters iterations, init = first k rows; target ratio <= 0.5)"
+echo "load average ($(nproc 2>/dev/null || echo ?) cores): before $load_before, after $(loadavg)"
 printf '%-14s | %13s | %13s | %13s | %15s | %s\n' case "cilab ms/iter" "sklearn lloyd" "sklearn elkan" "ratio to faster" "objectives agree (rel diff)"
 for r in "${rows[@]}"; do echo "$r"; done

@@ -99,6 +99,7 @@ void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
   }
   ++colours_version_;
   colours_key_ = nullptr;
+  fit_pending_ = true;  // new data or a new projection: show all of it
 }
 
 Eigen::Vector2d KMeansView::to_view(const Eigen::VectorXd& p) const {
@@ -342,6 +343,10 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   if (ctx.edit_points) flags |= plot::PlotFlags_NoMenus;
   if (plot::BeginPlot("##kmeans_scatter", ImVec2(main_w, avail.y), flags)) {
     plot::SetupAxes(xl.c_str(), yl.empty() ? nullptr : yl.c_str());
+    if (fit_pending_) {
+      plot::RequestFit();
+      fit_pending_ = false;
+    }
 
     // Centroids in view coordinates (a dragged one follows the mouse).
     std::vector<Vec2> sites(k);

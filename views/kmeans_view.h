@@ -60,6 +60,7 @@ class KMeansView : public ModuleView {
   Projection points_projection_ = Projection::Principal;
   int points_fx_ = -1, points_fy_ = -1;
   std::vector<float> xs_, ys_;
+  bool fit_pending_ = false;
   Projection2d pca_;
   bool has_pca_ = false;
 

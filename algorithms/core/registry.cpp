@@ -1,6 +1,7 @@
 #include "algorithms/core/registry.h"
 
 #include "algorithms/kmeans.h"
+#include "algorithms/pca.h"
 
 #include <stdexcept>
 
@@ -9,6 +10,7 @@ namespace cilab {
 const std::vector<ModuleEntry>& module_registry() {
   static const std::vector<ModuleEntry> entries = {
       {"kmeans", [] { return std::make_unique<KMeans>(); }},
+      {"pca", [] { return std::make_unique<PCA>(); }},
   };
   return entries;
 }

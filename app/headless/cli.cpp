@@ -199,6 +199,7 @@ std::string usage_text() {
          "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms Y'\n"
          "  --screenshot FILE.png  save the window as PNG on exit\n"
          "  --scale X              UI scale (0.5 - 3; default: the saved setting)\n"
+         "  --script FILE          run a demo script between frames (see README: Scripts)\n"
          "\n"
          "Example:\n"
          "  cilab run kmeans --dataset blobs:n=100000,centers=5 --set k=5 --set init=kmeans++ "
@@ -277,6 +278,11 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
       else if (a == "--play") g.play = true;
       else if (a == "--frames") g.frames = static_cast<int>(parse_int_arg("--frames", take_value(argc, argv, i), 1, 10000000));
       else if (a == "--screenshot") g.screenshot = take_value(argc, argv, i);
+      else if (a == "--script") {
+        g.script = take_value(argc, argv, i);
+        std::ifstream probe_file(g.script);
+        if (!probe_file) throw UsageError("--script " + g.script + ": cannot read the file; check the path");
+      }
       else if (a == "--scale") {
         const std::string v = take_value(argc, argv, i);
         char* end = nullptr;

@@ -6,6 +6,7 @@
 //                    [--steps N] [--out FILE.csv]
 //   cilab [--module NAME] [--dataset SPEC | --data FILE] [--set K=V]... [--seed N]
 //         [--steps N] [--play] [--frames N] [--screenshot FILE.png] [--scale X]
+//         [--script FILE]
 //
 // The first four finish here; the last describes the GUI to open. Errors in
 // arguments or data: one line on stderr, exit status 2.
@@ -35,6 +36,7 @@ struct GuiOptions {
   int frames = -1;             // > 0: render N frames and exit
   std::string screenshot;      // PNG path written on exit
   float scale = 0.0f;          // UI scale override (0 = saved setting)
+  std::string script;          // --script FILE: commands run between frames
 };
 
 struct CliResult {

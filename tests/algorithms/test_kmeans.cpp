@@ -620,3 +620,106 @@ TEST_CASE("kmeans: registered, info and parameter table are consistent") {
   CHECK(find_param(m->params(), "max_iter")->update == ParamUpdate::Live);
   CHECK(find_param(m->params(), "k")->update == ParamUpdate::Rebuild);
 }
+
+TEST_CASE("kmeans: direct path (d = 1..4) matches brute force over several blocks and a ragged tail") {
+  // 2 full row blocks of 2048 plus 13 rows: full chunks, the padded last chunk
+  // and several blocks reduced in order, for every specialised dimension.
+  const int n = 2 * 2048 + 13, k = 7;
+  for (int d = 1; d <= 4; ++d) {
+    CAPTURE(d);
+    const DataPtr data = blobs(n, 5, d, 3.0, 1.5, 300 + static_cast<uint64_t>(d));
+    KMeans m;
+    m.reset(data, params(k, "first"), 0);
+    std::vector<int> prev(static_cast<size_t>(n), -1);
+    long total_changed = 0;
+    for (int it = 0; it < 12 && !is_terminal(m.status()); ++it) {
+      const Eigen::MatrixXd c = snap(m)->centroids;
+      m.sub_step();  // assign
+      const auto s = snap(m);
+      const std::vector<int>& z = s->assignments();
+      std::vector<int> count(static_cast<size_t>(k), 0);
+      long changed = 0;
+      for (int i = 0; i < n; ++i) {
+        const int zi = z[static_cast<size_t>(i)];
+        REQUIRE(zi >= 0);
+        REQUIRE(zi < k);
+        const int best = nearest(c, data->x.row(i));
+        if (zi != best) {
+          // Only the rounding hysteresis may keep a point off its nearest centroid.
+          CHECK(zi == prev[static_cast<size_t>(i)]);
+          CHECK((data->x.row(i) - c.row(zi)).squaredNorm() -
+                    (data->x.row(i) - c.row(best)).squaredNorm() <=
+                1e-9);
+        }
+        ++count[static_cast<size_t>(zi)];
+        if (zi != prev[static_cast<size_t>(i)]) ++changed;
+      }
+      CHECK(count == s->cluster_sizes);
+      CHECK(s->metrics[KMeans::kMetricChanged] == static_cast<double>(changed));
+      CHECK(s->metrics[0] == doctest::Approx(direct_objective(*data, *s)).epsilon(1e-10));
+      total_changed += it > 0 ? changed : 0;
+      prev = z;
+      m.sub_step();  // update: every centroid at the mean of its points
+      const auto u = snap(m);
+      Eigen::MatrixXd mean = Eigen::MatrixXd::Zero(k, d);
+      for (int i = 0; i < n; ++i) mean.row(prev[static_cast<size_t>(i)]) += data->x.row(i);
+      for (int j = 0; j < k; ++j) {
+        REQUIRE(count[static_cast<size_t>(j)] > 0);
+        CHECK((mean.row(j) / count[static_cast<size_t>(j)] - u->centroids.row(j)).norm() <=
+              1e-12 * (1.0 + u->centroids.row(j).norm()));
+      }
+      CHECK(u->metrics[0] == doctest::Approx(direct_objective(*data, *u)).epsilon(1e-10));
+    }
+    CHECK(total_changed > 0);  // the run really moved points after the first assign
+
+    // Bit-identical whatever the number of threads.
+    auto run = [&](int threads) {
+      KMeans::set_max_threads(threads);
+      KMeans r;
+      r.reset(data, params(k, "kmeans++"), 5);
+      for (int t = 0; t < 10; ++t) r.step();
+      KMeans::set_max_threads(0);
+      return snap(r);
+    };
+    const auto one = run(1), two = run(2), three = run(3);
+    CHECK(one->metrics[0] == two->metrics[0]);
+    CHECK(one->metrics[0] == three->metrics[0]);
+    CHECK((one->centroids.array() == two->centroids.array()).all());
+    CHECK((one->centroids.array() == three->centroids.array()).all());
+    CHECK(one->assignments() == two->assignments());
+    CHECK(one->assignments() == three->assignments());
+  }
+}
+
+TEST_CASE("kmeans: held snapshots keep their labels while the run and its clones go on") {
+  // Label vectors are recycled between assigns only when nothing else holds
+  // them; a snapshot or a clone that still does must never see them change.
+  for (int d : {2, 6}) {  // direct path and GEMM path
+    CAPTURE(d);
+    const DataPtr data = blobs(5000, 6, d, 2.0, 1.5, 400 + static_cast<uint64_t>(d));
+    KMeans m;
+    m.reset(data, params(6, "first"), 0);
+    m.sub_step();
+    const auto held = snap(m);
+    const std::vector<int> copy = held->assignments();
+    for (int t = 0; t < 6; ++t) {
+      m.step();
+      (void)snap(m);  // snapshots come and go (cached until the next half-step)
+    }
+    const auto later = snap(m);
+    REQUIRE(later->assignments() != copy);  // labels did change after `held`
+    CHECK(held->assignments() == copy);
+
+    // A clone shares the current labels; stepping it must not touch the original's.
+    const std::vector<int> before = later->assignments();
+    std::unique_ptr<Module> c = m.clone();
+    for (int t = 0; t < 6; ++t) c->step();
+    CHECK(snap(m)->assignments() == before);
+    CHECK(later->assignments() == before);
+    for (int t = 0; t < 6; ++t) m.step();
+    const auto b = std::dynamic_pointer_cast<const KMeansSnapshot>(c->snapshot());
+    REQUIRE(b);
+    CHECK(snap(m)->assignments() == b->assignments());
+    CHECK(snap(m)->metrics[0] == b->metrics[0]);
+  }
+}

@@ -1,0 +1,185 @@
+// Grayscale PNG/PGM/PPM loading through stb_image (see image_loader.h).
+#include "algorithms/data/image_loader.h"
+
+#include "algorithms/data/datasets.h"
+
+#include <algorithm>
+#include <cctype>
+#include <cstdint>
+#include <cstdio>
+#include <filesystem>
+#include <fstream>
+#include <mutex>
+#include <vector>
+
+// stb_image compiled into this translation unit only (static functions), PNG
+// and PNM decoders only, no stdio (we read the bytes ourselves).
+#define STB_IMAGE_IMPLEMENTATION
+#define STB_IMAGE_STATIC
+#define STBI_ONLY_PNG
+#define STBI_ONLY_PNM
+#define STBI_NO_STDIO
+#define STBI_NO_LINEAR
+#define STBI_NO_HDR
+#define STBI_MAX_DIMENSIONS 8192
+#include <stb/stb_image.h>
+
+namespace cilab {
+
+namespace {
+
+constexpr size_t kMaxFileBytes = size_t(256) << 20;
+
+std::vector<unsigned char> read_all(const std::string& path) {
+  std::error_code ec;
+  if (!std::filesystem::is_regular_file(path, ec))
+    throw DataError(path + ": image not found: expected a PNG or PGM file, found no such file; try: "
+                           "check the path");
+  const auto size = std::filesystem::file_size(path, ec);
+  if (ec || size > kMaxFileBytes)
+    throw DataError(path + ": expected an image file of at most 256 MB, found " +
+                    (ec ? std::string("an unreadable size") : std::to_string(size) + " bytes") +
+                    "; try: a smaller image");
+  std::ifstream f(path, std::ios::binary);
+  if (!f) throw DataError(path + ": cannot open for reading; try: check the file's permissions");
+  std::vector<unsigned char> bytes(static_cast<size_t>(size));
+  f.read(reinterpret_cast<char*>(bytes.data()), static_cast<std::streamsize>(bytes.size()));
+  if (!f && !bytes.empty())
+    throw DataError(path + ": byte " + std::to_string(f.gcount()) + ": read error (expected " +
+                    std::to_string(size) + " bytes); try: copy the file again");
+  return bytes;
+}
+
+}  // namespace
+
+bool looks_like_image(const unsigned char* head, size_t size) {
+  static const unsigned char kPng[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
+  if (size >= 8 && std::equal(kPng, kPng + 8, head)) return true;
+  return size >= 2 && head[0] == 'P' && (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
+}
+
+Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const std::string& what) {
+  if (size == 0)
+    throw DataError(what + ": byte 0: empty file: expected a PNG or PGM image, found 0 bytes; try: "
+                           "choose an image file");
+  if (!looks_like_image(bytes, size))
+    throw DataError(what + ": byte 0: expected a PNG signature or a PGM/PPM magic (P2, P3, P5, P6), "
+                           "found another format; try: convert the image to PNG or PGM (JPEG is not read)");
+  if (size > static_cast<size_t>(INT32_MAX))
+    throw DataError(what + ": expected an image of at most 2 GB; try: a smaller image");
+  // P2/P3 (ASCII) are not decoded by stb_image: parse them here.
+  if (bytes[0] == 'P' && (bytes[1] == '2' || bytes[1] == '3')) {
+    const bool colour = bytes[1] == '3';
+    size_t pos = 2;
+    auto next_int = [&](const char* name) -> long {
+      for (;;) {
+        while (pos < size && std::isspace(bytes[pos])) ++pos;
+        if (pos < size && bytes[pos] == '#') {
+          while (pos < size && bytes[pos] != '\n') ++pos;
+          continue;
+        }
+        break;
+      }
+      if (pos >= size || !std::isdigit(bytes[pos]))
+        throw DataError(what + ": byte " + std::to_string(pos) + ": expected " + name +
+                        " (a non-negative integer), found " +
+                        (pos >= size ? std::string("the end of the file") : "'" + std::string(1, static_cast<char>(bytes[pos])) + "'") +
+                        "; try: re-export the image as binary PGM or PNG");
+      long v = 0;
+      while (pos < size && std::isdigit(bytes[pos])) {
+        v = v * 10 + (bytes[pos++] - '0');
+        if (v > 1000000000L)
+          throw DataError(what + ": byte " + std::to_string(pos) + ": " + name + " is too large; try: a smaller image");
+      }
+      return v;
+    };
+    const long w = next_int("the width"), h = next_int("the height"), maxval = next_int("the maximum value");
+    if (w <= 0 || h <= 0 || w > kMaxImageSide || h > kMaxImageSide || maxval <= 0 || maxval > 65535)
+      throw DataError(what + ": expected width and height in [1, " + std::to_string(kMaxImageSide) +
+                      "] and a maximum value in [1, 65535], found " + std::to_string(w) + " x " +
+                      std::to_string(h) + ", max " + std::to_string(maxval) + "; try: a smaller image");
+    Eigen::MatrixXd m(h, w);
+    for (long r = 0; r < h; ++r)
+      for (long c = 0; c < w; ++c) {
+        double v = 0.0;
+        if (colour) {
+          const long R = next_int("a red value"), G = next_int("a green value"), B = next_int("a blue value");
+          v = (77.0 * R + 150.0 * G + 29.0 * B) / 256.0;
+          if (R > maxval || G > maxval || B > maxval)
+            throw DataError(what + ": byte " + std::to_string(pos) + ": expected values <= " +
+                            std::to_string(maxval) + "; try: fix the header's maximum value");
+        } else {
+          const long g = next_int("a gray value");
+          if (g > maxval)
+            throw DataError(what + ": byte " + std::to_string(pos) + ": expected a gray value <= " +
+                            std::to_string(maxval) + ", found " + std::to_string(g) +
+                            "; try: fix the header's maximum value");
+          v = static_cast<double>(g);
+        }
+        m(r, c) = v / static_cast<double>(maxval);
+      }
+    return m;
+  }
+  int w = 0, h = 0, channels = 0;
+  unsigned char* px = stbi_load_from_memory(bytes, static_cast<int>(size), &w, &h, &channels, 1);
+  if (!px) {
+    const char* why = stbi_failure_reason();
+    throw DataError(what + ": cannot decode the image (" + std::string(why ? why : "unknown reason") +
+                    "): expected a valid PNG or binary PGM/PPM, found corrupt or unsupported data "
+                    "(sides > " + std::to_string(kMaxImageSide) + " are refused); try: re-export it as an 8-bit PNG");
+  }
+  Eigen::MatrixXd m(h, w);
+  for (int r = 0; r < h; ++r)
+    for (int c = 0; c < w; ++c) m(r, c) = px[static_cast<size_t>(r) * static_cast<size_t>(w) + c] / 255.0;
+  stbi_image_free(px);
+  return m;
+}
+
+Eigen::MatrixXd load_gray_image(const std::string& path) {
+  const std::vector<unsigned char> bytes = read_all(path);
+  return decode_gray_image(bytes.data(), bytes.size(), path);
+}
+
+std::shared_ptr<const Dataset> image_dataset(const Eigen::MatrixXd& pixels, const std::string& name,
+                                             const std::string& source) {
+  auto d = std::make_shared<Dataset>();
+  const int h = static_cast<int>(pixels.rows()), w = static_cast<int>(pixels.cols());
+  d->x.resize(1, static_cast<Eigen::Index>(h) * w);
+  for (int r = 0; r < h; ++r)
+    for (int c = 0; c < w; ++c) d->x(0, static_cast<Eigen::Index>(r) * w + c) = pixels(r, c);
+  d->column_names.reserve(static_cast<size_t>(h) * static_cast<size_t>(w));
+  for (int j = 0; j < h * w; ++j) d->column_names.push_back("x" + std::to_string(j));
+  d->image_h = h;
+  d->image_w = w;
+  d->name = name;
+  d->source = source;
+  return d;
+}
+
+std::shared_ptr<const Dataset> load_image_dataset(const std::string& path) {
+  const Eigen::MatrixXd m = load_gray_image(path);
+  return image_dataset(m, std::filesystem::path(path).stem().string(),
+                       path + " (" + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+                           " gray image, pixels scaled to [0,1])");
+}
+
+std::shared_ptr<const Dataset> photo_dataset() {
+  static std::mutex mutex;
+  static std::weak_ptr<const Dataset> cache;
+  std::lock_guard<std::mutex> lock(mutex);
+  if (std::shared_ptr<const Dataset> hit = cache.lock()) return hit;
+  const std::string path = asset_path(kPhotoAsset);
+  Eigen::MatrixXd m;
+  try {
+    m = load_gray_image(path);
+  } catch (const DataError& e) {
+    throw DataError(std::string(e.what()) + " (shipped photograph; try: set CILAB_ASSET_DIR to the folder "
+                                            "holding " + kPhotoAsset + ")");
+  }
+  std::shared_ptr<const Dataset> d =
+      image_dataset(m, "photo", "photograph 'camera' (scikit-image, CC0, Lav Varshney), " + path);
+  cache = d;
+  return d;
+}
+
+}  // namespace cilab

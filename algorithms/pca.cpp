@@ -1,0 +1,611 @@
+// PCA: see pca.h for the equations, the preprocessing, the outputs and the method.
+//
+// Shapes: X n x d (the dataset, column-major, never copied when d <= n), row
+// blocks B (kBlockRows x d) preprocessed on the fly, C d x d (or G n x n when
+// d > n), U_K K x d, Z n x K (only the first kMaxHeldScores columns are kept,
+// as float). Row work is split into kPartitions fixed contiguous partitions;
+// each partition accumulates its own partial sums sequentially, and partials
+// are added in partition order, so results do not depend on the thread count.
+#include "algorithms/pca.h"
+
+#include <Eigen/Dense>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+namespace cilab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kPi = 3.14159265358979323846;
+constexpr int kPartitions = 4;    // fixed row partitions (determinism)
+constexpr int kBlockRows = 256;   // rows per preprocessed block
+constexpr double kParallelMinWork = 4e6;  // n*d*d below which one thread runs
+
+std::atomic<int> g_max_threads{0};
+
+using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+
+std::string fmt_g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+int thread_count(double work) {
+  if (work < kParallelMinWork) return 1;
+  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  int limit = g_max_threads.load();
+  if (limit <= 0) limit = hw;
+  return std::max(1, std::min(limit, kPartitions));
+}
+
+// Runs f(p) for p in [0, kPartitions) on `threads` threads (caller included).
+template <class F>
+void for_each_partition(int threads, const F& f) {
+  if (threads <= 1) {
+    for (int p = 0; p < kPartitions; ++p) f(p);
+    return;
+  }
+  std::atomic<int> next{0};
+  auto worker = [&]() {
+    for (int p = next.fetch_add(1); p < kPartitions; p = next.fetch_add(1)) f(p);
+  };
+  std::vector<std::thread> pool;
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+// Rows [r0, r1) of partition p of n rows.
+void partition_rows(int n, int p, int* r0, int* r1) {
+  *r0 = static_cast<int>(static_cast<long long>(n) * p / kPartitions);
+  *r1 = static_cast<int>(static_cast<long long>(n) * (p + 1) / kPartitions);
+}
+
+// B = (X[r0:r0+b] - m) / s, b x d column-major.
+void preprocess_block(const Eigen::MatrixXd& x, int r0, int b, const Eigen::VectorXd& m,
+                      const Eigen::VectorXd& inv_s, Eigen::MatrixXd& out) {
+  out.resize(b, x.cols());
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    out.col(j) = (x.col(j).segment(r0, b).array() - m[j]) * inv_s[j];
+}
+
+// Largest-|.| entry of each row positive (ties -> lowest index).
+void fix_signs(Eigen::MatrixXd& rows) {
+  for (Eigen::Index k = 0; k < rows.rows(); ++k) {
+    Eigen::Index arg = 0;
+    double best = -1.0;
+    for (Eigen::Index j = 0; j < rows.cols(); ++j)
+      if (std::abs(rows(k, j)) > best) best = std::abs(rows(k, j)), arg = j;
+    if (rows(k, arg) < 0) rows.row(k) *= -1.0;
+  }
+}
+
+}  // namespace
+
+// Eigen-decomposition results (shared by clones and snapshots; immutable).
+struct PCA::Fit {
+  Eigen::VectorXd eigenvalues;                     // min(n, d), descending
+  std::shared_ptr<const Eigen::MatrixXd> components;  // K x d
+  std::shared_ptr<const Eigen::MatrixXf> scores;      // n x min(K, kMaxHeldScores)
+  Eigen::VectorXd recon_error;                     // K + 1
+};
+
+// ---------------------------------------------------------------- free functions
+
+double PcaSnapshot::dropped_sum(int k_prime) const {
+  if (!fitted || eigenvalues.size() == 0) return kNaN;
+  const int kk = std::clamp(k_prime, 0, static_cast<int>(eigenvalues.size()));
+  // tr C - sum_{i <= K'} lambda_i would lose digits to cancellation; sum the tail.
+  double s = 0.0;
+  for (Eigen::Index i = eigenvalues.size() - 1; i >= kk; --i) s += eigenvalues[i];
+  return s;
+}
+
+size_t PcaSnapshot::byte_size() const {
+  size_t b = Snapshot::byte_size() + message.capacity() +
+             static_cast<size_t>(mean.size() + offset.size() + scale.size() + eigenvalues.size() +
+                                 recon_error.size() + direction.size()) *
+                 sizeof(double);
+  if (covariance) b += static_cast<size_t>(covariance->size()) * sizeof(double);
+  if (components) b += static_cast<size_t>(components->size()) * sizeof(double);
+  if (scores) b += static_cast<size_t>(scores->size()) * sizeof(float);
+  return b;
+}
+
+Eigen::MatrixXd pca_transform(const PcaSnapshot& snap, const Eigen::Ref<const Eigen::MatrixXd>& rows,
+                              int k) {
+  if (!snap.components || k < 0 || k > snap.k() || rows.cols() != snap.d)
+    throw std::invalid_argument("pca_transform: needs a fitted snapshot, rows with d columns and "
+                                "k <= the number of components");
+  Eigen::MatrixXd xp = rows;
+  for (Eigen::Index j = 0; j < xp.cols(); ++j)
+    xp.col(j) = (xp.col(j).array() - snap.offset[j]) / snap.scale[j];
+  return xp * snap.components->topRows(k).transpose();
+}
+
+Eigen::MatrixXd pca_inverse_transform(const PcaSnapshot& snap,
+                                      const Eigen::Ref<const Eigen::MatrixXd>& scores) {
+  if (!snap.components || scores.cols() > snap.k())
+    throw std::invalid_argument("pca_inverse_transform: needs a fitted snapshot and at most k "
+                                "score columns");
+  const int k = static_cast<int>(scores.cols());
+  Eigen::MatrixXd x = scores * snap.components->topRows(k);
+  for (Eigen::Index j = 0; j < x.cols(); ++j)
+    x.col(j) = x.col(j).array() * snap.scale[j] + snap.offset[j];
+  return x;
+}
+
+double pca_captured_variance(const Eigen::Ref<const Eigen::MatrixXd>& cov,
+                             const Eigen::Ref<const Eigen::VectorXd>& u) {
+  const double nn = u.squaredNorm();
+  if (!(nn > 0.0)) return kNaN;
+  return u.dot(cov * u) / nn;
+}
+
+Eigen::VectorXd pca_direction_from_angles(int d, double angle_deg, double elevation_deg) {
+  Eigen::VectorXd u = Eigen::VectorXd::Zero(std::max(1, d));
+  if (d <= 1) {
+    u[0] = 1.0;
+    return u;
+  }
+  const double a = angle_deg * kPi / 180.0;
+  const double e = d >= 3 ? elevation_deg * kPi / 180.0 : 0.0;
+  u[0] = std::cos(e) * std::cos(a);
+  u[1] = std::cos(e) * std::sin(a);
+  if (d >= 3) u[2] = std::sin(e);
+  return u;
+}
+
+void pca_angles_from_direction(const Eigen::Ref<const Eigen::VectorXd>& u_in, double* angle_deg,
+                               double* elevation_deg) {
+  Eigen::VectorXd u = u_in.normalized();
+  double a = std::atan2(u[1], u[0]);
+  if (a < 0) {  // the same line through -u: azimuth in [0, pi)
+    a += kPi;
+    u = -u;
+  }
+  if (a >= kPi) a -= kPi;
+  const double e = u.size() >= 3 ? std::asin(std::clamp(u[2], -1.0, 1.0)) : 0.0;
+  if (angle_deg) *angle_deg = a * 180.0 / kPi;
+  if (elevation_deg) *elevation_deg = e * 180.0 / kPi;
+}
+
+// ---------------------------------------------------------------- description
+
+const ModuleInfo& PCA::info() const {
+  static const ModuleInfo kInfo = [] {
+    ModuleInfo m;
+    m.name = "pca";
+    m.title = "PCA (principal component analysis)";
+    m.chapter = "Dimensionality reduction";
+    m.summary =
+        "Diagonalises the covariance C = (1/n) sum_i x'_i x'_i^T = Q Lambda Q^T of the (centred, "
+        "optionally standardised) data. The top eigenvector u_1 is the direction of the best "
+        "line fit: it maximises the captured variance u^T C u and minimises the residual "
+        "tr C - u^T C u. Projecting onto the top K eigenvectors leaves a mean reconstruction "
+        "error equal to the sum of the dropped eigenvalues (Eckart-Young). Step 1 is the whole "
+        "fit; in manual mode drag the direction u and compare.";
+    m.metrics = {
+        {"total_variance", "tr C = (1/n) sum_i ||x'_i||^2 = sum_i lambda_i", false},
+        {"captured_variance",
+         "u^T C u = (1/n) sum_i <u, x'_i>^2 for the current line direction u (lambda_1 at u = u_1)",
+         false},
+        {"residual",
+         "tr C - u^T C u = (1/n) sum_i ||x'_i - <u, x'_i> u||^2, mean squared distance to the line",
+         false},
+        {"explained_ratio",
+         "sum_{i <= K} lambda_i / tr C for K = components (NaN before the fit)", false},
+        {"reconstruction_error",
+         "(1/n) sum_i ||x'_i - U_K U_K^T x'_i||^2 measured from the data; equals sum_{i > K} "
+         "lambda_i (NaN before the fit)",
+         false},
+    };
+    m.default_dataset = "anisotropic:n=300,centers=1,seed=2";
+    m.table_columns = {"component", "eigenvalue", "explained_ratio", "cumulative_ratio"};
+    m.default_cli_steps = 1;
+    return m;
+  }();
+  return kInfo;
+}
+
+const ParamSpecs& PCA::params() const {
+  static const ParamSpecs kSpecs = [] {
+    ParamSpecs s(6);
+    s[0].name = "components";
+    s[0].type = ParamType::Int;
+    s[0].min = 0;
+    s[0].max = kMaxEigenDim;
+    s[0].def = 0;
+    s[0].help = "number of principal components K to compute and show; 0 = all min(n, d) "
+                "(scikit-learn: n_components, None = all)";
+    s[0].formula = "U_K = [u_1 .. u_K]";
+    s[0].update = ParamUpdate::Rebuild;
+
+    s[1].name = "center";
+    s[1].type = ParamType::Bool;
+    s[1].def = 1;
+    s[1].help = "subtract the mean before the decomposition (off: the line passes through the "
+                "origin and C is the second-moment matrix)";
+    s[1].formula = "x' = x - mu";
+    s[1].update = ParamUpdate::Rebuild;
+
+    s[2].name = "standardize";
+    s[2].type = ParamType::Bool;
+    s[2].def = 0;
+    s[2].help = "divide each feature by its standard deviation (C becomes the correlation "
+                "matrix; scikit-learn: StandardScaler before PCA)";
+    s[2].formula = "x'_j = (x_j - mu_j) / s_j";
+    s[2].update = ParamUpdate::Rebuild;
+
+    s[3].name = "mode";
+    s[3].type = ParamType::Choice;
+    s[3].choices = {"fit", "manual"};
+    s[3].choice_help = {"the fit sets the line direction u to the top eigenvector u_1",
+                        "drag the direction u yourself; 'solve' snaps it to u_1"};
+    s[3].def = 0;
+    s[3].help = "who chooses the line direction u (2-D / 3-D line fit)";
+    s[3].update = ParamUpdate::Live;
+
+    s[4].name = "angle";
+    s[4].type = ParamType::Real;
+    s[4].min = 0;
+    s[4].max = 180;
+    s[4].def = 30;
+    s[4].help = "direction of u in degrees, in the plane of the first two features (manual mode)";
+    s[4].formula = "u = (cos e cos a, cos e sin a, sin e)";
+    s[4].update = ParamUpdate::Live;
+
+    s[5].name = "elevation";
+    s[5].type = ParamType::Real;
+    s[5].min = -90;
+    s[5].max = 90;
+    s[5].def = 20;
+    s[5].help = "elevation of u towards the third feature in degrees (3-D data, manual mode)";
+    s[5].formula = "u = (cos e cos a, cos e sin a, sin e)";
+    s[5].update = ParamUpdate::Live;
+    return s;
+  }();
+  return kSpecs;
+}
+
+PCA::Params PCA::params_from(const ParamValues& values) {
+  static const PCA kProto;
+  const ParamValues v = validated(kProto.params(), values);
+  Params p;
+  p.components = get_int(v, "components");
+  p.center = get_bool(v, "center");
+  p.standardize = get_bool(v, "standardize");
+  p.mode = static_cast<Mode>(get_choice(v, "mode"));
+  p.angle = get_real(v, "angle");
+  p.elevation = get_real(v, "elevation");
+  return p;
+}
+
+void PCA::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
+
+// ---------------------------------------------------------------- lifecycle
+
+PCA::PCA() = default;
+PCA::~PCA() = default;
+PCA::PCA(const PCA&) = default;
+
+std::unique_ptr<Module> PCA::clone() const { return std::make_unique<PCA>(*this); }
+
+void PCA::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t) {
+  const Params p = params_from(values);
+  if (!data) throw std::invalid_argument("pca: no dataset; load or generate one first");
+  const int n = data->rows(), d = data->cols();
+  if (n == 0 || d == 0)
+    throw std::invalid_argument("pca: the dataset is empty (" + std::to_string(n) + " x " +
+                                std::to_string(d) + "); load or generate data first");
+  if (!data->x.allFinite()) {
+    for (int c = 0; c < d; ++c)
+      for (int i = 0; i < n; ++i)
+        if (!std::isfinite(data->x(i, c))) {
+          const std::string col = c < static_cast<int>(data->column_names.size())
+                                      ? data->column_names[static_cast<size_t>(c)]
+                                      : "x" + std::to_string(c);
+          throw std::invalid_argument("pca: the dataset has a non-finite value (" +
+                                      fmt_g(data->x(i, c)) + ") at row " + std::to_string(i) +
+                                      ", column '" + col + "'; clean the data or drop that row");
+        }
+  }
+  const int r = std::min(n, d);
+  if (r > kMaxEigenDim)
+    throw std::invalid_argument("pca: min(n, d) = " + std::to_string(r) + " exceeds " +
+                                std::to_string(kMaxEigenDim) +
+                                " (the eigen-decomposition would take too long); try fewer rows "
+                                "(dataset option n=) or fewer features");
+  if (p.components > r)
+    throw std::invalid_argument("parameter 'components' = " + std::to_string(p.components) +
+                                " exceeds min(n, d) = " + std::to_string(r) +
+                                " (n = " + std::to_string(n) + " samples, d = " +
+                                std::to_string(d) + " features); try components <= " +
+                                std::to_string(r) + ", or 0 for all");
+
+  data_ = std::move(data);
+  p_ = p;
+  n_ = n;
+  d_ = d;
+  k_ = p.components == 0 ? r : p.components;
+  const Eigen::MatrixXd& x = data_->x;
+  mean_.resize(d);
+  scale_ = Eigen::VectorXd::Ones(d);
+  zero_std_ = 0;
+  for (int j = 0; j < d; ++j) mean_[j] = x.col(j).mean();
+  offset_ = p.center ? mean_ : Eigen::VectorXd::Zero(d);
+  total_ = 0.0;
+  for (int j = 0; j < d; ++j) {
+    const double var = (x.col(j).array() - mean_[j]).square().mean();  // about the mean (1/n)
+    if (p.standardize) {
+      if (var > 0.0)
+        scale_[j] = std::sqrt(var);
+      else
+        ++zero_std_;
+    }
+    total_ += (x.col(j).array() - offset_[j]).square().mean() / (scale_[j] * scale_[j]);
+  }
+
+  cov_.reset();
+  if (d <= kKeepCovarianceMaxDim) {
+    Eigen::MatrixXd xp = x;
+    for (int j = 0; j < d; ++j) xp.col(j) = (xp.col(j).array() - offset_[j]) / scale_[j];
+    Eigen::MatrixXd c = Eigen::MatrixXd::Zero(d, d);
+    c.selfadjointView<Eigen::Lower>().rankUpdate(xp.transpose(), 1.0 / n);
+    c.triangularView<Eigen::StrictlyUpper>() = c.transpose();
+    cov_ = std::make_shared<const Eigen::MatrixXd>(std::move(c));
+  }
+  fit_.reset();
+  iteration_ = 0;
+  status_ = Status::Running;
+  message_.clear();
+  if (zero_std_ > 0)
+    message_ = std::to_string(zero_std_) + " feature(s) have zero standard deviation and are "
+               "left unscaled (s_j = 1), as scikit-learn's StandardScaler does";
+  set_direction(pca_direction_from_angles(d, p.angle, p.elevation));
+  invalidate();
+}
+
+void PCA::set_direction(const Eigen::VectorXd& u) {
+  u_ = u.normalized();
+  if (fit_ && !cov_) {
+    // u^T C u = (1/n) ||X' u||^2 without C: from the eigen-decomposition when u is
+    // a component, else one pass over the data (d large, rare: only intents).
+    const Eigen::MatrixXd& x = data_->x;
+    const Eigen::VectorXd w = u_.cwiseQuotient(scale_);
+    const Eigen::VectorXd proj = x * w;
+    const double shift = offset_.dot(w);
+    captured_ = (proj.array() - shift).square().mean();
+  } else if (cov_) {
+    captured_ = pca_captured_variance(*cov_, u_);
+  } else {
+    captured_ = kNaN;
+  }
+  invalidate();
+}
+
+// ---------------------------------------------------------------- the fit
+
+void PCA::step() {
+  if (!data_ || is_terminal(status_)) return;
+  fit();
+}
+
+void PCA::fit() {
+  const Eigen::MatrixXd& x = data_->x;
+  const int n = n_, d = d_, k = k_;
+  const Eigen::VectorXd inv_s = scale_.cwiseInverse();
+  auto f = std::make_shared<Fit>();
+  Eigen::MatrixXd comps(k, d);
+
+  if (d <= n) {
+    // C = (1/n) sum_i x'_i x'_i^T by rank updates over fixed row partitions.
+    std::vector<Eigen::MatrixXd> part(kPartitions);
+    const int threads = thread_count(static_cast<double>(n) * d * d);
+    for_each_partition(threads, [&](int pi) {
+      int r0, r1;
+      partition_rows(n, pi, &r0, &r1);
+      Eigen::MatrixXd& acc = part[static_cast<size_t>(pi)];
+      acc.setZero(d, d);
+      Eigen::MatrixXd b;
+      for (int r = r0; r < r1; r += kBlockRows) {
+        const int rows = std::min(kBlockRows, r1 - r);
+        preprocess_block(x, r, rows, offset_, inv_s, b);
+        acc.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose());
+      }
+    });
+    Eigen::MatrixXd c = std::move(part[0]);
+    for (int pi = 1; pi < kPartitions; ++pi) c += part[static_cast<size_t>(pi)];
+    c *= 1.0 / n;
+    c.triangularView<Eigen::StrictlyUpper>() = c.transpose();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(c);
+    if (es.info() != Eigen::Success) {
+      status_ = Status::Failed;
+      message_ = "the eigen-solver did not converge on the d x d covariance; check the data";
+      invalidate();
+      return;
+    }
+    f->eigenvalues = es.eigenvalues().reverse().cwiseMax(0.0);
+    for (int kk = 0; kk < k; ++kk) comps.row(kk) = es.eigenvectors().col(d - 1 - kk).transpose();
+  } else {
+    // d > n: G = (1/n) X' X'^T shares the non-zero eigenvalues; u_k ~ X'^T v_k.
+    Eigen::MatrixXd xp;
+    preprocess_block(x, 0, n, offset_, inv_s, xp);
+    Eigen::MatrixXd g = Eigen::MatrixXd::Zero(n, n);
+    g.selfadjointView<Eigen::Lower>().rankUpdate(xp, 1.0 / n);
+    g.triangularView<Eigen::StrictlyUpper>() = g.transpose();
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(g);
+    if (es.info() != Eigen::Success) {
+      status_ = Status::Failed;
+      message_ = "the eigen-solver did not converge on the n x n Gram matrix; check the data";
+      invalidate();
+      return;
+    }
+    f->eigenvalues = es.eigenvalues().reverse().cwiseMax(0.0);
+    Eigen::MatrixXd v(n, k);
+    for (int kk = 0; kk < k; ++kk) v.col(kk) = es.eigenvectors().col(n - 1 - kk);
+    // X'^T v_k has norm sqrt(n lambda_k); a thin QR normalises it and completes
+    // the null-space columns (lambda = 0) with orthonormal vectors.
+    const Eigen::MatrixXd m = xp.transpose() * v;
+    Eigen::HouseholderQR<Eigen::MatrixXd> qr(m);
+    const Eigen::MatrixXd q = qr.householderQ() * Eigen::MatrixXd::Identity(d, k);
+    comps = q.transpose();
+  }
+  fix_signs(comps);
+
+  // Scores Z = X' U_K^T and their column sums of squares (for e(K')).
+  const int held = std::min(k, kMaxHeldScores);
+  auto scores = std::make_shared<Eigen::MatrixXf>(n, held);
+  std::vector<Eigen::VectorXd> ss(kPartitions);
+  const Eigen::MatrixXd ut = comps.transpose();  // d x K
+  const int threads = thread_count(static_cast<double>(n) * d * k);
+  for_each_partition(threads, [&](int pi) {
+    int r0, r1;
+    partition_rows(n, pi, &r0, &r1);
+    Eigen::VectorXd& acc = ss[static_cast<size_t>(pi)];
+    acc.setZero(k);
+    Eigen::MatrixXd b, z;
+    for (int r = r0; r < r1; r += kBlockRows) {
+      const int rows = std::min(kBlockRows, r1 - r);
+      preprocess_block(x, r, rows, offset_, inv_s, b);
+      z.noalias() = b * ut;
+      acc += z.colwise().squaredNorm().transpose();
+      scores->middleRows(r, rows) = z.leftCols(held).cast<float>();
+    }
+  });
+  Eigen::VectorXd col_ss = ss[0];
+  for (int pi = 1; pi < kPartitions; ++pi) col_ss += ss[static_cast<size_t>(pi)];
+  f->recon_error.resize(k + 1);
+  double captured = 0.0;
+  f->recon_error[0] = total_;
+  for (int kk = 0; kk < k; ++kk) {
+    captured += col_ss[kk] / n;
+    f->recon_error[kk + 1] = std::max(0.0, total_ - captured);
+  }
+  f->components = std::make_shared<const Eigen::MatrixXd>(std::move(comps));
+  f->scores = std::move(scores);
+  fit_ = std::move(f);
+
+  iteration_ = 1;
+  if (p_.mode == Mode::Fit) set_direction(fit_->components->row(0).transpose());
+  else set_direction(u_);
+  double top = 0.0;
+  for (int kk = 0; kk < k; ++kk) top += fit_->eigenvalues[kk];
+  status_ = Status::Converged;
+  std::string notice = "fitted: " + std::to_string(k) + " component(s) explain " +
+                       fmt_g(total_ > 0 ? 100.0 * top / total_ : 0.0) + "% of the variance";
+  if (total_ <= 0.0) notice = "fitted, but the total variance is 0 (all points coincide)";
+  message_ = message_.empty() || message_.rfind("fitted", 0) == 0 ? notice : message_ + "; " + notice;
+  invalidate();
+}
+
+// ---------------------------------------------------------------- edits
+
+void PCA::set_live(const std::string& name, double value) {
+  const ParamSpec* s = find_param(params(), name);
+  if (!s || s->update != ParamUpdate::Live) {
+    Module::set_live(name, value);  // throws: unknown or rebuild parameter
+    return;
+  }
+  ParamValues v;
+  v[name] = value;
+  validated(params(), v);  // throws with the range
+  if (name == "mode") {
+    p_.mode = static_cast<Mode>(static_cast<int>(value));
+    if (p_.mode == Mode::Fit && fit_ && data_) set_direction(fit_->components->row(0).transpose());
+  } else {
+    if (name == "angle") p_.angle = value;
+    else p_.elevation = value;
+    if (data_) set_direction(pca_direction_from_angles(d_, p_.angle, p_.elevation));
+  }
+  invalidate();
+}
+
+bool PCA::apply(const Intent& intent) {
+  if (!data_) return false;
+  if (intent.kind == "set_direction") {
+    if (static_cast<int>(intent.values.size()) != d_) return false;
+    Eigen::VectorXd u(d_);
+    for (int j = 0; j < d_; ++j) u[j] = intent.values[static_cast<size_t>(j)];
+    if (!u.allFinite() || !(u.norm() > 0.0)) return false;
+    set_direction(u);
+    return true;
+  }
+  if (intent.kind == "solve") {
+    if (fit_) {
+      set_direction(fit_->components->row(0).transpose());
+      return true;
+    }
+    if (!cov_) return false;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(*cov_);
+    Eigen::MatrixXd top = es.eigenvectors().col(d_ - 1).transpose();
+    fix_signs(top);
+    set_direction(top.row(0).transpose());
+    return true;
+  }
+  return false;
+}
+
+// ---------------------------------------------------------------- snapshot
+
+std::shared_ptr<const PcaSnapshot> PCA::pca_snapshot() const {
+  if (cache_) return cache_;
+  auto s = std::make_shared<PcaSnapshot>();
+  if (!data_) {
+    s->status = Status::Failed;
+    s->message = "pca: not reset yet (no dataset)";
+    s->metrics.assign(5, kNaN);
+    cache_ = s;
+    return cache_;
+  }
+  s->iteration = iteration_;
+  s->status = status_;
+  s->message = message_;
+  s->n = n_;
+  s->d = d_;
+  s->fitted = static_cast<bool>(fit_);
+  s->centered = p_.center;
+  s->standardized = p_.standardize;
+  s->manual = p_.mode == Mode::Manual;
+  s->zero_std_features = zero_std_;
+  s->mean = mean_;
+  s->offset = offset_;
+  s->scale = scale_;
+  s->total_variance = total_;
+  s->covariance = cov_;
+  s->direction = u_;
+  s->captured = captured_;
+  s->residual = std::isfinite(captured_) ? std::max(0.0, total_ - captured_) : kNaN;
+  double explained = kNaN, recon = kNaN;
+  if (fit_) {
+    s->eigenvalues = fit_->eigenvalues;
+    s->components = fit_->components;
+    s->scores = fit_->scores;
+    s->recon_error = fit_->recon_error;
+    double cum = 0.0;
+    for (int kk = 0; kk < k_; ++kk) {
+      const double lam = fit_->eigenvalues[kk];
+      cum += lam;
+      const double ratio = total_ > 0 ? lam / total_ : 0.0;
+      s->table.push_back({static_cast<double>(kk + 1), lam, ratio, total_ > 0 ? cum / total_ : 0.0});
+    }
+    explained = total_ > 0 ? cum / total_ : 0.0;
+    recon = fit_->recon_error[k_];
+  }
+  s->metrics = {total_, s->captured, s->residual, explained, recon};
+  cache_ = s;
+  return cache_;
+}
+
+std::shared_ptr<const Snapshot> PCA::snapshot() const { return pca_snapshot(); }
+
+}  // namespace cilab

@@ -1,0 +1,206 @@
+// --script FILE: commands run between frames, for demos prepared in advance
+// and for end-to-end tests of the real shell. One command per line, '#'
+// starts a comment. Commands go through the same paths as the mouse and the
+// keyboard (keys are injected into ImGui's input for one frame; `drop` is the
+// drag-and-drop callback; `set` is the parameter panel's change).
+//
+//   wait N                 render N frames
+//   idle                   wait until the runner has applied every command
+//   key NAME               press a key for one frame: Space Right Left S R
+//   step [N] | substep | back | seek N | play | pause | reset
+//   set KEY=VALUE | seed N
+//   dataset SPEC | load PATH | drop PATH | module NAME
+//   intent KIND INDEX [V...]        an edit, as a view would send it
+//   add-point X Y | remove-point X Y
+//   expect iteration N | expect status NAME | expect rows N | expect module NAME
+//   expect error | expect no-error | expect param KEY=VALUE
+//   screenshot PATH        save the next frame as PNG
+//   quit
+#include "app/app.h"
+
+#include "algorithms/core/params.h"
+
+#include <GLFW/glfw3.h>
+#include <imgui.h>
+
+#include <cstdio>
+#include <fstream>
+#include <iostream>
+#include <sstream>
+
+namespace cilab {
+namespace {
+
+int key_code(const std::string& name) {
+  if (name == "Space") return GLFW_KEY_SPACE;
+  if (name == "Right") return GLFW_KEY_RIGHT;
+  if (name == "Left") return GLFW_KEY_LEFT;
+  if (name == "S" || name == "s") return GLFW_KEY_S;
+  if (name == "R" || name == "r") return GLFW_KEY_R;
+  return -1;
+}
+
+}  // namespace
+
+bool App::run_script_line() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int k : injected_keys_) io.KeysDown[k] = false;
+  injected_keys_.clear();
+  if (script_wait_ > 0) {
+    --script_wait_;
+    return true;
+  }
+  while (script_pos_ < script_.size()) {
+    const size_t line_no = script_pos_ + 1;
+    std::istringstream in(script_[script_pos_++]);
+    std::string cmd;
+    if (!(in >> cmd) || cmd[0] == '#') continue;
+    auto fail = [&](const std::string& what) {
+      ++script_failures_;
+      std::cerr << "cilab: script line " << line_no << ": " << what << "\n";
+    };
+    const std::shared_ptr<const Snapshot> snap = runner_->latest();
+    if (cmd == "wait") {
+      int n = 1;
+      in >> n;
+      script_wait_ = std::max(0, n - 1);
+      return true;
+    } else if (cmd == "idle") {
+      runner_->wait_idle();
+    } else if (cmd == "key") {
+      std::string name;
+      in >> name;
+      const int k = key_code(name);
+      if (k < 0) {
+        fail("unknown key '" + name + "'; known: Space Right Left S R");
+        continue;
+      }
+      io.KeysDown[k] = true;
+      injected_keys_.push_back(k);
+      return true;  // the key is seen by this frame
+    } else if (cmd == "step") {
+      int n = 1;
+      in >> n;
+      runner_->step_n(n);
+    } else if (cmd == "substep") {
+      runner_->sub_step();
+    } else if (cmd == "back") {
+      runner_->back();
+    } else if (cmd == "seek") {
+      int n = 0;
+      in >> n;
+      runner_->seek(n);
+    } else if (cmd == "play") {
+      runner_->play();
+    } else if (cmd == "pause") {
+      runner_->pause();
+    } else if (cmd == "reset") {
+      restart();
+    } else if (cmd == "set") {
+      std::string kv;
+      in >> kv;
+      const size_t eq = kv.find('=');
+      const ParamSpec* spec = eq == std::string::npos ? nullptr : find_param(specs_, kv.substr(0, eq));
+      if (!spec) {
+        fail("set " + kv + ": unknown parameter of " + module_name_);
+        continue;
+      }
+      try {
+        change_param(*spec, parse_value(*spec, kv.substr(eq + 1)));
+      } catch (const std::exception& e) {
+        show_error(e.what());
+      }
+    } else if (cmd == "seed") {
+      unsigned long long s = 0;
+      in >> s;
+      seed_ = s;
+      restart();
+    } else if (cmd == "dataset") {
+      std::string spec;
+      in >> spec;
+      load_builtin(spec);
+    } else if (cmd == "load" || cmd == "drop") {
+      std::string path;
+      std::getline(in >> std::ws, path);
+      if (cmd == "drop") on_drop(path);
+      else load_file(path);
+    } else if (cmd == "module") {
+      std::string name;
+      in >> name;
+      open_module(name);
+    } else if (cmd == "intent") {
+      ViewIntent vi;
+      in >> vi.intent.kind >> vi.intent.index;
+      for (double v; in >> v;) vi.intent.values.push_back(v);
+      std::vector<ViewIntent> intents = {vi};
+      apply_intents(intents);
+    } else if (cmd == "add-point" || cmd == "remove-point") {
+      ViewIntent vi;
+      vi.kind = cmd == "add-point" ? ViewIntent::Kind::AddPoint : ViewIntent::Kind::RemovePoint;
+      in >> vi.x >> vi.y;
+      std::vector<ViewIntent> intents = {vi};
+      apply_intents(intents);
+    } else if (cmd == "expect") {
+      runner_->wait_idle();
+      const std::shared_ptr<const Snapshot> now = runner_->latest();
+      std::string what;
+      in >> what;
+      if (what == "iteration") {
+        int n = -1;
+        in >> n;
+        if (!now || now->iteration != n)
+          fail("expected iteration " + std::to_string(n) + ", found " +
+               (now ? std::to_string(now->iteration) : std::string("none")));
+      } else if (what == "status") {
+        std::string name;
+        in >> name;
+        if (!now || name != status_name(now->status))
+          fail("expected status " + name + ", found " + (now ? status_name(now->status) : "none"));
+      } else if (what == "rows") {
+        int n = -1;
+        in >> n;
+        if (!data_ || data_->rows() != n)
+          fail("expected " + std::to_string(n) + " rows, found " + (data_ ? std::to_string(data_->rows()) : "no data"));
+      } else if (what == "module") {
+        std::string name;
+        in >> name;
+        if (name != module_name_) fail("expected module " + name + ", found " + module_name_);
+      } else if (what == "error") {
+        if (error_.empty()) fail("expected an error message, found none");
+        error_.clear();
+      } else if (what == "no-error") {
+        if (!error_.empty()) fail("expected no error, found: " + error_);
+      } else if (what == "param") {
+        std::string kv;
+        in >> kv;
+        const size_t eq = kv.find('=');
+        const ParamSpec* spec = eq == std::string::npos ? nullptr : find_param(specs_, kv.substr(0, eq));
+        const ParamValues running = runner_->values();
+        auto it = spec ? running.find(spec->name) : running.end();
+        if (!spec || it == running.end() || format_value(*spec, it->second) != kv.substr(eq + 1))
+          fail("expected " + kv + ", found " +
+               (spec && it != running.end() ? format_value(*spec, it->second) : std::string("no such parameter")));
+      } else {
+        fail("unknown expectation '" + what + "'");
+      }
+    } else if (cmd == "screenshot") {
+      in >> script_screenshot_;
+      return true;
+    } else if (cmd == "quit") {
+      quit_ = true;
+      return false;
+    } else {
+      fail("unknown command '" + cmd + "'");
+    }
+  }
+  return false;
+}
+
+std::vector<std::string> read_script(const std::string& path) {
+  std::vector<std::string> lines;
+  std::ifstream in(path);
+  for (std::string l; std::getline(in, l);) lines.push_back(l);
+  return lines;
+}
+
+}  // namespace cilab

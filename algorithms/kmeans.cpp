@@ -6,13 +6,20 @@
 // kBlockRows rows computes, per block, the new labels and the sufficient
 // statistics of the new partition (n_j, S_j = sum x_i, Q_j = sum ||x_i||^2);
 // blocks are reduced in index order, so the update half-step is O(k d) and
-// every result is independent of the thread count.
+// every result is independent of the thread count. For d <= 4 the pass reads
+// a column-major copy of the data (structure of arrays) and vectorises across
+// points (see assign_block_low). For d > 4 the pass keeps
+// Hamerly bounds per point (upper_, lower_) and sums only the moves, so points
+// the bounds settle cost O(1) (the gain grows as the run converges); a block
+// where most points are unsettled (early iterations) gets one contiguous GEMM.
 #include "algorithms/kmeans.h"
 
 #include <algorithm>
 #include <atomic>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
+#include <cstring>
 #include <limits>
 #include <stdexcept>
 #include <thread>
@@ -27,6 +34,7 @@ using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen:
 // The dataset, centred once: x_i - mean, row-major, with its squared row norms.
 struct KMeans::Prepared {
   RowMatrixXd x;          // n x d
+  Eigen::MatrixXd xcol;   // n x d column-major (d <= 4 only; empty otherwise)
   Eigen::VectorXd norm2;  // n, ||x_i - mean||^2
   Eigen::VectorXd mean;   // d
 };
@@ -38,6 +46,9 @@ constexpr double kInf = std::numeric_limits<double>::infinity();
 constexpr int kLowDimMax = 4;          // d <= 4: direct differences, no GEMM
 constexpr int kBlockRows = 2048;       // rows per work block (fixed: determinism)
 constexpr int kGemmRows = 256;         // rows per GEMM panel inside a block
+// Above this fraction of rows left unsettled by the loose bounds, a block gets
+// all its distances from one contiguous GEMM (no tightening, no gathering).
+constexpr double kDenseFraction = 0.5;
 constexpr double kParallelMinWork = 2e5;  // n*k*d below which one thread runs
 constexpr size_t kMaxSeedingProbEntries = 4000000;
 // A point keeps its cluster unless another is closer by more than
@@ -118,54 +129,218 @@ inline void keep_if_tied(const AssignInput& in, int i, int o, double dold, int& 
   }
 }
 
-// d <= 4: exact squared differences, L points at a time (vectorises across
-// points); the block's statistics are accumulated from scratch.
+// d <= 4: exact squared differences ||x_i - mu_j||^2 = sum_c (x_ic - mu_jc)^2,
+// vectorised across points with GCC/Clang vector extensions (kLanes doubles
+// per vector: 4 with AVX, 2 otherwise). The data are read
+// column by column (structure of arrays), NV vectors of points at a time; the
+// loop over centroids keeps per-lane running minima (strict <: ties keep the
+// lowest index) and the distance to the old centroid. The sums of D_i,new and
+// of D_i,old - D_i,new and the number of changes are accumulated per lane with
+// masks; n_j, S_j and Q_j are scattered point by point into kLanes copies. Both
+// are reduced in a fixed order at the end of the block: the result depends
+// only on the block, never on the thread that ran it. (The hysteresis rule is
+// keep_if_tied's, applied lane-wise; the norm in the tolerance is computed
+// from the lanes, which is the same quantity up to rounding.)
+#if defined(__AVX__)
+constexpr int kLanes = 4;  // doubles per vector: one 256-bit register
+#else
+constexpr int kLanes = 2;  // 128-bit vectors (SSE2, NEON): no ABI change without AVX
+#endif
+typedef double VecD __attribute__((vector_size(8 * kLanes)));
+typedef int64_t VecL __attribute__((vector_size(8 * kLanes)));  // masks: -1 = true
+typedef int32_t VecI __attribute__((vector_size(4 * kLanes)));
+
+template <class V, class T>
+inline V splat(T v) {
+  V r;
+  for (int l = 0; l < kLanes; ++l) r[l] = v;
+  return r;
+}
+inline VecD load_d(const double* p) {
+  VecD v;
+  std::memcpy(&v, p, sizeof(v));
+  return v;
+}
+inline VecD load_labels(const int* p) {
+  VecI v;
+  std::memcpy(&v, p, sizeof(v));
+  return __builtin_convertvector(v, VecD);
+}
+inline void store_labels(int* p, VecD z) {
+  const VecI v = __builtin_convertvector(z, VecI);
+  std::memcpy(p, &v, sizeof(v));
+}
+inline VecD mask_of(VecD v, VecL m) {
+  return reinterpret_cast<VecD>(reinterpret_cast<VecL>(v) & m);
+}
+// Sum of the lanes, left to right (a fixed order).
+template <class T, class V>
+inline T lane_sum(V v) {
+  T t = v[0];
+  for (int l = 1; l < kLanes; ++l) t += v[l];
+  return t;
+}
+
+// Partial statistics of one block (k <= 64). Cluster sums are scattered into
+// kLanes interleaved copies (point i of a chunk goes to copy i % kLanes), so
+// consecutive points of one cluster do not wait on each other's stores.
 template <int D>
-void assign_block_low(const AssignInput& in, int r0, int r1, BlockStats& st) {
-  constexpr int L = 8;
-  using Lane = Eigen::Array<double, L, 1>;
-  const int k = in.k;
+struct LowAcc {
+  struct Cell {
+    double sums[D];
+    double sq;
+    double count;
+  };
+  Cell cell[kLanes][64];
+  VecD fresh, decrement;
+  VecL changed;  // minus the number of changes (masks are -1)
+};
+
+// The inputs of the low-d pass (centred centroids copied to a stack array).
+template <int D>
+struct LowInput {
+  const double* col[D];  // column c of the centred data, n entries
+  const int* old_labels;
+  int* new_labels;
   double m[64][D];
-  for (int j = 0; j < k; ++j)
-    for (int c = 0; c < D; ++c) m[j][c] = (*in.mu)(j, c);
-  Lane xs[D];
-  for (int i0 = r0; i0 < r1; i0 += L) {
-    const int cnt = std::min(L, r1 - i0);
-    Lane old;
-    for (int l = 0; l < L; ++l) {
-      const int i = i0 + (l < cnt ? l : 0);  // padding lanes repeat a valid row
-      for (int c = 0; c < D; ++c) xs[c][l] = in.x[static_cast<size_t>(i) * D + c];
-      old[l] = in.old_labels[i];
-    }
-    Lane best = Lane::Constant(kInf), arg = Lane::Zero(), dold = Lane::Zero();
-    for (int j = 0; j < k; ++j) {
-      const double jd = j;
-      Lane dist = (xs[0] - m[j][0]).square();
-      for (int c = 1; c < D; ++c) dist += (xs[c] - m[j][c]).square();
-      const Eigen::Array<bool, L, 1> lt = dist < best;  // strict: ties keep the lowest index
-      best = lt.select(dist, best);
-      arg = lt.select(Lane::Constant(jd), arg);
-      dold = (old == jd).select(dist, dold);
-    }
-    for (int l = 0; l < cnt; ++l) {
-      const int i = i0 + l;
-      const int o = in.old_labels[i];
-      int z = static_cast<int>(arg[l]);
-      double b = best[l];
-      keep_if_tied(in, i, o, dold[l], z, b);
-      const double* xi = in.x + static_cast<size_t>(i) * D;
-      double* sz = st.sums.data() + static_cast<size_t>(z) * D;
-      for (int c = 0; c < D; ++c) sz[c] += xi[c];
-      st.sq[z] += in.norm2[i];
-      st.counts[static_cast<size_t>(z)] += 1;
-      st.fresh += b;
-      in.new_labels[i] = z;
-      if (o != z) {
-        ++st.changed;
-        if (o >= 0) st.decrement += dold[l] - b;
-      }
-    }
+  int k;
+  double mu_norm2_max;
+};
+
+// ||x - m||^2 for kLanes points (one expression for every use: bit-identical).
+template <int D>
+inline VecD low_dist(const VecD* x, const VecD* m) {
+  VecD t = x[0] - m[0];
+  VecD dist = t * t;
+  for (int c = 1; c < D; ++c) {
+    t = x[c] - m[c];
+    dist += t * t;
   }
+  return dist;
+}
+
+// NV * kLanes points starting at column offset 0 of `xc`. Lanes with valid = 0
+// (the padding of the last chunk) are left out of every statistic.
+template <int D, int NV, bool kMasked>
+inline void low_chunk(const LowInput<D>& in, const double* const* xc, const int* old_in,
+                      int* out, const VecL* valid, int count, LowAcc<D>& acc) {
+  VecD x[NV][D], best[NV], arg[NV], old[NV], dold[NV];
+  double nrm_buf[NV * kLanes];
+  for (int v = 0; v < NV; ++v) {
+    for (int c = 0; c < D; ++c) x[v][c] = load_d(xc[c] + kLanes * v);
+    old[v] = load_labels(old_in + kLanes * v);
+    best[v] = splat<VecD>(kInf);
+    arg[v] = splat<VecD>(0.0);
+    dold[v] = splat<VecD>(0.0);
+  }
+  VecD jv = splat<VecD>(0.0);  // j in every lane
+  for (int j = 0; j < in.k; ++j) {
+    VecD mj[D];
+    for (int c = 0; c < D; ++c) mj[c] = splat<VecD>(in.m[j][c]);
+    for (int v = 0; v < NV; ++v) {
+      const VecD dist = low_dist<D>(x[v], mj);
+      const VecL lt = dist < best[v];
+      best[v] = lt ? dist : best[v];
+      arg[v] = lt ? jv : arg[v];
+      dold[v] = old[v] == jv ? dist : dold[v];
+    }
+    jv += splat<VecD>(1.0);
+  }
+  for (int v = 0; v < NV; ++v) {
+    VecD nrm = x[v][0] * x[v][0];
+    for (int c = 1; c < D; ++c) nrm += x[v][c] * x[v][c];
+    // Hysteresis (keep_if_tied): a valid old label within the tolerance wins.
+    // When it already is the argmin, dold == best and nothing changes.
+    const VecL has_old = old[v] >= splat<VecD>(0.0);
+    const VecD tol = splat<VecD>(kTieRel) * (nrm + splat<VecD>(in.mu_norm2_max));
+    const VecL keep = has_old & (dold[v] <= best[v] + tol);
+    const VecD z = keep ? old[v] : arg[v];
+    const VecD b = keep ? dold[v] : best[v];
+    store_labels(out + kLanes * v, z);
+    std::memcpy(nrm_buf + kLanes * v, &nrm, sizeof(nrm));
+    VecL live = has_old;
+    VecL all = splat<VecL>(-1);
+    if (kMasked) {
+      live &= valid[v];
+      all &= valid[v];
+    }
+    acc.fresh += mask_of(b, all);
+    acc.decrement += mask_of(dold[v] - b, live);  // exactly 0 for unchanged points
+    acc.changed += (z != old[v]) & all;
+  }
+  const int lanes = kMasked ? count : NV * kLanes;
+  for (int l = 0; l < lanes; ++l) {
+    typename LowAcc<D>::Cell& cell = acc.cell[l % kLanes][out[l]];
+    for (int c = 0; c < D; ++c) cell.sums[c] += xc[c][l];
+    cell.sq += nrm_buf[l];
+    cell.count += 1.0;
+  }
+}
+
+template <int D>
+void assign_block_low(const LowInput<D>& in, int r0, int r1, BlockStats& st) {
+  constexpr int NV = 2;  // vectors per chunk: two independent min chains
+  constexpr int W = NV * kLanes;
+  const int k = in.k;
+  LowAcc<D> acc;
+  for (int l = 0; l < kLanes; ++l)
+    for (int j = 0; j < k; ++j) acc.cell[l][j] = typename LowAcc<D>::Cell{};
+  acc.fresh = acc.decrement = splat<VecD>(0.0);
+  acc.changed = splat<VecL>(0);
+  const double* xc[D];
+  int i = r0;
+  for (; i + W <= r1; i += W) {
+    for (int c = 0; c < D; ++c) xc[c] = in.col[c] + i;
+    low_chunk<D, NV, false>(in, xc, in.old_labels + i, in.new_labels + i, nullptr, W, acc);
+  }
+  if (i < r1) {  // last partial chunk: padded copy, padding lanes masked out
+    const int cnt = r1 - i;
+    alignas(32) double buf[D][W];
+    int old_buf[W], out_buf[W];
+    VecL valid[NV];
+    for (int l = 0; l < W; ++l) {
+      const int src = i + (l < cnt ? l : 0);
+      for (int c = 0; c < D; ++c) buf[c][l] = in.col[c][src];
+      old_buf[l] = in.old_labels[src];
+      valid[l / kLanes][l % kLanes] = l < cnt ? -1 : 0;
+    }
+    for (int c = 0; c < D; ++c) xc[c] = buf[c];
+    low_chunk<D, NV, true>(in, xc, old_buf, out_buf, valid, cnt, acc);
+    std::copy_n(out_buf, cnt, in.new_labels + i);
+  }
+  for (int j = 0; j < k; ++j) {
+    typename LowAcc<D>::Cell t = acc.cell[0][j];  // copies added left to right
+    for (int l = 1; l < kLanes; ++l) {
+      const typename LowAcc<D>::Cell& u = acc.cell[l][j];
+      for (int c = 0; c < D; ++c) t.sums[c] += u.sums[c];
+      t.sq += u.sq;
+      t.count += u.count;
+    }
+    for (int c = 0; c < D; ++c) st.sums(j, c) = t.sums[c];
+    st.sq[j] = t.sq;
+    st.counts[static_cast<size_t>(j)] = static_cast<int>(t.count);
+  }
+  st.fresh = lane_sum<double>(acc.fresh);
+  st.decrement = lane_sum<double>(acc.decrement);
+  st.changed = -static_cast<long>(lane_sum<int64_t>(acc.changed));
+}
+
+// The low-d pass over all blocks: xcol is the n x D column-major centred data.
+template <int D>
+void run_low(const double* xcol, const Eigen::MatrixXd& mu, const AssignInput& a, int blocks,
+             int threads, std::vector<BlockStats>& stats) {
+  LowInput<D> in;
+  for (int c = 0; c < D; ++c) in.col[c] = xcol + static_cast<size_t>(c) * a.n;
+  in.old_labels = a.old_labels;
+  in.new_labels = a.new_labels;
+  for (int j = 0; j < a.k; ++j)
+    for (int c = 0; c < D; ++c) in.m[j][c] = mu(j, c);
+  in.k = a.k;
+  in.mu_norm2_max = a.mu_norm2_max;
+  for_each_block(blocks, threads, [&](int b) {
+    const int r0 = b * kBlockRows, r1 = std::min(a.n, r0 + kBlockRows);
+    assign_block_low<D>(in, r0, r1, stats[static_cast<size_t>(b)]);
+  });
 }
 
 // Hamerly bounds for the GEMM path (distances, not squared):
@@ -194,18 +369,15 @@ void assign_block_gemm(const AssignInput& in, const Eigen::VectorXd& mu_norm2, c
   const int k = in.k, d = in.d;
   std::vector<int> todo;
   todo.reserve(static_cast<size_t>(r1 - r0));
+  // Pass 1: move the bounds; rows the loose bounds cannot settle are candidates.
   for (int i = r0; i < r1; ++i) {
     const int o = in.old_labels[i];
     if (bd.valid && o >= 0) {
-      double u = bd.u[i] + bd.delta[o];
+      const double u = bd.u[i] + bd.delta[o];
       const double l = bd.l[i] - (o == bd.amax ? bd.dmax2 : bd.dmax1);
-      const double m = std::max(bd.s_half[o], l);
-      if (u > m)
-        u = std::sqrt(sq_dist(in.x + static_cast<size_t>(i) * d,
-                              bd.mu_rows + static_cast<size_t>(o) * d, d));
       bd.u[i] = u;
       bd.l[i] = l;
-      if (u <= m) {
+      if (u <= std::max(bd.s_half[o], l)) {
         in.new_labels[i] = o;
         continue;
       }
@@ -213,6 +385,32 @@ void assign_block_gemm(const AssignInput& in, const Eigen::VectorXd& mu_norm2, c
     todo.push_back(i);
   }
   if (todo.empty()) return;
+  if (static_cast<double>(todo.size()) > kDenseFraction * (r1 - r0)) {
+    // Most rows need distances anyway (early iterations): one contiguous GEMM
+    // over the whole block reads each row once, cheaper than tightening and
+    // gathering row by row. Settled rows are recomputed (same label up to the
+    // rounding tolerance, and their bounds become tight).
+    todo.resize(static_cast<size_t>(r1 - r0));
+    for (int i = r0; i < r1; ++i) todo[static_cast<size_t>(i - r0)] = i;
+  } else {
+    // Pass 2: tighten u_i to the exact distance to the own centroid.
+    size_t kept = 0;
+    for (const int i : todo) {
+      const int o = in.old_labels[i];
+      if (bd.valid && o >= 0) {
+        const double u = std::sqrt(sq_dist(in.x + static_cast<size_t>(i) * d,
+                                           bd.mu_rows + static_cast<size_t>(o) * d, d));
+        bd.u[i] = u;
+        if (u <= std::max(bd.s_half[o], bd.l[i])) {
+          in.new_labels[i] = o;
+          continue;
+        }
+      }
+      todo[kept++] = i;
+    }
+    todo.resize(kept);
+    if (todo.empty()) return;
+  }
   RowMatrixXd buf(std::min<int>(kGemmRows, static_cast<int>(todo.size())), d);
   Eigen::MatrixXd g(k, buf.rows());  // g(j, r) = mu_j . x_r
   const int total = static_cast<int>(todo.size());
@@ -399,6 +597,7 @@ void KMeans::reset(std::shared_ptr<const Dataset> data, const ParamValues& value
     prep->mean = data->x.colwise().mean().transpose();
     prep->x = data->x.rowwise() - prep->mean.transpose();
     prep->norm2 = prep->x.rowwise().squaredNorm();
+    if (d <= kLowDimMax) prep->xcol = prep->x;
     prep_ = std::move(prep);
   }
   data_ = std::move(data);
@@ -414,7 +613,7 @@ void KMeans::reset(std::shared_ptr<const Dataset> data, const ParamValues& value
   upper_.clear();
   lower_.clear();
   bounds_valid_ = false;
-  labels_ = std::make_shared<const std::vector<int>>(static_cast<size_t>(n), -1);
+  labels_ = std::make_shared<std::vector<int>>(static_cast<size_t>(n), -1);  // non-const: recycled
   sums_.setZero(p.k, d);
   sq_sums_.setZero(p.k);
   counts_.assign(static_cast<size_t>(p.k), 0);
@@ -520,7 +719,17 @@ void KMeans::sub_step() {
 
 void KMeans::assign_half() {
   const int k = p_.k, n = n_, d = d_;
-  auto next = std::make_shared<std::vector<int>>(static_cast<size_t>(n));
+  // Reuse the label vector of two assigns ago when nothing else holds it (no
+  // snapshot, no clone): saves allocating and faulting in n ints per pass.
+  std::shared_ptr<std::vector<int>> next;
+  if (spare_labels_ && spare_labels_.use_count() == 1 &&
+      spare_labels_->size() == static_cast<size_t>(n)) {
+    std::atomic_thread_fence(std::memory_order_acquire);  // pairs with the last owner's release
+    next = std::move(spare_labels_);
+  } else {
+    next = std::make_shared<std::vector<int>>(static_cast<size_t>(n));
+  }
+  spare_labels_.reset();
   const Eigen::VectorXd mu_norm2 = mu_.rowwise().squaredNorm();
   AssignInput in{prep_->x.data(), prep_->norm2.data(), n, d, k, &mu_, labels_->data(),
                  next->data(), mu_norm2.maxCoeff()};
@@ -569,17 +778,18 @@ void KMeans::assign_half() {
   std::vector<BlockStats> stats(static_cast<size_t>(blocks));
   for (BlockStats& s : stats) s.init(k, d);
   const int threads = worker_count(blocks, static_cast<double>(n) * k * d);
-  for_each_block(blocks, threads, [&](int b) {
-    const int r0 = b * kBlockRows, r1 = std::min(n, r0 + kBlockRows);
-    BlockStats& st = stats[static_cast<size_t>(b)];
-    switch (d) {
-      case 1: assign_block_low<1>(in, r0, r1, st); break;
-      case 2: assign_block_low<2>(in, r0, r1, st); break;
-      case 3: assign_block_low<3>(in, r0, r1, st); break;
-      case 4: assign_block_low<4>(in, r0, r1, st); break;
-      default: assign_block_gemm(in, mu_norm2, bd, r0, r1, st); break;
-    }
-  });
+  switch (d) {
+    case 1: run_low<1>(prep_->xcol.data(), mu_, in, blocks, threads, stats); break;
+    case 2: run_low<2>(prep_->xcol.data(), mu_, in, blocks, threads, stats); break;
+    case 3: run_low<3>(prep_->xcol.data(), mu_, in, blocks, threads, stats); break;
+    case 4: run_low<4>(prep_->xcol.data(), mu_, in, blocks, threads, stats); break;
+    default:
+      for_each_block(blocks, threads, [&](int b) {
+        const int r0 = b * kBlockRows, r1 = std::min(n, r0 + kBlockRows);
+        assign_block_gemm(in, mu_norm2, bd, r0, r1, stats[static_cast<size_t>(b)]);
+      });
+      break;
+  }
 
   // Reduce in block order (deterministic whatever the thread count). The low-d
   // path recomputes the cluster statistics; the GEMM path adds the moves.
@@ -602,6 +812,7 @@ void KMeans::assign_half() {
     mu_bounds_ = mu_;
     bounds_valid_ = true;
   }
+  spare_labels_ = std::const_pointer_cast<std::vector<int>>(labels_);
   labels_ = std::move(next);
   if (!assigned_) {
     objective_ = fresh;  // first assign: every distance was computed

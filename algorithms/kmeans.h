@@ -37,8 +37,8 @@
 //
 // Numerics: data are centred once (the mean is subtracted, as scikit-learn
 // does) into a row-major copy shared by clones (plus a column-major copy for
-// d <= 4). Distances for d <= 4 are direct differences, computed for 8 points
-// at a time in SIMD lanes (specialised for d = 1..4), and the same pass
+// d <= 4). Distances for d <= 4 are direct differences, computed for several
+// points at a time in SIMD lanes (specialised for d = 1..4), and the same pass
 // accumulates the cluster statistics (n_j, sum x, sum ||x||^2) so that the
 // update half-step costs O(k d); for larger d the assign
 // half-step first applies Hamerly's bounds (an upper bound on the distance to

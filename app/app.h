@@ -11,7 +11,7 @@
 #include "app/file_browser.h"
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
-#include "app/settings.h"
+#include "app/headless/settings.h"
 #include "views/view.h"
 
 #include <chrono>

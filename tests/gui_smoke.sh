@@ -7,6 +7,10 @@ bin=$1
 out=$2
 shift 2
 export CILAB_CONFIG_DIR=${CILAB_CONFIG_DIR:-$(mktemp -d)}
+# Under ASan: Mesa's dlopen'ed driver leaks a few bytes at exit from an unloaded module, which
+# LeakSanitizer cannot attribute (so no suppression can name it). Leak checking stays on for
+# every headless test; address and UB checks stay on here.
+export ASAN_OPTIONS="${ASAN_OPTIONS:+$ASAN_OPTIONS:}detect_leaks=0"
 args=("$@")
 [ $# -gt 0 ] || args=(--dataset blobs:n=800,centers=4 --steps 3)
 has_frames=0

@@ -84,16 +84,22 @@ bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vecto
 
 void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics,
                        const std::vector<double>& step_ms, int current_iteration) {
+  // One plot per metric plus the step time, in as many rows as the width needs
+  // (the strip scrolls when they do not fit its height).
   const int n = static_cast<int>(info.metrics.size()) + 1;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float w = std::max(80.0f, (avail.x - spacing * (n - 1)) / n);
+  const float min_w = ImGui::GetFontSize() * 11.0f, min_h = ImGui::GetFontSize() * 8.0f;
+  const int cols = std::clamp(static_cast<int>((avail.x + spacing) / (min_w + spacing)), 1, n);
+  const int rows = (n + cols - 1) / cols;
+  const float w = std::max(80.0f, (avail.x - spacing * (cols - 1)) / cols);
+  const float h = std::max(min_h, (avail.y - ImGui::GetStyle().ItemSpacing.y * (rows - 1)) / rows);
   for (int m = 0; m < n - 1; ++m) {
-    if (m > 0) ImGui::SameLine();
+    if (m % cols) ImGui::SameLine();
     const std::string id = "##metric_" + info.metrics[m].name;
-    draw_metric_plot(id.c_str(), info.metrics[m], metrics, m, current_iteration, w, avail.y);
+    draw_metric_plot(id.c_str(), info.metrics[m], metrics, m, current_iteration, w, h);
   }
-  if (n > 1) ImGui::SameLine();
+  if ((n - 1) % cols) ImGui::SameLine();
   std::vector<double> xs(step_ms.size()), ys(step_ms);
   for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<double>(i);
   if (!ys.empty()) ys[0] = NAN;  // iteration 0 is the initial state, no step
@@ -102,7 +108,7 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
                          : NAN;
   const std::string title = "step time = " + fmt(now) + " ms";
   curve_plot("##metric_step_ms", title.c_str(), "ms", "Wall time of each step on the worker thread.",
-             false, xs, ys, current_iteration, w, avail.y, IM_COL32(160, 160, 170, 255));
+             false, xs, ys, current_iteration, w, h, IM_COL32(160, 160, 170, 255));
 }
 
 }  // namespace cilab

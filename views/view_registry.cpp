@@ -2,6 +2,9 @@
 // generic view: its metric curves and status, so nothing is ever blank.
 #include "views/kmeans_view.h"
 #include "views/metrics_view.h"
+#include "views/pca_view.h"
+#include "views/power_view.h"
+#include "views/svd_view.h"
 #include "views/view.h"
 
 #include <imgui.h>
@@ -31,6 +34,9 @@ class GenericView : public ModuleView {
 
 std::unique_ptr<ModuleView> make_view(const std::string& module_name) {
   if (module_name == "kmeans") return std::make_unique<KMeansView>();
+  if (module_name == "pca") return std::make_unique<PcaView>();
+  if (module_name == "svd-lowrank") return std::make_unique<SvdView>();
+  if (module_name == "power-iteration") return std::make_unique<PowerView>();
   return std::make_unique<GenericView>();
 }
 

@@ -2,6 +2,8 @@
 
 #include "algorithms/kmeans.h"
 #include "algorithms/pca.h"
+#include "algorithms/power_iteration.h"
+#include "algorithms/svd_lowrank.h"
 
 #include <stdexcept>
 
@@ -11,6 +13,8 @@ const std::vector<ModuleEntry>& module_registry() {
   static const std::vector<ModuleEntry> entries = {
       {"kmeans", [] { return std::make_unique<KMeans>(); }},
       {"pca", [] { return std::make_unique<PCA>(); }},
+      {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
+      {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
   };
   return entries;
 }

@@ -1,6 +1,7 @@
 // Dataset front door: built-in table, spec parsing, file loading, assets,
 // Fashion-MNIST, clicked-point edits and one-line descriptions.
 #include "algorithms/data/datasets.h"
+#include "algorithms/data/image_loader.h"
 
 #include "algorithms/data/byte_stream.h"
 #include "algorithms/data/generators.h"
@@ -150,6 +151,7 @@ const std::vector<DatasetInfo>& builtin_datasets() {
        true},
       {"iris", "Fisher's iris: 150 flowers x 4 measurements, 3 species", {}, false},
       {"faithful", "Old Faithful geyser: 272 eruptions x (duration, waiting time)", {}, false},
+      {"photo", "a 512x512 grey photograph (scikit-image's 'camera', CC0) as a one-row image", {}, false},
       {"fashion-mnist", "Zalando's Fashion-MNIST: 28x28 grey clothing images, 10 classes",
        {{"split", 0, 0, 1, true, "train (0, 60000 rows) or test (1, 10000 rows); split=train|test"},
         {"n", 0, 0, 60000, true, "keep the first n rows (0 = all)"}},
@@ -256,6 +258,7 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
     return load_asset_csv("iris.csv", "iris", "iris (Fisher 1936, scikit-learn's copy)");
   if (name == "faithful")
     return load_asset_csv("faithful.csv", "faithful", "faithful (Old Faithful geyser, R datasets::faithful)");
+  if (name == "photo") return photo_dataset();
   // fashion-mnist
   const int n = get_int("n");
   return load_fashion_mnist(get_int("split") == 1 ? "test" : "train", n > 0 ? n : -1);
@@ -264,7 +267,7 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
 std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOptions& opts) {
   try {
     ByteStream in(path, opts.max_file_bytes);
-    const std::vector<uint8_t>& head = in.peek(4);
+    const std::vector<uint8_t>& head = in.peek(8);
     if (head.empty())
       throw DataError(path + ": byte 0: empty " + std::string(in.gzip() ? "(after gunzip) " : "") +
                       "file: expected a CSV/TSV table, IDX or gzip data, found 0 bytes; try: choose "
@@ -273,6 +276,7 @@ std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOpti
       throw DataError(path + ": byte 0: expected UTF-8 text, found a UTF-16 byte-order mark; try: "
                              "save the file as UTF-8 CSV");
     if (head.size() >= 2 && head[0] == 0 && head[1] == 0) return data_detail::load_idx(in, opts);
+    if (!in.gzip() && looks_like_image(head.data(), head.size())) return load_image_dataset(path);
     return data_detail::load_csv(in, opts);
   } catch (const std::bad_alloc&) {
     throw DataError(path + ": out of memory while loading: expected the data to fit in memory; "

@@ -12,17 +12,19 @@
 #include <mutex>
 #include <vector>
 
-// stb_image compiled into this translation unit only (static functions), PNG
-// and PNM decoders only, no stdio (we read the bytes ourselves).
+// stb_image compiled into this translation unit only (static functions), the
+// PNG decoder only, no stdio (we read the bytes ourselves).
 #define STB_IMAGE_IMPLEMENTATION
 #define STB_IMAGE_STATIC
 #define STBI_ONLY_PNG
-#define STBI_ONLY_PNM
 #define STBI_NO_STDIO
 #define STBI_NO_LINEAR
 #define STBI_NO_HDR
 #define STBI_MAX_DIMENSIONS 8192
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wmaybe-uninitialized"
 #include <stb/stb_image.h>
+#pragma GCC diagnostic pop
 
 namespace cilab {
 
@@ -55,7 +57,14 @@ std::vector<unsigned char> read_all(const std::string& path) {
 bool looks_like_image(const unsigned char* head, size_t size) {
   static const unsigned char kPng[8] = {0x89, 'P', 'N', 'G', 0x0D, 0x0A, 0x1A, 0x0A};
   if (size >= 8 && std::equal(kPng, kPng + 8, head)) return true;
-  return size >= 2 && head[0] == 'P' && (head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6');
+  // PGM/PPM: "P2".."P6", whitespace, then a width (digit) or a comment ('#'); a CSV header such
+  // as "P2,P3" or "P2\tlabel" is not an image.
+  if (size < 4 || head[0] != 'P' || !(head[1] == '2' || head[1] == '3' || head[1] == '5' || head[1] == '6'))
+    return false;
+  size_t i = 2;
+  if (!std::isspace(head[i])) return false;
+  while (i < size && std::isspace(head[i])) ++i;
+  return i < size && (std::isdigit(head[i]) || head[i] == '#');
 }
 
 Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const std::string& what) {
@@ -67,9 +76,11 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
                            "found another format; try: convert the image to PNG or PGM (JPEG is not read)");
   if (size > static_cast<size_t>(INT32_MAX))
     throw DataError(what + ": expected an image of at most 2 GB; try: a smaller image");
-  // P2/P3 (ASCII) are not decoded by stb_image: parse them here.
-  if (bytes[0] == 'P' && (bytes[1] == '2' || bytes[1] == '3')) {
-    const bool colour = bytes[1] == '3';
+  // PGM/PPM are parsed here (stb_image does not read P2/P3 and does not
+  // report a truncated P5/P6 payload).
+  if (bytes[0] == 'P') {
+    const bool colour = bytes[1] == '3' || bytes[1] == '6';
+    const bool binary = bytes[1] == '5' || bytes[1] == '6';
     size_t pos = 2;
     auto next_int = [&](const char* name) -> long {
       for (;;) {
@@ -99,6 +110,28 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
                       "] and a maximum value in [1, 65535], found " + std::to_string(w) + " x " +
                       std::to_string(h) + ", max " + std::to_string(maxval) + "; try: a smaller image");
     Eigen::MatrixXd m(h, w);
+    if (binary) {
+      ++pos;  // the single whitespace byte after maxval
+      const size_t bps = maxval > 255 ? 2 : 1, ch = colour ? 3 : 1;
+      const size_t need = static_cast<size_t>(w) * static_cast<size_t>(h) * ch * bps;
+      if (pos > size || size - pos < need)
+        throw DataError(what + ": byte " + std::to_string(std::min(pos, size)) + ": expected " + std::to_string(need) +
+                        " bytes of pixel data for " + std::to_string(w) + " x " + std::to_string(h) +
+                        ", found " + std::to_string(pos > size ? 0 : size - pos) +
+                        " (truncated file); try: copy or export the image again");
+      auto sample = [&](size_t i) -> double {
+        const unsigned char* b = bytes + pos + i * bps;
+        return bps == 2 ? static_cast<double>((b[0] << 8) | b[1]) : static_cast<double>(b[0]);
+      };
+      for (long r = 0; r < h; ++r)
+        for (long c = 0; c < w; ++c) {
+          const size_t i = (static_cast<size_t>(r) * static_cast<size_t>(w) + static_cast<size_t>(c)) * ch;
+          const double v = colour ? (77.0 * sample(i) + 150.0 * sample(i + 1) + 29.0 * sample(i + 2)) / 256.0
+                                  : sample(i);
+          m(r, c) = std::min(1.0, v / static_cast<double>(maxval));
+        }
+      return m;
+    }
     for (long r = 0; r < h; ++r)
       for (long c = 0; c < w; ++c) {
         double v = 0.0;
@@ -125,7 +158,7 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
   if (!px) {
     const char* why = stbi_failure_reason();
     throw DataError(what + ": cannot decode the image (" + std::string(why ? why : "unknown reason") +
-                    "): expected a valid PNG or binary PGM/PPM, found corrupt or unsupported data "
+                    "): expected a valid PNG, found corrupt or unsupported data "
                     "(sides > " + std::to_string(kMaxImageSide) + " are refused); try: re-export it as an 8-bit PNG");
   }
   Eigen::MatrixXd m(h, w);

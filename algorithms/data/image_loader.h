@@ -2,8 +2,9 @@
 //
 // The SVD explorer (svd-lowrank) treats a photograph as an h x w matrix A with
 // entries in [0, 1]. This loader reads PNG (8-bit; gray, gray+alpha, RGB or
-// RGBA) and binary/ASCII PGM/PPM (P2, P3, P5, P6) through stb_image (Debian's
-// libstb-dev, compiled into this file with static linkage, so no link change).
+// RGBA) through stb_image (Debian's libstb-dev, compiled into this file with
+// static linkage, so no link change) and binary/ASCII PGM/PPM (P2, P3, P5, P6;
+// 8 or 16 bits, maxval scaling) with our own parser.
 // Colour images become gray with stb_image's luma weights
 // Y = (77 R + 150 G + 29 B) / 256 (ITU-R BT.601 in 8-bit fixed point); an alpha
 // channel is dropped. Pixel values are scaled by 1/255, like Fashion-MNIST.

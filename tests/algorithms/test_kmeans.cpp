@@ -178,7 +178,7 @@ TEST_CASE("kmeans: results do not depend on the number of threads") {
   }
 }
 
-TEST_CASE("kmeans: kmeans++ picks distinct rows; D^2 probabilities sum to 1, chosen rows at 0") {
+TEST_CASE("kmeans: kmeans++ picks distinct rows - D^2 probabilities sum to 1, chosen rows at 0") {
   const DataPtr data = blobs(400, 6, 2, 8.0, 1.0, 21);
   for (uint64_t seed = 0; seed < 20; ++seed) {
     KMeans m;
@@ -316,7 +316,7 @@ TEST_CASE("kmeans: an empty cluster with no movable point keeps its centroid and
   CHECK(m.status() == Status::Converged);
 }
 
-TEST_CASE("kmeans: init=first uses rows 0..k-1; iteration 0 has no assignment") {
+TEST_CASE("kmeans: init=first uses rows 0..k-1 - iteration 0 has no assignment") {
   const DataPtr data = uniform(50, 3, 31);
   KMeans m;
   m.reset(data, params(5, "first"), 123);
@@ -395,7 +395,7 @@ TEST_CASE("kmeans: max_iter stops the run and is live") {
   CHECK(m.status() == Status::Converged);
 }
 
-TEST_CASE("kmeans: move_centroid restarts a converged run; the objective stays consistent") {
+TEST_CASE("kmeans: move_centroid restarts a converged run - the objective stays consistent") {
   const DataPtr data = blobs(300, 3, 3, 6.0, 1.0, 61);
   KMeans m;
   m.reset(data, params(3, "kmeans++"), 1);

@@ -20,16 +20,18 @@ struct Proc {
 };
 
 Proc run_gui(const std::string& args, const std::string& png) {
+  // Output files named after the screenshot: ctest runs these cases in parallel.
+  const std::string out = png + ".out.txt", err = png + ".err.txt";
   const std::string cmd = std::string(CILAB_SOURCE_DIR "/tests/gui_smoke.sh ") + CILAB_BINARY + " " + png +
-                          " " + args + " >gui_out.txt 2>gui_err.txt";
+                          " " + args + " >" + out + " 2>" + err;
   const int rc = std::system(cmd.c_str());
-  auto slurp = [](const char* p) {
+  auto slurp = [](const std::string& p) {
     std::ifstream f(p);
     std::stringstream ss;
     ss << f.rdbuf();
     return ss.str();
   };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp("gui_out.txt"), slurp("gui_err.txt")};
+  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
 }
 
 // Distinct colours in a region, and the fraction of pixels differing from the background.
@@ -75,10 +77,10 @@ TEST_CASE("gui e2e: iris (d = 4, projected) renders") {
 }
 
 TEST_CASE("gui e2e: bad input exits 2 with one line before any window") {
-  Proc p = run_gui("--data /nonexistent/data.csv --frames 3", "gui_bad.png");
+  Proc p = run_gui("--data /nonexistent/data.csv --frames 3", "gui_bad1.png");
   CHECK(p.code == 2);
   CHECK(p.err.find("cilab: error:") != std::string::npos);
-  p = run_gui("--set k=999 --frames 3", "gui_bad.png");
+  p = run_gui("--set k=999 --frames 3", "gui_bad2.png");
   CHECK(p.code == 2);
 }
 

@@ -146,7 +146,7 @@ TEST_CASE("generators: noise-free spirals stay in the unit disc, uniform in the 
 TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   const std::string unknown = error_of("blobz:n=3");
   CHECK(unknown.find("unknown dataset") != std::string::npos);
-  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, uniform, iris, faithful, fashion-mnist") !=
+  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, uniform, iris, faithful, photo, fashion-mnist") !=
         std::string::npos);
   const std::string opt = error_of("moons:centers=3");
   CHECK(opt.find("unknown option for moons: expected one of n, noise, seed, found 'centers'") != std::string::npos);
@@ -165,7 +165,7 @@ TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   for (const std::string& msg : {unknown, opt, range}) CHECK(msg.find("try:") != std::string::npos);
 }
 
-TEST_CASE("builtin_datasets: table lists the nine datasets with valid option ranges") {
+TEST_CASE("builtin_datasets: table lists the ten datasets with valid option ranges") {
   const auto& all = cilab::builtin_datasets();
   std::vector<std::string> names;
   for (const auto& info : all) {
@@ -188,5 +188,5 @@ TEST_CASE("builtin_datasets: table lists the nine datasets with valid option ran
     }
   }
   CHECK(names == std::vector<std::string>{"blobs", "anisotropic", "moons", "circles", "spirals", "uniform",
-                                          "iris", "faithful", "fashion-mnist"});
+                                          "iris", "faithful", "photo", "fashion-mnist"});
 }

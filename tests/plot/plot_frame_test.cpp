@@ -692,4 +692,40 @@ TEST_CASE("label-free glyph overloads draw without adding legend entries") {
     CHECK(st.legend_rect.GetWidth() == 0.0f);
 }
 
+TEST_CASE("SetupLegend puts the legend in the requested corner, many entries wrap into columns") {
+    ImGuiHeadless ui;
+    Seen s;
+    plot::Location where = plot::Location::SouthEast;
+    int entries = 3;
+    auto draw = [&] {
+        if (plot::BeginPlot("corners", ImVec2(700, 300))) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            plot::SetupLegend(where);
+            for (int i = 0; i < entries; ++i) {
+                const double xs[2] = {0.0, 1.0}, ys[2] = {0.1 * i, 0.1 * i};
+                plot::PlotLine(("series " + std::to_string(i)).c_str(), xs, ys, 2);
+            }
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    const plot::PlotState& st = ui.plot_context()->plots.begin()->second;
+    const ImVec2 plot_max(s.pos.x + s.size.x, s.pos.y + s.size.y);
+    CHECK(st.legend_rect.Max.x == doctest::Approx(plot_max.x - 8.0f));
+    CHECK(st.legend_rect.Max.y == doctest::Approx(plot_max.y - 8.0f));
+    where = plot::Location::NorthWest;
+    ui.frame_in_window(draw);
+    CHECK(st.legend_rect.Min.x == doctest::Approx(s.pos.x + 8.0f));
+    CHECK(st.legend_rect.Min.y == doctest::Approx(s.pos.y + 8.0f));
+    const float one_column_w = st.legend_rect.GetWidth();
+    // 40 entries cannot stand in one column of a 300 px plot: the box stays inside the plot.
+    entries = 40;
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(st.legend_rect.GetHeight() <= s.size.y);
+    CHECK(st.legend_rect.GetWidth() > 1.5f * one_column_w);
+}
+
 }  // TEST_SUITE

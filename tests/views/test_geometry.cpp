@@ -44,7 +44,7 @@ TEST_CASE("geometry: Voronoi cells tile the box and hold the points nearest to t
   }
 }
 
-TEST_CASE("geometry: duplicate sites give the cell to the first one; half-plane clipping") {
+TEST_CASE("geometry: duplicate sites give the cell to the first one - half-plane clipping") {
   const std::vector<Vec2> sites = {{0, 0}, {1, 1}, {1, 1}};
   CHECK(voronoi_cell(sites, 2, -2, -2, 2, 2).empty());
   CHECK(area(voronoi_cell(sites, 1, -2, -2, 2, 2)) > 0);

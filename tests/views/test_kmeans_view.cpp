@@ -51,7 +51,7 @@ struct Fixture {
 
 }  // namespace
 
-TEST_CASE("kmeans view: draws points, centroids and trails; no intents without input") {
+TEST_CASE("kmeans view: draws points, centroids and trails - no intents without input") {
   Fixture f("blobs:n=500,centers=4,seed=2", "kmeans++", 4, 3);
   ImGuiHeadless ui;
   KMeansView view;
@@ -127,7 +127,7 @@ TEST_CASE("kmeans view: shift+click adds a point (2-D data)") {
   CHECK(std::isfinite(intents[0].x));
 }
 
-TEST_CASE("kmeans view: d > 2 data is projected on principal axes; image data shows centroid images") {
+TEST_CASE("kmeans view: d > 2 data is projected on principal axes - image data shows centroid images") {
   Fixture f("iris", "kmeans++", 3, 2);
   ImGuiHeadless ui;
   KMeansView view;

@@ -253,6 +253,7 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     c.x_label.clear();
     c.y_label.clear();
     c.setup_done = false;
+    c.setup_legend_location = 0;
     c.has_limits = false;
     c.frame_rect = bb;
     c.plot_rect = bb;
@@ -271,6 +272,11 @@ void SetupAxes(const char* x_label, const char* y_label, AxisFlags x_flags, Axis
     c.y_label = y_label ? DisplayLabel(y_label) : std::string();
     c.x_flags = x_flags;
     c.y_flags = y_flags;
+}
+
+void SetupLegend(Location location) {
+    Context& c = GetPlotContextRef("SetupLegend");
+    c.setup_legend_location = static_cast<int>(location);
 }
 
 void SetupAxesLimits(double x_min, double x_max, double y_min, double y_max, Cond cond) {
@@ -474,8 +480,17 @@ void draw_legend(Context& c) {
     float text_w = 0.0f;
     for (ImGuiID id : st.legend_order) text_w = std::max(text_w, ImGui::CalcTextSize(st.items[id].label.c_str()).x);
     const ImRect& pr = c.plot_rect;
-    const ImVec2 size(pad * 2 + sw + gap + text_w, pad * 2 + row * static_cast<float>(st.legend_order.size()) - 4.0f);
-    const ImVec2 p0(pr.Min.x + 8.0f, pr.Min.y + 8.0f);
+    // Entries wrap into columns when the plot is too short for one.
+    const int n = static_cast<int>(st.legend_order.size());
+    const int fit_rows = std::max(1, static_cast<int>((pr.GetHeight() - 16.0f - pad * 2 + 4.0f) / row));
+    const int cols = (n + fit_rows - 1) / fit_rows;
+    const int rows = (n + cols - 1) / cols;
+    const float col_w = sw + gap + text_w + pad;
+    const ImVec2 size(pad + col_w * static_cast<float>(cols), pad * 2 + row * static_cast<float>(rows) - 4.0f);
+    const int loc = st.legend_location >= 0 ? st.legend_location : c.setup_legend_location;
+    const bool east = loc == static_cast<int>(Location::NorthEast) || loc == static_cast<int>(Location::SouthEast);
+    const bool south = loc == static_cast<int>(Location::SouthWest) || loc == static_cast<int>(Location::SouthEast);
+    const ImVec2 p0(east ? pr.Max.x - 8.0f - size.x : pr.Min.x + 8.0f, south ? pr.Max.y - 8.0f - size.y : pr.Min.y + 8.0f);
     const ImRect box(p0, add(p0, size));
     st.legend_rect = box;
     ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
@@ -483,10 +498,11 @@ void draw_legend(Context& c) {
     dl->AddRectFilled(box.Min, box.Max, ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
     dl->AddRect(box.Min, box.Max, ThemeText(0.22f), 3.0f);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
-    for (size_t i = 0; i < st.legend_order.size(); ++i) {
-        ItemState& it = st.items[st.legend_order[i]];
-        const float y = box.Min.y + pad + row * static_cast<float>(i);
-        const ImRect entry(ImVec2(box.Min.x, y - 2.0f), ImVec2(box.Max.x, y + row - 2.0f));
+    for (int i = 0; i < n; ++i) {
+        ItemState& it = st.items[st.legend_order[static_cast<size_t>(i)]];
+        const float y = box.Min.y + pad + row * static_cast<float>(i % rows);
+        const float x0 = box.Min.x + col_w * static_cast<float>(i / rows);
+        const ImRect entry(ImVec2(x0, y - 2.0f), ImVec2(x0 + col_w, y + row - 2.0f));
         const bool hov = c.hovered && entry.Contains(mouse);
         if (hov) {
             dl->AddRectFilled(entry.Min, entry.Max, ThemeText(0.08f));
@@ -497,7 +513,7 @@ void draw_legend(Context& c) {
         }
         const ImU32 col = it.show ? it.used_color : ThemeText(0.25f);
         const float cy = y + fh * 0.5f;
-        const float sx = box.Min.x + pad;
+        const float sx = x0 + pad;
         switch (it.swatch) {
             case SwatchKind::Line:
                 dl->AddLine(ImVec2(sx, cy), ImVec2(sx + sw, cy), col, 2.5f);
@@ -549,6 +565,13 @@ void context_menu(Context& c) {
         st.fit_request = true;
     }
     if (ImGui::MenuItem("Show legend", nullptr, c.show_legend)) st.toggle_legend = !st.toggle_legend;
+    if (ImGui::BeginMenu("Legend position")) {
+        const char* names[] = {"top left", "top right", "bottom left", "bottom right"};
+        const int now = st.legend_location >= 0 ? st.legend_location : c.setup_legend_location;
+        for (int i = 0; i < 4; ++i)
+            if (ImGui::MenuItem(names[i], nullptr, now == i)) st.legend_location = i;
+        ImGui::EndMenu();
+    }
     ImGui::EndPopup();
 }
 

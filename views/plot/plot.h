@@ -70,6 +70,9 @@ using ItemFlags = int;
 // When SetupAxesLimits applies.
 enum class Cond { Once, Always };
 
+// Legend corner inside the plot area (the user can move it from the right-click menu).
+enum class Location { NorthWest, NorthEast, SouthWest, SouthEast };
+
 // Marker shapes (drawn as one textured 4-vertex quad each when a TextureProvider is installed).
 enum class Marker { None, Circle, Square, Diamond, Cross, Plus, Triangle };
 
@@ -136,6 +139,8 @@ void EndPlot();
 void SetupAxes(const char* x_label, const char* y_label, AxisFlags x_flags = 0, AxisFlags y_flags = 0);
 // Axis limits, applied on the plot's first frame (Once) or every frame (Always).
 void SetupAxesLimits(double x_min, double x_max, double y_min, double y_max, Cond cond = Cond::Once);
+// Legend corner (default NorthWest). The user's choice from the context menu wins.
+void SetupLegend(Location location);
 // Optional: finish setup now (otherwise the first item or EndPlot does it).
 void SetupFinish();
 

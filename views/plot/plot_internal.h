@@ -66,6 +66,7 @@ struct PlotState {
     bool toggle_equal = false;    // context-menu toggles (XOR with the flags given by the view)
     bool toggle_log_y = false;
     bool toggle_legend = false;
+    int legend_location = -1;     // the user's corner from the context menu (-1: the view's)
     ImGuiID held_drag = 0;        // DragPoint being dragged (0: none)
     ImVec2 drag_offset{0, 0};
     bool press_inside[3] = {false, false, false};
@@ -102,6 +103,7 @@ struct Context {
     FitExtents fit_ext_x, fit_ext_y;
     bool equal_aspect = false;
     bool show_legend = true;
+    int setup_legend_location = 0;  // SetupLegend() of this frame (Location as int)
     std::vector<Tick> x_ticks, y_ticks;
 
     // ---- scratch buffers, reused across frames (no per-point heap allocation)

@@ -1,4 +1,4 @@
-#include "app/settings.h"
+#include "app/headless/settings.h"
 
 #include <algorithm>
 #include <cstdlib>

@@ -1,0 +1,404 @@
+// Low-rank approximation by the truncated SVD: see svd_lowrank.h for the
+// equations, the input choices, the measured errors and the iteration rule.
+//
+// Shapes: A is m x n, U m x r, sigma r, V n x r, r = min(m, n); A_K m x n.
+#include "algorithms/svd_lowrank.h"
+
+#include "algorithms/core/rng.h"
+#include "algorithms/data/datasets.h"
+#include "algorithms/data/image_loader.h"
+
+#include <Eigen/Eigenvalues>
+#include <Eigen/SVD>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <vector>
+
+namespace cilab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+// Lanczos stops when the top Ritz value grows by less than kLanczosTol (relative).
+constexpr double kLanczosTol = 1e-14;
+
+std::string fmt_g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+std::string shape(Eigen::Index m, Eigen::Index n) { return std::to_string(m) + " x " + std::to_string(n); }
+
+// Gram-Schmidt of x against the first k columns of basis, twice (full reorthogonalisation).
+void reorthogonalise(Eigen::VectorXd& x, const Eigen::MatrixXd& basis, int k) {
+  if (k == 0) return;
+  for (int pass = 0; pass < 2; ++pass) {
+    const Eigen::VectorXd c = basis.leftCols(k).transpose() * x;
+    x.noalias() -= basis.leftCols(k) * c;
+  }
+}
+
+}  // namespace
+
+// ---------------------------------------------------------------- factors
+
+double SvdFactors::eckart_young_frobenius(int k) const {
+  const int kk = std::clamp(k, 0, r());
+  return std::sqrt(std::max(0.0, tail2[kk]));
+}
+
+size_t SvdFactors::byte_size() const {
+  return sizeof(*this) +
+         static_cast<size_t>(a.size() + u.size() + sigma.size() + v.size() + tail2.size()) * sizeof(double) +
+         what.capacity();
+}
+
+size_t SvdSnapshot::byte_size() const {
+  size_t b = Snapshot::byte_size() + message.capacity();
+  if (approx) b += static_cast<size_t>(approx->size()) * sizeof(float);
+  // The factors are shared by every snapshot of the run: not counted here.
+  return b;
+}
+
+// ---------------------------------------------------------------- spectral norm
+
+double SvdLowRank::spectral_norm(const Eigen::Ref<const Eigen::MatrixXd>& a, uint64_t seed) {
+  const int m = static_cast<int>(a.rows()), n = static_cast<int>(a.cols());
+  if (m == 0 || n == 0) return 0.0;
+  const double scale = a.cwiseAbs().maxCoeff();
+  if (scale == 0.0) return 0.0;
+  const int kmax = std::min(m, n);
+  Eigen::MatrixXd p(n, kmax), q(m, kmax);
+  std::vector<double> offdiag;  // alpha_1, beta_1, alpha_2, beta_2, ...
+  offdiag.reserve(static_cast<size_t>(2 * kmax));
+  Rng rng(seed);
+  Eigen::VectorXd x(n);
+  for (int i = 0; i < n; ++i) x[i] = rng.normal();
+  p.col(0) = x / x.norm();
+  double theta = 0.0;
+  for (int j = 0; j < kmax; ++j) {
+    // q_j = A p_j - beta_{j-1} q_{j-1}, orthogonalised against q_0..q_{j-1}.
+    Eigen::VectorXd y = a * p.col(j);
+    reorthogonalise(y, q, j);
+    const double alpha = y.norm();
+    const bool a_break = alpha <= 1e-14 * scale;
+    offdiag.push_back(a_break ? 0.0 : alpha);
+    double beta = 0.0;
+    if (!a_break) {
+      q.col(j) = y / alpha;
+      // p_{j+1} = A^T q_j - alpha_j p_j, orthogonalised against p_0..p_j.
+      if (j + 1 < kmax) {
+        Eigen::VectorXd z = a.transpose() * q.col(j);
+        reorthogonalise(z, p, j + 1);
+        beta = z.norm();
+        if (beta > 1e-14 * scale) p.col(j + 1) = z / beta;
+        else beta = 0.0;
+      }
+    }
+    // Singular values of the bidiagonal B_k (k = j + 1) are the non-negative
+    // eigenvalues of the 2k x 2k tridiagonal with zero diagonal and
+    // off-diagonal (alpha_1, beta_1, ..., alpha_k) (no squaring: full accuracy).
+    const int k = j + 1;
+    const bool last = a_break || beta == 0.0 || k == kmax;
+    const Eigen::Index t = 2 * k;
+    Eigen::VectorXd diag = Eigen::VectorXd::Zero(t);
+    Eigen::VectorXd sub = Eigen::Map<const Eigen::VectorXd>(offdiag.data(), t - 1);
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es;
+    es.computeFromTridiagonal(diag, sub, Eigen::EigenvaluesOnly);
+    const double next = es.eigenvalues()[t - 1];
+    // Ritz values grow monotonically to sigma_max (interlacing); stop when
+    // they stagnate or the Krylov space is invariant (then exact).
+    const bool stagnant = k >= 3 && next - theta <= kLanczosTol * next;
+    theta = std::max(theta, next);
+    if (last || stagnant) break;
+    offdiag.push_back(beta);
+  }
+  return theta;
+}
+
+// ---------------------------------------------------------------- description
+
+const ModuleInfo& SvdLowRank::info() const {
+  static const ModuleInfo kInfo = [] {
+    ModuleInfo m;
+    m.name = "svd-lowrank";
+    m.title = "Low-rank approximation (SVD, Eckart-Young)";
+    m.chapter = "SVD and eigenvectors";
+    m.summary =
+        "Decomposes a matrix - a photograph, a Fashion-MNIST item or a data matrix - as "
+        "A = sum_i sigma_i u_i v_i^T and rebuilds it layer by layer: A_K = sum_{i<=K} sigma_i u_i "
+        "v_i^T. Each step adds the next rank-one layer. The measured errors ||A - A_K||_F and "
+        "||A - A_K||_2 are shown beside the Eckart-Young values sqrt(sum_{i>K} sigma_i^2) and "
+        "sigma_{K+1}.";
+    m.metrics = {
+        {"rank", "K, the number of rank-one layers in A_K = sum_{i<=K} sigma_i u_i v_i^T", false},
+        {"frobenius_error", "||A - A_K||_F measured from the residual's entries", true},
+        {"eckart_young_frobenius", "sqrt(sum_{i>K} sigma_i^2), the Eckart-Young value of ||A - A_K||_F",
+         true},
+        {"spectral_error",
+         "||A - A_K||_2 measured from the residual (Lanczos bidiagonalisation); Eckart-Young: sigma_{K+1}",
+         true},
+        {"sigma_next", "sigma_{K+1}, the Eckart-Young value of ||A - A_K||_2 (0 when K = r)", true},
+        {"relative_error", "||A - A_K||_F / ||A||_F", true},
+    };
+    m.default_dataset = "fashion-mnist:split=test,n=1000";
+    m.table_columns = {"rank", "frobenius_error", "spectral_error", "sigma_next"};
+    m.default_cli_steps = 64;
+    return m;
+  }();
+  return kInfo;
+}
+
+const ParamSpecs& SvdLowRank::params() const {
+  static const ParamSpecs kSpecs = [] {
+    ParamSpecs s(3);
+    s[0].name = "input";
+    s[0].type = ParamType::Choice;
+    s[0].choices = {"photo", "dataset"};
+    s[0].choice_help = {"the shipped photograph (assets/camera.png, 512 x 512 gray, CC0)",
+                        "the run's dataset: image data -> the row `index` as an image; other data -> "
+                        "the whole n x d matrix"};
+    s[0].def = 0;
+    s[0].help = "which matrix A to decompose";
+    s[0].update = ParamUpdate::Rebuild;
+
+    s[1].name = "index";
+    s[1].type = ParamType::Int;
+    s[1].min = 0;
+    s[1].max = 10000000;
+    s[1].def = 0;
+    s[1].help = "input=dataset with image rows: which row (item) is the image A";
+    s[1].update = ParamUpdate::Rebuild;
+
+    s[2].name = "k";
+    s[2].type = ParamType::Int;
+    s[2].min = 0;
+    s[2].max = 8192;
+    s[2].def = 0;
+    s[2].help = "rank K of the approximation A_K (0 .. r = min(m, n)); each step adds one layer";
+    s[2].formula = "A_K = sum_{i<=K} sigma_i u_i v_i^T";
+    s[2].update = ParamUpdate::Live;
+    return s;
+  }();
+  return kSpecs;
+}
+
+SvdLowRank::Params SvdLowRank::params_from(const ParamValues& values) {
+  static const SvdLowRank kProto;
+  const ParamValues v = validated(kProto.params(), values);
+  Params p;
+  p.input = static_cast<Input>(get_choice(v, "input"));
+  p.index = get_int(v, "index");
+  p.k = get_int(v, "k");
+  return p;
+}
+
+// ---------------------------------------------------------------- lifecycle
+
+SvdLowRank::SvdLowRank() = default;
+SvdLowRank::~SvdLowRank() = default;
+SvdLowRank::SvdLowRank(const SvdLowRank&) = default;
+
+std::unique_ptr<Module> SvdLowRank::clone() const { return std::make_unique<SvdLowRank>(*this); }
+
+void SvdLowRank::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+  const Params p = params_from(values);
+  auto f = std::make_shared<SvdFactors>();
+  if (p.input == Input::Photo) {
+    std::shared_ptr<const Dataset> photo;
+    try {
+      photo = photo_dataset();
+    } catch (const DataError& e) {
+      throw std::invalid_argument(std::string("svd-lowrank: ") + e.what());
+    }
+    f->a.resize(photo->image_h, photo->image_w);
+    for (int r = 0; r < photo->image_h; ++r)
+      for (int c = 0; c < photo->image_w; ++c) f->a(r, c) = photo->x(0, static_cast<Eigen::Index>(r) * photo->image_w + c);
+    f->is_image = true;
+    f->what = "photograph 'camera' (CC0), " + shape(f->a.rows(), f->a.cols()) + " pixels in [0, 1]";
+  } else {
+    if (!data)
+      throw std::invalid_argument("svd-lowrank: input=dataset but no dataset is loaded; load one, or "
+                                  "use input=photo");
+    const int n = data->rows(), d = data->cols();
+    if (n == 0 || d == 0)
+      throw std::invalid_argument("svd-lowrank: the dataset is empty (" + shape(n, d) +
+                                  "); load data first, or use input=photo");
+    if (data->is_image()) {
+      if (p.index >= n)
+        throw std::invalid_argument("parameter 'index' = " + std::to_string(p.index) +
+                                    " is out of range: the dataset has " + std::to_string(n) +
+                                    " image rows; try index in [0, " + std::to_string(n - 1) + "]");
+      const int h = data->image_h, w = data->image_w;
+      f->a.resize(h, w);
+      for (int r = 0; r < h; ++r)
+        for (int c = 0; c < w; ++c) f->a(r, c) = data->x(p.index, static_cast<Eigen::Index>(r) * w + c);
+      f->is_image = true;
+      std::string label;
+      if (data->has_labels()) {
+        const int l = data->labels[static_cast<size_t>(p.index)];
+        if (l >= 0 && l < static_cast<int>(data->class_names.size()))
+          label = " (" + data->class_names[static_cast<size_t>(l)] + ")";
+        else if (l >= 0)
+          label = " (class " + std::to_string(l) + ")";
+      }
+      f->what = data->name + " row " + std::to_string(p.index) + label + ", " + shape(h, w) + " image";
+    } else {
+      f->a = data->x;
+      f->is_image = false;
+      f->what = data->name + ": the whole " + shape(n, d) + " data matrix (samples x features, not centred)";
+      f->col_names = data->column_names;
+    }
+    if (!f->a.allFinite()) {
+      for (Eigen::Index c = 0; c < f->a.cols(); ++c)
+        for (Eigen::Index r = 0; r < f->a.rows(); ++r)
+          if (!std::isfinite(f->a(r, c)))
+            throw std::invalid_argument("svd-lowrank: the input has a non-finite value (" + fmt_g(f->a(r, c)) +
+                                        ") at entry (" + std::to_string(r) + ", " + std::to_string(c) +
+                                        "); clean the data or drop that row");
+    }
+  }
+  const double m = static_cast<double>(f->a.rows()), n = static_cast<double>(f->a.cols());
+  const double cost = m * n * std::min(m, n);
+  if (cost > kMaxCost)
+    throw std::invalid_argument("svd-lowrank: the matrix is " + shape(f->a.rows(), f->a.cols()) +
+                                ": a dense SVD costs m n min(m, n) = " + fmt_g(cost) + " > " + fmt_g(kMaxCost) +
+                                " operations; try fewer rows (e.g. a dataset option n=...) or fewer features");
+  const int r = static_cast<int>(std::min(f->a.rows(), f->a.cols()));
+  if (p.k > r)
+    throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) + " exceeds the largest rank r = min(m, n) = " +
+                                std::to_string(r) + " of the " + shape(f->a.rows(), f->a.cols()) +
+                                " matrix; try k in [0, " + std::to_string(r) + "]");
+
+  Eigen::BDCSVD<Eigen::MatrixXd> svd(f->a, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  if (svd.info() != Eigen::Success)
+    throw std::invalid_argument("svd-lowrank: the SVD did not converge on this matrix; try another input");
+  f->u = svd.matrixU();
+  f->sigma = svd.singularValues();
+  f->v = svd.matrixV();
+  f->tail2.resize(r + 1);
+  f->tail2[r] = 0.0;
+  for (int i = r - 1; i >= 0; --i) f->tail2[i] = f->tail2[i + 1] + f->sigma[i] * f->sigma[i];
+  f->frobenius = f->a.norm();
+
+  svd_ = std::move(f);
+  p_ = p;
+  seed_ = seed;
+  iteration_ = 0;
+  table_.clear();
+  message_.clear();
+  set_rank(p.k);
+  measure();
+  if (p.input == Input::Photo && data && status_ == Status::Running)
+    message_ = "input=photo: the dataset '" + data->name + "' is not used (set input=dataset to decompose it)";
+  invalidate();
+}
+
+// ---------------------------------------------------------------- iteration
+
+void SvdLowRank::set_rank(int k) {
+  const SvdFactors& f = *svd_;
+  rank_ = k;
+  if (k == 0) {
+    approx_ = Eigen::MatrixXd::Zero(f.m(), f.n());
+  } else {
+    approx_.noalias() = f.u.leftCols(k) * f.sigma.head(k).asDiagonal() * f.v.leftCols(k).transpose();
+  }
+}
+
+void SvdLowRank::measure() {
+  const SvdFactors& f = *svd_;
+  const Eigen::MatrixXd resid = f.a - approx_;
+  const double fro = resid.norm();
+  const double spec = spectral_norm(resid, seed_ * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(rank_) + 1);
+  const double next = f.sigma_next(rank_);
+  metrics_ = {static_cast<double>(rank_), fro, f.eckart_young_frobenius(rank_), spec, next,
+              f.frobenius > 0 ? fro / f.frobenius : 0.0};
+  const std::vector<double> row = {static_cast<double>(rank_), fro, spec, next};
+  auto it = std::lower_bound(table_.begin(), table_.end(), row[0],
+                             [](const std::vector<double>& a, double k) { return a[0] < k; });
+  if (it != table_.end() && (*it)[0] == row[0]) *it = row;
+  else table_.insert(it, row);
+  if (!approx_.allFinite()) {
+    status_ = Status::Diverged;
+    message_ = "the approximation became non-finite at rank " + std::to_string(rank_);
+  } else if (rank_ >= f.r()) {
+    status_ = Status::Converged;
+    message_ = "all r = " + std::to_string(f.r()) + " layers added: A_r = A (error " + fmt_g(fro) +
+               " is rounding)";
+  } else {
+    status_ = Status::Running;
+  }
+  invalidate();
+}
+
+void SvdLowRank::step() {
+  if (!svd_ || is_terminal(status_)) return;
+  const SvdFactors& f = *svd_;
+  // A_{K+1} = A_K + sigma_{K+1} u_{K+1} v_{K+1}^T (0-based column K).
+  approx_.noalias() += (f.sigma[rank_] * f.u.col(rank_)) * f.v.col(rank_).transpose();
+  ++rank_;
+  ++iteration_;
+  message_.clear();
+  measure();
+}
+
+// ---------------------------------------------------------------- edits
+
+void SvdLowRank::set_live(const std::string& name, double value) {
+  if (name != "k") {
+    Module::set_live(name, value);
+    return;
+  }
+  const int r = svd_ ? svd_->r() : 8192;
+  if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > r)
+    throw std::invalid_argument("parameter 'k': expected an integer in [0, " + std::to_string(r) +
+                                "] (r = min(m, n) of the input), got '" + fmt_g(value) + "'");
+  p_.k = static_cast<int>(value);
+  if (!svd_) return;
+  set_rank(p_.k);
+  message_ = "jumped to rank " + std::to_string(p_.k);
+  measure();
+}
+
+bool SvdLowRank::apply(const Intent& intent) {
+  if (!svd_ || intent.kind != "set_rank") return false;
+  if (intent.index < 0 || intent.index > svd_->r()) return false;
+  set_rank(intent.index);
+  message_ = "jumped to rank " + std::to_string(intent.index);
+  measure();
+  return true;
+}
+
+// ---------------------------------------------------------------- snapshot
+
+std::shared_ptr<const SvdSnapshot> SvdLowRank::svd_snapshot() const {
+  if (cache_) return cache_;
+  auto s = std::make_shared<SvdSnapshot>();
+  if (!svd_) {
+    s->status = Status::Failed;
+    s->message = "svd-lowrank: not reset yet";
+    s->metrics.assign(info().metrics.size(), kNaN);
+    cache_ = s;
+    return cache_;
+  }
+  s->iteration = iteration_;
+  s->status = status_;
+  s->message = message_;
+  s->metrics = metrics_;
+  s->table = table_;
+  s->svd = svd_;
+  s->rank = rank_;
+  s->approx = std::make_shared<const Eigen::MatrixXf>(approx_.cast<float>());
+  cache_ = s;
+  return cache_;
+}
+
+std::shared_ptr<const Snapshot> SvdLowRank::snapshot() const { return svd_snapshot(); }
+
+}  // namespace cilab

@@ -1,0 +1,213 @@
+// The PCA view, drawn with real ImGui frames (no renderer) over snapshots of a
+// real PCA run: every layout (2-D, 3-D, high-d, image data) and its input.
+#include "../support/imgui_headless.h"
+#include "algorithms/data/datasets.h"
+#include "algorithms/pca.h"
+#include "views/pca_view.h"
+
+#include <Eigen/Dense>
+#include <doctest/doctest.h>
+
+#include <cmath>
+
+using namespace cilab;
+
+namespace {
+
+struct Fixture {
+  std::shared_ptr<const Dataset> data;
+  PCA pca;
+
+  Fixture(const std::string& spec, const std::string& mode, int steps, int components = 0) {
+    data = make_dataset(spec);
+    init(mode, steps, components);
+  }
+  Fixture(std::shared_ptr<const Dataset> d, const std::string& mode, int steps, int components = 0) : data(std::move(d)) {
+    init(mode, steps, components);
+  }
+  void init(const std::string& mode, int steps, int components) {
+    ParamValues v = default_values(pca.params());
+    v["mode"] = parse_value(*find_param(pca.params(), "mode"), mode);
+    v["components"] = components;
+    pca.reset(data, v, 1);
+    for (int i = 0; i < steps; ++i) pca.step();
+  }
+  const PcaSnapshot& snap() const { return *pca.pca_snapshot(); }
+  ViewContext context() const {
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &pca.info();
+    ctx.data_version = 1;
+    return ctx;
+  }
+};
+
+// Presses at `from`, moves to `to` in steps, releases; returns the intents.
+std::vector<ViewIntent> drag(ImGuiHeadless& ui, PcaView& view, Fixture& f, ImVec2 from, ImVec2 to) {
+  std::vector<ViewIntent> intents;
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); }); };
+  ui.mouse_move(from.x, from.y);
+  frame();
+  ui.mouse_button(0, true);
+  frame();
+  for (int t = 1; t <= 4; ++t) {
+    ui.mouse_move(from.x + (to.x - from.x) * t / 4, from.y + (to.y - from.y) * t / 4);
+    frame();
+  }
+  ui.mouse_button(0, false);
+  frame();
+  return intents;
+}
+
+}  // namespace
+
+TEST_CASE("pca view 2-D: draws cloud, line, residuals and objective curve - no intents without input") {
+  Fixture f("anisotropic:n=300,centers=1,seed=2", "fit", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  std::vector<ViewIntent> intents;
+  FrameStats with, without;
+  for (int i = 0; i < 3; ++i) with = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  view.show_residuals = false;
+  for (int i = 0; i < 2; ++i) without = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  CHECK(with.vertices > 300 * 4);
+  CHECK(with.vertices > without.vertices + 300 * 4);  // one segment (quad) per point at least
+  CHECK(intents.empty());
+  CHECK(std::isfinite(view.handle_pixel().x));
+  // Fit mode: the tip of u lies along u_1 from the anchor (screen y points down).
+  const Eigen::VectorXd u1 = f.snap().components->row(0).transpose();
+  const ImVec2 a = view.anchor_pixel(), h = view.handle_pixel();
+  const Eigen::Vector2d dir(h.x - a.x, -(h.y - a.y));
+  CHECK(std::abs(dir.normalized().dot(u1)) > 0.999);
+}
+
+TEST_CASE("pca view 2-D manual: dragging the tip of u emits set_direction towards the mouse") {
+  Fixture f("anisotropic:n=200,centers=1,seed=3", "manual", 0);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.show_residuals = false;
+  std::vector<ViewIntent> none;
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const ImVec2 a = view.anchor_pixel(), h = view.handle_pixel();
+  REQUIRE(std::isfinite(h.x));
+  // Drag the tip to straight above the anchor: u -> (0, +-1).
+  const float r = std::hypot(h.x - a.x, h.y - a.y);
+  const std::vector<ViewIntent> intents = drag(ui, view, f, h, ImVec2(a.x, a.y - r));
+  REQUIRE_FALSE(intents.empty());
+  const Intent& last = intents.back().intent;
+  CHECK(last.kind == "set_direction");
+  REQUIRE(last.values.size() == 2);
+  CHECK(std::abs(last.values[0]) < 0.05);
+  CHECK(std::abs(last.values[1]) > 0.99);
+  REQUIRE(f.pca.apply(last));
+  CHECK(f.snap().captured ==
+        doctest::Approx(pca_captured_variance(*f.snap().covariance, Eigen::Vector2d(last.values[0], last.values[1]))));
+}
+
+TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space rotates, the tip emits set_direction") {
+  Fixture f("blobs:n=300,centers=2,dim=3,seed=4", "manual", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.show_residuals = false;
+  std::vector<ViewIntent> none;
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const ImVec2 h0 = view.handle_pixel(), a = view.anchor_pixel();
+  REQUIRE(std::isfinite(h0.x));
+  // Rotation maths: orthonormal, and a different yaw moves the projected tip.
+  const Eigen::Matrix3d r = view.rotation();
+  CHECK((r * r.transpose() - Eigen::Matrix3d::Identity()).norm() < 1e-12);
+  CHECK(r.determinant() == doctest::Approx(1.0));
+  // Drag empty space (away from the tip, inside the plot): yaw and pitch change, no intent.
+  const double yaw0 = view.yaw_deg;
+  const ImVec2 start(a.x - (h0.x - a.x) * 0.5f + 3, a.y - (h0.y - a.y) * 0.5f + 3);
+  const std::vector<ViewIntent> rot_intents = drag(ui, view, f, start, ImVec2(start.x + 60, start.y + 20));
+  CHECK(rot_intents.empty());
+  CHECK(view.yaw_deg != yaw0);
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const ImVec2 h1 = view.handle_pixel();
+  CHECK(std::hypot(h1.x - h0.x, h1.y - h0.y) > 2.0f);  // the projection of u moved
+  // Dragging the tip emits a unit 3-vector that the module accepts.
+  const std::vector<ViewIntent> intents = drag(ui, view, f, h1, ImVec2(h1.x + 50, h1.y - 30));
+  REQUIRE_FALSE(intents.empty());
+  const Intent& last = intents.back().intent;
+  CHECK(last.kind == "set_direction");
+  REQUIRE(last.values.size() == 3);
+  CHECK(Eigen::Vector3d(last.values[0], last.values[1], last.values[2]).norm() == doctest::Approx(1.0));
+  const Eigen::VectorXd before = f.snap().direction;
+  REQUIRE(f.pca.apply(last));
+  CHECK((f.snap().direction - before).norm() > 1e-3);
+}
+
+TEST_CASE("pca view high-d (iris): scree, scores, loadings and reconstruction draw - controls draw") {
+  Fixture f("iris", "fit", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  std::vector<ViewIntent> intents;
+  FrameStats before = ui.frame_in_window([&] {});
+  FrameStats s;
+  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  CHECK(s.vertices > before.vertices + 150 * 4);  // the 150 scores at least
+  CHECK(intents.empty());
+  CHECK(view.samples.size() == 3);  // one per class chosen automatically
+  view.recon_k = 2;
+  view.score_x = 1;
+  view.score_y = 3;
+  s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  CHECK(s.vertices > 150 * 4);
+  s = ui.frame_in_window([&] { view.draw_controls(f.snap(), f.context()); });
+  CHECK(s.vertices > 0);
+  // Before the fit the layout says so and draws no plots.
+  Fixture g("iris", "fit", 0);
+  s = ui.frame_in_window([&] { view.draw(g.snap(), g.context(), intents); });
+  CHECK(s.vertices > 0);
+}
+
+TEST_CASE("pca view image data: eigen-images and reconstructions go through the texture provider") {
+  auto d = std::make_shared<Dataset>();
+  d->x = Eigen::MatrixXd::Random(80, 36).cwiseAbs();
+  d->image_h = d->image_w = 6;
+  for (int j = 0; j < 36; ++j) d->column_names.push_back("px" + std::to_string(j));
+  for (int i = 0; i < 80; ++i) d->labels.push_back(i % 4);
+  d->name = "tiny-images";
+  Fixture f(d, "fit", 1, 12);
+  ImGuiHeadless ui;
+  plot::NullTextureProvider tex;
+  plot::SetTextureProvider(&tex);
+  PcaView view;
+  std::vector<ViewIntent> intents;
+  FrameStats s;
+  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  CHECK(s.vertices > 0);
+  // mean + 11 eigen-images + 2 x 4 sample images, each a distinct texture.
+  CHECK(tex.data_updates() >= 12 + 8);
+  plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("pca view high-d: hovering a score shows the sample, clicking adds it to the reconstruction") {
+  Fixture f("fashion-mnist:n=400", "fit", 1, 20);
+  ImGuiHeadless ui;
+  plot::NullTextureProvider tex;
+  plot::SetTextureProvider(&tex);
+  PcaView view;
+  std::vector<ViewIntent> intents;
+  auto frame = [&] { return ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); }); };
+  frame();
+  frame();
+  const size_t chosen = view.samples.size();
+  // Scan the score plot area (top right quarter) for a point under the mouse.
+  bool added = false;
+  for (float y = 120; y < 380 && !added; y += 6)
+    for (float x = 700; x < 1200 && !added; x += 6) {
+      ui.mouse_move(x, y);
+      const FrameStats hover = frame();
+      (void)hover;
+      ui.mouse_button(0, true);
+      frame();
+      ui.mouse_button(0, false);
+      frame();
+      added = view.samples.size() > chosen;
+    }
+  CHECK(added);
+  CHECK(intents.empty());
+  plot::SetTextureProvider(nullptr);
+}

@@ -1,0 +1,558 @@
+#include "views/power_view.h"
+
+#include "algorithms/power_iteration.h"
+#include "views/plot/plot.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace cilab {
+namespace {
+
+constexpr ImU32 kVColor = IM_COL32(86, 180, 233, 255);     // v_t
+constexpr ImU32 kWColor = IM_COL32(230, 159, 0, 255);      // w = A v
+constexpr ImU32 kU1Color = IM_COL32(0, 158, 115, 255);     // top eigenvector
+constexpr ImU32 kU2Color = IM_COL32(204, 121, 167, 255);   // second eigenvector
+constexpr ImU32 kPredColor = IM_COL32(240, 228, 66, 255);  // predicted rate
+constexpr ImU32 kGray = IM_COL32(150, 150, 160, 170);
+constexpr double kPi = 3.14159265358979323846;
+
+void tooltip_text(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+std::string fmt(double v) {
+  char buf[48];
+  if (std::isnan(v)) return "n/a";
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+std::string caption(const PowerSnapshot& s) {
+  char buf[256];
+  if (s.phase == 1)
+    std::snprintf(buf, sizeof buf, "Iteration %d, multiply: w = A v_%d  (||w|| = %s)", s.iteration + 1, s.iteration,
+                  fmt(s.av.norm()).c_str());
+  else if (s.iteration == 0)
+    std::snprintf(buf, sizeof buf, "Iteration 0: start vector v_0. Sub-step: multiply w = A v; then normalise.");
+  else if (!s.components.empty() && s.components.back().start_iteration == s.iteration && s.component > 0)
+    std::snprintf(buf, sizeof buf, "Iteration %d: deflated, component %d starts from a new v_0", s.iteration,
+                  s.component + 1);
+  else
+    std::snprintf(buf, sizeof buf, "Iteration %d, normalise: v_%d = w / ||w||", s.iteration, s.iteration);
+  return buf;
+}
+
+// Predicted angle atan(tan theta_0 r^t), or NaN below the rounding floor.
+double predicted_angle(double theta0, double rate, int t) {
+  const double v = std::atan(std::tan(theta0) * std::pow(rate, t));
+  return v > 1e-17 ? v : NAN;
+}
+
+// Arrow with a legend entry and a fixed colour.
+void arrow(const char* label, double x0, double y0, double x1, double y1, ImU32 color, float weight = 2.5f) {
+  plot::Spec spec;
+  spec.color = color;
+  spec.line_weight = weight;
+  plot::PlotArrow(label, x0, y0, x1, y1, spec);
+}
+
+// A line through the origin along (x, y), from -len to +len.
+void axis_line(const char* label, double x, double y, double len, ImU32 color, plot::LineStyle style) {
+  const double xs[2] = {-len * x, len * x}, ys[2] = {-len * y, len * y};
+  plot::Spec spec;
+  spec.color = color;
+  spec.line_weight = 1.5f;
+  spec.line_style = style;
+  plot::PlotLine(label, xs, ys, 2, spec);
+}
+
+// Orthographic 3-D -> 2-D: yaw about e3, then pitch towards the viewer.
+struct Projector {
+  double cy, sy, cp, sp;
+  Projector(double yaw_deg, double pitch_deg)
+      : cy(std::cos(yaw_deg * kPi / 180)), sy(std::sin(yaw_deg * kPi / 180)),
+        cp(std::cos(pitch_deg * kPi / 180)), sp(std::sin(pitch_deg * kPi / 180)) {}
+  plot::Point operator()(double x, double y, double z) const {
+    const double rx = cy * x - sy * y, ry = sy * x + cy * y;
+    return {rx, cp * z - sp * ry};
+  }
+};
+
+// Signed vector as a gray image (mid-gray = 0, symmetric range).
+void vector_image(const char* title, const char* help, const char* id, const Eigen::VectorXd& v, int h, int w,
+                  ImVec2 size) {
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  tooltip_text(help);
+  std::vector<float> px(static_cast<size_t>(h) * w);
+  float l = 0.0f;
+  for (size_t i = 0; i < px.size() && static_cast<Eigen::Index>(i) < v.size(); ++i) {
+    px[i] = static_cast<float>(v[static_cast<Eigen::Index>(i)]);
+    l = std::max(l, std::abs(px[i]));
+  }
+  if (!(l > 0)) l = 1.0f;
+  if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()),
+                      plot::PlotFlags_CanvasOnly | plot::PlotFlags_EqualAspect)) {
+    plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines,
+                    plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
+    plot::SetupAxesLimits(0, w, 0, h, plot::Cond::Once);
+    plot::PlotImageGray("##v", px.data(), h, w, -l, l, plot::Point{0, 0},
+                        plot::Point{static_cast<double>(w), static_cast<double>(h)});
+    plot::EndPlot();
+  }
+  ImGui::EndGroup();
+}
+
+}  // namespace
+
+void PowerView::on_reset() {
+  dragging_ = false;
+  arrow_tip_ = ImVec2(NAN, NAN);
+}
+
+void PowerView::draw_controls(const Snapshot& snap_base, const ViewContext&) {
+  const auto* s = dynamic_cast<const PowerSnapshot*>(&snap_base);
+  if (!s || !s->problem) return;
+  ImGui::TextDisabled("View");
+  const int d = s->problem->d();
+  if (d == 3) {
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::SliderFloat("yaw", &yaw_deg, -180.0f, 180.0f, "%.0f deg");
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    ImGui::SliderFloat("pitch", &pitch_deg, -89.0f, 89.0f, "%.0f deg");
+  }
+  if (d == 2 || d == 3) {
+    ImGui::Checkbox("trail of past iterates", &show_trail);
+    if (show_trail) {
+      ImGui::SameLine();
+      ImGui::SetNextItemWidth(ImGui::GetFontSize() * 5);
+      ImGui::SliderInt("##power_trail", &trail_length, 2, 200, "%d its");
+    }
+  }
+  if (d == 2) {
+    ImGui::Checkbox("image of the unit circle under A", &show_image_of_circle);
+    tooltip_text("The ellipse {A x / |lambda_1| : ||x|| = 1}: its axes are the eigenvectors, their lengths "
+                 "|lambda_i| / |lambda_1|. Multiplying by A stretches v towards u_1.");
+  }
+  ImGui::Checkbox("spectrum on a log axis", &log_spectrum);
+}
+
+void PowerView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  const auto* sp = dynamic_cast<const PowerSnapshot*>(&snap_base);
+  if (!sp || !sp->problem || !sp->stage || sp->v.size() == 0) {
+    ImGui::TextDisabled("No power-iteration state to show yet.");
+    return;
+  }
+  const PowerSnapshot& s = *sp;
+  const PowerProblem& pr = *s.problem;
+  const PowerStage& st = *s.stage;
+
+  // ---- caption and read-outs.
+  ImGui::TextUnformatted(caption(s).c_str());
+  tooltip_text("Power iteration: v_{t+1} = A v_t / ||A v_t||, two sub-steps (multiply, normalise). "
+               "v_t -> +-u_1 when <v_0, u_1> != 0 and |lambda_1| > |lambda_2|.");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::TextDisabled("A: %s; component %d of %d", pr.what.c_str(), s.component + 1,
+                      std::max(s.n_components, s.component + 1));
+  if (!s.message.empty()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.message.c_str());
+  const double rho = s.metrics.size() > 0 ? s.metrics[0] : NAN;
+  const double theta = s.metrics.size() > 1 ? s.metrics[1] : NAN;
+  const double resid = s.metrics.size() > 2 ? s.metrics[2] : NAN;
+  ImGui::Text("rho_t = %s", fmt(rho).c_str());
+  tooltip_text("Rayleigh quotient rho_t = v_t^T A v_t (||v_t|| = 1): the eigenvalue estimate. It tends to lambda_1.");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::Text("lambda_1 = %s", fmt(st.eigvals.size() ? st.eigvals[0] : NAN).c_str());
+  tooltip_text("Top eigenvalue (largest |lambda|) of the current matrix, from Eigen's SelfAdjointEigenSolver.");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::Text("theta_t = %s rad (%.3g deg)", fmt(theta).c_str(), theta * 180.0 / kPi);
+  tooltip_text("Angle between v_t and the line of u_1 (top eigenvector from Eigen): atan2(||v - (v.u)u||, |v.u|).");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::Text("|lambda_2/lambda_1| = %s", fmt(st.rate).c_str());
+  tooltip_text("The convergence rate: tan theta_t <= |lambda_2/lambda_1|^t tan theta_0 (equality in 2-D). "
+               "Eigen-gap = 1 - |lambda_2/lambda_1|.");
+  ImGui::SameLine(0, ImGui::GetFontSize());
+  ImGui::Text("residual = %s", fmt(resid).c_str());
+  tooltip_text("||A v_t - rho_t v_t||: zero exactly when v_t is an eigenvector.");
+
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float left_w = std::max(200.0f, avail.x * 0.5f);
+  draw_vector_panel(s, ctx, out, ImVec2(left_w, avail.y));
+  ImGui::SameLine();
+  draw_plots(s, ctx, ImVec2(avail.x - left_w - ImGui::GetStyle().ItemSpacing.x, avail.y));
+}
+
+void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out,
+                                  ImVec2 size) {
+  const PowerProblem& pr = *s.problem;
+  const PowerStage& st = *s.stage;
+  const int d = pr.d();
+  const double l1 = std::abs(st.eigvals[0]) > 0 ? std::abs(st.eigvals[0]) : 1.0;
+  arrow_tip_ = ImVec2(NAN, NAN);
+  ImGui::BeginChild("##power_vector", size, false);
+
+  // Past iterates from the stored history (same component only).
+  std::vector<Eigen::VectorXd> past;
+  if ((d == 2 || d == 3) && show_trail && ctx.stored_snapshot) {
+    const int start = s.component < static_cast<int>(s.components.size())
+                          ? s.components[static_cast<size_t>(s.component)].start_iteration
+                          : 0;
+    for (int it = std::max(start, s.iteration - trail_length); it < s.iteration; ++it) {
+      const std::shared_ptr<const Snapshot> o = ctx.stored_snapshot(it);
+      const auto* ps = o ? dynamic_cast<const PowerSnapshot*>(o.get()) : nullptr;
+      if (ps && ps->v.size() == d && ps->component == s.component) past.push_back(ps->v);
+    }
+    past.push_back(s.v);
+  }
+  // The eigenvector line closest to v's side (sign-aligned for display).
+  const Eigen::VectorXd u1 = st.top.dot(s.v) >= 0 ? Eigen::VectorXd(st.top) : Eigen::VectorXd(-st.top);
+
+  if (d == 2) {
+    const std::string xl = pr.feature_names.size() > 0 ? pr.feature_names[0] : "e1";
+    const std::string yl = pr.feature_names.size() > 1 ? pr.feature_names[1] : "e2";
+    ImGui::TextUnformatted("the iterate v_t in the plane (drag its tip to restart from there)");
+    tooltip_text("Unit vectors live on the unit circle. Each multiply stretches v along u_1 by |lambda_1| and along "
+                 "u_2 by |lambda_2|; normalising brings it back to the circle, a little closer to u_1.");
+    if (plot::BeginPlot("##power_plane", ImVec2(-1, -1), plot::PlotFlags_EqualAspect | plot::PlotFlags_NoTitle)) {
+      plot::SetupAxes(xl.c_str(), yl.c_str());
+      plot::SetupAxesLimits(-1.35, 1.35, -1.35, 1.35, plot::Cond::Once);
+      // Unit circle and the image of the circle under A / |lambda_1|.
+      std::vector<double> cx(129), cy(129), ex(129), ey(129);
+      for (int i = 0; i <= 128; ++i) {
+        const double t = 2 * kPi * i / 128;
+        cx[static_cast<size_t>(i)] = std::cos(t);
+        cy[static_cast<size_t>(i)] = std::sin(t);
+        const Eigen::Vector2d x(std::cos(t), std::sin(t));
+        const Eigen::Vector2d y = st.a.topLeftCorner(2, 2) * x / l1;
+        ex[static_cast<size_t>(i)] = y.x();
+        ey[static_cast<size_t>(i)] = y.y();
+      }
+      plot::Spec circ;
+      circ.color = kGray;
+      circ.line_weight = 1.0f;
+      circ.flags = plot::ItemFlags_NoLegend;
+      plot::PlotLine("##unit circle", cx.data(), cy.data(), 129, circ);
+      if (show_image_of_circle) {
+        plot::Spec el;
+        el.color = IM_COL32(180, 180, 255, 160);
+        el.line_weight = 1.0f;
+        el.line_style = plot::LineStyle::Dashed;
+        plot::PlotLine("A x / |lambda_1|, ||x|| = 1", ex.data(), ey.data(), 129, el);
+      }
+      axis_line("u_1 (Eigen)", st.top[0], st.top[1], 1.3, kU1Color, plot::LineStyle::Solid);
+      if (pr.eigvecs.cols() > 1 && s.component == 0)
+        axis_line("u_2 (Eigen)", pr.eigvecs(0, 1), pr.eigvecs(1, 1), 1.3, kU2Color, plot::LineStyle::Dashed);
+      if (past.size() >= 2) {
+        std::vector<double> tx, ty;
+        for (const Eigen::VectorXd& v : past) {
+          tx.push_back(v[0]);
+          ty.push_back(v[1]);
+        }
+        plot::Spec tr;
+        tr.color = kVColor;
+        tr.line_weight = 2.0f;
+        tr.marker = plot::Marker::Circle;
+        tr.marker_size = 2.5f;
+        tr.flags = plot::ItemFlags_NoLegend;
+        plot::PlotTrail("##trail", tx.data(), ty.data(), static_cast<int>(tx.size()), tr);
+      }
+      if (s.phase == 1) arrow("w = A v / |lambda_1|", 0, 0, s.av[0] / l1, s.av[1] / l1, kWColor);
+      arrow("v_t", 0, 0, s.v[0], s.v[1], kVColor, 3.0f);
+      double x = s.v[0], y = s.v[1];
+      const bool drag = plot::DragPoint(0, &x, &y, kVColor, 6.0f);
+      arrow_tip_ = plot::PlotToPixels(s.v[0], s.v[1]);
+      if (drag) {
+        dragging_ = true;
+        ImGui::SetTooltip("drop to restart the iteration from this direction");
+        if ((x != s.v[0] || y != s.v[1]) && (x * x + y * y) > 1e-12) {
+          ViewIntent vi;
+          vi.intent.kind = "set_vector";
+          vi.intent.values = {x, y};
+          out.push_back(vi);
+        }
+      } else {
+        dragging_ = false;
+      }
+      plot::PlotText("u_1", 1.2 * st.top[0], 1.2 * st.top[1], ImVec2(0, -10), kU1Color);
+      plot::EndPlot();
+    }
+  } else if (d == 3) {
+    const Projector proj(yaw_deg, pitch_deg);
+    ImGui::TextUnformatted("the iterate v_t in 3-D (rotate with yaw / pitch in the controls)");
+    tooltip_text("Orthographic view. Unit vectors live on the unit sphere (outline). v_t turns towards the line of u_1.");
+    if (plot::BeginPlot("##power_space", ImVec2(-1, -1), plot::PlotFlags_EqualAspect | plot::PlotFlags_NoTitle)) {
+      plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines,
+                      plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
+      plot::SetupAxesLimits(-1.4, 1.4, -1.4, 1.4, plot::Cond::Once);
+      std::vector<double> cx(129), cy(129), qx(129), qy(129);
+      for (int i = 0; i <= 128; ++i) {
+        const double t = 2 * kPi * i / 128;
+        cx[static_cast<size_t>(i)] = std::cos(t);
+        cy[static_cast<size_t>(i)] = std::sin(t);
+        const plot::Point q = proj(std::cos(t), std::sin(t), 0.0);
+        qx[static_cast<size_t>(i)] = q.x;
+        qy[static_cast<size_t>(i)] = q.y;
+      }
+      plot::Spec circ;
+      circ.color = kGray;
+      circ.line_weight = 1.0f;
+      circ.flags = plot::ItemFlags_NoLegend;
+      plot::PlotLine("##unit sphere", cx.data(), cy.data(), 129, circ);
+      circ.line_style = plot::LineStyle::Dotted;
+      circ.flags = plot::ItemFlags_NoLegend;
+      plot::PlotLine("##equator", qx.data(), qy.data(), 129, circ);
+      const char* names[3] = {"e1", "e2", "e3"};
+      for (int a = 0; a < 3; ++a) {
+        const plot::Point o = proj(0, 0, 0);
+        const plot::Point e = proj(a == 0 ? 1.1 : 0, a == 1 ? 1.1 : 0, a == 2 ? 1.1 : 0);
+        const double xs[2] = {o.x, e.x}, ys[2] = {o.y, e.y};
+        plot::Spec ax;
+        ax.color = IM_COL32(200, 200, 200, 120);
+        ax.line_weight = 1.0f;
+        ax.flags = plot::ItemFlags_NoLegend;
+        char id[16];
+        std::snprintf(id, sizeof id, "##axis%d", a);
+        plot::PlotLine(id, xs, ys, 2, ax);
+        plot::PlotText(pr.feature_names.size() > static_cast<size_t>(a) ? pr.feature_names[static_cast<size_t>(a)].c_str()
+                                                                        : names[a],
+                       e.x, e.y, ImVec2(0, -8), IM_COL32(220, 220, 220, 200));
+      }
+      auto line3 = [&](const char* label, const Eigen::VectorXd& u, ImU32 color, plot::LineStyle style) {
+        const plot::Point a = proj(-1.3 * u[0], -1.3 * u[1], -1.3 * u[2]);
+        const plot::Point b = proj(1.3 * u[0], 1.3 * u[1], 1.3 * u[2]);
+        const double xs[2] = {a.x, b.x}, ys[2] = {a.y, b.y};
+        plot::Spec spec;
+        spec.color = color;
+        spec.line_weight = 1.5f;
+        spec.line_style = style;
+        plot::PlotLine(label, xs, ys, 2, spec);
+      };
+      line3("u_1 (Eigen)", st.top, kU1Color, plot::LineStyle::Solid);
+      if (s.component == 0) line3("u_2 (Eigen)", pr.eigvecs.col(1), kU2Color, plot::LineStyle::Dashed);
+      if (past.size() >= 2) {
+        std::vector<double> tx, ty;
+        for (const Eigen::VectorXd& v : past) {
+          const plot::Point q = proj(v[0], v[1], v[2]);
+          tx.push_back(q.x);
+          ty.push_back(q.y);
+        }
+        plot::Spec tr;
+        tr.color = kVColor;
+        tr.line_weight = 2.0f;
+        tr.flags = plot::ItemFlags_NoLegend;
+        plot::PlotTrail("##trail3", tx.data(), ty.data(), static_cast<int>(tx.size()), tr);
+      }
+      const plot::Point o = proj(0, 0, 0);
+      if (s.phase == 1) {
+        const plot::Point w = proj(s.av[0] / l1, s.av[1] / l1, s.av[2] / l1);
+        arrow("w = A v / |lambda_1|", o.x, o.y, w.x, w.y, kWColor);
+      }
+      const plot::Point v = proj(s.v[0], s.v[1], s.v[2]);
+      arrow("v_t", o.x, o.y, v.x, v.y, kVColor, 3.0f);
+      arrow_tip_ = plot::PlotToPixels(v.x, v.y);
+      plot::EndPlot();
+    }
+  } else if (pr.image_h > 0 && pr.image_w > 0 && pr.image_h * pr.image_w == d) {
+    const int h = pr.image_h, w = pr.image_w;
+    const int found = static_cast<int>(s.found.cols());
+    const int across = s.phase == 1 ? 3 : 2;
+    const float cell = std::min((size.x - across * ImGui::GetStyle().ItemSpacing.x) / across,
+                                size.y * (found > 0 ? 0.55f : 0.9f));
+    vector_image("v_t", "The iterate as an image: mid-gray = 0, light = positive, dark = negative.", "##power_v",
+                 s.v, h, w, ImVec2(cell, cell));
+    ImGui::SameLine();
+    vector_image("u_1 (Eigen)", "Top eigenvector of the current matrix, sign matched to v_t.", "##power_u1", u1, h, w,
+                 ImVec2(cell, cell));
+    if (s.phase == 1) {
+      ImGui::SameLine();
+      vector_image("w = A v", "The product before normalising.", "##power_w", s.av, h, w, ImVec2(cell, cell));
+    }
+    if (found > 0) {
+      ImGui::TextUnformatted("found by deflation: u_hat_1 ...");
+      tooltip_text("The eigenvectors found so far; each is the power iteration's limit on the deflated matrix.");
+      const float small = std::min(size.x / std::max(1, std::min(found, 8)) - 6.0f, size.y * 0.3f);
+      for (int j = 0; j < found; ++j) {
+        if (j % 8) ImGui::SameLine(0, 4);
+        char title[32], id[32];
+        std::snprintf(title, sizeof title, "u_hat_%d", j + 1);
+        std::snprintf(id, sizeof id, "##found%d", j);
+        vector_image(title, "A found eigenvector (mid-gray = 0).", id, s.found.col(j), h, w,
+                     ImVec2(std::max(24.0f, small), std::max(24.0f, small)));
+      }
+    }
+  } else {
+    ImGui::TextUnformatted("components of v_t and of the top eigenvector u_1");
+    tooltip_text("d > 3: the vectors as bar charts over the coordinates (features). v_t approaches +-u_1.");
+    if (plot::BeginPlot("##power_bars", ImVec2(-1, -1), plot::PlotFlags_NoTitle)) {
+      plot::SetupAxes("coordinate i (feature)", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
+      plot::Spec sv;
+      sv.color = kVColor;
+      plot::PlotBars("v_t", s.v.data(), d, 0.4, -0.2, sv);
+      plot::Spec su;
+      su.color = kU1Color;
+      plot::PlotBars("u_1 (Eigen, sign matched)", u1.data(), d, 0.4, 0.2, su);
+      if (d <= 16) {
+        const plot::Limits lim = plot::GetPlotLimits();
+        for (int i = 0; i < d && i < static_cast<int>(pr.feature_names.size()); ++i)
+          plot::PlotText(pr.feature_names[static_cast<size_t>(i)].c_str(), i, lim.y_min, ImVec2(0, -10),
+                         IM_COL32(220, 220, 220, 220));
+      }
+      plot::EndPlot();
+    }
+  }
+  ImGui::EndChild();
+}
+
+void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec2 size) {
+  const PowerProblem& pr = *s.problem;
+  const PowerStage& st = *s.stage;
+  ImGui::BeginChild("##power_plots", size, false);
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float h = (size.y - 3 * line) / 3.0f - ImGui::GetStyle().ItemSpacing.y;
+
+  // Measured series from the history (phase-0 metrics), else the current point only.
+  std::vector<double> ts, angles, rhos;
+  if (ctx.metric_history) {
+    for (size_t i = 0; i < ctx.metric_history->size(); ++i) {
+      const std::vector<double>& m = (*ctx.metric_history)[i];
+      ts.push_back(static_cast<double>(i));
+      angles.push_back(m.size() > 1 ? m[1] : NAN);
+      rhos.push_back(m.size() > 0 ? m[0] : NAN);
+    }
+  }
+  if (ts.empty()) {
+    ts.push_back(s.iteration);
+    angles.push_back(s.metrics.size() > 1 ? s.metrics[1] : NAN);
+    rhos.push_back(s.metrics.size() > 0 ? s.metrics[0] : NAN);
+  }
+  const int last = std::max(static_cast<int>(ts.back()), s.iteration);
+
+  ImGui::TextUnformatted("angle theta_t to the top eigenvector (log): measured vs predicted");
+  tooltip_text("Measured: theta_t = angle(v_t, u_1), u_1 from Eigen's eigensolver. Predicted: "
+               "atan(tan theta_0 |lambda_2/lambda_1|^t), a straight line of slope log10|lambda_2/lambda_1| per "
+               "iteration on this axis (an upper bound; equality in 2-D). Each deflated component starts again.");
+  if (plot::BeginPlot("##power_angle", ImVec2(-1, h), plot::PlotFlags_NoTitle)) {
+    plot::SetupLegend(plot::Location::NorthEast);
+    plot::SetupAxes("iteration t", "theta_t (rad)", plot::AxisFlags_AutoFit,
+                    plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
+    plot::Spec ms;
+    ms.color = kVColor;
+    ms.line_weight = 2.0f;
+    if (ts.size() <= 80) ms.marker = plot::Marker::Circle, ms.marker_size = 2.5f;
+    plot::PlotLine("measured theta_t", ts.data(), angles.data(), static_cast<int>(ts.size()), ms);
+    for (size_t c = 0; c < s.components.size(); ++c) {
+      const PowerComponent& pc = s.components[c];
+      const bool current = static_cast<int>(c) == s.component;
+      const int end = current ? last + 5 : pc.start_iteration + std::max(1, pc.iterations);
+      std::vector<double> px, py;
+      for (int t = pc.start_iteration; t <= end; ++t) {
+        px.push_back(t);
+        py.push_back(predicted_angle(pc.theta0, pc.rate, t - pc.start_iteration));
+      }
+      plot::Spec ps;
+      ps.color = kPredColor;
+      ps.line_weight = 1.5f;
+      ps.line_style = plot::LineStyle::Dashed;
+      ps.flags = c == 0 ? plot::ItemFlags_NoFit : plot::ItemFlags_NoFit | plot::ItemFlags_NoLegend;
+      char label[64];
+      std::snprintf(label, sizeof label, "%s##pred%zu", "predicted tan theta_0 |l2/l1|^t", c);
+      plot::PlotLine(label, px.data(), py.data(), static_cast<int>(px.size()), ps);
+    }
+    plot::Spec cur;
+    cur.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+    if (plot::BeginItem("##now", cur)) {
+      const plot::Limits lim = plot::GetPlotLimits();
+      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(s.iteration, lim.y_min),
+                                       plot::PlotToPixels(s.iteration, lim.y_max), IM_COL32(255, 255, 255, 90), 1.0f);
+      plot::EndItem();
+    }
+    plot::EndPlot();
+  }
+
+  ImGui::TextUnformatted("Rayleigh quotient rho_t against the true eigenvalue");
+  tooltip_text("rho_t = v_t^T A v_t. Its error shrinks like theta_t^2 (twice as fast on a log scale). For a "
+               "covariance (A positive semi-definite) it never decreases.");
+  if (plot::BeginPlot("##power_rayleigh", ImVec2(-1, h), plot::PlotFlags_NoTitle)) {
+    plot::SetupLegend(plot::Location::SouthEast);
+    plot::SetupAxes("iteration t", "rho_t", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
+    plot::Spec rs;
+    rs.color = kVColor;
+    rs.line_weight = 2.0f;
+    plot::PlotLine("rho_t = v^T A v", ts.data(), rhos.data(), static_cast<int>(ts.size()), rs);
+    for (size_t c = 0; c < s.components.size(); ++c) {
+      const PowerComponent& pc = s.components[c];
+      const bool current = static_cast<int>(c) == s.component;
+      const double lam = static_cast<Eigen::Index>(c) < pr.eigvals.size() ? pr.eigvals[static_cast<Eigen::Index>(c)] : NAN;
+      const double xs[2] = {static_cast<double>(pc.start_iteration),
+                            static_cast<double>(current ? last : pc.start_iteration + pc.iterations)};
+      const double ys[2] = {lam, lam};
+      plot::Spec ls;
+      ls.color = kU1Color;
+      ls.line_style = plot::LineStyle::Dashed;
+      if (c > 0) ls.flags = plot::ItemFlags_NoLegend;
+      char label[48];
+      std::snprintf(label, sizeof label, "lambda_j of A (Eigen)##lam%zu", c);
+      plot::PlotLine(label, xs, ys, 2, ls);
+    }
+    plot::EndPlot();
+  }
+
+  ImGui::TextUnformatted(log_spectrum ? "spectrum |lambda_i|: A and the deflated matrix (log)"
+                                      : "spectrum lambda_i: A and the deflated matrix");
+  tooltip_text("Gray: eigenvalues of A (sorted by |lambda|). Blue: eigenvalues of the current deflated matrix "
+               "A_j = A - sum_{i<j} lambda_hat_i u_hat_i u_hat_i^T: the found ones drop to ~0 (stubs at the "
+               "bottom on the log axis), the rest stay. Diamonds: the eigenvalues found so far.");
+  if (plot::BeginPlot("##power_spectrum", ImVec2(-1, h), plot::PlotFlags_NoTitle)) {
+    plot::SetupLegend(plot::Location::NorthEast);
+    plot::SetupAxes("index i", log_spectrum ? "|lambda_i|" : "lambda_i", plot::AxisFlags_AutoFit,
+                    plot::AxisFlags_AutoFit | (log_spectrum ? plot::AxisFlags_LogScale : 0));
+    const int shown = std::min<int>(static_cast<int>(pr.eigvals.size()), 40);
+    // Log axis: |lambda|, floored a decade below the smallest non-negligible value shown.
+    double floor_v = 0.0;
+    if (log_spectrum) {
+      const double top = std::abs(pr.eigvals[0]);
+      floor_v = top;
+      for (int i = 0; i < shown; ++i)
+        if (std::abs(pr.eigvals[i]) > 1e-12 * top) floor_v = std::min(floor_v, std::abs(pr.eigvals[i]));
+      floor_v /= 10.0;
+    }
+    auto shown_value = [&](double v) { return log_spectrum ? std::max(std::abs(v), floor_v) : v; };
+    std::vector<double> orig(static_cast<size_t>(shown)), defl(static_cast<size_t>(shown));
+    for (int i = 0; i < shown; ++i) {
+      orig[static_cast<size_t>(i)] = shown_value(pr.eigvals[i]);
+      defl[static_cast<size_t>(i)] = i < st.eigvals.size() ? shown_value(st.eigvals[i]) : NAN;
+    }
+    plot::Spec so;
+    so.color = kGray;
+    plot::PlotBars("A", orig.data(), shown, 0.4, 0.8, so);
+    plot::Spec sd;
+    sd.color = kVColor;
+    char label[48];
+    std::snprintf(label, sizeof label, "deflated A_%d", s.component + 1);
+    plot::PlotBars(label, defl.data(), shown, 0.4, 1.2, sd);
+    std::vector<double> fx, fy;
+    for (size_t c = 0; c < s.components.size(); ++c)
+      if (s.components[c].done) {
+        fx.push_back(static_cast<double>(c) + 1.0);
+        fy.push_back(shown_value(s.components[c].lambda));
+      }
+    plot::Spec sf;
+    sf.color = kPredColor;
+    sf.marker = plot::Marker::Diamond;
+    sf.marker_size = 5.0f;
+    plot::PlotScatter("found lambda_hat_j", fx.data(), fy.data(), static_cast<int>(fx.size()), sf);
+    plot::EndPlot();
+  }
+  ImGui::EndChild();
+}
+
+}  // namespace cilab

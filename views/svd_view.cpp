@@ -1,0 +1,371 @@
+#include "views/svd_view.h"
+
+#include "algorithms/svd_lowrank.h"
+#include "views/plot/plot.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace cilab {
+namespace {
+
+constexpr ImU32 kKeptColor = IM_COL32(86, 180, 233, 255);
+constexpr ImU32 kDroppedColor = IM_COL32(140, 140, 150, 150);
+constexpr ImU32 kMeasuredColor = IM_COL32(240, 228, 66, 255);
+constexpr ImU32 kFroColor = IM_COL32(0, 158, 115, 255);
+constexpr ImU32 kSpecColor = IM_COL32(230, 159, 0, 255);
+
+void tooltip_text(const char* text) {
+  if (!ImGui::IsItemHovered()) return;
+  ImGui::BeginTooltip();
+  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
+  ImGui::TextUnformatted(text);
+  ImGui::PopTextWrapPos();
+  ImGui::EndTooltip();
+}
+
+std::string fmt(double v) {
+  char buf[48];
+  if (std::isnan(v)) return "n/a";
+  std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// One matrix panel: a gray image (pictures) or a heatmap (data matrices).
+// `signed_scale`: symmetric range [-L, L] around 0 (mid-gray / mid-colour = 0).
+void matrix_panel(const char* title, const char* help, const char* id, const float* values, int m, int n,
+                  bool image, float vmin, float vmax, ImVec2 size) {
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted(title);
+  tooltip_text(help);
+  plot::PlotFlags flags = plot::PlotFlags_CanvasOnly;
+  if (image) flags |= plot::PlotFlags_EqualAspect;
+  if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), flags)) {
+    plot::SetupAxes(image ? nullptr : "feature (column)", image ? nullptr : "sample (row)",
+                    image ? plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines : plot::AxisFlags_NoGridLines,
+                    image ? plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines : plot::AxisFlags_NoGridLines);
+    plot::SetupAxesLimits(0, n, 0, m, plot::Cond::Once);
+    if (image) {
+      plot::PlotImageGray("##img", values, m, n, vmin, vmax, plot::Point{0, 0}, plot::Point{static_cast<double>(n), static_cast<double>(m)});
+    } else {
+      // The heatmap draws its first row at the top; flip so that sample i sits at y in [i, i + 1].
+      std::vector<float> flipped(static_cast<size_t>(m) * n);
+      for (int i = 0; i < m; ++i)
+        std::copy(values + static_cast<size_t>(i) * n, values + static_cast<size_t>(i + 1) * n,
+                  flipped.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(m - 1 - i) * n));
+      plot::PlotHeatmap("##heat", flipped.data(), m, n, vmin, vmax, plot::Point{0, 0},
+                        plot::Point{static_cast<double>(n), static_cast<double>(m)}, plot::Colormap::Viridis);
+    }
+    plot::EndPlot();
+  }
+  ImGui::EndGroup();
+}
+
+float max_abs(const std::vector<float>& v) {
+  float m = 0.0f;
+  for (float x : v) m = std::max(m, std::abs(x));
+  return m > 0.0f ? m : 1.0f;
+}
+
+}  // namespace
+
+void SvdView::on_reset() {
+  cached_rank_ = -1;
+  cached_factors_ = nullptr;
+  cached_approx_ = nullptr;
+}
+
+void SvdView::refresh(const std::shared_ptr<const SvdFactors>& fp, int rank) {
+  const SvdFactors& f = *fp;
+  const int m = f.m(), n = f.n(), r = f.r();
+  if (fp != cached_factors_) {
+    cached_factors_ = fp;
+    cached_rank_ = -1;
+    cached_approx_ = nullptr;
+    a_.resize(static_cast<size_t>(m) * n);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) a_[static_cast<size_t>(i) * n + j] = static_cast<float>(f.a(i, j));
+    a_min_ = static_cast<float>(f.a.minCoeff());
+    a_max_ = static_cast<float>(f.a.maxCoeff());
+    if (!(a_max_ > a_min_)) a_max_ = a_min_ + 1.0f;
+    ks_.resize(static_cast<size_t>(r) + 1);
+    ey_frob_.resize(ks_.size());
+    ey_spec_.resize(ks_.size());
+    for (int k = 0; k <= r; ++k) {
+      ks_[static_cast<size_t>(k)] = k;
+      ey_frob_[static_cast<size_t>(k)] = f.eckart_young_frobenius(k);
+      ey_spec_[static_cast<size_t>(k)] = f.sigma_next(k);
+    }
+  }
+  if (rank != cached_rank_) {
+    cached_rank_ = rank;
+    // The layer added by the last step (K >= 1), or the next one at K = 0.
+    const int i = std::clamp(rank >= 1 ? rank - 1 : 0, 0, std::max(0, r - 1));
+    layer_.assign(static_cast<size_t>(m) * n, 0.0f);
+    if (r > 0) {
+      const double s = f.sigma[i];
+      for (int a = 0; a < m; ++a)
+        for (int b = 0; b < n; ++b)
+          layer_[static_cast<size_t>(a) * n + b] = static_cast<float>(s * f.u(a, i) * f.v(b, i));
+    }
+  }
+}
+
+void SvdView::draw_controls(const Snapshot& snap_base, const ViewContext&) {
+  if (!dynamic_cast<const SvdSnapshot*>(&snap_base)) return;
+  ImGui::TextDisabled("View");
+  ImGui::Checkbox("residual panel A - A_K", &show_residual);
+  ImGui::Checkbox("singular values on a log axis", &log_spectrum);
+  ImGui::Checkbox("A_K on A's value range", &same_scale);
+  tooltip_text("On: A_K uses the colour range of A, so over- and undershoots saturate. Off: A_K uses its own "
+               "range (the first layers of a positive image can be faint otherwise).");
+}
+
+void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<ViewIntent>& out) {
+  const auto* sp = dynamic_cast<const SvdSnapshot*>(&snap_base);
+  if (!sp || !sp->svd || !sp->approx) {
+    ImGui::TextDisabled("No SVD to show yet.");
+    return;
+  }
+  const SvdSnapshot& s = *sp;
+  const SvdFactors& f = *s.svd;
+  const int m = f.m(), n = f.n(), r = f.r(), k = s.rank;
+  refresh(s.svd, k);
+  const double fro = s.metrics[SvdLowRank::kMetricFrobenius];
+  const double spec = s.metrics[SvdLowRank::kMetricSpectral];
+
+  // ---- caption and the rank slider.
+  ImGui::Text("A: %s.  Rank K = %d of r = %d.", f.what.c_str(), k, r);
+  tooltip_text("A = U Sigma V^T = sum_i sigma_i u_i v_i^T (SVD). The rank-K approximation keeps the first K "
+               "rank-one layers: A_K = sum_{i<=K} sigma_i u_i v_i^T. A step adds the next layer.");
+  if (!s.message.empty()) {
+    ImGui::SameLine(0, ImGui::GetFontSize());
+    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.message.c_str());
+  }
+  slider_rank_ = k;
+  ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.45f, ImGui::GetFontSize() * 30));
+  int want = k;
+  if (ImGui::SliderInt("rank K##svd_rank", &want, 0, r, "K = %d") && want != k) {
+    ViewIntent vi;
+    vi.intent.kind = "set_rank";
+    vi.intent.index = std::clamp(want, 0, r);
+    out.push_back(vi);
+    slider_rank_ = vi.intent.index;
+  }
+  slider_min_ = ImGui::GetItemRectMin();
+  slider_max_ = ImGui::GetItemRectMax();
+  tooltip_text("Jump to rank K: A_K = U_K Sigma_K V_K^T is rebuilt directly (Step adds one layer at a time).");
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  const double stored = static_cast<double>(k) * (m + n + 1);
+  ImGui::Text("storage K(m+n+1) = %.0f numbers = %.1f%% of m n", stored, 100.0 * stored / (static_cast<double>(m) * n));
+  tooltip_text("A_K needs K left vectors (m), K right vectors (n) and K singular values, against m n entries of A.");
+
+  // ---- the error read-out: measured beside Eckart-Young.
+  if (ImGui::BeginTable("##svd_errors", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV)) {
+    ImGui::TableSetupColumn("error of A_K");
+    ImGui::TableSetupColumn("measured from A - A_K");
+    ImGui::TableSetupColumn("Eckart-Young");
+    ImGui::TableSetupColumn("relative");
+    ImGui::TableHeadersRow();
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("Frobenius ||A - A_K||_F");
+    tooltip_text("||M||_F = sqrt(sum_ij m_ij^2). Eckart-Young: ||A - A_K||_F = sqrt(sum_{i>K} sigma_i^2), the "
+                 "smallest over all matrices of rank <= K.");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt(fro).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("sqrt(sum_{i>K} sigma_i^2) = %s", fmt(s.metrics[SvdLowRank::kMetricFrobeniusEY]).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g of ||A||_F", s.metrics[SvdLowRank::kMetricRelative]);
+    ImGui::TableNextRow();
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted("spectral ||A - A_K||_2");
+    tooltip_text("||M||_2 = max_{|x|=1} ||M x|| = sigma_1(M), measured by Lanczos bidiagonalisation of the "
+                 "residual. Eckart-Young: ||A - A_K||_2 = sigma_{K+1}.");
+    ImGui::TableNextColumn();
+    ImGui::TextUnformatted(fmt(spec).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("sigma_{K+1} = %s", fmt(s.metrics[SvdLowRank::kMetricSigmaNext]).c_str());
+    ImGui::TableNextColumn();
+    ImGui::Text("%.4g of sigma_1", r > 0 && f.sigma[0] > 0 ? spec / f.sigma[0] : 0.0);
+    ImGui::EndTable();
+  }
+
+  // ---- layout: the matrix panels in a 2 x 2 grid on the left, spectrum and errors stacked on the right.
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float grid_w = std::floor(avail.x * 0.5f);
+  const float cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
+  float cell_w = (grid_w - spacing) * 0.5f;
+  if (f.is_image)  // square-ish pictures: no wider than their height needs
+    cell_w = std::min(cell_w, (cell_h - ImGui::GetTextLineHeightWithSpacing()) * n / std::max(1, m) + 8.0f);
+  const ImVec2 psize(cell_w, cell_h);
+  if (cached_approx_ != s.approx) {
+    // The snapshot's float matrix is column-major (Eigen): copy row-major for the panels.
+    cached_approx_ = s.approx;
+    const float* approx = s.approx->data();
+    ak_.resize(static_cast<size_t>(m) * n);
+    resid_.resize(ak_.size());
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < n; ++j) {
+        const float v = approx[static_cast<size_t>(j) * m + i];
+        ak_[static_cast<size_t>(i) * n + j] = v;
+        resid_[static_cast<size_t>(i) * n + j] = a_[static_cast<size_t>(i) * n + j] - v;
+      }
+  }
+  float ak_min = a_min_, ak_max = a_max_;
+  if (!same_scale && !ak_.empty()) {
+    const auto mm = std::minmax_element(ak_.begin(), ak_.end());
+    ak_min = *mm.first;
+    ak_max = *mm.second > *mm.first ? *mm.second : *mm.first + 1.0f;
+  }
+  ImGui::BeginGroup();
+  matrix_panel("A (input)", "The matrix being approximated.", "##svd_a", a_.data(), m, n, f.is_image, a_min_,
+               a_max_, psize);
+  ImGui::SameLine();
+  char title[96];
+  std::snprintf(title, sizeof title, "A_K, K = %d", k);
+  matrix_panel(title, "A_K = sum_{i<=K} sigma_i u_i v_i^T, the best rank-K approximation (Eckart-Young).",
+               "##svd_ak", ak_.data(), m, n, f.is_image, ak_min, ak_max, psize);
+  const int li = k >= 1 ? k : 1;
+  if (k >= 1)
+    std::snprintf(title, sizeof title, "layer %d: sigma_%d u_%d v_%d^T", li, li, li, li);
+  else
+    std::snprintf(title, sizeof title, "next layer: sigma_1 u_1 v_1^T");
+  const float ll = max_abs(layer_);
+  matrix_panel(title,
+               "The rank-one layer the last step added (an outer product: every row is a multiple of v_K^T, "
+               "every column a multiple of u_K). Mid-gray = 0.",
+               "##svd_layer", layer_.data(), m, n, f.is_image, -ll, ll, psize);
+  if (show_residual) {
+    ImGui::SameLine();
+    const float rl = std::max(max_abs(resid_), 1e-12f);
+    matrix_panel("residual A - A_K", "What the first K layers miss; its norms are the errors above. Mid-gray = 0.",
+                 "##svd_resid", resid_.data(), m, n, f.is_image, -rl, rl, psize);
+  }
+  ImGui::EndGroup();
+  ImGui::SameLine();
+
+  // ---- spectrum and error curves, stacked.
+  const ImVec2 rest = ImGui::GetContentRegionAvail();
+  const float bw = rest.x;
+  const float bh = std::max(100.0f, (rest.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f);
+  ImGui::BeginGroup();
+  ImGui::TextUnformatted("singular values sigma_i (kept | discarded)");
+  tooltip_text("sigma_1 >= sigma_2 >= ... >= 0. A_K keeps sigma_1..sigma_K (coloured); the discarded ones (gray) "
+               "make up the error: sum_{i>K} sigma_i^2 = ||A - A_K||_F^2. Click a bar to set K to it.");
+  if (plot::BeginPlot("##svd_spectrum", ImVec2(bw, bh - ImGui::GetTextLineHeightWithSpacing()), plot::PlotFlags_NoTitle)) {
+    plot::SetupLegend(plot::Location::NorthEast);
+    plot::SetupAxes("index i", "sigma_i", plot::AxisFlags_AutoFit,
+                    plot::AxisFlags_AutoFit | (log_spectrum ? plot::AxisFlags_LogScale : 0));
+    std::vector<double> kept(static_cast<size_t>(r), NAN), dropped(static_cast<size_t>(r), NAN);
+    // On the log axis, values at rounding level (<= 1e-13 sigma_1) are numerically zero: not drawn.
+    const double zero = log_spectrum && r > 0 ? 1e-13 * f.sigma[0] : -1.0;
+    int zeros = 0;
+    for (int i = 0; i < r; ++i) {
+      if (f.sigma[i] <= zero) {
+        ++zeros;
+        continue;
+      }
+      (i < k ? kept : dropped)[static_cast<size_t>(i)] = f.sigma[i];
+    }
+    if (zeros > 0) {
+      char note[96];
+      std::snprintf(note, sizeof note, "%d sigma_i ~ 0 (rank %d)", zeros, r - zeros);
+      const plot::Limits lim = plot::GetPlotLimits();
+      plot::PlotText(note, 0.5 * (lim.x_min + lim.x_max), lim.y_min, ImVec2(0, -12), IM_COL32(220, 220, 220, 220));
+    }
+    plot::Spec sk;
+    sk.color = kKeptColor;
+    plot::PlotBars("kept (i <= K)", kept.data(), r, 0.8, 1.0, sk);
+    plot::Spec sd;
+    sd.color = kDroppedColor;
+    plot::PlotBars("discarded (i > K)", dropped.data(), r, 0.8, 1.0, sd);
+    spectrum_min_ = plot::GetPlotPos();
+    spectrum_max_ = ImVec2(spectrum_min_.x + plot::GetPlotSize().x, spectrum_min_.y + plot::GetPlotSize().y);
+    if (plot::IsPlotClicked(0)) {
+      const int want_k = std::clamp(static_cast<int>(std::lround(plot::GetPlotMousePos().x)), 0, r);
+      if (want_k != k) {
+        ViewIntent vi;
+        vi.intent.kind = "set_rank";
+        vi.intent.index = want_k;
+        out.push_back(vi);
+      }
+    }
+    plot::EndPlot();
+  }
+  ImGui::TextUnformatted("error against K: Eckart-Young (lines), measured (dots)");
+  tooltip_text("Lines: sqrt(sum_{i>K} sigma_i^2) and sigma_{K+1} for every K. Dots: ||A - A_K||_F and "
+               "||A - A_K||_2 measured from the residual at the ranks computed in this run. They coincide: "
+               "Eckart-Young.");
+  if (plot::BeginPlot("##svd_errors_k", ImVec2(bw, bh - ImGui::GetTextLineHeightWithSpacing()), plot::PlotFlags_NoTitle)) {
+    plot::SetupLegend(plot::Location::NorthEast);
+    // x follows the ranks computed so far (the measured dots), at least 0..16.
+    double k_hi = 16.0;
+    for (const std::vector<double>& row : s.table)
+      if (!row.empty()) k_hi = std::max(k_hi, 2.0 * row[0] + 4.0);
+    k_hi = std::min<double>(k_hi, r);
+    // y: the positive values shown within that K range (log axis), with a margin.
+    double y_lo = INFINITY, y_hi = 0.0;
+    auto take = [&](double v) {
+      if (v > 0 && std::isfinite(v)) {
+        y_lo = std::min(y_lo, v);
+        y_hi = std::max(y_hi, v);
+      }
+    };
+    for (int kk = 0; kk <= static_cast<int>(k_hi); ++kk) {
+      take(ey_frob_[static_cast<size_t>(kk)]);
+      take(ey_spec_[static_cast<size_t>(kk)]);
+    }
+    for (const std::vector<double>& row : s.table)
+      if (row.size() >= 3 && row[0] <= k_hi) take(row[1]), take(row[2]);
+    if (!(y_hi > 0)) y_lo = 0.1, y_hi = 10.0;
+    plot::SetupAxes("rank K", "error", 0, plot::AxisFlags_LogScale);
+    plot::SetupAxesLimits(0, std::max(1.0, k_hi), y_lo / 1.6, y_hi * 1.6, plot::Cond::Always);
+    plot::Spec lf;
+    lf.color = kFroColor;
+    lf.line_weight = 2.0f;
+    plot::PlotLine("sqrt(sum_{i>K} sigma_i^2)", ks_.data(), ey_frob_.data(), r + 1, lf);
+    plot::Spec ls;
+    ls.color = kSpecColor;
+    ls.line_weight = 2.0f;
+    ls.line_style = plot::LineStyle::Dashed;
+    plot::PlotLine("sigma_{K+1}", ks_.data(), ey_spec_.data(), r + 1, ls);
+    std::vector<double> tk, tf, ts;
+    for (const std::vector<double>& row : s.table) {
+      if (row.size() < 3) continue;
+      tk.push_back(row[0]);
+      tf.push_back(row[1]);
+      ts.push_back(row[2]);
+    }
+    plot::Spec mf;
+    mf.color = kFroColor;
+    mf.marker = plot::Marker::Circle;
+    mf.marker_size = 3.5f;
+    plot::PlotScatter("measured ||A - A_K||_F", tk.data(), tf.data(), static_cast<int>(tk.size()), mf);
+    plot::Spec ms;
+    ms.color = kSpecColor;
+    ms.marker = plot::Marker::Diamond;
+    ms.marker_size = 3.5f;
+    plot::PlotScatter("measured ||A - A_K||_2", tk.data(), ts.data(), static_cast<int>(tk.size()), ms);
+    // The current K.
+    plot::Spec cur;
+    cur.color = kMeasuredColor;
+    cur.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+    if (plot::BeginItem("##current_k", cur)) {
+      const plot::Limits lim = plot::GetPlotLimits();
+      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(k, lim.y_min), plot::PlotToPixels(k, lim.y_max),
+                                       IM_COL32(255, 255, 255, 90), 1.0f);
+      plot::EndItem();
+    }
+    plot::EndPlot();
+  }
+  ImGui::EndGroup();
+}
+
+}  // namespace cilab

@@ -15,14 +15,17 @@ ARGS       ?=
 PACKAGES := build-essential cmake ninja-build pkg-config ccache \
             libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev \
             fonts-dejavu-core dataset-fashion-mnist \
-            xvfb xauth libgl1-mesa-dri python3 python3-numpy python3-sklearn
+            xvfb xauth libgl1-mesa-dri python3
+# The benchmarks' references: scikit-learn / numpy, on OpenBLAS (Debian's default
+# libblas is the slow reference BLAS, which would flatter CILab's ratios).
+BENCH_PACKAGES := python3-numpy python3-sklearn libopenblas0-pthread
 
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release
 ifneq ($(shell command -v ccache 2>/dev/null),)
 CMAKE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 endif
 
-.PHONY: run test test-asan bench deps build build-asan clean screenshot
+.PHONY: run test test-asan bench deps deps-bench build build-asan clean screenshot
 
 run: build
 	./$(BUILD)/cilab $(ARGS)
@@ -43,6 +46,9 @@ build: deps
 	cmake --build $(BUILD) -j $(JOBS)
 
 # Installs only what is missing (dpkg -s), so a prepared machine skips apt entirely.
+deps-bench:
+	@$(MAKE) --no-print-directory deps PACKAGES="$(BENCH_PACKAGES)"
+
 deps:
 	@missing=""; for p in $(PACKAGES); do dpkg -s $$p >/dev/null 2>&1 || missing="$$missing $$p"; done; \
 	if [ -n "$$missing" ]; then \
@@ -51,14 +57,17 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
-bench: build
-	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans
+bench: build deps-bench
+	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans bench_pca bench_power
 	./bench/run_benchmarks.sh $(BUILD)
+	./bench/run_pca.sh $(BUILD)
+	./bench/run_power.sh $(BUILD)
 	./bench/gui_frames.sh $(BUILD)
 
 # Regenerates the README screenshot with the app itself.
 screenshot: build
-	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot.png --dataset iris --steps 3
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot.png --dataset blobs:n=1500,centers=5,noise=1.6,seed=4 \
+	  --set k=5 --set init=random --seed 2 --steps 2 --frames 12
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

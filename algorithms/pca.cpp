@@ -212,6 +212,7 @@ const ModuleInfo& PCA::info() const {
     m.default_dataset = "anisotropic:n=300,centers=1,seed=2";
     m.table_columns = {"component", "eigenvalue", "explained_ratio", "cumulative_ratio"};
     m.default_cli_steps = 1;
+    m.iterative = false;  // one step is the whole fit: no per-iteration curves
     return m;
   }();
   return kInfo;

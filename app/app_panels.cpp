@@ -407,8 +407,10 @@ void App::draw_params_panel() {
 
 void App::draw_center(float width, float height) {
   ImGui::BeginGroup();
-  const float metrics_h = settings_.show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
-  const float view_h = height - (settings_.show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
+  const ModuleInfo* run_info = runner_->info();
+  const bool show_metrics = settings_.show_metrics && (!run_info || run_info->iterative);
+  const float metrics_h = show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
+  const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
   ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const std::shared_ptr<const Snapshot> snap = runner_->latest();
   std::vector<std::vector<double>> metric_history;
@@ -434,7 +436,7 @@ void App::draw_center(float width, float height) {
     ImGui::TextColored(kDimColor, "No run yet: choose a module and data on the left.");
   }
   ImGui::EndChild();
-  if (settings_.show_metrics) {
+  if (show_metrics) {
     ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true);
     const ModuleInfo* info = runner_->info();
     if (info) {

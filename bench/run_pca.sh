@@ -8,8 +8,8 @@
 #   case | cilab ms | sklearn full ms | sklearn randomized ms | ratio to randomized | max |ratio diff|
 # where max |ratio diff| compares cilab's explained_variance_ratio_ with the
 # exact ('full') ones. Target: ratio <= 0.5 and diff <= 1e-6.
-# Note: Debian's numpy uses the reference BLAS here (no OpenBLAS), which is
-# what scikit-learn users of this machine get.
+# numpy/scikit-learn run on whatever BLAS Debian's libblas.so.3 alternative
+# points to; `make bench` installs libopenblas0-pthread so they get OpenBLAS.
 set -euo pipefail
 build=${1:?usage: run_pca.sh BUILD_DIR [REPS]}
 reps=${2:-3}

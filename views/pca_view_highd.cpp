@@ -381,7 +381,10 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
   if (data.is_image()) {
     const int ih = data.image_h, iw = data.image_w;
     const int count = static_cast<int>(samples.size());
-    const float cell = std::min((w - 4) / std::max(1, count), ImGui::GetContentRegionAvail().y * 0.27f) - 3;
+    // Two rows of images, leaving the e(K) plot at least ~7 lines of height.
+    const float plot_min = ImGui::GetFontSize() * 7.0f;
+    const float cell =
+        std::min((w - 4) / std::max(1, count), (ImGui::GetContentRegionAvail().y - plot_min) * 0.5f - 4.0f) - 3;
     std::vector<float> px(static_cast<size_t>(ih) * iw);
     for (int r = 0; r < 2; ++r)
       for (int t = 0; t < count; ++t) {

@@ -61,6 +61,9 @@ struct ModuleInfo {
   // (plus step_ms, the total time of the steps) instead of one row per iteration.
   std::vector<std::string> table_columns;
   int default_cli_steps = 100;          // `cilab run` steps when --steps is not given
+  // False for one-shot modules (a fit is one step): the shell then hides the
+  // per-iteration metrics strip, which would show single dots.
+  bool iterative = true;
 };
 
 // Base of every module's snapshot. Modules derive and add what views draw.

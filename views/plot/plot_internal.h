@@ -23,6 +23,10 @@ namespace plot {
 
 // Above this many points a scatter is splatted into a density image (or stride-decimated).
 constexpr int kScatterSplatThreshold = 20000;
+// Above this many points the density image is splatted at half the plot's pixel resolution
+// (a quarter of the pixels to clear, blur and shade; the GPU stretches it back). Re-splatting
+// 1 000 000 points then fits a playing run's frame budget.
+constexpr int kScatterHalfResThreshold = 200000;
 // Heatmaps with more cells than this go through a texture.
 constexpr int kHeatmapTextureCells = 128 * 128;
 // Frames an unused item texture is kept before it is released.

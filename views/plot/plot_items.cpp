@@ -672,7 +672,7 @@ namespace {
 
 template <class T>
 void splat(Context& c, const T* xs, const T* ys, int count, const Spec& spec, ImU32 base, int w, int h,
-           uint32_t* out) {
+           double div, uint32_t* out) {
     // 1. accumulate count and colour sums per pixel (one write per point, no per-point branches
     //    beyond the cull), 2. optionally blur with a separable [0.5 1 0.5] tent so single points stay
     //    visible, 3. shade: average colour, alpha and brightness from log-scaled density.
@@ -682,9 +682,10 @@ void splat(Context& c, const T* xs, const T* ys, int count, const Spec& spec, Im
     const Axis& ax = c.plot->x;
     const Axis& ay = c.plot->y;
     const bool lx = ax.is_log(), ly = ay.is_log();
-    const double sx = ax.scale_to_pixel(), sy = ay.scale_to_pixel();
-    const double bx = ax.pixel_min() - c.plot_rect.Min.x - sx * ax.t_min();
-    const double by = ay.pixel_min() - c.plot_rect.Min.y - sy * ay.t_min();
+    // image pixel = (screen pixel - plot origin) / div
+    const double sx = ax.scale_to_pixel() / div, sy = ay.scale_to_pixel() / div;
+    const double bx = (ax.pixel_min() - c.plot_rect.Min.x) / div - sx * ax.t_min();
+    const double by = (ay.pixel_min() - c.plot_rect.Min.y) / div - sy * ay.t_min();
     for (int i = 0; i < count; ++i) {
         double x = static_cast<double>(xs[i]), y = static_cast<double>(ys[i]);
         if (lx) x = x > 0.0 ? std::log10(x) : -1e300;
@@ -698,7 +699,7 @@ void splat(Context& c, const T* xs, const T* ys, int count, const Spec& spec, Im
         a[2] += static_cast<float>((col >> 8) & 0xFF);
         a[3] += static_cast<float>((col >> 16) & 0xFF);
     }
-    if (spec.marker_size >= 2.5f && w >= 3 && h >= 3) {
+    if (div == 1.0 && spec.marker_size >= 2.5f && w >= 3 && h >= 3) {
         // separable tent blur, in place with a one-row/one-pixel history
         std::vector<float>& tmp = c.points_f;
         tmp.resize(static_cast<size_t>(w) * 4);
@@ -756,8 +757,9 @@ void plot_scatter_ex(const char* label_id, const T* xs, const T* ys, int count, 
         render_markers(c, get, count, spec, it->used_color, m, 1);
     } else if (c.provider != nullptr) {
         const ImRect& pr = c.plot_rect;
-        const int w = std::clamp(static_cast<int>(pr.GetWidth()), 1, 4096);
-        const int h = std::clamp(static_cast<int>(pr.GetHeight()), 1, 4096);
+        const int div = count > kScatterHalfResThreshold ? 2 : 1;
+        const int w = std::clamp(static_cast<int>(pr.GetWidth()) / div, 1, 4096);
+        const int h = std::clamp(static_cast<int>(pr.GetHeight()) / div, 1, 4096);
         const PlotState& st = *c.plot;
         uint64_t k = hash_value(static_cast<const void*>(xs), 1);
         k = hash_value(static_cast<const void*>(ys), k);
@@ -778,11 +780,11 @@ void plot_scatter_ex(const char* label_id, const T* xs, const T* ys, int count, 
         } else {
             const ImU32 base = it->used_color;
             ImTextureID tex = cached_texture(c, *it, hash_bytes(lim, sizeof(lim), k), w, h, [&](uint32_t* out) {
-                splat(c, xs, ys, count, spec, base, w, h, out);
+                splat(c, xs, ys, count, spec, base, w, h, static_cast<double>(div), out);
             });
             img.data_hash = k;
             std::copy(lim, lim + 4, img.limits);
-            c.draw_list->AddImage(tex, pr.Min, ImVec2(pr.Min.x + w, pr.Min.y + h));
+            c.draw_list->AddImage(tex, pr.Min, ImVec2(pr.Min.x + w * div, pr.Min.y + h * div));
         }
     } else {
         const int stride = (count + kScatterSplatThreshold - 1) / kScatterSplatThreshold;

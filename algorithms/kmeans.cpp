@@ -568,24 +568,8 @@ std::unique_ptr<Module> KMeans::clone() const { return std::make_unique<KMeans>(
 
 void KMeans::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = params_from(values);
-  if (!data) throw std::invalid_argument("k-means: no dataset; load or generate one first");
+  require_usable_data(data.get(), "k-means");
   const int n = data->rows(), d = data->cols();
-  if (n == 0 || d == 0)
-    throw std::invalid_argument("k-means: the dataset is empty (" + std::to_string(n) + " x " +
-                                std::to_string(d) + "); load or generate data first");
-  if (!data->x.allFinite()) {
-    for (int c = 0; c < d; ++c)
-      for (int i = 0; i < n; ++i)
-        if (!std::isfinite(data->x(i, c))) {
-          const std::string col = c < static_cast<int>(data->column_names.size())
-                                      ? data->column_names[static_cast<size_t>(c)]
-                                      : "x" + std::to_string(c);
-          throw std::invalid_argument("k-means: the dataset has a non-finite value (" +
-                                      fmt_g(data->x(i, c)) + ") at row " + std::to_string(i) +
-                                      ", column '" + col +
-                                      "'; clean the data or drop that row");
-        }
-  }
   if (p.k > n)
     throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) +
                                 " exceeds the number of samples (" + std::to_string(n) +

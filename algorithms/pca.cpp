@@ -303,23 +303,8 @@ std::unique_ptr<Module> PCA::clone() const { return std::make_unique<PCA>(*this)
 
 void PCA::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t) {
   const Params p = params_from(values);
-  if (!data) throw std::invalid_argument("pca: no dataset; load or generate one first");
+  require_usable_data(data.get(), "pca");
   const int n = data->rows(), d = data->cols();
-  if (n == 0 || d == 0)
-    throw std::invalid_argument("pca: the dataset is empty (" + std::to_string(n) + " x " +
-                                std::to_string(d) + "); load or generate data first");
-  if (!data->x.allFinite()) {
-    for (int c = 0; c < d; ++c)
-      for (int i = 0; i < n; ++i)
-        if (!std::isfinite(data->x(i, c))) {
-          const std::string col = c < static_cast<int>(data->column_names.size())
-                                      ? data->column_names[static_cast<size_t>(c)]
-                                      : "x" + std::to_string(c);
-          throw std::invalid_argument("pca: the dataset has a non-finite value (" +
-                                      fmt_g(data->x(i, c)) + ") at row " + std::to_string(i) +
-                                      ", column '" + col + "'; clean the data or drop that row");
-        }
-  }
   const int r = std::min(n, d);
   if (r > kMaxEigenDim)
     throw std::invalid_argument("pca: min(n, d) = " + std::to_string(r) + " exceeds " +

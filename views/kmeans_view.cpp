@@ -1,4 +1,5 @@
 #include "views/kmeans_view.h"
+#include "views/ui.h"
 
 #include "algorithms/kmeans.h"
 #include "views/geometry.h"
@@ -22,15 +23,6 @@ constexpr int kHoverMaxPoints = 300000;
 constexpr uint64_t kHoverTextureKey = 0x6b6d686f76657231ull;
 
 ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
-
-void tooltip_text(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
 
 // A caption that says what the step just shown did.
 std::string caption(const KMeansSnapshot& s) {

@@ -1,6 +1,7 @@
 // The PCA view: dispatch, controls, and the 2-D / 3-D line fit (see pca_view.h).
 // The high-dimensional layout is in pca_view_highd.cpp.
 #include "views/pca_view.h"
+#include "views/ui.h"
 
 #include "algorithms/pca.h"
 #include "views/plot/plot.h"
@@ -25,15 +26,6 @@ constexpr ImU32 kAxisColour2 = IM_COL32(90, 200, 120, 255);
 constexpr ImU32 kAxisColour3 = IM_COL32(100, 150, 255, 255);
 
 ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
-
-void tooltip_text(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
 
 std::string column_name(const Dataset& data, int j) {
   return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]

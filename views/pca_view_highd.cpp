@@ -2,6 +2,7 @@
 // or loadings, reconstructions with the Eckart-Young read-out (see pca_view.h).
 #include "algorithms/pca.h"
 #include "views/pca_view.h"
+#include "views/ui.h"
 #include "views/plot/plot.h"
 
 #include <imgui.h>
@@ -18,15 +19,6 @@ constexpr uint64_t kHoverTextureKey = 0x7063616f76657231ull;
 constexpr int kHoverMaxPoints = 300000;
 constexpr int kDefaultSamples = 6;
 constexpr int kEigenImages = 11;  // plus the mean image
-
-void tooltip_text(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
 
 std::string class_name(const Dataset& data, int l) {
   if (l >= 0 && l < static_cast<int>(data.class_names.size())) return data.class_names[static_cast<size_t>(l)];

@@ -1,4 +1,5 @@
 #include "views/power_view.h"
+#include "views/ui.h"
 
 #include "algorithms/power_iteration.h"
 #include "views/plot/plot.h"
@@ -20,15 +21,6 @@ constexpr ImU32 kU2Color = IM_COL32(204, 121, 167, 255);   // second eigenvector
 constexpr ImU32 kPredColor = IM_COL32(240, 228, 66, 255);  // predicted rate
 constexpr ImU32 kGray = IM_COL32(150, 150, 160, 170);
 constexpr double kPi = 3.14159265358979323846;
-
-void tooltip_text(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
 
 std::string fmt(double v) {
   char buf[48];

@@ -1,4 +1,5 @@
 #include "views/svd_view.h"
+#include "views/ui.h"
 
 #include "algorithms/svd_lowrank.h"
 #include "views/plot/plot.h"
@@ -18,15 +19,6 @@ constexpr ImU32 kDroppedColor = IM_COL32(140, 140, 150, 150);
 constexpr ImU32 kMeasuredColor = IM_COL32(240, 228, 66, 255);
 constexpr ImU32 kFroColor = IM_COL32(0, 158, 115, 255);
 constexpr ImU32 kSpecColor = IM_COL32(230, 159, 0, 255);
-
-void tooltip_text(const char* text) {
-  if (!ImGui::IsItemHovered()) return;
-  ImGui::BeginTooltip();
-  ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32);
-  ImGui::TextUnformatted(text);
-  ImGui::PopTextWrapPos();
-  ImGui::EndTooltip();
-}
 
 std::string fmt(double v) {
   char buf[48];

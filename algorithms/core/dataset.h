@@ -31,4 +31,9 @@ struct Dataset {
   int num_classes() const;
 };
 
+// Checks the data a module is about to use: throws std::invalid_argument,
+// prefixed with `module`, for a missing dataset, an empty one, or the first
+// non-finite value (naming its row and column) - each with what to try.
+void require_usable_data(const Dataset* data, const std::string& module);
+
 }  // namespace cilab

@@ -1,6 +1,8 @@
 #include "algorithms/core/module.h"
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <stdexcept>
 
 namespace cilab {
@@ -24,6 +26,27 @@ void Module::set_live(const std::string& name, double) {
 }
 
 bool Module::apply(const Intent&) { return false; }
+
+void require_usable_data(const Dataset* data, const std::string& module) {
+  if (!data) throw std::invalid_argument(module + ": no dataset; load or generate one first");
+  const int n = data->rows(), d = data->cols();
+  if (n == 0 || d == 0)
+    throw std::invalid_argument(module + ": the dataset is empty (" + std::to_string(n) + " x " +
+                                std::to_string(d) + "); load or generate data first");
+  if (data->x.allFinite()) return;
+  for (int c = 0; c < d; ++c)
+    for (int i = 0; i < n; ++i) {
+      const double v = data->x(i, c);
+      if (std::isfinite(v)) continue;
+      const std::string col = c < static_cast<int>(data->column_names.size())
+                                  ? data->column_names[static_cast<size_t>(c)]
+                                  : "x" + std::to_string(c);
+      char buf[64];
+      std::snprintf(buf, sizeof buf, "%.6g", v);
+      throw std::invalid_argument(module + ": the dataset has a non-finite value (" + buf + ") at row " +
+                                  std::to_string(i) + ", column '" + col + "'; clean the data or drop that row");
+    }
+}
 
 int Dataset::num_classes() const {
   int m = 0;

@@ -15,6 +15,7 @@
 #include "views/view.h"
 
 #include <chrono>
+#include <map>
 #include <memory>
 #include <string>
 #include <vector>
@@ -49,6 +50,8 @@ class App {
   void load_builtin(const std::string& spec);
   void restart();
   void change_param(const ParamSpec& spec, double value);  // live: set_live; rebuild: restart
+  void change_text(const ParamSpec& spec, const std::string& text);  // Text params: restart
+  void draw_text_param(const ParamSpec& spec);
   void sync_data_panel();  // built-in combo + options follow the loaded dataset
   void show_error(const std::string& message);
   void apply_intents(std::vector<ViewIntent>& intents);
@@ -82,6 +85,10 @@ class App {
   std::unique_ptr<ModuleView> view_;
   ParamSpecs specs_;
   ParamValues values_;        // what the parameter panel shows
+  // Text parameters being edited: kept when a restart with them fails, so the
+  // user can fix the typo instead of retyping.
+  std::map<std::string, std::string> text_edit_;
+  std::map<std::string, bool> text_edit_dirty_;
   uint64_t seed_ = 0;
   std::shared_ptr<const Dataset> data_;
   uint64_t data_version_ = 0;

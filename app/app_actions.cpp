@@ -51,6 +51,8 @@ void App::open_module(const std::string& name) {
     module_name_ = name;
     specs_ = probe->params();
     values_ = values;
+    text_edit_.clear();
+    text_edit_dirty_.clear();
     data_ = data;
     view_ = make_view(name);
   } catch (const std::exception& e) {
@@ -86,6 +88,15 @@ void App::change_param(const ParamSpec& spec, double value) {
   } else {
     restart();
   }
+}
+
+void App::change_text(const ParamSpec& spec, const std::string& text) {
+  auto it = values_.text.find(spec.name);
+  if (it != values_.text.end() && it->second == text) return;
+  values_.text[spec.name] = text;
+  text_edit_[spec.name] = text;
+  text_edit_dirty_[spec.name] = true;
+  restart();  // on failure restart() restores values_ and shows the error; the box keeps the text
 }
 
 void App::sync_data_panel() {
@@ -132,9 +143,32 @@ void App::load_builtin(const std::string& spec) {
 }
 
 void App::apply_intents(std::vector<ViewIntent>& intents) {
+  bool pending_restart = false;  // Rebuild changes of one frame restart once
   for (ViewIntent& vi : intents) {
     try {
       switch (vi.kind) {
+        case ViewIntent::Kind::SetParam: {
+          const ParamSpec* spec = find_param(specs_, vi.param);
+          if (!spec || is_compound(*spec)) {
+            show_error("the view asked for an unknown parameter '" + vi.param + "'");
+            break;
+          }
+          if (spec->type == ParamType::Text) {
+            values_.text[spec->name] = vi.text;
+            text_edit_[spec->name] = vi.text;
+            text_edit_dirty_[spec->name] = true;
+            pending_restart = true;
+          } else if (spec->update == ParamUpdate::Live && !pending_restart) {
+            change_param(*spec, vi.value);
+          } else {
+            values_[spec->name] = vi.value;
+            pending_restart = true;
+          }
+          break;
+        }
+        case ViewIntent::Kind::Seek:
+          runner_->seek(vi.iteration);
+          break;
         case ViewIntent::Kind::Module:
           runner_->apply(vi.intent);
           break;
@@ -153,6 +187,7 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
     }
   }
   intents.clear();
+  if (pending_restart) restart();
   if (!runner_->last_error().empty()) {
     show_error(runner_->last_error());
     runner_->clear_error();

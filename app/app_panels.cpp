@@ -44,11 +44,36 @@ std::string param_tooltip(const ParamSpec& s) {
   os << "\n\n"
      << (s.update == ParamUpdate::Live ? "Live: applies from the next step, the run continues."
                                        : "Rebuild: changing it restarts the run from iteration 0.")
-     << "\nCLI: --set " << s.name << "=" << format_value(s, s.def);
+     << "\nCLI: --set " << s.name << "="
+     << (s.type == ParamType::Text ? "'" + s.text_def + "'" : format_value(s, s.def));
   return os.str();
 }
 
 }  // namespace
+
+void App::draw_text_param(const ParamSpec& s) {
+  std::string& buf = text_edit_[s.name];
+  if (buf.empty() && !text_edit_dirty_[s.name]) {
+    auto it = values_.text.find(s.name);
+    buf = it != values_.text.end() ? it->second : s.text_def;
+  }
+  char tmp[512];
+  std::snprintf(tmp, sizeof tmp, "%s", buf.c_str());
+  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
+  const bool enter = ImGui::InputText(s.name.c_str(), tmp, sizeof tmp, ImGuiInputTextFlags_EnterReturnsTrue);
+  if (buf != tmp) {
+    buf = tmp;
+    text_edit_dirty_[s.name] = true;
+  }
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextUnformatted((param_tooltip(s) + "\nPress Enter to apply.").c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  if (enter || ImGui::IsItemDeactivatedAfterEdit()) change_text(s, buf);
+}
 
 void App::frame() {
   handle_shortcuts();
@@ -336,6 +361,11 @@ void App::draw_params_panel() {
                       "the run. CLI: --seed N");
   const ParamValues running = runner_->values();
   for (const ParamSpec& s : specs_) {
+    if (is_compound(s)) continue;
+    if (s.type == ParamType::Text) {
+      draw_text_param(s);
+      continue;
+    }
     double& v = values_[s.name];
     bool changed = false;
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
@@ -374,6 +404,8 @@ void App::draw_params_panel() {
         changed = ImGui::IsItemDeactivatedAfterEdit();
         break;
       }
+      case ParamType::Text:
+        break;
       case ParamType::Real: {
         float f = static_cast<float>(v);
         ImGui::SliderFloat(label.c_str(), &f, static_cast<float>(s.min), static_cast<float>(s.max), "%.4g",
@@ -401,6 +433,8 @@ void App::draw_params_panel() {
     ViewContext ctx;
     ctx.data = data_.get();
     ctx.info = runner_->info();
+    ctx.values = &running;
+    ctx.seed = seed_;
     view_->draw_controls(*snap, ctx);
   }
 }
@@ -426,6 +460,9 @@ void App::draw_center(float width, float height) {
     ctx.metric_history = &metric_history;
     ctx.edit_points = edit_points_ && data_ && data_->cols() == 2;
     ctx.data_version = data_version_;
+    const ParamValues running = runner_->values();
+    ctx.values = &running;
+    ctx.seed = seed_;
     std::vector<ViewIntent> intents;
     view_->draw(*snap, ctx, intents);
     for (ViewIntent& vi : intents)

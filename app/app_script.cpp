@@ -106,7 +106,19 @@ bool App::run_script_line() {
         continue;
       }
       try {
-        change_param(*spec, parse_value(*spec, kv.substr(eq + 1)));
+        if (spec->type == ParamType::Text) {
+          // The rest of the line is the text (formulas may contain spaces).
+          std::string rest;
+          std::getline(in, rest);
+          change_text(*spec, kv.substr(eq + 1) + rest);
+        } else if (is_compound(*spec)) {
+          ParamValues v = values_;
+          apply_assignment(specs_, v, kv, module_name_);
+          values_ = v;
+          restart();
+        } else {
+          change_param(*spec, parse_value(*spec, kv.substr(eq + 1)));
+        }
       } catch (const std::exception& e) {
         show_error(e.what());
       }

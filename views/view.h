@@ -12,6 +12,7 @@
 #include "algorithms/core/module.h"
 
 #include <functional>
+#include <utility>
 #include <memory>
 #include <string>
 #include <vector>
@@ -29,14 +30,50 @@ struct ViewContext {
   const std::vector<std::vector<double>>* metric_history = nullptr;
   bool edit_points = false;          // "click to add points" mode is on (2-D data)
   uint64_t data_version = 0;         // changes whenever the dataset is replaced
+  const ParamValues* values = nullptr;  // the parameter values of the run shown (after live changes)
+  uint64_t seed = 0;                 // the run's seed
 };
 
+// Kinds:
+//   Module       forwarded to Runner::apply (a module edit);
+//   AddPoint     / RemovePoint: edit the dataset (2-D data);
+//   SetParam     change parameter `param` to `value` (or to `text` for a Text
+//                parameter) exactly as the parameter panel does: Live ones
+//                mid-run, Rebuild ones restart (several Rebuild changes of
+//                one frame restart once);
+//   Seek         rewind / go to `iteration` (applied in order, so Seek then
+//                SetParam = "rewind and change the parameter").
 struct ViewIntent {
-  enum class Kind { Module, AddPoint, RemovePoint };
+  enum class Kind { Module, AddPoint, RemovePoint, SetParam, Seek };
   Kind kind = Kind::Module;
   Intent intent;          // Kind::Module: forwarded to Runner::apply
   double x = 0, y = 0;    // AddPoint / RemovePoint: data coordinates (2-D data)
   int label = -1;         // AddPoint: class of the new point (-1 none)
+  std::string param;      // SetParam: parameter name
+  double value = 0;       // SetParam: numeric value (Choice: index, Bool: 0/1)
+  std::string text;       // SetParam of a Text parameter
+  int iteration = 0;      // Seek: target iteration
+
+  static ViewIntent set_param(std::string name, double v) {
+    ViewIntent i;
+    i.kind = Kind::SetParam;
+    i.param = std::move(name);
+    i.value = v;
+    return i;
+  }
+  static ViewIntent set_text(std::string name, std::string t) {
+    ViewIntent i;
+    i.kind = Kind::SetParam;
+    i.param = std::move(name);
+    i.text = std::move(t);
+    return i;
+  }
+  static ViewIntent seek(int it) {
+    ViewIntent i;
+    i.kind = Kind::Seek;
+    i.iteration = it;
+    return i;
+  }
 };
 
 class ModuleView {

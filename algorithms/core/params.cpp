@@ -24,6 +24,8 @@ std::string range_text(const ParamSpec& s) {
       return "a number in [" + fmt_num(s.min) + ", " + fmt_num(s.max) + "]";
     case ParamType::Bool:
       return "true or false";
+    case ParamType::Text:
+      return "a text";
     case ParamType::Choice: {
       std::string out = "one of ";
       for (size_t i = 0; i < s.choices.size(); ++i) out += (i ? ", " : "") + s.choices[i];
@@ -48,11 +50,19 @@ const ParamSpec* find_param(const ParamSpecs& specs, const std::string& name) {
 
 ParamValues default_values(const ParamSpecs& specs) {
   ParamValues v;
-  for (const ParamSpec& s : specs) v[s.name] = s.def;
+  for (const ParamSpec& s : specs) {
+    if (is_compound(s)) continue;
+    if (s.type == ParamType::Text)
+      v.text[s.name] = s.text_def;
+    else
+      v[s.name] = s.def;
+  }
   return v;
 }
 
 double parse_value(const ParamSpec& s, const std::string& text) {
+  if (s.type == ParamType::Text || is_compound(s))
+    throw std::invalid_argument("parameter '" + s.name + "' is not a number (internal: use apply_assignment)");
   if (s.type == ParamType::Choice) {
     for (size_t i = 0; i < s.choices.size(); ++i)
       if (s.choices[i] == text) return static_cast<double>(i);
@@ -85,6 +95,7 @@ std::string format_value(const ParamSpec& s, double value) {
     case ParamType::Int:
       return std::to_string(static_cast<long long>(value));
     case ParamType::Real:
+    case ParamType::Text:
       return fmt_num(value);
   }
   return fmt_num(value);
@@ -107,14 +118,51 @@ void apply_assignment(const ParamSpecs& specs, ParamValues& values, const std::s
                                 "; known: " + known + " (see: cilab list params " + module_name +
                                 ")");
   }
+  if (s->type == ParamType::Text) {
+    values.text[key] = text;
+    return;
+  }
+  if (is_compound(*s)) {
+    std::vector<std::string> parts;
+    size_t start = 0;
+    for (;;) {
+      const size_t comma = text.find(',', start);
+      parts.push_back(text.substr(start, comma == std::string::npos ? std::string::npos : comma - start));
+      if (comma == std::string::npos) break;
+      start = comma + 1;
+    }
+    if (parts.size() != s->components.size()) {
+      std::string example;
+      for (size_t i = 0; i < s->components.size(); ++i) example += (i ? "," : "") + std::string("0");
+      throw std::invalid_argument("parameter '" + key + "': expected " +
+                                  std::to_string(s->components.size()) +
+                                  " comma-separated numbers, got '" + text + "'; e.g. --set " + key +
+                                  "=" + example);
+    }
+    ParamValues tmp = values;
+    for (size_t i = 0; i < parts.size(); ++i) {
+      const ParamSpec* c = find_param(specs, s->components[i]);
+      if (!c) throw std::invalid_argument("parameter '" + key + "': unknown component '" + s->components[i] + "'");
+      tmp[c->name] = parse_value(*c, parts[i]);
+    }
+    values = tmp;
+    return;
+  }
   values[key] = parse_value(*s, text);
 }
 
 ParamValues validated(const ParamSpecs& specs, const ParamValues& values) {
   ParamValues out = default_values(specs);
+  for (const auto& [key, t] : values.text) {
+    const ParamSpec* s = find_param(specs, key);
+    if (!s || s->type != ParamType::Text) throw std::invalid_argument("unknown text parameter '" + key + "'");
+    out.text[key] = t;
+  }
   for (const auto& [key, v] : values) {
     const ParamSpec* s = find_param(specs, key);
     if (!s) throw std::invalid_argument("unknown parameter '" + key + "'");
+    if (s->type == ParamType::Text || is_compound(*s))
+      throw std::invalid_argument("parameter '" + key + "' takes no number");
     const bool ok_finite = std::isfinite(v);
     bool ok = ok_finite;
     if (ok && s->type == ParamType::Choice)
@@ -141,11 +189,23 @@ int get_int(const ParamValues& v, const std::string& name) {
 double get_real(const ParamValues& v, const std::string& name) { return get_checked(v, name); }
 bool get_bool(const ParamValues& v, const std::string& name) { return get_checked(v, name) != 0.0; }
 int get_choice(const ParamValues& v, const std::string& name) { return get_int(v, name); }
+const std::string& get_text(const ParamValues& v, const std::string& name) {
+  auto it = v.text.find(name);
+  if (it == v.text.end()) throw std::invalid_argument("parameter '" + name + "' missing");
+  return it->second;
+}
 
 std::string describe_params(const ParamSpecs& specs) {
   std::ostringstream os;
   for (const ParamSpec& s : specs) {
-    os << s.name << "\t" << range_text(s) << "\tdefault " << format_value(s, s.def) << "\t"
+    if (is_compound(s)) {
+      os << s.name << "\t" << s.components.size() << " comma-separated numbers, sets";
+      for (const std::string& c : s.components) os << " " << c;
+      os << "\t\t\t" << s.help << "\n";
+      continue;
+    }
+    const std::string def = s.type == ParamType::Text ? "'" + s.text_def + "'" : format_value(s, s.def);
+    os << s.name << "\t" << range_text(s) << "\tdefault " << def << "\t"
        << (s.update == ParamUpdate::Live ? "live" : "rebuild") << "\t" << s.help;
     if (!s.formula.empty()) os << " [" << s.formula << "]";
     os << "\n";

@@ -14,7 +14,7 @@
 
 namespace cilab {
 
-enum class ParamType { Int, Real, Choice, Bool };
+enum class ParamType { Int, Real, Choice, Bool, Text };
 
 // Live: may change mid-run (applied between steps). Rebuild: changing it
 // restarts the run from iteration 0.
@@ -32,32 +32,50 @@ struct ParamSpec {
   ParamUpdate update = ParamUpdate::Rebuild;
   bool log_scale = false;            // slider on a log scale (learning rates...)
   std::vector<std::string> choice_help;  // optional: one line per choice
+  std::string text_def;              // Text only: the default text
+  std::vector<std::string> components;  // compound alias: the specs it assigns, in order
 };
 
 using ParamSpecs = std::vector<ParamSpec>;
-using ParamValues = std::map<std::string, double>;
+
+// Parameter values: name -> number (Choice: option index, Bool: 0/1), plus
+// the Text parameters' strings in `text`.
+struct ParamValues : std::map<std::string, double> {
+  std::map<std::string, std::string> text;
+};
+
+inline bool operator==(const ParamValues& a, const ParamValues& b) {
+  return static_cast<const std::map<std::string, double>&>(a) ==
+             static_cast<const std::map<std::string, double>&>(b) &&
+         a.text == b.text;
+}
+inline bool operator!=(const ParamValues& a, const ParamValues& b) { return !(a == b); }
+
+// True for a compound alias spec (stores nothing itself).
+inline bool is_compound(const ParamSpec& s) { return !s.components.empty(); }
 
 // The spec called `name`, or nullptr.
 const ParamSpec* find_param(const ParamSpecs& specs, const std::string& name);
 
-// All defaults of a table.
+// All defaults of a table (Text defaults in .text; compound specs skipped).
 ParamValues default_values(const ParamSpecs& specs);
 
-// Parses `text` for `spec` ("5", "0.01", "kmeans++", "true"). Throws
+// Parses `text` for a numeric `spec` ("5", "0.01", "kmeans++", "true"). Throws
 // std::invalid_argument: "parameter 'k': expected an integer in [1, 64], got 'x'".
 double parse_value(const ParamSpec& spec, const std::string& text);
 
 // Formats a value the way parse_value reads it ("kmeans++", "5", "0.001").
 std::string format_value(const ParamSpec& spec, double value);
 
-// Applies "key=value" to `values`. Throws std::invalid_argument naming the
+// Applies "key=value" to `values` (Text: stored verbatim in values.text;
+// compound: "key=a,b" assigns a and b to the components). Throws std::invalid_argument naming the
 // unknown key and listing the known ones, or the bad value and its range.
 void apply_assignment(const ParamSpecs& specs, ParamValues& values, const std::string& assignment,
                       const std::string& module_name);
 
 // Throws std::invalid_argument for the first value outside its spec's range
-// (or a non-integer Int, or an out-of-range Choice index). Missing keys are
-// filled with defaults first.
+// (or a non-integer Int, or an out-of-range Choice index, or an unknown key).
+// Missing keys (numbers and texts) are filled with defaults first.
 ParamValues validated(const ParamSpecs& specs, const ParamValues& values);
 
 // Typed reads for building a module's Params struct (value must be present).
@@ -65,6 +83,8 @@ int get_int(const ParamValues& v, const std::string& name);
 double get_real(const ParamValues& v, const std::string& name);
 bool get_bool(const ParamValues& v, const std::string& name);
 int get_choice(const ParamValues& v, const std::string& name);
+// A Text parameter's value (throws std::invalid_argument if absent).
+const std::string& get_text(const ParamValues& v, const std::string& name);
 
 // One human-readable line per parameter: name, type/range, default, live/rebuild, help.
 std::string describe_params(const ParamSpecs& specs);

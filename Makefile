@@ -2,7 +2,7 @@
 #   make run        install missing Debian packages, build (Release), start the lab
 #   make test       the same set-up, then build and run the whole suite through ctest
 #   make test-asan  the suite again in an ASan + UBSan build (CI runs it too)
-#   make bench      benchmarks beside scikit-learn (python3-sklearn)
+#   make bench      benchmarks beside scikit-learn / numpy / PyTorch, same invocation
 #   make clean
 
 BUILD      ?= build
@@ -58,11 +58,14 @@ deps:
 	fi
 
 bench: build deps-bench
-	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans bench_pca bench_power
+	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans bench_pca bench_power bench_gmm bench_optimizers
 	./bench/run_benchmarks.sh $(BUILD)
 	./bench/run_pca.sh $(BUILD)
 	./bench/run_power.sh $(BUILD)
+	./bench/run_gmm.sh $(BUILD)
+	./bench/run_optimizers.sh $(BUILD)
 	./bench/gui_frames.sh $(BUILD)
+	./bench/gui_frames_optimizers.sh $(BUILD)
 
 # Regenerates the README screenshot with the app itself.
 screenshot: build

@@ -265,6 +265,12 @@ void App::draw_module_browser() {
 
 void App::draw_data_panel() {
   if (!ImGui::CollapsingHeader("Data", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  if (const ModuleInfo* info = runner_->info(); info && !info->needs_dataset) {
+    ImGui::PushTextWrapPos(0);
+    ImGui::TextColored(kDimColor, "%s needs no data: what you load here is used only where a parameter "
+                       "asks for it (see the parameter tooltips).", info->name.c_str());
+    ImGui::PopTextWrapPos();
+  }
   if (data_) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(describe(*data_).c_str());
@@ -407,10 +413,11 @@ void App::draw_params_panel() {
       case ParamType::Text:
         break;
       case ParamType::Real: {
-        float f = static_cast<float>(v);
-        ImGui::SliderFloat(label.c_str(), &f, static_cast<float>(s.min), static_cast<float>(s.max), "%.4g",
-                           (s.log_scale ? ImGuiSliderFlags_Logarithmic : 0) | ImGuiSliderFlags_AlwaysClamp);
-        v = f;
+        // Doubles end to end: a value set from the CLI or a view (reg = 1e-6)
+        // must not come back rounded to float.
+        const double lo = s.min, hi = s.max;
+        ImGui::SliderScalar(label.c_str(), ImGuiDataType_Double, &v, &lo, &hi, "%.4g",
+                            (s.log_scale ? ImGuiSliderFlags_Logarithmic : 0) | ImGuiSliderFlags_AlwaysClamp);
         changed = ImGui::IsItemDeactivatedAfterEdit();
         break;
       }
@@ -447,10 +454,12 @@ void App::draw_center(float width, float height) {
   const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
   ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const std::shared_ptr<const Snapshot> snap = runner_->latest();
+  const auto tmp_t0 = std::chrono::steady_clock::now();
   std::vector<std::vector<double>> metric_history;
   const std::vector<IterationRecord> hist = runner_->history();
   metric_history.reserve(hist.size());
   for (const IterationRecord& r : hist) metric_history.push_back(r.metrics);
+  const double tmp_copy = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tmp_t0).count();
   if (snap && view_) {
     ViewContext ctx;
     ctx.data = data_.get();
@@ -480,7 +489,9 @@ void App::draw_center(float width, float height) {
       std::vector<double> step_ms;
       step_ms.reserve(hist.size());
       for (const IterationRecord& r : hist) step_ms.push_back(r.step_ms);
+      const auto tmp_t1 = std::chrono::steady_clock::now();
       draw_metric_plots(*info, metric_history, step_ms, runner_->current_iteration());
+      std::fprintf(stderr, "TMPTIME copy %.3f strip %.3f n %zu\n", tmp_copy, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tmp_t1).count(), hist.size());
     }
     ImGui::EndChild();
   }

@@ -23,6 +23,7 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <cctype>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -35,8 +36,9 @@ int key_code(const std::string& name) {
   if (name == "Space") return GLFW_KEY_SPACE;
   if (name == "Right") return GLFW_KEY_RIGHT;
   if (name == "Left") return GLFW_KEY_LEFT;
-  if (name == "S" || name == "s") return GLFW_KEY_S;
-  if (name == "R" || name == "r") return GLFW_KEY_R;
+  // Letters (module views use some: K = compare with k-means in gmm).
+  if (name.size() == 1 && std::isalpha(static_cast<unsigned char>(name[0])))
+    return GLFW_KEY_A + (std::toupper(static_cast<unsigned char>(name[0])) - 'A');
   return -1;
 }
 
@@ -72,7 +74,7 @@ bool App::run_script_line() {
       in >> name;
       const int k = key_code(name);
       if (k < 0) {
-        fail("unknown key '" + name + "'; known: Space Right Left S R");
+        fail("unknown key '" + name + "'; known: Space Right Left and letters A-Z");
         continue;
       }
       io.KeysDown[k] = true;

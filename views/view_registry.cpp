@@ -1,7 +1,9 @@
 // Which view draws which module. A module without a view of its own gets the
 // generic view: its metric curves and status, so nothing is ever blank.
+#include "views/gmm_view.h"
 #include "views/kmeans_view.h"
 #include "views/metrics_view.h"
+#include "views/optimizers_view.h"
 #include "views/pca_view.h"
 #include "views/power_view.h"
 #include "views/svd_view.h"
@@ -34,6 +36,8 @@ class GenericView : public ModuleView {
 
 std::unique_ptr<ModuleView> make_view(const std::string& module_name) {
   if (module_name == "kmeans") return std::make_unique<KMeansView>();
+  if (module_name == "optimizers") return std::make_unique<OptimizersView>();
+  if (module_name == "gmm") return std::make_unique<GmmView>();
   if (module_name == "pca") return std::make_unique<PcaView>();
   if (module_name == "svd-lowrank") return std::make_unique<SvdView>();
   if (module_name == "power-iteration") return std::make_unique<PowerView>();

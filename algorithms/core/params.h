@@ -41,6 +41,8 @@ using ParamSpecs = std::vector<ParamSpec>;
 // Parameter values: name -> number (Choice: option index, Bool: 0/1), plus
 // the Text parameters' strings in `text`.
 struct ParamValues : std::map<std::string, double> {
+  using std::map<std::string, double>::map;  // ParamValues{{"k", 3}, {"init", 1}}
+  ParamValues() = default;
   std::map<std::string, std::string> text;
 };
 

@@ -1,6 +1,8 @@
 #include "algorithms/core/registry.h"
 
+#include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
+#include "algorithms/optimizers.h"
 #include "algorithms/pca.h"
 #include "algorithms/power_iteration.h"
 #include "algorithms/svd_lowrank.h"
@@ -12,9 +14,11 @@ namespace cilab {
 const std::vector<ModuleEntry>& module_registry() {
   static const std::vector<ModuleEntry> entries = {
       {"kmeans", [] { return std::make_unique<KMeans>(); }},
+      {"gmm", [] { return std::make_unique<Gmm>(); }},
       {"pca", [] { return std::make_unique<PCA>(); }},
       {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
+      {"optimizers", [] { return std::make_unique<Optimizers>(); }},
   };
   return entries;
 }

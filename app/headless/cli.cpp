@@ -113,8 +113,12 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   const ModuleInfo info = probe->info();
   if (steps < 0) steps = info.default_cli_steps;
   ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
+  // Modules that can do without data (optimizers on 2-D functions) still get
+  // the data the user names explicitly.
   std::shared_ptr<const Dataset> data =
-      info.needs_dataset ? load_dataset_arg(data_file, dataset_spec, info.default_dataset) : nullptr;
+      info.needs_dataset || !data_file.empty() || !dataset_spec.empty()
+          ? load_dataset_arg(data_file, dataset_spec, info.default_dataset)
+          : nullptr;
 
   std::ofstream file;
   std::ostream* os = &out;
@@ -153,7 +157,9 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     for (const MetricInfo& m : info.metrics) *os << "," << m.name;
     *os << ",step_ms\n";
     runner.run_steps(steps, [&](const Snapshot& s, double step_ms) {
-      *os << s.iteration;
+      // A run that stops half-way through an iteration (EM diverging in its
+      // M-step after the E-step) reports that partial iteration as the next one.
+      *os << s.iteration + (s.phase > 0 ? 1 : 0);
       for (double v : s.metrics) {
         *os << ",";
         write_number(*os, v);
@@ -167,7 +173,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   const std::shared_ptr<const Snapshot> last = runner.latest();
   if (last && (last->status == Status::Diverged || last->status == Status::Failed)) {
     err << "cilab: " << module_name << " " << status_name(last->status) << " at iteration "
-        << last->iteration << ": " << last->message << "\n";
+        << last->iteration + (last->phase > 0 ? 1 : 0) << ": " << last->message << "\n";
   }
   return 0;
 }

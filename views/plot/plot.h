@@ -202,6 +202,11 @@ void PlotPolygon(const char* label_id, const double* xs, const double* ys, int n
 void PlotTrail(const char* label_id, const double* xs, const double* ys, int n, const Spec& spec = Spec());
 void PlotTrail(const char* label_id, const float* xs, const float* ys, int n, const Spec& spec = Spec());
 
+// Line segments, xy = (x0, y0, x1, y1) per segment (4 * count values), e.g. contour lines from
+// plot::contour_segments (contour.h); spec.colors: optional per-segment colours. Not fitted
+// unless asked (no ItemFlags_NoFit): fits use the end points. Implemented in plot_contour.cpp.
+void PlotSegments(const char* label_id, const double* xy, int count, const Spec& spec = Spec());
+
 // Label-free forms of the glyphs above (no legend entry; all share one item per kind, so the
 // auto colour is that item's palette colour - pass spec.color to choose).
 void PlotArrow(double x0, double y0, double x1, double y1, const Spec& spec = Spec());

@@ -1,0 +1,1062 @@
+// Gaussian mixture fitted by EM: see gmm.h for the model, the E/M equations,
+// the metrics, initialisation and the singularity rule.
+//
+// Shapes: X is n x d (centred copy, column-major, shared by clones); a_j are
+// the centred means (k x d); P_j the d x d precision Cholesky factors (upper
+// triangular, P_j P_j^T = Sigma_j^{-1}; diagonal for diag/spherical; one
+// shared factor for tied); q is n x k. One E pass runs over fixed blocks of
+// rows (block_rows(d)): per block the log densities lp (B x k), their row-wise
+// log-sum-exp, q = exp(lp - lse), and the shifted M statistics
+//   N_j = sum q_ij,  S_j = sum q_ij D_ij,  T_j = sum q_ij D_ij D_ij^T
+// with D_ij = x_i - a_j (T_j: only the diagonal for diag/spherical). Blocks are
+// reduced in index order, so results do not depend on the thread count.
+//
+// The M-step from the statistics, with nk_j = N_j + 10 eps (scikit-learn):
+//   m_j = S_j / nk_j,  mu_j = a_j + m_j,
+//   C_j = (T_j - S_j m_j^T - m_j S_j^T + N_j m_j m_j^T) / nk_j
+//       = (1/nk_j) sum_i q_ij (x_i - mu_j)(x_i - mu_j)^T,
+// Sigma_j = C_j + reg I (full); diag(C_j) + reg (diag); mean(diag C_j) + reg
+// (spherical); sum_j nk_j C_j / sum_j nk_j + reg I (tied).
+//
+// Monotonicity with reg > 0: the M-step maximises the expected complete-data
+// log-likelihood only at reg = 0; Sigma_j + reg I is the maximiser of that
+// objective minus (reg/2) sum_j N_j tr(Sigma_j^{-1}), which is not what the
+// E-step bounds. In practice the log-likelihood still never falls by more than
+// rounding for reg << the data's variances (the tests check ll_{t+1} >= ll_t -
+// 1e-12 |ll_t| over many seeds, datasets and covariance types).
+#include "algorithms/gmm.h"
+
+#include <Eigen/Cholesky>
+#include <Eigen/Eigenvalues>
+
+#include <algorithm>
+#include <atomic>
+#include <cmath>
+#include <cstdio>
+#include <limits>
+#include <stdexcept>
+#include <thread>
+#include <utility>
+
+#include "algorithms/core/rng.h"
+
+namespace cilab {
+
+namespace {
+
+constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
+constexpr double kEps = std::numeric_limits<double>::epsilon();
+constexpr double kParallelMinWork = 1e5;  // n * k * (d + 8) below which one thread runs
+constexpr double kCollapseRel = 1e-12;    // eigenvalue < this * mean data variance: collapsed
+const double kLog2Pi = std::log(2.0 * 3.14159265358979323846);
+
+std::atomic<int> g_max_threads{0};
+
+int worker_count(int blocks, double work) {
+  if (blocks <= 1 || work < kParallelMinWork) return 1;
+  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
+  int limit = g_max_threads.load();
+  if (limit <= 0) limit = hw;
+  return std::max(1, std::min({blocks, limit, 16}));
+}
+
+// Runs f(b) for every block b in [0, blocks) on `threads` threads (the caller
+// is one of them); f writes only block-private outputs.
+template <class F>
+void for_each_block(int blocks, int threads, const F& f) {
+  if (threads <= 1) {
+    for (int b = 0; b < blocks; ++b) f(b);
+    return;
+  }
+  std::atomic<int> next{0};
+  auto worker = [&]() {
+    for (int b = next.fetch_add(1); b < blocks; b = next.fetch_add(1)) f(b);
+  };
+  std::vector<std::thread> pool;
+  pool.reserve(static_cast<size_t>(threads - 1));
+  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
+  worker();
+  for (std::thread& t : pool) t.join();
+}
+
+std::string fmt_g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
+bool is_diagonal_type(Gmm::Covariance c) {
+  return c == Gmm::Covariance::Diag || c == Gmm::Covariance::Spherical;
+}
+
+// Smallest eigenvalue of a symmetric matrix (closed form for d <= 2).
+double min_eig(const Eigen::MatrixXd& s) {
+  const Eigen::Index d = s.rows();
+  if (d == 1) return s(0, 0);
+  if (d == 2) {
+    const double a = s(0, 0), b = 0.5 * (s(0, 1) + s(1, 0)), c = s(1, 1);
+    const double m = 0.5 * (a + c), r = std::hypot(0.5 * (a - c), b);
+    return m - r;
+  }
+  Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(s, Eigen::EigenvaluesOnly);
+  return es.eigenvalues()[0];
+}
+
+// M statistics of one block (or the whole pass).
+struct Stats {
+  Eigen::VectorXd n;                // k: sum q
+  Eigen::MatrixXd s;                // d x k: sum q D
+  std::vector<Eigen::MatrixXd> t;   // k: d x d sum q D D^T (full/tied) or d x 1 diagonal
+  double ll = 0.0;                  // sum of per-row log densities
+  void init(int k, int d, bool diag) {
+    n.setZero(k);
+    s.setZero(d, k);
+    t.assign(static_cast<size_t>(k), Eigen::MatrixXd::Zero(d, diag ? 1 : d));
+    ll = 0.0;
+  }
+  void add(const Stats& o) {
+    n += o.n;
+    s += o.s;
+    for (size_t j = 0; j < t.size(); ++j) t[j] += o.t[j];
+    ll += o.ll;
+  }
+};
+
+}  // namespace
+
+// The dataset, centred once.
+struct Gmm::Prepared {
+  Eigen::MatrixXd x;     // n x d, x_i - mean
+  Eigen::VectorXd mean;  // d
+  Eigen::MatrixXd cov;   // d x d, MLE covariance (1/n)
+  double scale = 0.0;    // mean variance trace(cov) / d
+};
+
+// Parameters and bookkeeping (a value type: clones copy it).
+struct Gmm::State {
+  int n = 0, d = 0, k = 0;
+  Eigen::VectorXd weights;                // k
+  Eigen::MatrixXd means;                  // k x d, centred
+  std::vector<Eigen::MatrixXd> cov;       // k, d x d (tied: all equal)
+  std::vector<Eigen::MatrixXd> prec;      // k, d x d upper (diag types: diagonal as d x 1)
+  Eigen::VectorXd log_det_prec;           // k
+  std::shared_ptr<Eigen::MatrixXd> resp;  // n x k, latest E (nullptr before)
+  std::shared_ptr<Eigen::MatrixXd> spare; // recycled buffer
+  Stats stats;                            // of the latest E (valid when phase == 1)
+
+  int iteration = 0;
+  int phase = 0;
+  Status status = Status::Running;
+  std::string message;
+  double ll = kNaN;
+  double delta = kNaN;
+  double prev_ll = kNaN;
+  bool e_done = false;  // an E-step has run since reset
+  std::vector<char> placed;
+
+  // A rejected (collapsed) M-step: shown in the snapshot, not applied.
+  int collapsed = -1;
+  bool show_attempt = false;
+  bool init_pending = false;  // the initial M-step itself collapsed
+  Eigen::VectorXd att_weights;
+  Eigen::MatrixXd att_means;
+  std::vector<Eigen::MatrixXd> att_cov;
+};
+
+// ---------------------------------------------------------------- description
+
+const ModuleInfo& Gmm::info() const {
+  static const ModuleInfo kInfo = [] {
+    ModuleInfo m;
+    m.name = "gmm";
+    m.title = "Gaussian mixture (EM)";
+    m.chapter = "Clustering and mixtures";
+    m.summary =
+        "Fits p(x) = sum_j pi_j N(x | mu_j, Sigma_j) by expectation-maximisation: the E-step "
+        "computes soft responsibilities q_ij = p(z = j | x_i), the M-step re-estimates weights, "
+        "means and covariances (full, diag, spherical or tied, + reg on the diagonal as "
+        "scikit-learn's reg_covar). The log-likelihood never falls. With reg = 0 a component can "
+        "collapse onto one point and the likelihood becomes unbounded.";
+    m.metrics = {
+        {"log_likelihood",
+         "l = (1/n) sum_i log sum_j pi_j N(x_i | mu_j, Sigma_j), mean per sample (scikit-learn's "
+         "score), computed in this iteration's E-step at the parameters entering it. Never falls.",
+         false},
+        {"delta", "l_t - l_{t-1}; the run converges when |delta| < tol (n/a at iteration 1)",
+         true},
+        {"min_eigenvalue",
+         "smallest eigenvalue over all Sigma_j: near 0 means a component is collapsing", true},
+    };
+    m.sub_steps = {"E", "M"};
+    m.default_dataset = "faithful";
+    return m;
+  }();
+  return kInfo;
+}
+
+const ParamSpecs& Gmm::params() const {
+  static const ParamSpecs kSpecs = [] {
+    ParamSpecs s(7);
+    s[0].name = "k";
+    s[0].type = ParamType::Int;
+    s[0].min = 1;
+    s[0].max = 20;
+    s[0].def = 2;
+    s[0].help = "number of mixture components (scikit-learn: n_components)";
+    s[0].formula = "p(x) = sum_{j=1..k} pi_j N(x | mu_j, Sigma_j)";
+    s[0].update = ParamUpdate::Rebuild;
+
+    s[1].name = "covariance";
+    s[1].type = ParamType::Choice;
+    s[1].choices = {"full", "diag", "spherical", "tied"};
+    s[1].choice_help = {"each component its own full covariance matrix",
+                        "each component a diagonal covariance (axis-aligned ellipses)",
+                        "each component sigma_j^2 I (circles)",
+                        "one full covariance shared by all components"};
+    s[1].def = 0;
+    s[1].help = "covariance structure (scikit-learn: covariance_type)";
+    s[1].update = ParamUpdate::Rebuild;
+
+    s[2].name = "init";
+    s[2].type = ParamType::Choice;
+    s[2].choices = {"kmeans", "random", "random_points", "manual"};
+    s[2].choice_help = {
+        "responsibilities = one-hot labels of a k-means run (kmeans++, same seed), then one M-step",
+        "random responsibilities (uniform, rows normalised), then one M-step",
+        "k distinct random rows as means, equal weights, the data covariance for every component",
+        "means placed by clicking (the first k rows until then), equal weights, data covariance"};
+    s[2].def = 0;
+    s[2].help = "how the parameters at iteration 0 are chosen (scikit-learn: init_params)";
+    s[2].update = ParamUpdate::Rebuild;
+
+    s[3].name = "reg";
+    s[3].type = ParamType::Real;
+    s[3].min = 0.0;
+    s[3].max = 1.0;
+    s[3].def = 1e-6;
+    s[3].help = "added to every covariance diagonal in the M-step (scikit-learn: reg_covar); 0 "
+                "allows the singularity (a component collapsing onto one point)";
+    s[3].formula = "Sigma_j = (1/N_j) sum_i q_ij (x_i - mu_j)(x_i - mu_j)^T + reg I";
+    s[3].update = ParamUpdate::Live;
+    s[3].log_scale = true;
+
+    s[4].name = "max_iter";
+    s[4].type = ParamType::Int;
+    s[4].min = 1;
+    s[4].max = 10000;
+    s[4].def = 100;
+    s[4].help = "iteration budget (scikit-learn's default 100)";
+    s[4].update = ParamUpdate::Live;
+
+    s[5].name = "tol";
+    s[5].type = ParamType::Real;
+    s[5].min = 0.0;
+    s[5].max = 1.0;
+    s[5].def = 1e-3;
+    s[5].help = "converged when the log-likelihood (mean per sample) changes by less than tol "
+                "(scikit-learn's tol; 0 = run to max_iter)";
+    s[5].formula = "|l_t - l_{t-1}| < tol";
+    s[5].update = ParamUpdate::Live;
+    s[5].log_scale = true;
+
+    s[6].name = "compare_kmeans";
+    s[6].type = ParamType::Bool;
+    s[6].min = 0;
+    s[6].max = 1;
+    s[6].def = 0;
+    s[6].help = "run k-means beside the mixture from the same initial means, one Lloyd iteration "
+                "per EM iteration (hard versus soft assignment)";
+    s[6].update = ParamUpdate::Rebuild;
+    return s;
+  }();
+  return kSpecs;
+}
+
+Gmm::Params Gmm::params_from(const ParamValues& values) {
+  static const Gmm kProto;
+  const ParamValues v = validated(kProto.params(), values);
+  Params p;
+  p.k = get_int(v, "k");
+  p.covariance = static_cast<Covariance>(get_choice(v, "covariance"));
+  p.init = static_cast<Init>(get_choice(v, "init"));
+  p.reg = get_real(v, "reg");
+  p.max_iter = get_int(v, "max_iter");
+  p.tol = get_real(v, "tol");
+  p.compare_kmeans = get_bool(v, "compare_kmeans");
+  return p;
+}
+
+int Gmm::n_parameters(Covariance type, int k, int d) {
+  int cov = 0;
+  switch (type) {
+    case Covariance::Full: cov = k * d * (d + 1) / 2; break;
+    case Covariance::Diag: cov = k * d; break;
+    case Covariance::Spherical: cov = k; break;
+    case Covariance::Tied: cov = d * (d + 1) / 2; break;
+  }
+  return cov + k * d + k - 1;
+}
+
+void Gmm::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
+
+// ---------------------------------------------------------------- lifecycle
+
+Gmm::Gmm() = default;
+Gmm::~Gmm() = default;
+Gmm::Gmm(const Gmm& o)
+    : data_(o.data_),
+      prep_(o.prep_),
+      st_(o.st_ ? std::make_unique<State>(*o.st_) : nullptr),
+      km_(o.km_ ? std::make_unique<KMeans>(*o.km_) : nullptr),
+      p_(o.p_),
+      cache_(o.cache_) {
+  if (st_) st_->spare.reset();  // never share a writable buffer between clones
+}
+
+std::unique_ptr<Module> Gmm::clone() const { return std::make_unique<Gmm>(*this); }
+
+namespace {
+
+// Statistics of given responsibilities q (n x k) shifted by `shift` (k x d).
+Stats stats_from_resp(const Eigen::MatrixXd& x, const Eigen::MatrixXd& q,
+                      const Eigen::MatrixXd& shift, bool diag) {
+  const int k = static_cast<int>(q.cols()), d = static_cast<int>(x.cols());
+  Stats st;
+  st.init(k, d, diag);
+  for (int j = 0; j < k; ++j) {
+    const Eigen::MatrixXd dj = x.rowwise() - shift.row(j);
+    const Eigen::MatrixXd w = dj.array().colwise() * q.col(j).array();
+    st.n[j] = q.col(j).sum();
+    st.s.col(j) = w.colwise().sum().transpose();
+    if (diag)
+      st.t[static_cast<size_t>(j)] = (w.array() * dj.array()).colwise().sum().transpose();
+    else
+      st.t[static_cast<size_t>(j)] = dj.transpose() * w;
+  }
+  return st;
+}
+
+// The M-step: parameters from shifted statistics. Returns false (and the index
+// of the offending component in *bad) when a covariance is not positive
+// definite or its smallest eigenvalue is below `collapse_thr` while reg is too.
+struct MResult {
+  Eigen::VectorXd weights;
+  Eigen::MatrixXd means;
+  std::vector<Eigen::MatrixXd> cov;
+  std::vector<Eigen::MatrixXd> prec;
+  Eigen::VectorXd log_det_prec;
+  int bad = -1;
+};
+
+MResult m_from_stats(const Stats& st, const Eigen::MatrixXd& shift, Gmm::Covariance type,
+                     double reg, double collapse_thr) {
+  const int k = static_cast<int>(st.n.size()), d = static_cast<int>(shift.cols());
+  MResult r;
+  Eigen::VectorXd nk = st.n.array() + 10.0 * kEps;
+  r.weights = nk / nk.sum();
+  r.means.resize(k, d);
+  std::vector<Eigen::MatrixXd> c(static_cast<size_t>(k));  // C_j (full) or diag (d x 1)
+  const bool diag = is_diagonal_type(type);
+  for (int j = 0; j < k; ++j) {
+    const Eigen::VectorXd m = st.s.col(j) / nk[j];
+    r.means.row(j) = shift.row(j) + m.transpose();
+    const Eigen::MatrixXd& t = st.t[static_cast<size_t>(j)];
+    if (diag) {
+      const Eigen::VectorXd sm = st.s.col(j).cwiseProduct(m);
+      c[static_cast<size_t>(j)] = (t.col(0) - 2.0 * sm + st.n[j] * m.cwiseProduct(m)) / nk[j];
+    } else {
+      const Eigen::MatrixXd sm = st.s.col(j) * m.transpose();
+      Eigen::MatrixXd cj = (t - sm - sm.transpose() + st.n[j] * (m * m.transpose())) / nk[j];
+      c[static_cast<size_t>(j)] = 0.5 * (cj + cj.transpose());
+    }
+  }
+  r.cov.resize(static_cast<size_t>(k));
+  switch (type) {
+    case Gmm::Covariance::Full:
+      for (int j = 0; j < k; ++j) {
+        r.cov[static_cast<size_t>(j)] = c[static_cast<size_t>(j)];
+        r.cov[static_cast<size_t>(j)].diagonal().array() += reg;
+      }
+      break;
+    case Gmm::Covariance::Tied: {
+      Eigen::MatrixXd tied = Eigen::MatrixXd::Zero(d, d);
+      for (int j = 0; j < k; ++j) tied += nk[j] * c[static_cast<size_t>(j)];
+      tied /= nk.sum();
+      tied.diagonal().array() += reg;
+      for (int j = 0; j < k; ++j) r.cov[static_cast<size_t>(j)] = tied;
+      break;
+    }
+    case Gmm::Covariance::Diag:
+      for (int j = 0; j < k; ++j) {
+        Eigen::VectorXd v = c[static_cast<size_t>(j)].col(0).array() + reg;
+        r.cov[static_cast<size_t>(j)] = v.asDiagonal();
+      }
+      break;
+    case Gmm::Covariance::Spherical:
+      for (int j = 0; j < k; ++j) {
+        const double v = c[static_cast<size_t>(j)].col(0).mean() + reg;
+        r.cov[static_cast<size_t>(j)] = Eigen::MatrixXd::Identity(d, d) * v;
+      }
+      break;
+  }
+  // Factor: P = L^{-T} (upper), log det P = -sum log L_ii.
+  r.prec.resize(static_cast<size_t>(k));
+  r.log_det_prec.resize(k);
+  const bool reg_small = !(reg >= collapse_thr) || collapse_thr <= 0.0;
+  for (int j = 0; j < k; ++j) {
+    const Eigen::MatrixXd& s = r.cov[static_cast<size_t>(j)];
+    if (!s.allFinite()) {
+      r.bad = j;
+      return r;
+    }
+    if (diag) {
+      const Eigen::VectorXd v = s.diagonal();
+      if (!(v.minCoeff() > 0.0) || (reg_small && v.minCoeff() < collapse_thr)) {
+        r.bad = j;
+        return r;
+      }
+      r.prec[static_cast<size_t>(j)] = v.cwiseSqrt().cwiseInverse();
+      r.log_det_prec[j] = -0.5 * v.array().log().sum();
+      continue;
+    }
+    Eigen::LLT<Eigen::MatrixXd> llt(s);
+    if (llt.info() != Eigen::Success || !(llt.matrixLLT().diagonal().minCoeff() > 0.0)) {
+      r.bad = j;
+      return r;
+    }
+    const Eigen::MatrixXd linv =
+        llt.matrixL().solve(Eigen::MatrixXd::Identity(d, d));  // lower
+    Eigen::MatrixXd p = linv.transpose();
+    p.triangularView<Eigen::StrictlyLower>().setZero();
+    // 1 / ||P||_F^2 <= lambda_min <= d / ||P||_F^2: cheap screen, exact check after.
+    if (reg_small && 1.0 / p.squaredNorm() < collapse_thr && min_eig(s) < collapse_thr) {
+      r.bad = j;
+      return r;
+    }
+    r.log_det_prec[j] = -llt.matrixLLT().diagonal().array().log().sum();
+    r.prec[static_cast<size_t>(j)] = std::move(p);
+  }
+  return r;
+}
+
+}  // namespace
+
+void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+  const Params p = params_from(values);
+  require_usable_data(data.get(), "gmm");
+  const int n = data->rows(), d = data->cols();
+  if (p.k > n)
+    throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) +
+                                " exceeds the number of samples (" + std::to_string(n) +
+                                "); try k <= " + std::to_string(n));
+  if (!(prep_ && data_ == data)) {
+    auto prep = std::make_shared<Prepared>();
+    prep->mean = data->x.colwise().mean().transpose();
+    prep->x = data->x.rowwise() - prep->mean.transpose();
+    prep->cov = prep->x.transpose() * prep->x / static_cast<double>(n);
+    prep->scale = prep->cov.trace() / d;
+    prep_ = std::move(prep);
+  }
+  data_ = std::move(data);
+  p_ = p;
+  km_.reset();
+  st_ = std::make_unique<State>();
+  State& s = *st_;
+  s.n = n;
+  s.d = d;
+  s.k = p.k;
+  const Eigen::MatrixXd& x = prep_->x;
+  const int k = p.k;
+  const bool diag = is_diagonal_type(p.covariance);
+
+  Rng rng(seed);
+  Stats init_stats;
+  Eigen::MatrixXd shift;
+  bool from_resp = false;
+  switch (p.init) {
+    case Init::KMeans: {
+      KMeans km;
+      ParamValues kv = default_values(km.params());
+      kv["k"] = k;
+      kv["init"] = 1;  // kmeans++
+      kv["max_iter"] = 300;
+      km.reset(data_, kv, seed);
+      while (!is_terminal(km.status())) km.step();
+      const std::vector<int>& labels = km.kmeans_snapshot()->assignments();
+      Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, k);
+      for (int i = 0; i < n; ++i)
+        if (labels[static_cast<size_t>(i)] >= 0) q(i, labels[static_cast<size_t>(i)]) = 1.0;
+      shift = Eigen::MatrixXd::Zero(k, d);
+      const Stats s0 = stats_from_resp(x, q, shift, diag);
+      for (int j = 0; j < k; ++j)
+        shift.row(j) = (s0.s.col(j) / (s0.n[j] + 10.0 * kEps)).transpose();
+      init_stats = stats_from_resp(x, q, shift, diag);
+      from_resp = true;
+      break;
+    }
+    case Init::Random: {
+      Eigen::MatrixXd q(n, k);
+      for (int i = 0; i < n; ++i) {
+        double t = 0.0;
+        for (int j = 0; j < k; ++j) t += (q(i, j) = rng.uniform());
+        q.row(i) /= t;
+      }
+      shift = Eigen::MatrixXd::Zero(k, d);
+      const Stats s0 = stats_from_resp(x, q, shift, diag);
+      for (int j = 0; j < k; ++j)
+        shift.row(j) = (s0.s.col(j) / (s0.n[j] + 10.0 * kEps)).transpose();
+      init_stats = stats_from_resp(x, q, shift, diag);
+      from_resp = true;
+      break;
+    }
+    case Init::RandomPoints:
+    case Init::Manual: {
+      std::vector<int> rows;
+      if (p.init == Init::Manual) {
+        for (int j = 0; j < k; ++j) rows.push_back(j);
+        s.placed.assign(static_cast<size_t>(k), 0);
+      } else {
+        while (static_cast<int>(rows.size()) < k) {
+          const int r = static_cast<int>(rng.below(static_cast<uint64_t>(n)));
+          if (std::find(rows.begin(), rows.end(), r) == rows.end()) rows.push_back(r);
+        }
+      }
+      // The K = 1 statistics (the whole data, shifted by its mean 0) give every
+      // component the data covariance of the chosen type.
+      Stats one;
+      one.init(1, d, diag);
+      one.n[0] = n;
+      if (diag)
+        one.t[0] = x.array().square().colwise().sum().transpose().matrix();
+      else
+        one.t[0] = prep_->cov * static_cast<double>(n);
+      const MResult r1 = m_from_stats(one, Eigen::MatrixXd::Zero(1, d), p.covariance, p.reg,
+                                      kCollapseRel * prep_->scale);
+      s.weights = Eigen::VectorXd::Constant(k, 1.0 / k);
+      s.means.resize(k, d);
+      for (int j = 0; j < k; ++j) s.means.row(j) = x.row(rows[static_cast<size_t>(j)]);
+      if (r1.bad >= 0) {
+        s.cov.assign(static_cast<size_t>(k), r1.cov[0]);
+        s.status = Status::Diverged;
+        s.collapsed = 0;
+        s.message = "the data covariance is singular (all points on a line or a single point?) "
+                    "and reg = 0: no Gaussian fits. Set reg > 0 (e.g. 1e-6).";
+        s.init_pending = true;
+        s.stats = one;
+        s.show_attempt = true;
+        s.att_weights = s.weights;
+        s.att_means = s.means;
+        s.att_cov = s.cov;
+      } else {
+        s.cov.assign(static_cast<size_t>(k), r1.cov[0]);
+        s.prec.assign(static_cast<size_t>(k), r1.prec[0]);
+        s.log_det_prec = Eigen::VectorXd::Constant(k, r1.log_det_prec[0]);
+      }
+      if (p.init == Init::Manual && s.status == Status::Running)
+        s.message = "manual init: the means start at the first " + std::to_string(k) +
+                    " rows; click to place them (or drag), then step";
+      break;
+    }
+  }
+  if (from_resp) {
+    s.stats = std::move(init_stats);
+    s.means = shift;  // the shift of the statistics, used by the init M-step
+    s.init_pending = true;
+    m_half();  // the initial M-step (does not count as an iteration)
+  }
+
+  if (p.compare_kmeans) {
+    km_ = std::make_unique<KMeans>();
+    ParamValues kv = default_values(km_->params());
+    kv["k"] = k;
+    kv["init"] = 3;  // manual: placed at this run's initial means
+    kv["max_iter"] = 10000;
+    km_->reset(data_, kv, seed);
+    for (int j = 0; j < k; ++j) {
+      Intent in;
+      in.kind = "place_centroid";
+      in.index = j;
+      const Eigen::VectorXd m = s.means.row(j).transpose() + prep_->mean;
+      in.values.assign(m.data(), m.data() + d);
+      km_->apply(in);
+    }
+  }
+  invalidate();
+}
+
+// ---------------------------------------------------------------- iteration
+
+void Gmm::step() {
+  if (!st_ || is_terminal(st_->status)) return;
+  if (st_->phase == 0) sub_step();
+  if (!is_terminal(st_->status) && st_->phase == 1) sub_step();
+}
+
+void Gmm::sub_step() {
+  if (!st_ || is_terminal(st_->status)) return;
+  const bool e = st_->phase == 0;
+  if (e)
+    e_half();
+  else
+    m_half();
+  // The lockstep k-means: assign with E, update with M (when it did not fail).
+  if (km_ && !(st_->status == Status::Diverged)) km_->sub_step();
+  invalidate();
+}
+
+namespace {
+
+// One E pass over the centred data. Writes q into `resp` (n x k, may be null)
+// and accumulates the statistics shifted by `means` when `stats` is set.
+struct EInput {
+  const Eigen::MatrixXd* x;
+  const Eigen::MatrixXd* means;  // k x d
+  const std::vector<Eigen::MatrixXd>* prec;
+  Eigen::VectorXd log_c;         // k: log pi_j + log det P_j - d/2 log 2 pi
+  bool diag;
+  // d > 4, full/tied: (x - a_j) P_j = x P_j - a_j P_j from one GEMM x [P_1 .. P_k]
+  // (tied: x P once). pall is d x (k d) (tied: d x d), mp row j = a_j P_j.
+  bool shared = false;
+  Eigen::MatrixXd pall;
+  Eigen::MatrixXd mp;
+};
+
+// Rows per work block (fixed for a given d: results do not depend on threads).
+int block_rows(int d) { return d <= 4 ? 1024 : 256; }
+
+EInput make_einput(const Eigen::MatrixXd& x, const Eigen::MatrixXd& means,
+                   const std::vector<Eigen::MatrixXd>& prec, const Eigen::VectorXd& weights,
+                   const Eigen::VectorXd& log_det_prec, bool diag, bool tied) {
+  const int k = static_cast<int>(means.rows()), d = static_cast<int>(means.cols());
+  EInput in{&x, &means, &prec, Eigen::VectorXd(k), diag, false, Eigen::MatrixXd(), Eigen::MatrixXd()};
+  for (int j = 0; j < k; ++j)
+    in.log_c[j] = std::log(weights[j]) + log_det_prec[j] - 0.5 * d * kLog2Pi;
+  if (d > 4 && !diag) {
+    in.shared = tied;
+    const int blocks = tied ? 1 : k;
+    in.pall.resize(d, blocks * d);
+    for (int j = 0; j < blocks; ++j) in.pall.middleCols(j * d, d) = prec[static_cast<size_t>(j)];
+    in.mp.resize(k, d);
+    for (int j = 0; j < k; ++j) in.mp.row(j) = means.row(j) * prec[static_cast<size_t>(j)];
+  }
+  return in;
+}
+
+// Log densities lp(i, j) = log_c_j - 1/2 ||(x_i - a_j) P_j||^2 for d = D <= 4
+// (fixed sizes: the loop over rows vectorises).
+template <int D>
+void log_dens_low(const EInput& in, int r0, int b, Eigen::ArrayXXd& lp) {
+  const Eigen::MatrixXd& x = *in.x;
+  const int k = static_cast<int>(in.means->rows());
+  const double* xc[D];
+  for (int c = 0; c < D; ++c) xc[c] = x.col(c).data() + r0;
+  for (int j = 0; j < k; ++j) {
+    const Eigen::MatrixXd& p = (*in.prec)[static_cast<size_t>(j)];
+    double m[D], pm[D][D];
+    for (int r = 0; r < D; ++r) {
+      m[r] = (*in.means)(j, r);
+      for (int c = 0; c < D; ++c) pm[r][c] = in.diag ? (r == c ? p(r, 0) : 0.0) : p(r, c);
+    }
+    const double cj = in.log_c[j];
+    double* out = &lp(0, j);
+    for (int i = 0; i < b; ++i) {
+      double u[D];
+      for (int r = 0; r < D; ++r) u[r] = xc[r][i] - m[r];
+      double sq = 0.0;
+      for (int c = 0; c < D; ++c) {
+        double y = 0.0;
+        for (int r = 0; r <= c; ++r) y += u[r] * pm[r][c];
+        sq += y * y;
+      }
+      out[i] = cj - 0.5 * sq;
+    }
+  }
+}
+
+// Shifted statistics of one block for d = D <= 4 (q: b x k responsibilities).
+template <int D>
+void stats_low(const EInput& in, int r0, int b, const Eigen::ArrayXXd& q, Stats& st) {
+  const Eigen::MatrixXd& x = *in.x;
+  const int k = static_cast<int>(in.means->rows());
+  for (int j = 0; j < k; ++j) {
+    Eigen::Array<double, Eigen::Dynamic, D> u(b, D);
+    for (int c = 0; c < D; ++c)
+      u.col(c) = x.col(c).segment(r0, b).array() - (*in.means)(j, c);
+    const Eigen::ArrayXd qj = q.col(j);
+    st.n[j] = qj.sum();
+    Eigen::MatrixXd& t = st.t[static_cast<size_t>(j)];
+    for (int r = 0; r < D; ++r) {
+      const Eigen::ArrayXd w = qj * u.col(r);
+      st.s(r, j) = w.sum();
+      if (in.diag) {
+        t(r, 0) = (w * u.col(r)).sum();
+      } else {
+        for (int c = r; c < D; ++c) t(r, c) = t(c, r) = (w * u.col(c)).sum();
+      }
+    }
+  }
+}
+
+void e_block(const EInput& in, int r0, int r1, Eigen::MatrixXd* resp, Stats* stats) {
+  const Eigen::MatrixXd& x = *in.x;
+  const int b = r1 - r0, d = static_cast<int>(x.cols()), k = static_cast<int>(in.means->rows());
+  Eigen::ArrayXXd lp(b, k);
+  switch (d) {
+    case 1: log_dens_low<1>(in, r0, b, lp); break;
+    case 2: log_dens_low<2>(in, r0, b, lp); break;
+    case 3: log_dens_low<3>(in, r0, b, lp); break;
+    case 4: log_dens_low<4>(in, r0, b, lp); break;
+    default:
+      if (in.diag) {
+        Eigen::MatrixXd dj(b, d), y(b, d);
+        for (int j = 0; j < k; ++j) {
+          dj.noalias() = x.middleRows(r0, b).rowwise() - in.means->row(j);
+          const Eigen::MatrixXd& p = (*in.prec)[static_cast<size_t>(j)];
+          y = (dj.array().rowwise() * p.col(0).transpose().array()).matrix();
+          Eigen::ArrayXd sq = y.col(0).array().square();
+          for (int c = 1; c < d; ++c) sq += y.col(c).array().square();
+          lp.col(j) = in.log_c[j] - 0.5 * sq;
+        }
+      } else {
+        Eigen::MatrixXd xp(b, in.pall.cols());
+        xp.noalias() = x.middleRows(r0, b) * in.pall;
+        for (int j = 0; j < k; ++j) {
+          const int off = in.shared ? 0 : j * d;
+          Eigen::ArrayXd sq = (xp.col(off).array() - in.mp(j, 0)).square();
+          for (int c = 1; c < d; ++c) sq += (xp.col(off + c).array() - in.mp(j, c)).square();
+          lp.col(j) = in.log_c[j] - 0.5 * sq;
+        }
+      }
+  }
+  Eigen::ArrayXd mx = lp.col(0);
+  for (int j = 1; j < k; ++j) mx = mx.max(lp.col(j));
+  for (int j = 0; j < k; ++j) lp.col(j) -= mx;
+  Eigen::ArrayXXd e = lp.exp();  // a plain array: Eigen's vectorised exp
+  Eigen::ArrayXd s = e.col(0);
+  for (int j = 1; j < k; ++j) s += e.col(j);
+  const Eigen::ArrayXd inv = s.inverse();
+  e.colwise() *= inv;
+  if (resp) resp->middleRows(r0, b) = e.matrix();
+  if (!stats) return;
+  stats->ll = (mx + s.log()).sum();
+  if (stats->n.size() == 0) return;  // score(): the log-likelihood only
+  switch (d) {
+    case 1: stats_low<1>(in, r0, b, e, *stats); return;
+    case 2: stats_low<2>(in, r0, b, e, *stats); return;
+    case 3: stats_low<3>(in, r0, b, e, *stats); return;
+    case 4: stats_low<4>(in, r0, b, e, *stats); return;
+    default: break;
+  }
+  Eigen::MatrixXd dj(b, d), w(b, d);
+  for (int j = 0; j < k; ++j) {
+    dj.noalias() = x.middleRows(r0, b).rowwise() - in.means->row(j);
+    stats->n[j] = e.col(j).sum();
+    Eigen::MatrixXd& t = stats->t[static_cast<size_t>(j)];
+    if (in.diag) {
+      w = (dj.array().colwise() * e.col(j)).matrix();
+      stats->s.col(j) = w.colwise().sum().transpose();
+      t = (w.array() * dj.array()).colwise().sum().transpose().matrix();
+    } else {
+      // T_j = W^T W with W = sqrt(q_j) D_j (symmetric rank update: half the flops).
+      const Eigen::ArrayXd sq = e.col(j).sqrt();
+      w = (dj.array().colwise() * sq).matrix();
+      stats->s.col(j) = (dj.transpose() * e.col(j).matrix());
+      t.setZero();
+      t.selfadjointView<Eigen::Lower>().rankUpdate(w.transpose());
+      t.triangularView<Eigen::StrictlyUpper>() = t.transpose();
+    }
+  }
+}
+
+}  // namespace
+
+void Gmm::e_half() {
+  State& s = *st_;
+  const int n = s.n, k = s.k, d = s.d;
+  const bool diag = is_diagonal_type(p_.covariance);
+  const EInput in = make_einput(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                                p_.covariance == Covariance::Tied);
+
+  std::shared_ptr<Eigen::MatrixXd> resp;
+  if (s.spare && s.spare.use_count() == 1 && s.spare->rows() == n && s.spare->cols() == k) {
+    std::atomic_thread_fence(std::memory_order_acquire);
+    resp = std::move(s.spare);
+  } else {
+    resp = std::make_shared<Eigen::MatrixXd>(n, k);
+  }
+  s.spare.reset();
+
+  const int rows = block_rows(d);
+  const int blocks = (n + rows - 1) / rows;
+  std::vector<Stats> part(static_cast<size_t>(blocks));
+  for (Stats& st : part) st.init(k, d, diag);
+  const int threads = worker_count(blocks, static_cast<double>(n) * k * (d * (diag ? 1 : d) + 8));
+  for_each_block(blocks, threads, [&](int bi) {
+    const int r0 = bi * rows, r1 = std::min(n, r0 + rows);
+    e_block(in, r0, r1, resp.get(), &part[static_cast<size_t>(bi)]);
+  });
+  Stats total;
+  total.init(k, d, diag);
+  for (const Stats& st : part) total.add(st);
+  const double ll = total.ll / n;
+
+  if (!std::isfinite(ll)) {
+    // Keep the state (parameters entering this E-step, previous metrics).
+    s.status = Status::Diverged;
+    int worst = 0;
+    for (int j = 1; j < k; ++j)
+      if (s.log_det_prec[j] > s.log_det_prec[worst]) worst = j;
+    s.collapsed = worst;
+    s.message = "the log-likelihood became non-finite in the E-step (component " +
+                std::to_string(worst) +
+                " has the smallest covariance): the likelihood is unbounded. Rewind and set "
+                "reg > 0 (e.g. 1e-6).";
+    s.spare = std::move(resp);
+    return;
+  }
+  s.spare = std::move(s.resp);
+  s.resp = std::move(resp);
+  s.stats = std::move(total);
+  s.prev_ll = s.ll;
+  s.ll = ll;
+  s.delta = s.e_done ? ll - s.prev_ll : kNaN;
+  s.e_done = true;
+  s.phase = 1;
+  s.message.clear();
+}
+
+void Gmm::m_half() {
+  State& s = *st_;
+  const double thr = kCollapseRel * prep_->scale;
+  MResult r = m_from_stats(s.stats, s.means, p_.covariance, p_.reg, thr);
+  if (r.bad >= 0) {
+    const int j = r.bad;
+    s.status = Status::Diverged;
+    s.collapsed = j;
+    s.show_attempt = true;
+    s.att_weights = r.weights;
+    s.att_means = r.means;
+    s.att_cov = r.cov;
+    const double nj = s.stats.n[j];
+    std::string what;
+    if (nj < 1.5)
+      what = "collapsed onto a single point (its responsibilities sum to " + fmt_g(nj) + ")";
+    else
+      what = "collapsed onto a lower-dimensional set of its " + fmt_g(nj) +
+             " points (all on one line or one point)";
+    s.message = std::string(s.init_pending ? "initial M-step: " : "") + "component " +
+                std::to_string(j) + " " + what +
+                ": its covariance became singular and the likelihood is unbounded (log-likelihood "
+                "-> +infinity). Rewind and set reg > 0 (e.g. 1e-6).";
+    return;  // phase stays: setting reg > 0 retries this M-step
+  }
+  s.weights = std::move(r.weights);
+  s.means = std::move(r.means);
+  s.cov = std::move(r.cov);
+  s.prec = std::move(r.prec);
+  s.log_det_prec = std::move(r.log_det_prec);
+  s.collapsed = -1;
+  s.show_attempt = false;
+  if (s.init_pending) {  // the initial M-step: still iteration 0
+    s.init_pending = false;
+    s.status = Status::Running;
+    return;
+  }
+  s.phase = 0;
+  ++s.iteration;
+  s.status = Status::Running;
+  if (s.iteration >= 2 && std::isfinite(s.delta) && std::abs(s.delta) < p_.tol) {
+    s.status = Status::Converged;
+    s.message = "converged after " + std::to_string(s.iteration) +
+                " iterations: |delta| = " + fmt_g(std::abs(s.delta)) + " < tol = " + fmt_g(p_.tol);
+  } else if (s.iteration >= p_.max_iter) {
+    s.status = Status::Stopped;
+    s.message = "reached max_iter = " + std::to_string(p_.max_iter) +
+                " before convergence (|delta| = " + fmt_g(std::abs(s.delta)) + ")";
+  }
+}
+
+double Gmm::score() const {
+  if (!st_ || st_->prec.size() != static_cast<size_t>(st_->k)) return kNaN;
+  const State& s = *st_;
+  const int n = s.n, k = s.k, d = s.d;
+  const bool diag = is_diagonal_type(p_.covariance);
+  const EInput in = make_einput(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                                p_.covariance == Covariance::Tied);
+  const int rows = block_rows(d);
+  const int blocks = (n + rows - 1) / rows;
+  std::vector<Stats> part(static_cast<size_t>(blocks));
+  // Uninitialised Stats: e_block computes only the log-likelihood.
+  const int threads = worker_count(blocks, static_cast<double>(n) * k * (d * (diag ? 1 : d) + 8));
+  for_each_block(blocks, threads, [&](int bi) {
+    const int r0 = bi * rows, r1 = std::min(n, r0 + rows);
+    e_block(in, r0, r1, nullptr, &part[static_cast<size_t>(bi)]);
+  });
+  double total = 0.0;
+  for (const Stats& st : part) total += st.ll;
+  return total / n;
+}
+
+// ---------------------------------------------------------------- edits
+
+void Gmm::set_live(const std::string& name, double value) {
+  const ParamSpec* spec = find_param(params(), name);
+  if (!spec || spec->update != ParamUpdate::Live) {
+    Module::set_live(name, value);  // throws: unknown or rebuild parameter
+    return;
+  }
+  const bool is_int = spec->type == ParamType::Int;
+  if (!std::isfinite(value) || value < spec->min || value > spec->max ||
+      (is_int && value != std::floor(value)))
+    throw std::invalid_argument("parameter '" + name + "': expected " +
+                                (is_int ? std::string("an integer") : std::string("a number")) +
+                                " in [" + fmt_g(spec->min) + ", " + fmt_g(spec->max) + "], got '" +
+                                fmt_g(value) + "'");
+  if (name == "reg") p_.reg = value;
+  if (name == "tol") p_.tol = value;
+  if (name == "max_iter") p_.max_iter = static_cast<int>(value);
+  if (!st_) return;
+  State& s = *st_;
+  if (name == "reg" && s.status == Status::Diverged && s.show_attempt) {
+    // Retry the rejected M-step with the new reg.
+    s.status = Status::Running;
+    s.show_attempt = false;
+    s.collapsed = -1;
+    s.message = "reg = " + fmt_g(value) + ": the next sub-step retries the M-step";
+    if (s.init_pending) {
+      if (s.resp == nullptr && s.prec.empty() && p_.init != Init::KMeans && p_.init != Init::Random) {
+        // random_points/manual with a singular data covariance: redo the K = 1 fit.
+        const MResult r1 = m_from_stats(s.stats, Eigen::MatrixXd::Zero(1, s.d), p_.covariance,
+                                        p_.reg, kCollapseRel * prep_->scale);
+        if (r1.bad >= 0) {
+          s.status = Status::Diverged;
+          s.collapsed = 0;
+          s.show_attempt = true;
+          s.att_weights = s.weights;
+          s.att_means = s.means;
+          s.att_cov = s.cov;
+          s.message = "the data covariance is still singular with reg = " + fmt_g(value) +
+                      ": try a larger reg";
+        } else {
+          s.cov.assign(static_cast<size_t>(s.k), r1.cov[0]);
+          s.prec.assign(static_cast<size_t>(s.k), r1.prec[0]);
+          s.log_det_prec = Eigen::VectorXd::Constant(s.k, r1.log_det_prec[0]);
+          s.init_pending = false;
+          s.message = "reg = " + fmt_g(value) + ": initial covariances recomputed";
+        }
+      } else {
+        m_half();
+      }
+    }
+  } else if (s.status == Status::Stopped && s.iteration < p_.max_iter) {
+    s.status = Status::Running;
+    s.message.clear();
+  } else if (s.status == Status::Running && s.phase == 0 && s.iteration >= p_.max_iter) {
+    s.status = Status::Stopped;
+    s.message = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence";
+  }
+  invalidate();
+}
+
+bool Gmm::apply(const Intent& intent) {
+  if (!st_) return false;
+  State& s = *st_;
+  const bool move = intent.kind == "move_mean";
+  const bool place = intent.kind == "place_mean";
+  if (!move && !place) return false;
+  int j = intent.index;
+  if (place) {
+    if (p_.init != Init::Manual || s.iteration != 0 || s.phase != 0 || s.e_done) return false;
+    if (j < 0) {
+      for (int t = 0; t < s.k; ++t)
+        if (!s.placed[static_cast<size_t>(t)]) {
+          j = t;
+          break;
+        }
+    }
+  }
+  if (j < 0 || j >= s.k) return false;
+  const int nv = static_cast<int>(intent.values.size());
+  if (nv != s.d && !(nv == 2 && s.d > 2)) return false;
+  for (double v : intent.values)
+    if (!std::isfinite(v)) return false;
+  if (s.init_pending && s.prec.empty()) return false;  // no valid parameters to continue from
+  for (int c = 0; c < nv; ++c) s.means(j, c) = intent.values[static_cast<size_t>(c)] - prep_->mean[c];
+  if (place) s.placed[static_cast<size_t>(j)] = 1;
+  s.phase = 0;
+  s.show_attempt = false;
+  s.collapsed = -1;
+  s.init_pending = false;
+  if (s.status == Status::Converged || s.status == Status::Diverged ||
+      (s.status == Status::Stopped && s.iteration < p_.max_iter))
+    s.status = Status::Running;
+  s.message = (place ? "placed" : "moved") + std::string(" mean ") + std::to_string(j);
+  if (s.status == Status::Stopped) s.message += " (max_iter reached: raise it to continue)";
+  if (km_) {
+    Intent ki;
+    ki.kind = place ? "place_centroid" : "move_centroid";
+    ki.index = j;
+    ki.values = intent.values;
+    if (!km_->apply(ki) && place) {
+      ki.kind = "move_centroid";
+      km_->apply(ki);
+    }
+  }
+  invalidate();
+  return true;
+}
+
+// ---------------------------------------------------------------- snapshot
+
+size_t GmmSnapshot::byte_size() const {
+  size_t b = sizeof(*this) + metrics.size() * sizeof(double) + message.capacity() +
+             static_cast<size_t>(weights.size() + means.size()) * sizeof(double) +
+             min_eigenvalue.size() * sizeof(double) + placed.size();
+  for (const Eigen::MatrixXd& c : covariances) b += static_cast<size_t>(c.size()) * sizeof(double);
+  if (resp) b += sizeof(*resp) + static_cast<size_t>(resp->size()) * sizeof(double);
+  if (kmeans) b += kmeans->byte_size();
+  return b;
+}
+
+std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
+  if (cache_) return cache_;
+  auto out = std::make_shared<GmmSnapshot>();
+  out->covariance_type = static_cast<int>(p_.covariance);
+  if (!st_) {
+    out->status = Status::Failed;
+    out->message = "gmm: not reset yet (no dataset)";
+    out->metrics.assign(3, kNaN);
+    cache_ = out;
+    return cache_;
+  }
+  const State& s = *st_;
+  out->iteration = s.iteration;
+  out->phase = s.phase;
+  out->status = s.status;
+  out->message = s.message;
+  const bool att = s.show_attempt;
+  out->weights = att ? s.att_weights : s.weights;
+  const Eigen::MatrixXd& m = att ? s.att_means : s.means;
+  out->means = m.rowwise() + prep_->mean.transpose();
+  out->covariances = att ? s.att_cov : s.cov;
+  out->resp = s.resp;
+  out->min_eigenvalue.resize(static_cast<size_t>(s.k));
+  double lo = std::numeric_limits<double>::infinity();
+  for (int j = 0; j < s.k; ++j) {
+    const double e = min_eig(out->covariances[static_cast<size_t>(j)]);
+    out->min_eigenvalue[static_cast<size_t>(j)] = e;
+    lo = std::min(lo, e);
+  }
+  out->collapsed = s.collapsed;
+  out->placed = s.placed;
+  if (km_) out->kmeans = km_->kmeans_snapshot();
+  out->reg = p_.reg;
+  out->n_parameters = n_parameters(p_.covariance, s.k, s.d);
+  out->metrics = {s.ll, s.delta, std::isfinite(lo) ? lo : kNaN};
+  cache_ = out;
+  return cache_;
+}
+
+std::shared_ptr<const Snapshot> Gmm::snapshot() const { return gmm_snapshot(); }
+
+}  // namespace cilab

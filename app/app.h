@@ -92,6 +92,7 @@ class App {
   uint64_t seed_ = 0;
   std::shared_ptr<const Dataset> data_;
   uint64_t data_version_ = 0;
+  MetricHistoryMirror metric_mirror_;  // the runner's metric history for views (draw_center)
   std::shared_ptr<const Snapshot> last_seen_;
   int last_seen_iteration_ = -1;
 

@@ -454,12 +454,9 @@ void App::draw_center(float width, float height) {
   const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
   ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
   const std::shared_ptr<const Snapshot> snap = runner_->latest();
-  const auto tmp_t0 = std::chrono::steady_clock::now();
-  std::vector<std::vector<double>> metric_history;
-  const std::vector<IterationRecord> hist = runner_->history();
-  metric_history.reserve(hist.size());
-  for (const IterationRecord& r : hist) metric_history.push_back(r.metrics);
-  const double tmp_copy = std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tmp_t0).count();
+  // Incremental: only iterations new since the last frame are copied.
+  metric_mirror_.sync(runner_->metric_history().get());
+  const std::vector<std::vector<double>>& metric_history = metric_mirror_.metrics();
   if (snap && view_) {
     ViewContext ctx;
     ctx.data = data_.get();
@@ -485,14 +482,8 @@ void App::draw_center(float width, float height) {
   if (show_metrics) {
     ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true);
     const ModuleInfo* info = runner_->info();
-    if (info) {
-      std::vector<double> step_ms;
-      step_ms.reserve(hist.size());
-      for (const IterationRecord& r : hist) step_ms.push_back(r.step_ms);
-      const auto tmp_t1 = std::chrono::steady_clock::now();
-      draw_metric_plots(*info, metric_history, step_ms, runner_->current_iteration());
-      std::fprintf(stderr, "TMPTIME copy %.3f strip %.3f n %zu\n", tmp_copy, std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - tmp_t1).count(), hist.size());
-    }
+    if (info) draw_metric_plots(*info, metric_history, metric_mirror_.step_ms(), runner_->current_iteration(),
+                                metric_mirror_.version());
     ImGui::EndChild();
   }
   ImGui::EndGroup();

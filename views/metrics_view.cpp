@@ -1,5 +1,6 @@
 #include "views/metrics_view.h"
 
+#include "views/plot/contour.h"
 #include "views/plot/plot.h"
 
 #include <imgui.h>
@@ -8,6 +9,7 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
+#include <unordered_map>
 
 namespace cilab {
 namespace {
@@ -33,9 +35,134 @@ std::string fmt(double v) {
   return buf;
 }
 
+// One curve: value(i) for iteration i < size (NaN: no value), read in place.
+struct Series {
+  const std::vector<std::vector<double>>* rows = nullptr;  // rows[i][index] ...
+  int index = 0;
+  const std::vector<double>* flat = nullptr;  // ... or flat[i]
+  bool skip_first = false;                    // flat[0] is not a value (step time)
+  size_t size() const { return rows ? rows->size() : flat->size(); }
+  double at(size_t i) const {
+    if (rows) return index < static_cast<int>((*rows)[i].size()) ? (*rows)[i][index] : NAN;
+    return skip_first && i == 0 ? NAN : (*flat)[i];
+  }
+};
+
+// Decimation state of one plot, kept across frames: columns of a fixed width
+// in iterations (a power of two, so the plot's autofit does not invalidate
+// them), fed only with the iterations new since the last frame while the
+// caller's version says the data only grew.
+struct DecimationCache {
+  plot::ColumnDecimator dec;
+  const void* data = nullptr;
+  int index = 0;
+  uint64_t version = 0;
+  double per_column = 0.0;
+  bool log_y = false;
+};
+
+DecimationCache& decimation_cache(ImGuiID id) {
+  static std::unordered_map<ImGuiID, DecimationCache> caches;  // UI thread only
+  return caches[id];
+}
+
+// True if the current plot's y axis is logarithmic (the plot's menu may toggle
+// it): on a log axis the geometric mean of the limits sits half-way in pixels.
+bool plot_y_is_log() {
+  const plot::Limits lim = plot::GetPlotLimits();
+  if (!(lim.y_min > 0 && lim.y_max > lim.y_min)) return false;
+  const float a = plot::PlotToPixels(lim.x_min, lim.y_min).y, b = plot::PlotToPixels(lim.x_min, lim.y_max).y;
+  return std::abs(plot::PlotToPixels(lim.x_min, std::sqrt(lim.y_min * lim.y_max)).y - 0.5f * (a + b)) < 0.25f;
+}
+
+// Draws the series decimated per column (plot::ColumnDecimator): a faint
+// min-max band per column and a line through the columns' means, from the
+// first to the last value of each finite run (NaN breaks stay gaps; on a log
+// axis values <= 0 are gaps too, as in PlotLine). version: see draw_metric_plot.
+void decimated_line(ImGuiID id, const char* y_label, const Series& ys, uint64_t version, const plot::Spec& spec) {
+  const size_t n = ys.size();
+  const double width_px = std::max(16.0f, plot::GetPlotSize().x);
+  double per_column = 1.0;  // iterations per column: n / per_column in (width/2, width]
+  while (static_cast<double>(n) / per_column > width_px) per_column *= 2.0;
+  const bool log_y = plot_y_is_log();
+  DecimationCache& c = decimation_cache(id);
+  const void* data = ys.rows ? static_cast<const void*>(ys.rows) : static_cast<const void*>(ys.flat);
+  if (version == 0 || c.version != version || c.data != data || c.index != ys.index ||
+      c.per_column != per_column || c.log_y != log_y || c.dec.fed() > n) {
+    // Column boundaries at multiples of per_column; y only orders values
+    // (and takes log10 for a geometric mean on a log axis).
+    c.dec.reset(plot::PixelMap{0.0, 1.0 / per_column, false}, plot::PixelMap{0.0, 1.0, log_y});
+    c.data = data;
+    c.index = ys.index;
+    c.version = version;
+    c.per_column = per_column;
+    c.log_y = log_y;
+  }
+  for (size_t i = c.dec.fed(); i < n; ++i) c.dec.add(static_cast<double>(i), ys.at(i));
+  const std::vector<plot::ColumnDecimator::Band>& bands = c.dec.bands();
+
+  plot::Spec bs;
+  bs.color = spec.color;
+  bs.flags = plot::ItemFlags_NoLegend;
+  const std::string band_id = std::string("##band_") + y_label;
+  if (plot::BeginItem(band_id.c_str(), bs)) {
+    ImDrawList* dl = plot::GetPlotDrawList();
+    const ImU32 band_col = (spec.color & ~IM_COL32_A_MASK) | (IM_COL32(0, 0, 0, 70) & IM_COL32_A_MASK);
+    const bool fit = plot::FitThisFrame();
+    for (const plot::ColumnDecimator::Band& b : bands) {
+      if (std::isnan(b.lo)) continue;
+      if (fit) {
+        plot::FitPoint(b.x0, b.lo);
+        plot::FitPoint(b.x1, b.hi);
+      }
+      const ImVec2 a = plot::PlotToPixels(b.x0, b.hi), d = plot::PlotToPixels(b.x1, b.lo);
+      if (!(d.y - a.y > 1.5f)) continue;  // the line covers it
+      dl->AddRectFilled(ImVec2(std::floor(a.x), a.y), ImVec2(std::floor(d.x) + 1.0f, d.y), band_col);
+    }
+    plot::EndItem();
+  }
+  std::vector<double> lx, ly;
+  lx.reserve(bands.size() + 4);
+  ly.reserve(bands.size() + 4);
+  const plot::ColumnDecimator::Band* prev = nullptr;  // last band of the open run
+  for (const plot::ColumnDecimator::Band& b : bands) {
+    if (std::isnan(b.lo)) {
+      if (prev) lx.push_back(prev->x1), ly.push_back(prev->last);
+      lx.push_back(NAN), ly.push_back(NAN);
+      prev = nullptr;
+      continue;
+    }
+    if (!prev) lx.push_back(b.x0), ly.push_back(b.first);
+    lx.push_back(0.5 * (b.x0 + b.x1)), ly.push_back(b.mean);
+    prev = &b;
+  }
+  if (prev) lx.push_back(prev->x1), ly.push_back(prev->last);
+  plot::PlotLine(y_label, lx.data(), ly.data(), static_cast<int>(lx.size()), spec);
+}
+
+// The nearest iteration to the mouse: a dot on its value and a tooltip.
+void hover_readout(const char* y_label, const Series& ys, ImU32 color, MetricHover* out) {
+  if (ys.size() == 0 || !plot::IsPlotHovered()) return;
+  const double mx = plot::GetPlotMousePos().x;
+  const int i = static_cast<int>(std::clamp(std::lround(mx), 0L, static_cast<long>(ys.size()) - 1));
+  const double v = ys.at(static_cast<size_t>(i));
+  if (out) *out = MetricHover{true, i, v};
+  plot::Spec spec;
+  spec.color = color;
+  spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+  if (std::isfinite(v) && plot::BeginItem("##hover", spec)) {
+    plot::GetPlotDrawList()->AddCircleFilled(plot::PlotToPixels(i, v), 3.5f, color);
+    plot::EndItem();
+  }
+  ImGui::BeginTooltip();
+  ImGui::Text("iteration %d", i);
+  ImGui::Text("%s = %s", y_label, fmt(v).c_str());
+  ImGui::EndTooltip();
+}
+
 bool curve_plot(const char* id, const char* title, const char* y_label, const char* help, bool log_y,
-                const std::vector<double>& xs, const std::vector<double>& ys, int current, float w, float h,
-                ImU32 color) {
+                const Series& ys, uint64_t version, int current, float w, float h, ImU32 color,
+                MetricHover* hover) {
   ImGui::BeginGroup();
   ImGui::TextUnformatted(title);
   if (help && *help && ImGui::IsItemHovered()) {
@@ -46,16 +173,26 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
     ImGui::EndTooltip();
   }
   bool shown = false;
+  const ImGuiID cache_id = ImGui::GetID(id);
   if (plot::BeginPlot(id, ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
                       plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("iteration", nullptr, plot::AxisFlags_AutoFit,
                     plot::AxisFlags_AutoFit | (log_y ? plot::AxisFlags_LogScale : 0));
+    plot::SetupFinish();
     plot::Spec spec;
     spec.color = color;
     spec.line_weight = 2.0f;
-    if (xs.size() <= 60) spec.marker = plot::Marker::Circle, spec.marker_size = 2.5f;
-    plot::PlotLine(y_label, xs.data(), ys.data(), static_cast<int>(xs.size()), spec);
+    const size_t n = ys.size();
+    if (static_cast<double>(n) > 2.0 * plot::GetPlotSize().x) {
+      decimated_line(cache_id, y_label, ys, version, spec);
+    } else {
+      std::vector<double> v(n);
+      for (size_t i = 0; i < n; ++i) v[i] = ys.at(i);
+      if (n <= 60) spec.marker = plot::Marker::Circle, spec.marker_size = 2.5f;
+      plot::PlotLine(y_label, v.data(), static_cast<int>(n), 0.0, 1.0, spec);
+    }
     current_marker(current);
+    hover_readout(y_label, ys, color, hover);
     plot::EndPlot();
     shown = true;
   }
@@ -66,24 +203,20 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
 }  // namespace
 
 bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
-                      int metric_index, int current_iteration, float width, float height) {
-  std::vector<double> xs, ys;
-  xs.reserve(metrics.size());
-  ys.reserve(metrics.size());
-  for (size_t i = 0; i < metrics.size(); ++i) {
-    xs.push_back(static_cast<double>(i));
-    ys.push_back(metric_index < static_cast<int>(metrics[i].size()) ? metrics[i][metric_index] : NAN);
-  }
-  const double now = current_iteration >= 0 && current_iteration < static_cast<int>(ys.size())
-                         ? ys[current_iteration]
-                         : NAN;
+                      int metric_index, int current_iteration, float width, float height, MetricHover* hover,
+                      uint64_t version) {
+  Series ys;
+  ys.rows = &metrics;
+  ys.index = metric_index;
+  const double now =
+      current_iteration >= 0 && current_iteration < static_cast<int>(metrics.size()) ? ys.at(current_iteration) : NAN;
   const std::string title = metric.name + " = " + fmt(now);
-  return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), metric.log_scale, xs, ys,
-                    current_iteration, width, height, plot::GetColormapColor(metric_index));
+  return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), metric.log_scale, ys, version,
+                    current_iteration, width, height, plot::GetColormapColor(metric_index), hover);
 }
 
 void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics,
-                       const std::vector<double>& step_ms, int current_iteration) {
+                       const std::vector<double>& step_ms, int current_iteration, uint64_t version) {
   // One plot per metric plus the step time, in as many rows as the width needs
   // (the strip scrolls when they do not fit its height).
   const int n = static_cast<int>(info.metrics.size()) + 1;
@@ -97,18 +230,18 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   for (int m = 0; m < n - 1; ++m) {
     if (m % cols) ImGui::SameLine();
     const std::string id = "##metric_" + info.metrics[m].name;
-    draw_metric_plot(id.c_str(), info.metrics[m], metrics, m, current_iteration, w, h);
+    draw_metric_plot(id.c_str(), info.metrics[m], metrics, m, current_iteration, w, h, nullptr, version);
   }
   if ((n - 1) % cols) ImGui::SameLine();
-  std::vector<double> xs(step_ms.size()), ys(step_ms);
-  for (size_t i = 0; i < xs.size(); ++i) xs[i] = static_cast<double>(i);
-  if (!ys.empty()) ys[0] = NAN;  // iteration 0 is the initial state, no step
-  const double now = current_iteration > 0 && current_iteration < static_cast<int>(ys.size())
-                         ? ys[current_iteration]
+  Series ys;
+  ys.flat = &step_ms;
+  ys.skip_first = true;  // iteration 0 is the initial state, no step
+  const double now = current_iteration > 0 && current_iteration < static_cast<int>(step_ms.size())
+                         ? step_ms[current_iteration]
                          : NAN;
   const std::string title = "step time = " + fmt(now) + " ms";
   curve_plot("##metric_step_ms", title.c_str(), "ms", "Wall time of each step on the worker thread.",
-             false, xs, ys, current_iteration, w, h, IM_COL32(160, 160, 170, 255));
+             false, ys, version, current_iteration, w, h, IM_COL32(160, 160, 170, 255), nullptr);
 }
 
 }  // namespace cilab

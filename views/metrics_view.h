@@ -5,17 +5,35 @@
 
 #include "algorithms/core/module.h"
 
+#include <cstdint>
 #include <vector>
 
 namespace cilab {
 
 // metrics[i] = the metric vector of iteration i (ModuleInfo::metrics order);
-// step_ms[i] = wall time of the step that produced iteration i.
+// step_ms[i] = wall time of the step that produced iteration i. version: see
+// draw_metric_plot.
 void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics,
-                       const std::vector<double>& step_ms, int current_iteration);
+                       const std::vector<double>& step_ms, int current_iteration, uint64_t version = 0);
 
-// One metric curve in its own plot (size as plot::BeginPlot). Returns false if clipped.
+// What the mouse points at in a metric plot: the nearest iteration and its
+// recorded value (exact, also when the curve is drawn decimated).
+struct MetricHover {
+  bool active = false;  // the mouse is over the plot and there is data
+  int iteration = -1;
+  double value = 0.0;   // NaN where the metric is undefined
+};
+
+// One metric curve in its own plot (size as plot::BeginPlot). Returns false if
+// clipped. A curve with more points than twice the plot's width in pixels is
+// drawn per pixel column as a min-max band plus the columns' mean (geometric
+// on a log axis), so its cost is bounded by the width; hovering shows the
+// nearest iteration's value (also written to *hover if given). version != 0
+// promises that while it stays the same, `metrics` only grows (entries are
+// appended, never changed): the decimation then only reads the new entries
+// each frame (MetricHistoryMirror::version()); 0: all entries every frame.
 bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
-                      int metric_index, int current_iteration, float width, float height);
+                      int metric_index, int current_iteration, float width, float height,
+                      MetricHover* hover = nullptr, uint64_t version = 0);
 
 }  // namespace cilab

@@ -128,7 +128,131 @@ struct Keyframe {
   size_t bytes = 0;  // estimated as the snapshot's byte_size()
 };
 
+// Line ids of MetricHistory, unique over all runners of the process.
+uint64_t next_line_id() {
+  static std::atomic<uint64_t> next{1};
+  return next.fetch_add(1, std::memory_order_relaxed);
+}
+
+constexpr size_t kMaxAncestors = 16;
+
 }  // namespace
+
+// ===================================================================== metric history
+
+size_t MetricHistory::common_prefix(uint64_t line) const {
+  if (line == line_) return size_;
+  if (ancestors_)
+    for (const std::pair<uint64_t, size_t>& a : *ancestors_)
+      if (a.first == line) return std::min(a.second, size_);
+  return 0;
+}
+
+std::vector<IterationRecord> MetricHistory::to_vector() const {
+  std::vector<IterationRecord> out;
+  out.reserve(size_);
+  for (size_t i = 0; i < size_; ++i) out.push_back((*this)[i]);
+  return out;
+}
+
+MetricHistoryMirror::MetricHistoryMirror() : version_(next_line_id()) {}
+
+size_t MetricHistoryMirror::sync(const MetricHistory* h) {
+  if (!h) {
+    if (!metrics_.empty()) version_ = next_line_id();
+    metrics_.clear();
+    step_ms_.clear();
+    line_ = 0;
+    return 0;
+  }
+  const size_t keep = std::min(line_ != 0 ? h->common_prefix(line_) : size_t(0), metrics_.size());
+  if (keep < metrics_.size()) version_ = next_line_id();
+  metrics_.resize(keep);
+  step_ms_.resize(keep);
+  metrics_.reserve(h->size());
+  step_ms_.reserve(h->size());
+  for (size_t i = keep; i < h->size(); ++i) {
+    const IterationRecord& r = (*h)[i];
+    metrics_.push_back(r.metrics);
+    step_ms_.push_back(r.step_ms);
+  }
+  line_ = h->line();
+  return h->size() - keep;
+}
+
+// The runner's side of a MetricHistory: appends into the shared chunks and
+// cuts lines. Callers serialise every call (Runner::Impl: mutations under
+// mu_). Slots a view covers are never written again: appends go past every
+// view's size, and a cut copies the partial chunk into a fresh one.
+class MetricHistoryWriter {
+ public:
+  MetricHistoryWriter() { clear(); }
+  size_t size() const { return size_; }
+  const IterationRecord& operator[](size_t i) const { return (*(*chunks_)[i / kChunk])[i % kChunk]; }
+  void push_back(const IterationRecord& r) {
+    const size_t c = size_ / kChunk;
+    if (c == chunks_->size()) {  // O(chunks) once per kChunk appends
+      auto next = std::make_shared<std::vector<std::shared_ptr<Chunk>>>(*chunks_);
+      next->push_back(std::make_shared<Chunk>(kChunk));
+      chunks_ = std::move(next);
+    }
+    (*(*chunks_)[c])[size_ % kChunk] = r;
+    ++size_;
+    view_.reset();
+  }
+  // Keeps the first n records; n < size() starts a new line.
+  void truncate(size_t n) {
+    if (n >= size_) return;
+    const size_t full = n / kChunk, rem = n % kChunk;
+    auto next = std::make_shared<std::vector<std::shared_ptr<Chunk>>>(chunks_->begin(), chunks_->begin() + full);
+    if (rem > 0) {
+      auto tail = std::make_shared<Chunk>(kChunk);
+      std::copy_n((*chunks_)[full]->begin(), rem, tail->begin());
+      next->push_back(std::move(tail));
+    }
+    auto anc = std::make_shared<std::vector<std::pair<uint64_t, size_t>>>();
+    anc->emplace_back(line_, n);
+    if (ancestors_)
+      for (const std::pair<uint64_t, size_t>& a : *ancestors_) {
+        if (anc->size() == kMaxAncestors) break;
+        anc->emplace_back(a.first, std::min(a.second, n));
+      }
+    chunks_ = std::move(next);
+    ancestors_ = std::move(anc);
+    line_ = next_line_id();
+    size_ = n;
+    view_.reset();
+  }
+  // An empty history on a new line unrelated to the previous ones.
+  void clear() {
+    chunks_ = std::make_shared<std::vector<std::shared_ptr<Chunk>>>();
+    ancestors_.reset();
+    line_ = next_line_id();
+    size_ = 0;
+    view_.reset();
+  }
+  // The current records as a view (cached until the next change).
+  std::shared_ptr<const MetricHistory> view() const {
+    if (!view_) {
+      auto v = std::make_shared<MetricHistory>();
+      v->chunks_ = chunks_;
+      v->size_ = size_;
+      v->line_ = line_;
+      v->ancestors_ = ancestors_;
+      view_ = std::move(v);
+    }
+    return view_;
+  }
+
+ private:
+  using Chunk = MetricHistory::Chunk;
+  static constexpr size_t kChunk = MetricHistory::kChunkSize;
+  std::shared_ptr<const std::vector<std::shared_ptr<Chunk>>> chunks_;
+  size_t size_ = 0;
+  uint64_t line_ = 0;
+  std::shared_ptr<const std::vector<std::pair<uint64_t, size_t>>> ancestors_;
+  mutable std::shared_ptr<const MetricHistory> view_;
+};
 
 struct Runner::Impl {
   Impl(Factory factory, RunnerConfig config);
@@ -184,7 +308,7 @@ struct Runner::Impl {
   bool stop_ = false;
   std::shared_ptr<const Snapshot> latest_;
   Position shown_;
-  std::vector<IterationRecord> records_;
+  MetricHistoryWriter records_;  // read by the worker without the lock (only writer)
   std::map<int, StoredSnapshot> snapshots_;
   double last_step_ms_ = 0.0;
   std::string last_error_;
@@ -390,7 +514,8 @@ void Runner::Impl::do_reset(const std::shared_ptr<const Dataset>& data, const Pa
   {
     std::lock_guard<std::mutex> lk(mu_);
     snapshots_.clear();
-    records_.assign(1, make_record(*snap, 0.0));
+    records_.clear();
+    records_.push_back(make_record(*snap, 0.0));
     last_step_ms_ = 0.0;
     last_error_.clear();
     if (infos_.empty() || !same_info(infos_.back(), module_->info())) infos_.push_back(module_->info());
@@ -558,9 +683,13 @@ void Runner::Impl::edit(Edit e) {
   if (shown_.phase == 0) {
     const int i = shown_.iteration;
     {
+      // i is the last record (truncated above): replace it, a new line for readers.
+      IterationRecord r = records_[static_cast<size_t>(i)];
+      r.metrics = snap->metrics;
+      r.status = snap->status;
       std::lock_guard<std::mutex> lk(mu_);
-      records_[i].metrics = snap->metrics;
-      records_[i].status = snap->status;
+      records_.truncate(static_cast<size_t>(i));
+      records_.push_back(r);
     }
     keep_keyframe(i, snap->byte_size());
     keep_snapshot(i, snap, true);
@@ -628,7 +757,7 @@ void Runner::Impl::truncate_after(Position p) {
   auto e = std::upper_bound(edits_.begin(), edits_.end(), p, [](Position q, const Edit& x) { return q < x.at; });
   edits_.erase(e, edits_.end());
   std::lock_guard<std::mutex> lk(mu_);
-  if (records_.size() > static_cast<size_t>(i) + 1) records_.resize(static_cast<size_t>(i) + 1);
+  records_.truncate(static_cast<size_t>(i) + 1);
   for (auto it = snapshots_.upper_bound(i); it != snapshots_.end();) {
     held_bytes_ -= it->second.bytes;
     it = snapshots_.erase(it);
@@ -833,8 +962,12 @@ double Runner::speed() const {
 }
 
 std::vector<IterationRecord> Runner::history() const {
+  return metric_history()->to_vector();
+}
+
+std::shared_ptr<const MetricHistory> Runner::metric_history() const {
   std::lock_guard<std::mutex> lk(impl_->mu_);
-  return impl_->records_;
+  return impl_->records_.view();
 }
 
 std::shared_ptr<const Snapshot> Runner::stored_snapshot(int iteration) const {

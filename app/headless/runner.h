@@ -5,7 +5,8 @@
 // lock), so a slow step never blocks a frame. Commands are applied between
 // steps, in order.
 //
-// History: every completed iteration's metrics and step time; snapshots of
+// History: every completed iteration's metrics and step time (readable per
+// frame in O(1) as a shared append-only MetricHistory); snapshots of
 // iterations kept while they fit a memory budget; module clones (keyframes)
 // every few iterations. Seeking to an iteration shows the stored snapshot or
 // re-simulates from the nearest earlier keyframe (deterministic). Continuing
@@ -27,12 +28,14 @@
 
 #include <condition_variable>
 #include <cstddef>
+#include <cstdint>
 #include <deque>
 #include <functional>
 #include <memory>
 #include <mutex>
 #include <string>
 #include <thread>
+#include <utility>
 #include <vector>
 
 namespace cilab {
@@ -48,6 +51,61 @@ struct IterationRecord {
   std::vector<double> metrics;  // the snapshot's metrics at phase 0
   double step_ms = 0.0;         // wall time of the step that produced it (0 for iteration 0)
   Status status = Status::Running;
+};
+
+// An immutable view of the iteration records 0..size()-1 of one run, shared
+// with the runner: records live in chunks of kChunkSize that the runner only
+// appends to (past every view's size), so obtaining a view copies nothing per
+// element and a view never changes. A truncation (stepping after a seek back,
+// an edit, a reset) starts a new "line" (line() changes); common_prefix()
+// tells a reader holding records of an older line which of them still hold.
+class MetricHistory {
+ public:
+  static constexpr size_t kChunkSize = 1024;
+  size_t size() const { return size_; }
+  bool empty() const { return size_ == 0; }
+  // Record of iteration i (i < size()).
+  const IterationRecord& operator[](size_t i) const { return (*(*chunks_)[i / kChunkSize])[i % kChunkSize]; }
+  // Identity of the line these records are on (unique over all runners; never 0).
+  uint64_t line() const { return line_; }
+  // Number of leading records this view shares with line `line`: size() for
+  // its own line, the cut point for a line it was cut from (the last 16
+  // truncations are remembered), 0 for an unrelated or forgotten line.
+  size_t common_prefix(uint64_t line) const;
+  // A plain copy of the records.
+  std::vector<IterationRecord> to_vector() const;
+
+ private:
+  friend class MetricHistoryWriter;
+  using Chunk = std::vector<IterationRecord>;  // always kChunkSize records
+  std::shared_ptr<const std::vector<std::shared_ptr<Chunk>>> chunks_;
+  size_t size_ = 0;
+  uint64_t line_ = 0;
+  // (line, shared prefix) of the lines this one was cut from, newest first.
+  std::shared_ptr<const std::vector<std::pair<uint64_t, size_t>>> ancestors_;
+};
+
+// The UI side of a MetricHistory as plain vectors (what ViewContext and the
+// metrics strip take), kept up to date incrementally: each sync() copies only
+// the records it has not seen; after a truncation it keeps the prefix shared
+// with the new line and copies the rest.
+class MetricHistoryMirror {
+ public:
+  // Brings the vectors to h (nullptr: empty). Returns the number of records copied.
+  MetricHistoryMirror();
+  size_t sync(const MetricHistory* h);
+  const std::vector<std::vector<double>>& metrics() const { return metrics_; }
+  const std::vector<double>& step_ms() const { return step_ms_; }
+  // Changes whenever a sync removes or changes mirrored entries (unique over
+  // all mirrors, never 0): while it stays the same the vectors only grew
+  // (draw_metric_plots' version).
+  uint64_t version() const { return version_; }
+
+ private:
+  uint64_t line_ = 0;
+  uint64_t version_;
+  std::vector<std::vector<double>> metrics_;
+  std::vector<double> step_ms_;
 };
 
 class Runner {
@@ -85,8 +143,11 @@ class Runner {
   int current_iteration() const;   // iteration shown by latest()
   int last_iteration() const;      // furthest iteration in the history (0 before reset)
   double speed() const;
-  // Copy of the history up to last_iteration() (cheap: metrics only).
+  // Copy of the history up to last_iteration() (metrics only; O(iterations):
+  // per-frame readers use metric_history()).
   std::vector<IterationRecord> history() const;
+  // The same records as a shared immutable view, O(1) (nothing copied).
+  std::shared_ptr<const MetricHistory> metric_history() const;
   // The stored snapshot of `iteration` (phase 0), or nullptr if it was not
   // kept (budget) or is not in the history. Never waits for a step.
   std::shared_ptr<const Snapshot> stored_snapshot(int iteration) const;

@@ -683,3 +683,149 @@ TEST_CASE("runner: a step that throws pauses, reports, and leaves the history us
   CHECK(t.last_iteration() == 3);
   CHECK_FALSE(t.last_error().empty());
 }
+
+// ---- incremental metric history (MetricHistory / MetricHistoryMirror)
+
+namespace {
+
+// True if the mirror holds exactly the runner's history (metrics and step times).
+bool mirror_matches(const MetricHistoryMirror& m, const std::vector<IterationRecord>& h) {
+  if (m.metrics().size() != h.size() || m.step_ms().size() != h.size()) return false;
+  for (size_t i = 0; i < h.size(); ++i)
+    if (m.metrics()[i] != h[i].metrics || m.step_ms()[i] != h[i].step_ms) return false;
+  return true;
+}
+
+}  // namespace
+
+TEST_CASE("runner: metric_history views are immutable and appends copy only the new records") {
+  Runner r(walk_factory(), blocking());
+  r.reset(nullptr, {}, 11);
+  const std::shared_ptr<const MetricHistory> v0 = r.metric_history();
+  REQUIRE(v0->size() == 1);
+  CHECK(r.metric_history() == v0);  // nothing changed: the same view, O(1)
+  const std::vector<double> m0 = (*v0)[0].metrics;
+  // Cross chunk boundaries so full chunks are shared.
+  const int n = static_cast<int>(MetricHistory::kChunkSize) * 2 + 37;
+  r.run_steps(n);
+  const std::shared_ptr<const MetricHistory> v1 = r.metric_history();
+  REQUIRE(v1->size() == static_cast<size_t>(n) + 1);
+  CHECK(v1->line() == v0->line());  // appends stay on one line
+  CHECK(v0->size() == 1);           // an old view does not grow
+  CHECK((*v0)[0].metrics == m0);
+  const std::vector<IterationRecord> h = r.history();
+  REQUIRE(h.size() == v1->size());
+  for (size_t i = 0; i < h.size(); ++i) {
+    CHECK((*v1)[i].metrics == h[i].metrics);
+    CHECK((*v1)[i].step_ms == h[i].step_ms);
+  }
+  CHECK(v1->common_prefix(v0->line()) == v1->size());
+
+  MetricHistoryMirror mirror;
+  CHECK(mirror.sync(v0.get()) == 1);
+  const uint64_t version = mirror.version();
+  CHECK(mirror.sync(v1.get()) == static_cast<size_t>(n));  // only the new ones
+  CHECK(mirror.sync(v1.get()) == 0);
+  CHECK(mirror.version() == version);  // grew only
+  CHECK(mirror_matches(mirror, h));
+  r.step_n(5);
+  CHECK(mirror.sync(r.metric_history().get()) == 5);
+  CHECK(mirror_matches(mirror, r.history()));
+  CHECK(mirror.version() == version);
+}
+
+TEST_CASE("runner: metric_history after a seek back and a new branch is a truncated new line") {
+  Runner r(walk_factory(), blocking());
+  r.reset(nullptr, {}, 12);
+  const int n = static_cast<int>(MetricHistory::kChunkSize) + 300;
+  r.run_steps(n);
+  MetricHistoryMirror mirror;
+  mirror.sync(r.metric_history().get());
+  const uint64_t version = mirror.version();
+  const std::shared_ptr<const MetricHistory> before = r.metric_history();
+  const std::vector<IterationRecord> old_records = r.history();
+
+  // Seeking alone does not cut the history.
+  const int cut = static_cast<int>(MetricHistory::kChunkSize) + 100;  // inside the second chunk
+  r.seek(cut);
+  CHECK(r.metric_history()->size() == static_cast<size_t>(n) + 1);
+  CHECK(r.metric_history()->line() == before->line());
+
+  // A new branch with a different step size: iterations after `cut` change.
+  r.set_live("step_size", 3.0);
+  r.step_n(10);
+  const std::shared_ptr<const MetricHistory> after = r.metric_history();
+  REQUIRE(after->size() == static_cast<size_t>(cut) + 11);
+  CHECK(after->line() != before->line());
+  CHECK(after->common_prefix(before->line()) == static_cast<size_t>(cut));  // the edit replaced record `cut`
+  // The old view still shows the old line, untouched.
+  REQUIRE(before->size() == old_records.size());
+  for (size_t i = 0; i < old_records.size(); i += 97) CHECK((*before)[i].metrics == old_records[i].metrics);
+  CHECK((*before)[before->size() - 1].metrics == old_records.back().metrics);
+  // The new line shares the prefix and differs after it.
+  for (int i = 0; i < cut; i += 53) CHECK((*after)[i].metrics == old_records[i].metrics);
+  CHECK((*after)[cut + 10].metrics != old_records[cut + 10].metrics);
+
+  // The mirror keeps the shared prefix, copies the rest and changes its version.
+  CHECK(mirror.sync(after.get()) == 11);
+  CHECK(mirror.version() != version);
+  CHECK(mirror_matches(mirror, r.history()));
+
+  // Cut at a chunk boundary and regrow across it.
+  r.seek(static_cast<int>(MetricHistory::kChunkSize) - 1);
+  r.step_n(3);
+  CHECK(r.metric_history()->size() == MetricHistory::kChunkSize + 3);
+  mirror.sync(r.metric_history().get());
+  CHECK(mirror_matches(mirror, r.history()));
+}
+
+TEST_CASE("runner: metric_history after reset starts an unrelated line, another runner too") {
+  Runner r(walk_factory(), blocking());
+  r.reset(nullptr, {}, 13);
+  r.run_steps(50);
+  MetricHistoryMirror mirror;
+  mirror.sync(r.metric_history().get());
+  const std::shared_ptr<const MetricHistory> before = r.metric_history();
+  const uint64_t version = mirror.version();
+
+  r.reset(nullptr, {}, 14);
+  const std::shared_ptr<const MetricHistory> after = r.metric_history();
+  REQUIRE(after->size() == 1);
+  CHECK(after->line() != before->line());
+  CHECK(after->common_prefix(before->line()) == 0);
+  CHECK(before->size() == 51);  // old view intact
+  CHECK(mirror.sync(after.get()) == 1);
+  CHECK(mirror.version() != version);
+  CHECK(mirror_matches(mirror, r.history()));
+
+  // Another runner (the app replaces its runner on a module change): unrelated lines.
+  Runner other(walk_factory(), blocking());
+  other.reset(nullptr, {}, 14);
+  other.run_steps(3);
+  CHECK(other.metric_history()->line() != after->line());
+  mirror.sync(other.metric_history().get());
+  CHECK(mirror_matches(mirror, other.history()));
+  mirror.sync(nullptr);
+  CHECK(mirror.metrics().empty());
+  CHECK(mirror.step_ms().empty());
+}
+
+TEST_CASE("runner: metric_history is safe to read while the worker appends (threaded)") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {}, 15);
+  r.wait_idle();
+  r.step_n(3000);
+  MetricHistoryMirror mirror;
+  size_t last = 0;
+  while (r.busy()) {
+    const std::shared_ptr<const MetricHistory> v = r.metric_history();
+    CHECK(v->size() >= last);
+    last = v->size();
+    mirror.sync(v.get());
+    if (v->size() > 0) CHECK(mirror.metrics().back() == (*v)[v->size() - 1].metrics);
+  }
+  r.wait_idle();
+  mirror.sync(r.metric_history().get());
+  CHECK(mirror.metrics().size() == 3001);
+  CHECK(mirror_matches(mirror, r.history()));
+}

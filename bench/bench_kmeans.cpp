@@ -20,6 +20,7 @@
 //                     [--dataset SPEC] [--k K]
 #include "algorithms/data/datasets.h"
 #include "algorithms/kmeans.h"
+#include "bench/npy.h"
 
 #include <algorithm>
 #include <chrono>
@@ -34,29 +35,6 @@
 using namespace cilab;
 
 namespace {
-
-// Writes a C-order float64 .npy file (format version 1.0).
-bool write_npy(const std::string& path, const Eigen::MatrixXd& m) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" +
-                       std::to_string(m.rows()) + ", " + std::to_string(m.cols()) + "), }";
-  const size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
-  const uint16_t len = static_cast<uint16_t>(header.size());
-  f.write("\x93NUMPY\x01\x00", 8);
-  f.write(reinterpret_cast<const char*>(&len), 2);
-  f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  // Row by row (Eigen is column-major).
-  std::vector<double> row(static_cast<size_t>(m.cols()));
-  for (Eigen::Index i = 0; i < m.rows(); ++i) {
-    for (Eigen::Index c = 0; c < m.cols(); ++c) row[static_cast<size_t>(c)] = m(i, c);
-    f.write(reinterpret_cast<const char*>(row.data()),
-            static_cast<std::streamsize>(row.size() * sizeof(double)));
-  }
-  return static_cast<bool>(f);
-}
 
 double cpu_ms() {
   timespec ts{};

@@ -18,6 +18,7 @@
 // Usage: bench_power [--steps N] [--reps R] [--n ROWS] [--out DIR] [--no-npy]
 #include "algorithms/data/datasets.h"
 #include "algorithms/power_iteration.h"
+#include "bench/npy.h"
 
 #include <algorithm>
 #include <chrono>
@@ -31,28 +32,6 @@
 using namespace cilab;
 
 namespace {
-
-// Writes a C-order float64 .npy file (format version 1.0); cols = 0 writes a 1-D array.
-bool write_npy(const std::string& path, const double* data, long rows, long cols, bool row_major_source) {
-  std::ofstream f(path, std::ios::binary);
-  if (!f) return false;
-  std::string header = "{'descr': '<f8', 'fortran_order': False, 'shape': (" + std::to_string(rows) +
-                       (cols > 0 ? ", " + std::to_string(cols) + ")" : std::string(",)")) + ", }";
-  const size_t total = 10 + header.size() + 1;
-  header.append((64 - total % 64) % 64, ' ');
-  header.push_back('\n');
-  const uint16_t len = static_cast<uint16_t>(header.size());
-  f.write("\x93NUMPY\x01\x00", 8);
-  f.write(reinterpret_cast<const char*>(&len), 2);
-  f.write(header.data(), static_cast<std::streamsize>(header.size()));
-  const long c = cols > 0 ? cols : 1;
-  std::vector<double> row(static_cast<size_t>(c));
-  for (long i = 0; i < rows; ++i) {
-    for (long j = 0; j < c; ++j) row[static_cast<size_t>(j)] = row_major_source ? data[i * c + j] : data[j * rows + i];
-    f.write(reinterpret_cast<const char*>(row.data()), static_cast<std::streamsize>(row.size() * sizeof(double)));
-  }
-  return static_cast<bool>(f);
-}
 
 double ms_since(std::chrono::steady_clock::time_point t0) {
   return std::chrono::duration<double, std::milli>(std::chrono::steady_clock::now() - t0).count();
@@ -100,8 +79,7 @@ int main(int argc, char** argv) {
     const int d = s0->problem->d();
     if (npy) {
       const Eigen::MatrixXd& c = s0->problem->a;
-      if (!write_npy(out + "/power_C.npy", c.data(), d, d, false) ||
-          !write_npy(out + "/power_v0.npy", s0->v.data(), d, 0, true)) {
+      if (!write_npy(out + "/power_C.npy", c) || !write_npy(out + "/power_v0.npy", s0->v, true)) {
         std::fprintf(stderr, "bench_power: cannot write the .npy files to %s\n", out.c_str());
         return 1;
       }

@@ -24,8 +24,6 @@ namespace {
 constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 170);
 const ImVec4 kWarnColour(1.0f, 0.85f, 0.4f, 1.0f);
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
-// Rows used to estimate the principal axes of the scatter (labelled "estimated" beyond).
-constexpr int kProjectionRows = 5000;
 // Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
 constexpr int kHoverMaxPoints = 300000;
 // Density grid resolution (cells per side) over the visible plot range.
@@ -103,68 +101,34 @@ void GmmView::on_reset() {
   cancel_sweep();
 }
 
-bool GmmView::uses_features() const { return projection == Projection::Features || !has_pca_; }
-
 void GmmView::refresh_points(const Dataset& data, uint64_t version) {
+  if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
   const int d = data.cols();
-  feature_x = std::clamp(feature_x, 0, std::max(0, d - 1));
-  feature_y = std::clamp(feature_y, 0, std::max(0, d - 1));
-  if (version == points_version_ && projection == points_projection_ && feature_x == points_fx_ &&
-      feature_y == points_fy_ && static_cast<int>(xs_.size()) == data.rows())
-    return;
-  if (version != points_version_ || static_cast<int>(xs_.size()) != data.rows()) {
-    has_pca_ = false;
-    if (d > 2) {
-      pca_ = principal_axes_2d(data.x, kProjectionRows);
-      has_pca_ = true;
-    }
-    // Smallest positive feature variance: the scale a covariance eigenvalue is
-    // compared with (features may differ in units, as Old Faithful's do).
-    double var = INFINITY;
-    if (data.rows() > 1) {
-      const Eigen::RowVectorXd mean = data.x.colwise().mean();
-      for (int j = 0; j < d; ++j) {
-        const double v = (data.x.col(j).array() - mean(j)).square().sum() / (data.rows() - 1);
-        if (v > 0 && v < var) var = v;
-      }
-    }
-    data_scale_ = std::isfinite(var) ? var : 1.0;
-  }
-  points_version_ = version;
-  points_projection_ = projection;
-  points_fx_ = feature_x;
-  points_fy_ = feature_y;
   const int n = data.rows();
-  xs_.resize(n);
-  ys_.resize(n);
-  if (d == 1) {
-    for (int i = 0; i < n; ++i) {
-      xs_[i] = static_cast<float>(data.x(i, 0));
-      ys_[i] = 0.0f;
-    }
-  } else if (uses_features()) {
-    for (int i = 0; i < n; ++i) {
-      xs_[i] = static_cast<float>(data.x(i, feature_x));
-      ys_[i] = static_cast<float>(data.x(i, feature_y));
-    }
-  } else {
-    const Eigen::MatrixXd s = project_2d(pca_, data.x);
-    for (int i = 0; i < n; ++i) {
-      xs_[i] = static_cast<float>(s(i, 0));
-      ys_[i] = static_cast<float>(s(i, 1));
+  // Smallest positive feature variance: the scale a covariance eigenvalue is
+  // compared with (features may differ in units, as Old Faithful's do).
+  double var = INFINITY;
+  if (n > 1) {
+    const Eigen::RowVectorXd mean = data.x.colwise().mean();
+    for (int j = 0; j < d; ++j) {
+      const double v = (data.x.col(j).array() - mean(j)).square().sum() / (n - 1);
+      if (v > 0 && v < var) var = v;
     }
   }
+  data_scale_ = std::isfinite(var) ? var : 1.0;
+  const std::vector<float>& xs = scatter_.xs();
+  const std::vector<float>& ys = scatter_.ys();
   // Same units on both axes (a projection, or features of similar spread):
   // equal aspect, so ellipses look round when they are. Features in different
   // units (Old Faithful: minutes against minutes*20) fill the plot instead.
   equal_aspect_ = false;
   if (d >= 2 && n > 1) {
     double mx = 0, my = 0, vx = 0, vy = 0;
-    for (int i = 0; i < n; ++i) mx += xs_[i], my += ys_[i];
+    for (int i = 0; i < n; ++i) mx += xs[i], my += ys[i];
     mx /= n, my /= n;
-    for (int i = 0; i < n; ++i) vx += (xs_[i] - mx) * (xs_[i] - mx), vy += (ys_[i] - my) * (ys_[i] - my);
+    for (int i = 0; i < n; ++i) vx += (xs[i] - mx) * (xs[i] - mx), vy += (ys[i] - my) * (ys[i] - my);
     const double ratio = std::sqrt(vx / std::max(vy, 1e-300));
-    equal_aspect_ = !uses_features() || (ratio > 1.0 / 3.0 && ratio < 3.0);
+    equal_aspect_ = !scatter_.uses_features() || (ratio > 1.0 / 3.0 && ratio < 3.0);
   }
   ++colours_version_;
   colours_key_ = nullptr;
@@ -172,57 +136,6 @@ void GmmView::refresh_points(const Dataset& data, uint64_t version) {
   kcolours_key_ = nullptr;
   density_key_ = 0;
   fit_pending_ = true;  // new data or a new projection: show all of it
-}
-
-Eigen::Vector2d GmmView::to_view(const Eigen::VectorXd& p) const {
-  if (p.size() == 1) return Eigen::Vector2d(p(0), 0.0);
-  if (uses_features()) return Eigen::Vector2d(p(feature_x), p(feature_y));
-  const Eigen::RowVectorXd c = p.transpose() - pca_.mean;
-  return Eigen::Vector2d(c.dot(pca_.axes.col(0)), c.dot(pca_.axes.col(1)));
-}
-
-Eigen::Matrix2d GmmView::cov_to_view(const Eigen::MatrixXd& cov) const {
-  Eigen::Matrix2d s = Eigen::Matrix2d::Zero();
-  if (cov.rows() == 1) {
-    s(0, 0) = cov(0, 0);
-  } else if (uses_features()) {
-    s << cov(feature_x, feature_x), cov(feature_x, feature_y), cov(feature_y, feature_x), cov(feature_y, feature_y);
-  } else {
-    const Eigen::MatrixXd ca = cov * pca_.axes;  // d x 2
-    s = pca_.axes.transpose() * ca;              // P Sigma P^T with P = axes^T
-  }
-  return s;
-}
-
-Eigen::VectorXd GmmView::from_view(const Eigen::VectorXd& base, double sx, double sy) const {
-  Eigen::VectorXd p = base;
-  if (p.size() == 1) {
-    p(0) = sx;
-  } else if (uses_features()) {
-    p(feature_x) = sx;
-    p(feature_y) = sy;
-  } else {
-    const Eigen::Vector2d now = to_view(base);
-    p += pca_.axes * (Eigen::Vector2d(sx, sy) - now);
-  }
-  return p;
-}
-
-std::string GmmView::axis_label(int axis, const Dataset& data) const {
-  const int d = data.cols();
-  auto name = [&](int j) {
-    return j < static_cast<int>(data.column_names.size()) ? data.column_names[j] : "x" + std::to_string(j);
-  };
-  if (d == 1) return axis == 0 ? name(0) : std::string();
-  if (uses_features()) return name(axis == 0 ? feature_x : feature_y);
-  char buf[128];
-  const double share = 100.0 * pca_.variance(axis) / std::max(1e-300, pca_.total_variance);
-  if (axis == 0)
-    std::snprintf(buf, sizeof buf, "PC1: principal axis 1 (%.1f%% of the variance%s)", share,
-                  pca_.rows_used < data.rows() ? ", estimated" : "");
-  else
-    std::snprintf(buf, sizeof buf, "PC2 (%.1f%%)", share);
-  return buf;
 }
 
 void GmmView::refresh_colours(const GmmSnapshot& snap, const Dataset& data) {
@@ -480,8 +393,8 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
   for (int j = 0; j < k; ++j) {
     if (!snap.placed.empty() && j < static_cast<int>(snap.placed.size()) && !snap.placed[j]) continue;
     if (j >= static_cast<int>(snap.covariances.size()) || j >= snap.weights.size()) continue;
-    const Eigen::Vector2d m = to_view(snap.means.row(j).transpose());
-    const Eigen::Matrix2d s = cov_to_view(snap.covariances[j]);
+    const Eigen::Vector2d m = scatter_.project(snap.means.row(j).transpose());
+    const Eigen::Matrix2d s = scatter_.project_covariance(snap.covariances[j]);
     mix.push_back({snap.weights(j), m.x(), m.y(), s(0, 0), s(0, 1), s(1, 1)});
   }
   uint64_t key = 1469598103934665603ull;
@@ -563,7 +476,7 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
   const Dataset& data = *ctx.data;
   const int d = data.cols();
   const int k = snap.k();
-  const std::string xl = axis_label(0, data), yl = axis_label(1, data);
+  const std::string xl = scatter_.axis_label(0, data), yl = scatter_.axis_label(1, data);
   const ImGuiIO& io = ImGui::GetIO();
   const bool point_edit = ctx.edit_points || (io.KeyShift && d == 2);
   int unplaced = 0;
@@ -590,15 +503,15 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
   pts.colors = colours_.data();
   pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
   pts.version = colours_version_;
-  plot::PlotScatter("points", xs_.data(), ys_.data(), static_cast<int>(xs_.size()), pts);
+  plot::PlotScatter("points", scatter_.xs().data(), scatter_.ys().data(), static_cast<int>(scatter_.xs().size()), pts);
 
   // Ellipses: 1 sigma (bold, lightly filled) and 2 sigma (thin).
   std::vector<Eigen::Vector2d> centre(k, Eigen::Vector2d::Zero());
-  for (int j = 0; j < k; ++j) centre[j] = to_view(snap.means.row(j).transpose());
+  for (int j = 0; j < k; ++j) centre[j] = scatter_.project(snap.means.row(j).transpose());
   if (show_ellipses) {
     for (int j = 0; j < k && j < static_cast<int>(snap.covariances.size()); ++j) {
       if (!is_placed(j)) continue;
-      const Eigen::Matrix2d s = cov_to_view(snap.covariances[j]);
+      const Eigen::Matrix2d s = scatter_.project_covariance(snap.covariances[j]);
       const ImU32 col = plot::GetColormapColor(j);
       plot::Spec one;
       one.color = with_alpha(col, 255);
@@ -642,7 +555,7 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
         ViewIntent vi;
         vi.intent.kind = "move_mean";
         vi.intent.index = j;
-        const Eigen::VectorXd moved = from_view(snap.means.row(j).transpose(), x, y);
+        const Eigen::VectorXd moved = scatter_.unproject(snap.means.row(j).transpose(), x, y);
         vi.intent.values.assign(moved.data(), moved.data() + moved.size());
         out.push_back(vi);
       }
@@ -657,9 +570,7 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
       ViewIntent vi;
       vi.intent.kind = "place_mean";
       vi.intent.index = -1;
-      const Eigen::VectorXd base = uses_features() || d <= 2 ? Eigen::VectorXd(data.x.colwise().mean().transpose())
-                                                             : Eigen::VectorXd(pca_.mean.transpose());
-      const Eigen::VectorXd p = from_view(base, m.x, m.y);
+      const Eigen::VectorXd p = scatter_.unproject(scatter_.click_origin(data), m.x, m.y);
       vi.intent.values.assign(p.data(), p.data() + p.size());
       out.push_back(vi);
     } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {
@@ -682,20 +593,22 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
 }
 
 void GmmView::hover_readout(const GmmSnapshot& snap, const Dataset& data) {
-  const int n = static_cast<int>(xs_.size());
+  const std::vector<float>& xs = scatter_.xs();
+  const std::vector<float>& ys = scatter_.ys();
+  const int n = static_cast<int>(xs.size());
   if (n == 0 || n > kHoverMaxPoints) return;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int best = -1;
   float best_d2 = 10.0f * 10.0f;  // pixels
   for (int i = 0; i < n; ++i) {
-    const ImVec2 p = plot::PlotToPixels(xs_[i], ys_[i]);
+    const ImVec2 p = plot::PlotToPixels(xs[i], ys[i]);
     const float dx = p.x - mouse.x, dy = p.y - mouse.y;
     const float d2 = dx * dx + dy * dy;
     if (d2 < best_d2) best_d2 = d2, best = i;
   }
   if (best < 0) return;
   hovered_row_ = best;
-  const ImVec2 p = plot::PlotToPixels(xs_[best], ys_[best]);
+  const ImVec2 p = plot::PlotToPixels(xs[best], ys[best]);
   plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
   ImGui::BeginTooltip();
   ImGui::Text("row %d", best);
@@ -737,16 +650,17 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   const int d = data.cols();
   const int k = km.k();
   const void* key = km.labels.get();
-  if (key != kcolours_key_ || kcolours_.size() != xs_.size()) {
+  const size_t n = scatter_.xs().size();
+  if (key != kcolours_key_ || kcolours_.size() != n) {
     kcolours_key_ = key;
-    kcolours_.resize(xs_.size());
+    kcolours_.resize(n);
     ++kcolours_version_;
-    for (size_t i = 0; i < xs_.size(); ++i) {
+    for (size_t i = 0; i < n; ++i) {
       const int z = km.labels && i < km.labels->size() ? (*km.labels)[i] : -1;
       kcolours_[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), 215) : kUnassigned;
     }
   }
-  const std::string xl = axis_label(0, data), yl = axis_label(1, data);
+  const std::string xl = scatter_.axis_label(0, data), yl = scatter_.axis_label(1, data);
   plot::PlotFlags flags = plot::PlotFlags_NoLegend | plot::PlotFlags_NoInputs;
   if (equal_aspect_) flags |= plot::PlotFlags_EqualAspect;
   char title[160];
@@ -757,7 +671,7 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   if (have_limits_) plot::SetupAxesLimits(lim_x0_, lim_x1_, lim_y0_, lim_y1_, plot::Cond::Always);
   std::vector<Vec2> sites(k);
   for (int j = 0; j < k; ++j) {
-    const Eigen::Vector2d v = to_view(km.centroids.row(j).transpose());
+    const Eigen::Vector2d v = scatter_.project(km.centroids.row(j).transpose());
     sites[j] = {v.x(), v.y()};
   }
   if (d == 2 && k > 1) {
@@ -782,7 +696,8 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
   pts.version = kcolours_version_;
   pts.flags = plot::ItemFlags_NoFit;
-  plot::PlotScatter("points##km", xs_.data(), ys_.data(), static_cast<int>(xs_.size()), pts);
+  plot::PlotScatter("points##km", scatter_.xs().data(), scatter_.ys().data(), static_cast<int>(scatter_.xs().size()),
+                    pts);
   plot::Spec cs;
   cs.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
   if (plot::BeginItem("##km_centroids", cs)) {

@@ -27,8 +27,8 @@
 // Clicking a K in its plot sets the parameter k.
 #pragma once
 
-#include "algorithms/projection.h"
 #include "views/gmm_view_density.h"
+#include "views/scatter_projection.h"
 #include "views/view.h"
 
 #include <Eigen/Core>
@@ -61,7 +61,7 @@ class GmmView : public ModuleView {
   // when the data or the parameters no longer match).
   void on_reset() override;
 
-  enum class Projection { Features = 0, Principal = 1 };
+  using Projection = ScatterMode;
   enum class ColourBy { Responsibility = 0, TrueLabel = 1 };
   enum class Density { Off = 0, Contours = 1, Heatmap = 2 };
 
@@ -104,11 +104,6 @@ class GmmView : public ModuleView {
 
   void refresh_points(const Dataset& data, uint64_t version);
   void refresh_colours(const GmmSnapshot& snap, const Dataset& data);
-  Eigen::Vector2d to_view(const Eigen::VectorXd& feature_point) const;
-  Eigen::Matrix2d cov_to_view(const Eigen::MatrixXd& cov) const;
-  Eigen::VectorXd from_view(const Eigen::VectorXd& base, double sx, double sy) const;
-  bool uses_features() const;
-  std::string axis_label(int axis, const Dataset& data) const;
 
   void draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out);
   void draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
@@ -122,13 +117,8 @@ class GmmView : public ModuleView {
   void join_retired(bool wait);
 
   // Cached per dataset / projection.
-  uint64_t points_version_ = ~0ull;
-  Projection points_projection_ = Projection::Principal;
-  int points_fx_ = -1, points_fy_ = -1;
-  std::vector<float> xs_, ys_;
+  ScatterProjection scatter_;
   bool fit_pending_ = false;
-  Projection2d pca_;
-  bool has_pca_ = false;
   bool equal_aspect_ = false;
   double data_scale_ = 1.0;  // smallest feature variance (collapse threshold)
 

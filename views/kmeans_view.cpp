@@ -16,8 +16,6 @@ namespace cilab {
 namespace {
 
 constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 150);
-// Rows used to estimate the principal axes of the scatter (labelled "estimated" beyond).
-constexpr int kProjectionRows = 5000;
 // Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
 constexpr int kHoverMaxPoints = 300000;
 constexpr uint64_t kHoverTextureKey = 0x6b6d686f76657231ull;
@@ -49,71 +47,11 @@ void KMeansView::on_reset() {
   seeding_round = -1;
 }
 
-bool KMeansView::uses_features() const { return projection == Projection::Features || !has_pca_; }
-
 void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
-  const int d = data.cols();
-  feature_x = std::clamp(feature_x, 0, std::max(0, d - 1));
-  feature_y = std::clamp(feature_y, 0, std::max(0, d - 1));
-  if (version == points_version_ && projection == points_projection_ && feature_x == points_fx_ &&
-      feature_y == points_fy_)
-    return;
-  if (version != points_version_) {
-    has_pca_ = false;
-    if (d > 2) {
-      pca_ = principal_axes_2d(data.x, kProjectionRows);
-      has_pca_ = true;
-    }
-  }
-  points_version_ = version;
-  points_projection_ = projection;
-  points_fx_ = feature_x;
-  points_fy_ = feature_y;
-  const int n = data.rows();
-  xs_.resize(n);
-  ys_.resize(n);
-  if (d == 1) {
-    for (int i = 0; i < n; ++i) {
-      xs_[i] = static_cast<float>(data.x(i, 0));
-      ys_[i] = 0.0f;
-    }
-  } else if (uses_features()) {
-    for (int i = 0; i < n; ++i) {
-      xs_[i] = static_cast<float>(data.x(i, feature_x));
-      ys_[i] = static_cast<float>(data.x(i, feature_y));
-    }
-  } else {
-    const Eigen::MatrixXd s = project_2d(pca_, data.x);
-    for (int i = 0; i < n; ++i) {
-      xs_[i] = static_cast<float>(s(i, 0));
-      ys_[i] = static_cast<float>(s(i, 1));
-    }
-  }
+  if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
   ++colours_version_;
   colours_key_ = nullptr;
   fit_pending_ = true;  // new data or a new projection: show all of it
-}
-
-Eigen::Vector2d KMeansView::to_view(const Eigen::VectorXd& p) const {
-  const Eigen::Index d = p.size();
-  if (d == 1) return Eigen::Vector2d(p(0), 0.0);
-  if (uses_features()) return Eigen::Vector2d(p(feature_x), p(feature_y));
-  const Eigen::RowVectorXd c = p.transpose() - pca_.mean;
-  return Eigen::Vector2d(c.dot(pca_.axes.col(0)), c.dot(pca_.axes.col(1)));
-}
-
-Eigen::VectorXd KMeansView::from_view(const Eigen::VectorXd& base, double sx, double sy) const {
-  Eigen::VectorXd p = base;
-  if (p.size() == 1) {
-    p(0) = sx;
-  } else if (uses_features()) {
-    p(feature_x) = sx;
-    p(feature_y) = sy;
-  } else {
-    const Eigen::Vector2d now = to_view(base);
-    p += pca_.axes * (Eigen::Vector2d(sx, sy) - now);
-  }
-  return p;
 }
 
 void KMeansView::refresh_colours(const Snapshot& snap_base, const Dataset& data) {
@@ -161,19 +99,21 @@ void KMeansView::refresh_colours(const Snapshot& snap_base, const Dataset& data)
 }
 
 void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) {
-  const int n = static_cast<int>(xs_.size());
+  const std::vector<float>& xs = scatter_.xs();
+  const std::vector<float>& ys = scatter_.ys();
+  const int n = static_cast<int>(xs.size());
   if (n == 0 || n > kHoverMaxPoints) return;
   const ImVec2 mouse = ImGui::GetIO().MousePos;
   int best = -1;
   float best_d2 = 10.0f * 10.0f;  // pixels
   for (int i = 0; i < n; ++i) {
-    const ImVec2 p = plot::PlotToPixels(xs_[i], ys_[i]);
+    const ImVec2 p = plot::PlotToPixels(xs[i], ys[i]);
     const float dx = p.x - mouse.x, dy = p.y - mouse.y;
     const float d2 = dx * dx + dy * dy;
     if (d2 < best_d2) best_d2 = d2, best = i;
   }
   if (best < 0) return;
-  const ImVec2 p = plot::PlotToPixels(xs_[best], ys_[best]);
+  const ImVec2 p = plot::PlotToPixels(xs[best], ys[best]);
   plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
   ImGui::BeginTooltip();
   ImGui::Text("row %d", best);
@@ -312,26 +252,14 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   const float main_w = avail.x - side_w - ImGui::GetStyle().ItemSpacing.x;
 
   // Axis labels say what the axes are.
-  std::string xl, yl;
-  if (d == 1) {
-    xl = data.column_names.empty() ? "x0" : data.column_names[0];
-  } else if (uses_features()) {
-    xl = data.column_names.size() > static_cast<size_t>(feature_x) ? data.column_names[feature_x] : "x";
-    yl = data.column_names.size() > static_cast<size_t>(feature_y) ? data.column_names[feature_y] : "y";
-  } else {
-    char buf[128];
-    const char* est = pca_.rows_used < data.rows() ? ", estimated" : "";
-    std::snprintf(buf, sizeof buf, "PC1: principal axis 1 (%.1f%% of the variance%s)",
-                  100.0 * pca_.variance(0) / std::max(1e-300, pca_.total_variance), est);
-    xl = buf;
-    std::snprintf(buf, sizeof buf, "PC2 (%.1f%%)", 100.0 * pca_.variance(1) / std::max(1e-300, pca_.total_variance));
-    yl = buf;
-  }
+  const std::string xl = scatter_.axis_label(0, data), yl = scatter_.axis_label(1, data);
+  const std::vector<float>& xs = scatter_.xs();
+  const std::vector<float>& ys = scatter_.ys();
 
   const ImGuiIO& io = ImGui::GetIO();
   const bool point_edit = ctx.edit_points || (io.KeyShift && d == 2);
   plot::PlotFlags flags = plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend;
-  if (d == 2 || !uses_features()) flags |= plot::PlotFlags_EqualAspect;
+  if (d == 2 || !scatter_.uses_features()) flags |= plot::PlotFlags_EqualAspect;
   if (ctx.edit_points) flags |= plot::PlotFlags_NoMenus;
   if (plot::BeginPlot("##kmeans_scatter", ImVec2(main_w, avail.y), flags)) {
     plot::SetupAxes(xl.c_str(), yl.empty() ? nullptr : yl.c_str());
@@ -343,7 +271,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
     // Centroids in view coordinates (a dragged one follows the mouse).
     std::vector<Vec2> sites(k);
     for (int j = 0; j < k; ++j) {
-      const Eigen::Vector2d v = to_view(snap.centroids.row(j).transpose());
+      const Eigen::Vector2d v = scatter_.project(snap.centroids.row(j).transpose());
       sites[j] = {v.x(), v.y()};
     }
 
@@ -373,7 +301,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
     pts.colors = colours_.data();
     pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
     pts.version = colours_version_;
-    plot::PlotScatter("points", xs_.data(), ys_.data(), static_cast<int>(xs_.size()), pts);
+    plot::PlotScatter("points", xs.data(), ys.data(), static_cast<int>(xs.size()), pts);
 
     // Trails of past centroid positions from the stored history.
     if (show_trails && ctx.stored_snapshot && snap.iteration > 0) {
@@ -384,7 +312,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
         const auto* ks = s ? dynamic_cast<const KMeansSnapshot*>(s.get()) : (it == snap.iteration ? &snap : nullptr);
         if (!ks || ks->k() != k || ks->centroids.cols() != d) continue;
         for (int j = 0; j < k; ++j) {
-          const Eigen::Vector2d v = to_view(ks->centroids.row(j).transpose());
+          const Eigen::Vector2d v = scatter_.project(ks->centroids.row(j).transpose());
           tx[j].push_back(v.x());
           ty[j].push_back(v.y());
         }
@@ -410,7 +338,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
         const auto& rows = snap.seeding->rows;
         int r = seeding_round < 0 ? static_cast<int>(snap.seeding->probs.size()) - 1 : seeding_round;
         for (int s = 0; s < static_cast<int>(rows.size()); ++s) {
-          const ImVec2 p = plot::PlotToPixels(xs_[rows[s]], ys_[rows[s]]);
+          const ImVec2 p = plot::PlotToPixels(xs[rows[s]], ys[rows[s]]);
           if (s < r) dl->AddCircle(p, 9.0f, IM_COL32(255, 255, 255, 220), 20, 2.0f);
           else if (s == r) dl->AddCircle(p, 12.0f, IM_COL32(255, 80, 80, 255), 24, 3.0f);
         }
@@ -441,7 +369,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
           ViewIntent vi;
           vi.intent.kind = "move_centroid";
           vi.intent.index = j;
-          const Eigen::VectorXd moved = from_view(snap.centroids.row(j).transpose(), x, y);
+          const Eigen::VectorXd moved = scatter_.unproject(snap.centroids.row(j).transpose(), x, y);
           vi.intent.values.assign(moved.data(), moved.data() + moved.size());
           out.push_back(vi);
         }
@@ -456,9 +384,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
         ViewIntent vi;
         vi.intent.kind = "place_centroid";
         vi.intent.index = -1;
-        Eigen::VectorXd base = uses_features() || d <= 2 ? Eigen::VectorXd(data.x.colwise().mean().transpose())
-                                                         : Eigen::VectorXd(pca_.mean.transpose());
-        const Eigen::VectorXd p = from_view(base, m.x, m.y);
+        const Eigen::VectorXd p = scatter_.unproject(scatter_.click_origin(data), m.x, m.y);
         vi.intent.values.assign(p.data(), p.data() + p.size());
         out.push_back(vi);
       } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {

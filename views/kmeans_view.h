@@ -11,7 +11,7 @@
 // RemovePoint (to the app) with shift+click or the "click to add" mode.
 #pragma once
 
-#include "algorithms/projection.h"
+#include "views/scatter_projection.h"
 #include "views/view.h"
 
 #include <Eigen/Core>
@@ -31,7 +31,7 @@ class KMeansView : public ModuleView {
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;
 
-  enum class Projection { Features = 0, Principal = 1 };
+  using Projection = ScatterMode;
   enum class ColourBy { Cluster = 0, TrueLabel = 1 };
 
   // View options (public: tests and presets set them).
@@ -50,19 +50,11 @@ class KMeansView : public ModuleView {
  private:
   void refresh_points(const Dataset& data, uint64_t version);
   void refresh_colours(const Snapshot& snap, const Dataset& data);
-  Eigen::Vector2d to_view(const Eigen::VectorXd& feature_point) const;
-  Eigen::VectorXd from_view(const Eigen::VectorXd& base, double sx, double sy) const;
-  bool uses_features() const;
   void hover_readout(const KMeansSnapshot& snap, const Dataset& data);
 
   // Cached per dataset / projection.
-  uint64_t points_version_ = ~0ull;
-  Projection points_projection_ = Projection::Principal;
-  int points_fx_ = -1, points_fy_ = -1;
-  std::vector<float> xs_, ys_;
+  ScatterProjection scatter_;
   bool fit_pending_ = false;
-  Projection2d pca_;
-  bool has_pca_ = false;
 
   // Cached per labels vector / colour mode.
   const void* colours_key_ = nullptr;

@@ -1,71 +1,15 @@
 // The headless CLI: in-process (run_cli) and end to end (the real binary).
-#include "app/headless/cli.h"
-
 #include <doctest/doctest.h>
 
-#include <array>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/support/cli_harness.h"
+
 using namespace cilab;
+using namespace cilab::test_support;
 
-namespace {
-
-struct CliRun {
-  int code;
-  std::string out, err;
-  bool gui;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "cilab");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const CliResult r = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {r.exit_code, out.str(), err.str(), r.open_gui};
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> v;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
-
-std::vector<std::string> split(const std::string& s, char d) {
-  std::vector<std::string> v;
-  std::string cur;
-  for (char c : s) {
-    if (c == d) {
-      v.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  v.push_back(cur);
-  return v;
-}
-
-// Runs a shell command; returns exit status and captures stdout+stderr separately.
-CliRun shell(const std::string& cmd) {
-  const std::string out_file = "cli_e2e_out.txt", err_file = "cli_e2e_err.txt";
-  const int rc = std::system((cmd + " >" + out_file + " 2>" + err_file).c_str());
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out_file), slurp(err_file), false};
-}
-
-}  // namespace
 
 TEST_CASE("cli: --version and --help exit 0") {
   CHECK(cli({"--version"}).code == 0);
@@ -162,16 +106,17 @@ TEST_CASE("cli: GUI options are parsed, not run") {
 
 TEST_CASE("cli e2e: the real binary runs, writes --out, and fails cleanly") {
   const std::string bin = CILAB_BINARY;
-  CliRun r = shell(bin + " run kmeans --dataset blobs:n=2000,centers=5 --set k=5 --set init=kmeans++ --steps 10 --out cli_e2e.csv");
+  CliRun r = shell(bin + " run kmeans --dataset blobs:n=2000,centers=5 --set k=5 --set init=kmeans++ --steps 10 --out cli_e2e.csv",
+                   "cli_e2e");
   CHECK(r.code == 0);
   std::ifstream f("cli_e2e.csv");
   std::string header;
   std::getline(f, header);
   CHECK(header.rfind("iteration,objective,changed,", 0) == 0);
-  r = shell(bin + " run kmeans --data " CILAB_TEST_DATA_DIR "/does-not-exist.csv");
+  r = shell(bin + " run kmeans --data " CILAB_TEST_DATA_DIR "/does-not-exist.csv", "cli_e2e");
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
-  r = shell(bin + " run kmeans --out /nonexistent-dir/x.csv --steps 1");
+  r = shell(bin + " run kmeans --out /nonexistent-dir/x.csv --steps 1", "cli_e2e");
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
 }

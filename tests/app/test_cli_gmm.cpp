@@ -1,54 +1,19 @@
 // The headless CLI on the gmm module: in-process (run_cli) and end to end.
-#include "app/headless/cli.h"
-
 #include <doctest/doctest.h>
 
 #include <cmath>
 #include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
+#include <sys/wait.h>
 #include <vector>
 
+#include "tests/support/cli_harness.h"
+
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
-
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "cilab");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const CliResult r = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {r.exit_code, out.str(), err.str()};
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> v;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
-
-std::vector<std::string> split(const std::string& s, char d) {
-  std::vector<std::string> v;
-  std::string cur;
-  for (char c : s) {
-    if (c == d) {
-      v.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  v.push_back(cur);
-  return v;
-}
 
 // Rows of a metrics CSV as numbers (header checked by the caller).
 std::vector<std::vector<double>> rows_of(const std::vector<std::string>& ls) {

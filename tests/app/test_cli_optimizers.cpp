@@ -1,69 +1,19 @@
 // `cilab run optimizers ...`: in-process (run_cli) and end to end (the real
 // binary), including bad input (unknown function, bad expr) and the
 // finite-sum problems on the data given with --dataset (data=loaded).
-#include "app/headless/cli.h"
-
 #include <doctest/doctest.h>
 
 #include <cmath>
-#include <cstdio>
-#include <cstdlib>
 #include <fstream>
-#include <sstream>
 #include <string>
 #include <vector>
 
+#include "tests/support/cli_harness.h"
+
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
-
-struct CliRun {
-  int code;
-  std::string out, err;
-};
-
-CliRun cli(std::vector<std::string> args) {
-  args.insert(args.begin(), "cilab");
-  std::vector<const char*> argv;
-  for (const std::string& a : args) argv.push_back(a.c_str());
-  std::ostringstream out, err;
-  const CliResult r = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
-  return {r.exit_code, out.str(), err.str()};
-}
-
-std::vector<std::string> lines(const std::string& s) {
-  std::vector<std::string> v;
-  std::istringstream in(s);
-  for (std::string l; std::getline(in, l);) v.push_back(l);
-  return v;
-}
-
-std::vector<std::string> split(const std::string& s, char d) {
-  std::vector<std::string> v;
-  std::string cur;
-  for (char c : s) {
-    if (c == d) {
-      v.push_back(cur);
-      cur.clear();
-    } else {
-      cur += c;
-    }
-  }
-  v.push_back(cur);
-  return v;
-}
-
-CliRun shell(const std::string& cmd) {
-  const std::string out_file = "cli_opt_e2e_out.txt", err_file = "cli_opt_e2e_err.txt";
-  const int rc = std::system((cmd + " >" + out_file + " 2>" + err_file).c_str());
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out_file), slurp(err_file)};
-}
 
 double rosenbrock(double x, double y) { return (1 - x) * (1 - x) + 100 * (y - x * x) * (y - x * x); }
 
@@ -143,17 +93,18 @@ TEST_CASE("cli optimizers: bad input exits 2 with one clear line") {
 TEST_CASE("cli optimizers e2e: the real binary runs and rejects a bad expr") {
   const std::string bin = CILAB_BINARY;
   CliRun r = shell(bin + " run optimizers --set function=rosenbrock --set optimizer=adam --set lr=0.01 "
-                         "--set start=-1.5,2 --steps 50 --out cli_opt_e2e.csv");
+                         "--set start=-1.5,2 --steps 50 --out cli_opt_e2e.csv",
+                   "cli_opt_e2e");
   CHECK(r.code == 0);
   std::ifstream f("cli_opt_e2e.csv");
   std::string header;
   std::getline(f, header);
   CHECK(header.rfind("iteration,loss,x,y,grad_norm,", 0) == 0);
-  r = shell(bin + " run optimizers --set function=custom --set 'expr=sin(x'");
+  r = shell(bin + " run optimizers --set function=custom --set 'expr=sin(x'", "cli_opt_e2e");
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
   CHECK(r.err.find("parameter 'expr'") != std::string::npos);
-  r = shell(bin + " run optimizers --set function=banana");
+  r = shell(bin + " run optimizers --set function=banana", "cli_opt_e2e");
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
 }
@@ -211,11 +162,12 @@ TEST_CASE("cli optimizers: data=loaded without a usable dataset exits 2 with one
 TEST_CASE("cli optimizers e2e: the real binary runs logistic on --dataset with data=loaded") {
   const std::string bin = CILAB_BINARY;
   CliRun r = shell(bin + " run optimizers --dataset moons:n=200,noise=0.3 --set function=logistic "
-                         "--set data=loaded --steps 20");
+                         "--set data=loaded --steps 20",
+                   "cli_opt_data_e2e");
   INFO(r.err);
   CHECK(r.code == 0);
   CHECK(lines(r.out).size() == 21);
-  r = shell(bin + " run optimizers --set function=logistic --set data=loaded --steps 20");
+  r = shell(bin + " run optimizers --set function=logistic --set data=loaded --steps 20", "cli_opt_data_e2e");
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
   CHECK(r.err.find("parameter 'data'") != std::string::npos);

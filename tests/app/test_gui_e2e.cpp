@@ -3,60 +3,12 @@
 // before opening a window.
 #include <doctest/doctest.h>
 
-#include <stb_image.h>
-
-#include <cstdlib>
 #include <fstream>
-#include <set>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
-namespace {
+#include "tests/support/gui_harness.h"
 
-struct Proc {
-  int code;
-  std::string out, err;
-};
-
-Proc run_gui(const std::string& args, const std::string& png) {
-  // Output files named after the screenshot: ctest runs these cases in parallel.
-  const std::string out = png + ".out.txt", err = png + ".err.txt";
-  const std::string cmd = std::string(CILAB_SOURCE_DIR "/tests/gui_smoke.sh ") + CILAB_BINARY + " " + png +
-                          " " + args + " >" + out + " 2>" + err;
-  const int rc = std::system(cmd.c_str());
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
-}
-
-// Distinct colours in a region, and the fraction of pixels differing from the background.
-struct ImageStats {
-  int w = 0, h = 0;
-  size_t distinct = 0;
-};
-
-ImageStats stats(const std::string& png) {
-  ImageStats s;
-  int comp = 0;
-  unsigned char* px = stbi_load(png.c_str(), &s.w, &s.h, &comp, 3);
-  REQUIRE_MESSAGE(px != nullptr, "cannot read " << png);
-  std::set<unsigned> colours;
-  for (int y = 0; y < s.h; y += 3)
-    for (int x = 0; x < s.w; x += 3) {
-      const unsigned char* p = px + (static_cast<size_t>(y) * s.w + x) * 3;
-      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
-    }
-  s.distinct = colours.size();
-  stbi_image_free(px);
-  return s;
-}
-
-}  // namespace
+using namespace cilab::test_support;
 
 TEST_CASE("gui e2e: k-means on blobs renders and saves a non-blank screenshot") {
   const Proc p = run_gui("--dataset blobs:n=800,centers=4 --steps 3 --frames 20", "gui_kmeans.png");

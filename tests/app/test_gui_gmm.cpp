@@ -4,53 +4,12 @@
 // rewind and set reg) - the paths the GMM view's buttons take.
 #include <doctest/doctest.h>
 
-#include <stb_image.h>
-
-#include <cstdlib>
 #include <fstream>
-#include <set>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
-namespace {
+#include "tests/support/gui_harness.h"
 
-struct Proc {
-  int code;
-  std::string out, err;
-};
-
-Proc run_gui(const std::string& args, const std::string& png) {
-  // Output files named after the screenshot: ctest runs these cases in parallel.
-  const std::string out = png + ".out.txt", err = png + ".err.txt";
-  const std::string cmd = std::string(CILAB_SOURCE_DIR "/tests/gui_smoke.sh ") + CILAB_BINARY + " " + png + " " +
-                          args + " >" + out + " 2>" + err;
-  const int rc = std::system(cmd.c_str());
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
-}
-
-// Distinct colours of a screenshot (sampled every 3rd pixel): far above a blank window's few.
-size_t distinct_colours(const std::string& png) {
-  int w = 0, h = 0, comp = 0;
-  unsigned char* px = stbi_load(png.c_str(), &w, &h, &comp, 3);
-  REQUIRE_MESSAGE(px != nullptr, "cannot read " << png);
-  std::set<unsigned> colours;
-  for (int y = 0; y < h; y += 3)
-    for (int x = 0; x < w; x += 3) {
-      const unsigned char* p = px + (static_cast<size_t>(y) * w + x) * 3;
-      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
-    }
-  stbi_image_free(px);
-  return colours.size();
-}
-
-}  // namespace
+using namespace cilab::test_support;
 
 TEST_CASE("gui gmm: Old Faithful - E and M sub-steps, a dragged mean, k-means beside") {
   std::ofstream script("gui_gmm_session.txt");

@@ -4,52 +4,12 @@
 // user-typed f(x, y)), each scene saved as a screenshot that must not be blank.
 #include <doctest/doctest.h>
 
-#include <stb_image.h>
-
-#include <cstdlib>
 #include <fstream>
-#include <set>
-#include <sstream>
 #include <string>
-#include <sys/wait.h>
 
-namespace {
+#include "tests/support/gui_harness.h"
 
-struct Proc {
-  int code;
-  std::string out, err;
-};
-
-Proc run_app(const std::string& args, const std::string& png) {
-  const std::string out = png + ".out.txt", err = png + ".err.txt";
-  const std::string cmd = std::string(CILAB_SOURCE_DIR "/tests/gui_smoke.sh ") + CILAB_BINARY + " " + png + " " +
-                          args + " >" + out + " 2>" + err;
-  const int rc = std::system(cmd.c_str());
-  auto slurp = [](const std::string& p) {
-    std::ifstream f(p);
-    std::stringstream ss;
-    ss << f.rdbuf();
-    return ss.str();
-  };
-  return {WIFEXITED(rc) ? WEXITSTATUS(rc) : -1, slurp(out), slurp(err)};
-}
-
-// Distinct colours (sampled every 3rd pixel): far above a blank window's handful.
-size_t distinct_colours(const std::string& png) {
-  int w = 0, h = 0, comp = 0;
-  unsigned char* px = stbi_load(png.c_str(), &w, &h, &comp, 3);
-  REQUIRE_MESSAGE(px != nullptr, "cannot read " << png);
-  std::set<unsigned> colours;
-  for (int y = 0; y < h; y += 3)
-    for (int x = 0; x < w; x += 3) {
-      const unsigned char* p = px + (static_cast<size_t>(y) * w + x) * 3;
-      colours.insert(p[0] << 16 | p[1] << 8 | p[2]);
-    }
-  stbi_image_free(px);
-  return colours.size();
-}
-
-}  // namespace
+using namespace cilab::test_support;
 
 TEST_CASE("gui optimizers: a scripted lecture - quadratic, Rosenbrock, least squares, divergence and rewind, custom f") {
   std::ofstream script("gui_opt_session.txt");
@@ -124,7 +84,7 @@ expect error
 quit
 )";
   script.close();
-  const Proc p = run_app("--frames 100000 --script gui_opt_session.txt", "gui_opt_end.png");
+  const Proc p = run_gui("--frames 100000 --script gui_opt_session.txt", "gui_opt_end.png");
   INFO("stdout: " << p.out);
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
@@ -137,7 +97,7 @@ quit
 }
 
 TEST_CASE("gui optimizers: eight 10 000-point races render and report frame times") {
-  const Proc p = run_app("--module optimizers --set function=rosenbrock --set tol=0 --set race_gd=true "
+  const Proc p = run_gui("--module optimizers --set function=rosenbrock --set tol=0 --set race_gd=true "
                          "--set race_sgd=true --set race_momentum=true --set race_nesterov=true --set race_adagrad=true "
                          "--set race_rmsprop=true --set race_adam=true --set race_adamw=true --steps 10000 --frames 20",
                          "gui_opt_long.png");

@@ -1,0 +1,107 @@
+#include "views/scatter_projection.h"
+
+#include "algorithms/core/dataset.h"
+
+#include <algorithm>
+#include <cstdio>
+
+namespace cilab {
+
+bool ScatterProjection::update(const Dataset& data, uint64_t data_version, ScatterMode mode, int& feature_x,
+                               int& feature_y) {
+  const int d = data.cols();
+  feature_x = std::clamp(feature_x, 0, std::max(0, d - 1));
+  feature_y = std::clamp(feature_y, 0, std::max(0, d - 1));
+  const int n = data.rows();
+  const bool same_data = data_version == version_ && static_cast<int>(xs_.size()) == n;
+  if (same_data && mode == mode_ && feature_x == fx_ && feature_y == fy_) return false;
+  if (!same_data) {
+    has_axes_ = false;
+    if (d > 2) {
+      pca_ = principal_axes_2d(data.x, kProjectionRows);
+      has_axes_ = true;
+    }
+  }
+  version_ = data_version;
+  mode_ = mode;
+  fx_ = feature_x;
+  fy_ = feature_y;
+  xs_.resize(n);
+  ys_.resize(n);
+  if (d == 1) {
+    for (int i = 0; i < n; ++i) {
+      xs_[i] = static_cast<float>(data.x(i, 0));
+      ys_[i] = 0.0f;
+    }
+  } else if (uses_features()) {
+    for (int i = 0; i < n; ++i) {
+      xs_[i] = static_cast<float>(data.x(i, fx_));
+      ys_[i] = static_cast<float>(data.x(i, fy_));
+    }
+  } else {
+    const Eigen::MatrixXd s = project_2d(pca_, data.x);
+    for (int i = 0; i < n; ++i) {
+      xs_[i] = static_cast<float>(s(i, 0));
+      ys_[i] = static_cast<float>(s(i, 1));
+    }
+  }
+  return true;
+}
+
+Eigen::Vector2d ScatterProjection::project(const Eigen::VectorXd& p) const {
+  if (p.size() == 1) return Eigen::Vector2d(p(0), 0.0);
+  if (uses_features()) return Eigen::Vector2d(p(fx_), p(fy_));
+  const Eigen::RowVectorXd c = p.transpose() - pca_.mean;
+  return Eigen::Vector2d(c.dot(pca_.axes.col(0)), c.dot(pca_.axes.col(1)));
+}
+
+Eigen::VectorXd ScatterProjection::unproject(const Eigen::VectorXd& base, double sx, double sy) const {
+  Eigen::VectorXd p = base;
+  if (p.size() == 1) {
+    p(0) = sx;
+  } else if (uses_features()) {
+    p(fx_) = sx;
+    p(fy_) = sy;
+  } else {
+    const Eigen::Vector2d now = project(base);
+    p += pca_.axes * (Eigen::Vector2d(sx, sy) - now);
+  }
+  return p;
+}
+
+Eigen::Matrix2d ScatterProjection::project_covariance(const Eigen::MatrixXd& cov) const {
+  Eigen::Matrix2d s = Eigen::Matrix2d::Zero();
+  if (cov.rows() == 1) {
+    s(0, 0) = cov(0, 0);
+  } else if (uses_features()) {
+    s << cov(fx_, fx_), cov(fx_, fy_), cov(fy_, fx_), cov(fy_, fy_);
+  } else {
+    const Eigen::MatrixXd ca = cov * pca_.axes;  // d x 2
+    s = pca_.axes.transpose() * ca;              // P Sigma P^T with P = axes^T
+  }
+  return s;
+}
+
+Eigen::VectorXd ScatterProjection::click_origin(const Dataset& data) const {
+  return uses_features() || data.cols() <= 2 ? Eigen::VectorXd(data.x.colwise().mean().transpose())
+                                             : Eigen::VectorXd(pca_.mean.transpose());
+}
+
+std::string ScatterProjection::axis_label(int axis, const Dataset& data) const {
+  const int d = data.cols();
+  auto name = [&](int j) {
+    return j < static_cast<int>(data.column_names.size()) ? data.column_names[j] : "x" + std::to_string(j);
+  };
+  if (d == 1) return axis == 0 ? name(0) : std::string();
+  if (uses_features()) return name(axis == 0 ? fx_ : fy_);
+  char buf[128];
+  const double share = 100.0 * pca_.variance(axis) / std::max(1e-300, pca_.total_variance);
+  if (axis == 0)
+    std::snprintf(buf, sizeof buf, "PC1: principal axis 1 (%.1f%% of the variance%s)", share,
+                  pca_.rows_used < data.rows() ? ", estimated" : "");
+  else
+    std::snprintf(buf, sizeof buf, "PC2 (%.1f%%)", share);
+  return buf;
+}
+
+}  // namespace cilab

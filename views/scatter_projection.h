@@ -1,0 +1,66 @@
+// The 2-D scatter coordinates of a dataset, shared by the clustering views
+// (k-means, GMM): d = 1 is drawn on a line (y = 0), d = 2 as it is, d > 2 as
+// two chosen features or as the scores on the first two principal axes
+// (algorithms/projection.h, estimated from at most kProjectionRows rows).
+//
+// update() recomputes the cached float coordinates when the data (its
+// version or row count), the mode or the chosen features change, and says
+// so, so that the view can invalidate what it derived from them (colours,
+// fit). project() / unproject() map single points (centroids, means, drags)
+// between feature space and the plane: mu' = mu + A (s' - s), A the d x 2 axes.
+#pragma once
+
+#include "algorithms/projection.h"
+
+#include <Eigen/Core>
+
+#include <cstdint>
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+struct Dataset;
+
+// What a scatter of d > 2 data shows.
+enum class ScatterMode { Features = 0, Principal = 1 };
+
+// Cached scatter coordinates of one dataset under one 2-D map.
+class ScatterProjection {
+ public:
+  // Rows used to estimate the principal axes (labelled "estimated" beyond).
+  static constexpr int kProjectionRows = 5000;
+
+  // Clamps feature_x / feature_y to [0, d - 1] (written back), then recomputes
+  // xs/ys if data_version, the row count, mode or the features changed (the
+  // principal axes only when the data changed). Returns true if it recomputed.
+  bool update(const Dataset& data, uint64_t data_version, ScatterMode mode, int& feature_x, int& feature_y);
+
+  // True when the plane is two features (Features mode, or d <= 2).
+  bool uses_features() const { return mode_ == ScatterMode::Features || !has_axes_; }
+  // A point of feature space (size d) in plot coordinates.
+  Eigen::Vector2d project(const Eigen::VectorXd& point) const;
+  // `base` moved within the plane so that it projects to (sx, sy).
+  Eigen::VectorXd unproject(const Eigen::VectorXd& base, double sx, double sy) const;
+  // The image P Sigma P^T of a d x d covariance under the map.
+  Eigen::Matrix2d project_covariance(const Eigen::MatrixXd& cov) const;
+  // Where a click in the plot is unprojected from: the data mean (features) or the axes' mean.
+  Eigen::VectorXd click_origin(const Dataset& data) const;
+  // Axis title: the feature name, or "PC1: principal axis 1 (x% of the variance)" / "PC2 (x%)";
+  // "" for the y axis of 1-D data.
+  std::string axis_label(int axis, const Dataset& data) const;
+
+  // Plot coordinates of the rows (size n).
+  const std::vector<float>& xs() const { return xs_; }
+  const std::vector<float>& ys() const { return ys_; }
+
+ private:
+  uint64_t version_ = ~0ull;
+  ScatterMode mode_ = ScatterMode::Principal;
+  int fx_ = -1, fy_ = -1;
+  std::vector<float> xs_, ys_;
+  Projection2d pca_;
+  bool has_axes_ = false;
+};
+
+}  // namespace cilab

@@ -67,10 +67,14 @@ bench: build deps-bench
 	./bench/gui_frames.sh $(BUILD)
 	./bench/gui_frames_optimizers.sh $(BUILD)
 
-# Regenerates the README screenshot with the app itself.
+# Regenerates the README screenshots with the app itself.
 screenshot: build
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot.png --dataset blobs:n=1500,centers=5,noise=1.6,seed=4 \
 	  --set k=5 --set init=random --seed 2 --steps 2 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-gmm.png --module gmm --dataset faithful \
+	  --set compare_kmeans=true --steps 3 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-optimizers.png --module optimizers \
+	  --set race_nesterov=true --steps 400 --frames 12
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

@@ -3,7 +3,7 @@
 // flat parameter vector theta of size n, in double or float).
 //
 // Each kind follows the course notes (chapter 10) and, where the notes leave a
-// convention open, torch.optim exactly (PyTorch 2.x, single-tensor path,
+// convention open, torch.optim exactly (PyTorch 1.13 as packaged by Debian 12, single-tensor path,
 // maximize=False, foreach/fused irrelevant), so a run can be reproduced in
 // PyTorch step for step. g = grad (+ weight_decay * theta for the coupled
 // decay of SGD / Adagrad / RMSprop / Adam), t = 1, 2, ... the step count:

@@ -126,9 +126,17 @@ void PolylineDecimator::reset(const PixelMap& x, const PixelMap& y, double min_p
 }
 
 long long PolylineDecimator::cell_of(double px, double py) const {
-    const long long cx = static_cast<long long>(std::floor(px / kCellPx));
-    const long long cy = static_cast<long long>(std::floor(py / kCellPx));
-    return (cx << 32) ^ (cy & 0xffffffffLL);
+    // Clamped (a diverging path reaches 1e300 px; converting that is undefined) and
+    // packed through unsigned arithmetic (shifting a negative value is undefined).
+    const double lim = 1e9;
+    auto cell = [lim](double v) {
+        return static_cast<long long>(std::floor(std::isfinite(v) ? std::clamp(v, -lim, lim) : lim));
+    };
+    const long long cx = cell(px / kCellPx);
+    const long long cy = cell(py / kCellPx);
+    const unsigned long long key = (static_cast<unsigned long long>(cx) << 32) ^
+                                   (static_cast<unsigned long long>(cy) & 0xffffffffULL);
+    return static_cast<long long>(key);
 }
 
 bool PolylineDecimator::walk_cells(double ax, double ay, double bx, double by, bool mark) {

@@ -12,6 +12,7 @@
 #include <limits>
 #include <sstream>
 #include <stdexcept>
+#include <utility>
 
 namespace cilab {
 
@@ -383,6 +384,25 @@ const ParamSpecs& Optimizers::params() const {
                                 " when it races as a non-primary",
                             kOptHelp[i], Lv, true));
     }
+    // The panel shows a problem's or a schedule's own settings only while it is chosen.
+    const std::string analytic = "function=quadratic|rosenbrock|himmelblau|beale|saddle|many_minima|custom";
+    const std::pair<const char*, std::string> shown[] = {
+        {"expr", "function=custom"},
+        {"kappa", "function=quadratic"},
+        {"angle", "function=quadratic"},
+        {"standardize", "function=least_squares"},
+        {"data", "function=least_squares|logistic"},
+        {"batch", "function=least_squares|logistic"},
+        {"noise", analytic},
+        {"step_size", "schedule=step"},
+        {"gamma", "schedule=step"},
+        {"decay", "schedule=inv_t|inv_sqrt_t"},
+        {"t_max", "schedule=cosine"},
+        {"eta_min", "schedule=cosine"},
+    };
+    for (const auto& [name, cond] : shown)
+      for (ParamSpec& p : s)
+        if (p.name == name) p.shown_if = cond;
     return s;
   }();
   return kSpecs;

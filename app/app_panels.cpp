@@ -367,7 +367,7 @@ void App::draw_params_panel() {
                       "the run. CLI: --seed N");
   const ParamValues running = runner_->values();
   for (const ParamSpec& s : specs_) {
-    if (is_compound(s)) continue;
+    if (is_compound(s) || !param_shown(specs_, s, values_)) continue;
     if (s.type == ParamType::Text) {
       draw_text_param(s);
       continue;

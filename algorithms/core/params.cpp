@@ -189,6 +189,25 @@ int get_int(const ParamValues& v, const std::string& name) {
 double get_real(const ParamValues& v, const std::string& name) { return get_checked(v, name); }
 bool get_bool(const ParamValues& v, const std::string& name) { return get_checked(v, name) != 0.0; }
 int get_choice(const ParamValues& v, const std::string& name) { return get_int(v, name); }
+bool param_shown(const ParamSpecs& specs, const ParamSpec& spec, const ParamValues& values) {
+  if (spec.shown_if.empty()) return true;
+  const size_t eq = spec.shown_if.find('=');
+  if (eq == std::string::npos) return true;
+  const ParamSpec* ctl = find_param(specs, spec.shown_if.substr(0, eq));
+  if (!ctl || ctl->type != ParamType::Choice) return true;
+  auto it = values.find(ctl->name);
+  const std::string current = format_value(*ctl, it != values.end() ? it->second : ctl->def);
+  const std::string options = spec.shown_if.substr(eq + 1);
+  size_t start = 0;
+  for (;;) {
+    const size_t bar = options.find('|', start);
+    if (options.compare(start, bar == std::string::npos ? std::string::npos : bar - start, current) == 0)
+      return true;
+    if (bar == std::string::npos) return false;
+    start = bar + 1;
+  }
+}
+
 const std::string& get_text(const ParamValues& v, const std::string& name) {
   auto it = v.text.find(name);
   if (it == v.text.end()) throw std::invalid_argument("parameter '" + name + "' missing");

@@ -34,6 +34,10 @@ struct ParamSpec {
   std::vector<std::string> choice_help;  // optional: one line per choice
   std::string text_def;              // Text only: the default text
   std::vector<std::string> components;  // compound alias: the specs it assigns, in order
+  // Panel only: show the slider only while another Choice parameter has one of
+  // the listed options, "function=quadratic|least_squares" (empty: always).
+  // The parameter still exists and is validated; the CLI is unaffected.
+  std::string shown_if;
 };
 
 using ParamSpecs = std::vector<ParamSpec>;
@@ -85,6 +89,10 @@ int get_int(const ParamValues& v, const std::string& name);
 double get_real(const ParamValues& v, const std::string& name);
 bool get_bool(const ParamValues& v, const std::string& name);
 int get_choice(const ParamValues& v, const std::string& name);
+// Whether a spec's panel control applies under `values` (its shown_if holds;
+// true when shown_if is empty or names no known Choice parameter).
+bool param_shown(const ParamSpecs& specs, const ParamSpec& spec, const ParamValues& values);
+
 // A Text parameter's value (throws std::invalid_argument if absent).
 const std::string& get_text(const ParamValues& v, const std::string& name);
 

@@ -1,9 +1,11 @@
 // The parameter table machinery: parsing, validation, Text parameters and
 // compound aliases ("start=-1.5,2" -> start_x, start_y).
 #include "algorithms/core/params.h"
+#include "algorithms/core/registry.h"
 
 #include <doctest/doctest.h>
 
+#include <memory>
 #include <stdexcept>
 #include <string>
 
@@ -108,4 +110,47 @@ TEST_CASE("params: numeric assignment errors name the parameter and the range") 
                        std::invalid_argument);
   apply_assignment(specs, v, "init=random", "m");
   CHECK(get_choice(v, "init") == 0);
+}
+
+TEST_CASE("params: shown_if shows a control only while its Choice has a listed option") {
+  ParamSpecs specs = sample_specs();
+  specs[2].shown_if = "init=kmeans++";         // expr: only with kmeans++
+  specs[0].shown_if = "init=random|kmeans++";  // k: with either
+  specs[3].shown_if = "nope=1";                // unknown control: always shown
+  ParamValues v = default_values(specs);       // init = kmeans++
+  CHECK(param_shown(specs, specs[2], v));
+  CHECK(param_shown(specs, specs[0], v));
+  CHECK(param_shown(specs, specs[3], v));
+  CHECK(param_shown(specs, specs[4], v));      // no condition
+  apply_assignment(specs, v, "init=random", "m");
+  CHECK_FALSE(param_shown(specs, specs[2], v));
+  CHECK(param_shown(specs, specs[0], v));
+  specs[0].shown_if = "init=kmeans";           // a prefix of kmeans++ must not match
+  apply_assignment(specs, v, "init=kmeans++", "m");
+  CHECK_FALSE(param_shown(specs, specs[0], v));
+}
+
+TEST_CASE("params: every module's shown_if names a Choice parameter and its real options") {
+  // A misspelt option would hide a slider forever.
+  for (const ModuleEntry& e : module_registry()) {
+    const std::unique_ptr<Module> m = e.make();
+    const ParamSpecs& specs = m->params();
+    for (const ParamSpec& s : specs) {
+      if (s.shown_if.empty()) continue;
+      INFO(e.name << " " << s.name << " shown_if " << s.shown_if);
+      const size_t eq = s.shown_if.find('=');
+      REQUIRE(eq != std::string::npos);
+      const ParamSpec* ctl = find_param(specs, s.shown_if.substr(0, eq));
+      REQUIRE(ctl != nullptr);
+      REQUIRE(ctl->type == ParamType::Choice);
+      std::string opts = s.shown_if.substr(eq + 1) + "|";
+      for (size_t a = 0, b; (b = opts.find('|', a)) != std::string::npos; a = b + 1) {
+        const std::string o = opts.substr(a, b - a);
+        CHECK_NOTHROW(parse_value(*ctl, o));
+        ParamValues v = default_values(specs);
+        v[ctl->name] = parse_value(*ctl, o);
+        CHECK(param_shown(specs, s, v));
+      }
+    }
+  }
 }

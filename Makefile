@@ -20,10 +20,13 @@ PACKAGES := build-essential cmake ninja-build pkg-config ccache \
 # default libblas is the slow reference BLAS, which would flatter CILab's ratios).
 BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthread
 
-CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release
-ifneq ($(shell command -v ccache 2>/dev/null),)
-CMAKE_FLAGS += -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
-endif
+# ccache is one of PACKAGES, installed by `deps` before any configure: always use it,
+# so every call configures identically (a launcher added on a later call would
+# rebuild everything). Warnings in the project's own code fail the build.
+LAUNCHER    := -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
+# Paths under the checkout are hashed relative to it: clones share the cache.
+export CCACHE_BASEDIR := $(CURDIR)
+CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DCILAB_WERROR=ON $(LAUNCHER)
 
 .PHONY: run test test-asan bench deps deps-bench build build-asan clean screenshot
 
@@ -35,7 +38,7 @@ test: build
 
 test-asan: deps
 	cmake -S . -B $(ASAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCILAB_SANITIZE=ON \
-	  $(if $(shell command -v ccache 2>/dev/null),-DCMAKE_CXX_COMPILER_LAUNCHER=ccache)
+	  -DCILAB_WERROR=ON $(LAUNCHER)
 	cmake --build $(ASAN_BUILD) -j $(JOBS)
 	cd $(ASAN_BUILD) && ASAN_OPTIONS=detect_leaks=1 LSAN_OPTIONS=suppressions=$(CURDIR)/tests/lsan.supp \
 	  UBSAN_OPTIONS=print_stacktrace=1:halt_on_error=1 \

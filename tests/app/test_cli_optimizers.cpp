@@ -8,6 +8,7 @@
 #include <string>
 #include <vector>
 
+#include "cilab_test_paths.h"
 #include "tests/support/cli_harness.h"
 
 using namespace cilab;

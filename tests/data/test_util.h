@@ -4,6 +4,8 @@
 
 #include <zlib.h>
 
+#include "cilab_test_paths.h"
+
 #include <atomic>
 #include <cstdint>
 #include <filesystem>

@@ -61,19 +61,13 @@ TEST_CASE("gui: the window keeps drawing while data loads and the run restarts, 
   {
     std::ofstream script("gui_async.txt");
     script << R"(wait 1
-dataset fashion-mnist:split=test
-expect restarting
-wait 3
-expect restarting
-expect rows 10000
-expect no-error
 set k=6
 expect restarting
 expect param k=6
 dataset blobs:n=3,centers=1
 expect restarting
 expect error
-expect rows 10000
+expect rows 600
 expect param k=6
 set k=7
 set k=5
@@ -82,9 +76,19 @@ expect no-error
 module gmm
 expect restarting
 expect module gmm
-expect rows 10000
+expect rows 600
 step 1
 expect iteration 1
+module kmeans
+expect module kmeans
+dataset fashion-mnist:split=test
+expect restarting
+wait 3
+expect restarting
+expect rows 10000
+expect no-error
+step 2
+expect iteration 2
 quit
 )";
   }

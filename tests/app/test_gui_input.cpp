@@ -29,10 +29,24 @@ Proc run_with_keys(const std::string& keys, const std::string& flag, const std::
 TEST_CASE("gui input: quick real key taps between two frames all count (xdotool under Xvfb)") {
   {
     std::ofstream script("gui_keys.txt");
-    script << "wait-file gui_keys.flag\nwait 2\nexpect iteration 3\nexpect no-error\nquit\n";
+    // 5 steps, 2 back, then 3 sub-steps (gradient, update): iteration 4, after its gradient.
+    script << "wait-file gui_keys.flag\nwait 2\nexpect iteration 4\nexpect no-error\nquit\n";
   }
-  const Proc p = run_with_keys("Right Right Right Right Right Left Left", "gui_keys.flag",
+  const Proc p = run_with_keys("Right Right Right Right Right Left Left s s s", "gui_keys.flag",
                                "--module optimizers --frames 100000 --script gui_keys.txt");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}
+
+// Ctrl shortcuts come from the same queue: a quick Ctrl+Q quits (else the
+// failing expectation after the waits ends the run with status 1).
+TEST_CASE("gui input: a quick real Ctrl+Q quits") {
+  {
+    std::ofstream script("gui_keys_quit.txt");
+    script << "wait-file gui_keys_quit.flag\nwait 20\nexpect iteration 99\nquit\n";
+  }
+  const Proc p = run_with_keys("ctrl+q", "gui_keys_quit.flag", "--frames 100000 --script gui_keys_quit.txt");
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
   CHECK(p.err.find("script line") == std::string::npos);

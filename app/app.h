@@ -127,6 +127,8 @@ class App {
     std::shared_ptr<const Dataset> data;      // reset: the data it runs on
     bool new_data = false;                    // reset: data_ becomes `data` on success
     std::string error_prefix;                 // put before the runner's message on failure
+    std::string live_name;                    // live change: parameter and value
+    double live_value = 0.0;
   };
   std::deque<PendingEdit> pending_;
   // A module being opened: its own runner, swapped in when its reset succeeds.

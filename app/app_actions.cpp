@@ -74,6 +74,8 @@ void App::change_param(const ParamSpec& spec, double value) {
   if (spec.update == ParamUpdate::Live) {
     PendingEdit e;
     e.reset = false;
+    e.live_name = spec.name;
+    e.live_value = value;
     e.ticket = runner_->set_live(spec.name, value);
     pending_.push_back(std::move(e));
   } else {
@@ -237,9 +239,12 @@ void App::poll_pending() {
     }
     show_error(e.error_prefix + r.error);
     if (runner_->last_error() == r.error) runner_->clear_error();
-    if (pending_.empty()) {  // no newer edit in flight: the panel shows what runs
+    // Unless a newer reset is in flight, the panel goes back to what runs (plus
+    // the live changes still queued behind this reset).
+    if (std::none_of(pending_.begin(), pending_.end(), [](const PendingEdit& p) { return p.reset; })) {
       values_ = f.values;
       seed_ = runner_->seed();
+      for (const PendingEdit& p : pending_) values_[p.live_name] = p.live_value;
     }
   }
   shown_ = f.snapshot;

@@ -215,9 +215,9 @@ std::vector<std::shared_ptr<const Snapshot>> record_run(Runner& r, int n) {
   return out;
 }
 
-// Polls `pred` for up to `seconds`.
+// Polls `pred` for up to `seconds` (generous: ctest -j under ASan on 2 cores is slow, never wrong).
 template <class Pred>
-bool eventually(Pred pred, double seconds = 10.0) {
+bool eventually(Pred pred, double seconds = 60.0) {
   const Clock::time_point t0 = Clock::now();
   while (!pred()) {
     if (ms_since(t0) > seconds * 1000.0) return false;

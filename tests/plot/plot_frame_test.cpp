@@ -966,4 +966,38 @@ TEST_CASE("log axes label at least two values on short plots and over less than 
     CHECK(numeric_tokens(t) >= 2);
 }
 
+TEST_CASE("a long title and axis labels stay inside the plot's frame (shortened), clear of the next widget") {
+    // Issue 9 C13: the BIC plot's title ran into the next plot's axis label.
+    ImGuiHeadless ui;
+    ImRect frame;
+    int begin = 0, end = 0;
+    std::string text;
+    auto draw = [&] {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        begin = dl->VtxBuffer.Size;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (plot::BeginPlot("BIC and AIC (lower is better; click a K to load it)##t", ImVec2(220, 200))) {
+            plot::SetupAxes("K (components) of the Gaussian mixture model", "a criterion with a long name indeed");
+            const double xs[2] = {1, 2}, ys[2] = {3, 4};
+            plot::PlotLine("##l", xs, ys, 2);
+            plot::EndPlot();
+        }
+        end = dl->VtxBuffer.Size;
+        frame = ImRect(at, ImVec2(at.x + 220, at.y + 200));
+        ImGui::SameLine();
+        ImGui::Button("next", ImVec2(100, 200));
+    };
+    ui.frame_in_window(draw);
+    text = frame_text(ui, draw);
+    CAPTURE(text);
+    CHECK(text.find("...") != std::string::npos);
+    const ImDrawList* dl = ImGui::GetDrawData()->CmdLists[0];
+    int outside = 0;
+    for (int i = begin; i < end; ++i) {
+        const ImVec2 p = dl->VtxBuffer[i].pos;
+        if (p.x < frame.Min.x - 1 || p.x > frame.Max.x + 1 || p.y < frame.Min.y - 1 || p.y > frame.Max.y + 1) ++outside;
+    }
+    CHECK(outside == 0);
+}
+
 }  // TEST_SUITE

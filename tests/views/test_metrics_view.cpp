@@ -122,3 +122,23 @@ TEST_CASE("metrics view: incremental decimation of a growing history draws what 
   const FrameStats shrunk_fresh = draw(ui, h, true, 23);
   CHECK(shrunk.vertices == shrunk_fresh.vertices);
 }
+
+TEST_CASE("metrics view: the decimation caches live in the plot context and go when their plots go") {
+  // Issue 9 D17: the caches were a function-static map that only grew.
+  ImGuiHeadless ui;
+  const std::vector<std::vector<double>> h = history(20000);
+  const int before = plot::GetCacheCount();
+  auto frame = [&](int plots) {
+    ui.frame_in_window([&] {
+      for (int p = 0; p < plots; ++p) {
+        const std::string id = "##curve" + std::to_string(p);
+        draw_metric_plot(id.c_str(), loss_info(false), h, 0, 10, kPlotW, 120.0f, nullptr, 1);
+      }
+    });
+  };
+  frame(4);
+  frame(4);
+  CHECK(plot::GetCacheCount() == before + 4);  // one decimation cache per decimated plot
+  for (int i = 0; i < plot::kCacheKeepFrames + 5; ++i) frame(1);
+  CHECK(plot::GetCacheCount() == before + 1);
+}

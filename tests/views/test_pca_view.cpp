@@ -1,6 +1,7 @@
 // The PCA view, drawn with real ImGui frames (no renderer) over snapshots of a
 // real PCA run: every layout (2-D, 3-D, high-d, image data) and its input.
 #include "../support/imgui_headless.h"
+#include "../support/screen_text.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/pca.h"
 #include "views/pca_view.h"
@@ -9,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 
 using namespace cilab;
 
@@ -154,12 +156,46 @@ TEST_CASE("pca view high-d (iris): scree, scores, loadings and reconstruction dr
   view.score_y = 3;
   s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
   CHECK(s.vertices > 150 * 4);
-  s = ui.frame_in_window([&] { view.draw_controls(f.snap(), f.context()); });
-  CHECK(s.vertices > 0);
+  const std::string controls = frame_text(ui, [&] { view.draw_controls(f.snap(), f.context()); });
+  CAPTURE(controls);
+  CHECK(controls.find("reconstruction K") != std::string::npos);
+  CHECK(controls.find("scatter x: PC") != std::string::npos);
   // Before the fit the layout says so and draws no plots.
   Fixture g("iris", "fit", 0);
-  s = ui.frame_in_window([&] { view.draw(g.snap(), g.context(), intents); });
-  CHECK(s.vertices > 0);
+  const FrameStats text_only = ui.frame_in_window([&] { ImGui::TextUnformatted("x"); });
+  const std::string before_fit = frame_text(ui, [&] { view.draw(g.snap(), g.context(), intents); });
+  s = ImGuiHeadless::stats();
+  CHECK(before_fit.find("Nothing to show before the fit") != std::string::npos);
+  CHECK(s.vertices < text_only.vertices + 6000);  // a few lines of text, no plot
+}
+
+TEST_CASE("pca view high-d: the cumulative ratio at K is exact also beyond the scree plot's range") {
+  // Issue 9 B5: with K beyond the scree limit (50) the view printed the cumulative ratio at 50.
+  auto d = std::make_shared<Dataset>();
+  Eigen::MatrixXd x = Eigen::MatrixXd::Random(300, 40);
+  for (int j = 0; j < 40; ++j) x.col(j) *= 1.0 / (1.0 + j);  // decaying spectrum
+  d->x = x;
+  for (int j = 0; j < 40; ++j) d->column_names.push_back("f" + std::to_string(j));
+  d->name = "decay";
+  Fixture f(d, "fit", 1, 30);
+  REQUIRE(f.snap().k() == 30);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.scree_count = 10;  // the scree plot shows 10 components
+  view.recon_k = 25;      // K beyond them
+  std::vector<ViewIntent> intents;
+  ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  const std::string text = frame_text(ui, [&] { view.draw(f.snap(), f.context(), intents); });
+  // Independent value: the measured reconstruction error e(K) of the module, 1 - e(K) / tr C.
+  const PcaSnapshot& s = f.snap();
+  const double ratio = 1.0 - s.recon_error[25] / s.total_variance;
+  char want[64];
+  std::snprintf(want, sizeof want, "K = 25: cumulative %.2f%%", 100.0 * ratio);
+  CAPTURE(text);
+  CAPTURE(want);
+  CHECK(text.find(want) != std::string::npos);
+  CHECK(s.cumulative_ratio(25) == doctest::Approx(ratio).epsilon(1e-9));
+  CHECK(s.cumulative_ratio(40) == doctest::Approx(1.0).epsilon(1e-9));
 }
 
 TEST_CASE("pca view image data: eigen-images and reconstructions go through the texture provider") {
@@ -175,9 +211,7 @@ TEST_CASE("pca view image data: eigen-images and reconstructions go through the 
   plot::SetTextureProvider(&tex);
   PcaView view;
   std::vector<ViewIntent> intents;
-  FrameStats s;
-  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
-  CHECK(s.vertices > 0);
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
   // mean + 11 eigen-images + 2 x 4 sample images, each a distinct texture.
   CHECK(tex.data_updates() >= 12 + 8);
   plot::SetTextureProvider(nullptr);

@@ -51,6 +51,18 @@ void add_text_vertical(ImDrawList* dl, ImVec2 center, ImU32 col, const char* tex
     }
 }
 
+// text shortened with "..." to at most `avail` pixels (whole UTF-8 characters are dropped), so
+// a long title or axis label never runs into a neighbouring widget.
+std::string fit_text(const std::string& text, float avail) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= avail) return text;
+    std::string t = text;
+    while (!t.empty() && ImGui::CalcTextSize((t + "...").c_str()).x > avail) {
+        t.pop_back();
+        while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
+    }
+    return t + "...";
+}
+
 // Widest tick label of a tick list (majors only).
 float max_label_width(const std::vector<Tick>& ticks) {
     float w = 0.0f;
@@ -102,7 +114,7 @@ float colorbar_layout(Context& c, float bottom, float top, Axis& axis, std::vect
     if (!(hi > lo)) hi = lo + 1.0;
     axis.set_range(lo, hi);
     axis.set_pixels(bottom, top);
-    locate_ticks(axis, std::max(2.5 * fh, 32.0), ticks);
+    locate_ticks(axis, std::max(3.0 * fh, 48.0), ticks);
     float w = fh * 0.75f + kTickLen + 2.0f + max_label_width(ticks);
     if (!c.colorbar_label.empty()) w += fh + 4.0f;
     return w;
@@ -139,7 +151,8 @@ void draw_colorbar(Context& c, const Axis& axis, const std::vector<Tick>& ticks)
     if (!c.colorbar_label.empty()) {
         const float fh = ImGui::GetFontSize();
         const float x = std::max(label_right + 4.0f + fh * 0.5f, c.frame_rect.Max.x - kPad - fh * 0.5f);
-        add_text_vertical(dl, ImVec2(std::floor(x), std::floor(r.GetCenter().y)), label_col, c.colorbar_label.c_str());
+        const std::string text = fit_text(c.colorbar_label, c.frame_rect.GetHeight() - 2.0f * kPad);
+        add_text_vertical(dl, ImVec2(std::floor(x), std::floor(r.GetCenter().y)), label_col, text.c_str());
     }
 }
 
@@ -575,18 +588,24 @@ void SetupFinish() {
             AddPlotText(dl, ImVec2(std::floor(pr.Min.x - kTickLen - 2.0f - sz.x), std::floor(ly)), label_col, t.label);
         }
     }
+    // Title and axis labels stay inside the frame: centred where they fit, shortened if not.
     if (x_label) {
-        const ImVec2 sz = ImGui::CalcTextSize(c.x_label.c_str());
-        AddPlotText(dl, ImVec2(std::floor(pr.GetCenter().x - sz.x * 0.5f), fr.Max.y - kPad - fh), label_col,
-                    c.x_label.c_str());
+        const std::string text = fit_text(c.x_label, fr.GetWidth() - 2.0f * kPad);
+        const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+        const float x = std::max(fr.Min.x + kPad, std::min(pr.GetCenter().x - sz.x * 0.5f, fr.Max.x - kPad - sz.x));
+        AddPlotText(dl, ImVec2(std::floor(x), fr.Max.y - kPad - fh), label_col, text.c_str());
     }
-    if (y_label)
-        add_text_vertical(dl, ImVec2(std::floor(fr.Min.x + kPad + fh * 0.5f), std::floor(pr.GetCenter().y)), label_col,
-                          c.y_label.c_str());
+    if (y_label) {
+        const std::string text = fit_text(c.y_label, fr.GetHeight() - 2.0f * kPad);
+        const float half = ImGui::CalcTextSize(text.c_str()).x * 0.5f;
+        const float y = std::max(fr.Min.y + kPad + half, std::min(pr.GetCenter().y, fr.Max.y - kPad - half));
+        add_text_vertical(dl, ImVec2(std::floor(fr.Min.x + kPad + fh * 0.5f), std::floor(y)), label_col, text.c_str());
+    }
     if (show_title) {
-        const ImVec2 sz = ImGui::CalcTextSize(c.title.c_str());
-        AddPlotText(dl, ImVec2(std::floor(pr.GetCenter().x - sz.x * 0.5f), fr.Min.y + kPad), ThemeText(1.0f),
-                    c.title.c_str());
+        const std::string text = fit_text(c.title, fr.GetWidth() - 2.0f * kPad);
+        const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+        const float x = std::max(fr.Min.x + kPad, std::min(pr.GetCenter().x - sz.x * 0.5f, fr.Max.x - kPad - sz.x));
+        AddPlotText(dl, ImVec2(std::floor(x), fr.Min.y + kPad), ThemeText(1.0f), text.c_str());
     }
     if (c.has_colorbar) draw_colorbar(c, colorbar_axis, colorbar_ticks);
     dl->PushClipRect(pr.Min, pr.Max, true);

@@ -4,6 +4,7 @@
 // what a full recomputation draws.
 #include "../support/imgui_headless.h"
 #include "views/metrics_view.h"
+#include "views/plot/plot_internal.h"
 
 #include <doctest/doctest.h>
 
@@ -141,4 +142,29 @@ TEST_CASE("metrics view: the decimation caches live in the plot context and go w
   CHECK(plot::GetCacheCount() == before + 4);  // one decimation cache per decimated plot
   for (int i = 0; i < plot::kCacheKeepFrames + 5; ++i) frame(1);
   CHECK(plot::GetCacheCount() == before + 1);
+}
+
+TEST_CASE("metrics view: a new run's curve is shown in full, not in the previous run's axes") {
+  // Issue 9 B6 (metric plots): the axes follow the data of the run shown.
+  ImGuiHeadless ui;
+  std::vector<std::vector<double>> big(50), small(8);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = {1000.0 + 10.0 * static_cast<double>(i)};
+  for (size_t i = 0; i < small.size(); ++i) small[i] = {0.5 + 0.01 * static_cast<double>(i)};
+  auto limits = [&](const std::vector<std::vector<double>>& h, uint64_t version) {
+    plot::Limits lim;
+    for (int k = 0; k < 3; ++k)
+      ui.frame_in_window([&] {
+        draw_metric_plot("##run", loss_info(false), h, 0, 0, kPlotW, kPlotH, nullptr, version);
+        const plot::PlotState& st = ui.plot_context()->plots.at(ImGui::GetID("##run"));
+        lim = plot::Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
+      });
+    return lim;
+  };
+  const plot::Limits a = limits(big, 1);
+  CHECK(a.y_min > 900.0);
+  CHECK(a.x_max > 45.0);
+  const plot::Limits b = limits(small, 2);
+  CHECK(b.y_max < 1.0);
+  CHECK(b.y_min > 0.4);
+  CHECK(b.x_max < 10.0);
 }

@@ -2,6 +2,7 @@
 // real PCA run: every layout (2-D, 3-D, high-d, image data) and its input.
 #include "../support/imgui_headless.h"
 #include "../support/screen_text.h"
+#include "views/plot/plot_internal.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/pca.h"
 #include "views/pca_view.h"
@@ -244,4 +245,38 @@ TEST_CASE("pca view high-d: hovering a score shows the sample, clicking adds it 
   CHECK(added);
   CHECK(intents.empty());
   plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("pca view high-d: the score scatter refits to a new run's scores") {
+  // Issue 9 B6 (module plots): the scatter kept the previous run's axes.
+  auto small = std::make_shared<Dataset>(*make_dataset("iris"));
+  auto large = std::make_shared<Dataset>(*small);
+  large->x *= 100.0;
+  Fixture a(small, "fit", 1), b(large, "fit", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  std::vector<ViewIntent> intents;
+  auto scatter_limits = [&](Fixture& f, uint64_t version) {
+    ViewContext ctx = f.context();
+    ctx.data_version = version;
+    plot::Limits lim;
+    for (int i = 0; i < 3; ++i)
+      ui.frame_in_window([&] {
+        view.draw(f.snap(), ctx, intents);
+        for (ImGuiWindow* w : GImGui->Windows)
+          if (std::string(w->Name).find("##pca_scores") != std::string::npos) {
+            const auto found = ui.plot_context()->plots.find(w->GetID("##pca_scatter"));
+            REQUIRE(found != ui.plot_context()->plots.end());
+            const plot::PlotState& st = found->second;
+            lim = plot::Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
+          }
+      });
+    return lim;
+  };
+  const plot::Limits la = scatter_limits(a, 1);
+  CHECK(la.x_max - la.x_min < 20.0);
+  const plot::Limits lb = scatter_limits(b, 2);
+  const double z_max = b.snap().scores->col(0).cwiseAbs().maxCoeff();
+  CHECK(z_max > 100.0);
+  CHECK(lb.x_max - lb.x_min > 1.5 * z_max);  // all of the new scores are in view
 }

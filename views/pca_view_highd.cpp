@@ -220,7 +220,8 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
       if (class_x_[static_cast<size_t>(c)].empty()) continue;
       plot::Spec sp;
       const bool unlabelled = c == classes - 1;
-      sp.color = unlabelled ? IM_COL32(120, 170, 230, 200) : plot::GetColormapColor(c);
+      // Classes take the label palette, as in every view.
+      sp.color = unlabelled ? IM_COL32(120, 170, 230, 200) : plot::GetColormapColor(c, plot::Colormap::Labels);
       sp.marker_size = s.n > 5000 ? 1.8f : 3.0f;
       sp.fill_alpha = s.n > 5000 ? 0.6f : 0.85f;
       sp.version = scatter_version_;

@@ -110,6 +110,14 @@ double PcaSnapshot::dropped_sum(int k_prime) const {
   return s;
 }
 
+double PcaSnapshot::cumulative_ratio(int k_prime) const {
+  if (!fitted || eigenvalues.size() == 0) return kNaN;
+  const int kk = std::clamp(k_prime, 0, static_cast<int>(eigenvalues.size()));
+  double s = 0.0;
+  for (int i = 0; i < kk; ++i) s += eigenvalues[i];
+  return total_variance > 0.0 ? s / total_variance : kNaN;
+}
+
 size_t PcaSnapshot::byte_size() const {
   size_t b = Snapshot::byte_size() + message.capacity() +
              static_cast<size_t>(mean.size() + offset.size() + scale.size() + eigenvalues.size() +

@@ -82,6 +82,9 @@ struct PcaSnapshot : Snapshot {
   int k() const { return components ? static_cast<int>(components->rows()) : 0; }
   // sum_{i > K'} lambda_i (Eckart-Young), from the eigenvalues; NaN before the fit.
   double dropped_sum(int k_prime) const;
+  // sum_{i <= K'} lambda_i / tr C, from all eigenvalues (any K' up to min(n, d), not only the
+  // computed K or the ones a plot shows); NaN before the fit.
+  double cumulative_ratio(int k_prime) const;
   size_t byte_size() const override;
 };
 

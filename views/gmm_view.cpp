@@ -34,6 +34,8 @@ constexpr double kContourStep = 1.0;
 constexpr uint64_t kDensityTextureKey = 0x676d6d64656e7331ull;
 // ViewContext::keys holds GLFW key codes; GLFW_KEY_K == 'K'.
 constexpr int kKeyCompare = 'K';
+// Components listed in the main plot's legend by default (more: from its right-click menu).
+constexpr int kLegendMaxEntries = 16;
 // Regularisation the rewind button sets (scikit-learn's default reg_covar).
 constexpr double kSafeReg = 1e-6;
 
@@ -94,9 +96,8 @@ GmmView::~GmmView() {
 void GmmView::on_reset() {
   drag_index_ = -1;
   hovered_row_ = -1;
-  colours_key_ = nullptr;
   colours_mode_ = -1;
-  kcolours_key_ = nullptr;
+  kcolours_serial_ = 0;
   density_key_ = 0;
   cancel_sweep();
 }
@@ -131,9 +132,8 @@ void GmmView::refresh_points(const Dataset& data, uint64_t version) {
     equal_aspect_ = !scatter_.uses_features() || (ratio > 1.0 / 3.0 && ratio < 3.0);
   }
   ++colours_version_;
-  colours_key_ = nullptr;
   colours_mode_ = -1;
-  kcolours_key_ = nullptr;
+  kcolours_serial_ = 0;
   density_key_ = 0;
   fit_pending_ = true;  // new data or a new projection: show all of it
 }
@@ -141,21 +141,32 @@ void GmmView::refresh_points(const Dataset& data, uint64_t version) {
 void GmmView::refresh_colours(const GmmSnapshot& snap, const Dataset& data) {
   const int n = data.rows();
   const int mode = colour_by == ColourBy::TrueLabel && data.has_labels() ? 1 : 0;
-  const void* key = mode == 1 ? static_cast<const void*>(&data) : static_cast<const void*>(snap.resp.get());
-  if (key == colours_key_ && mode == colours_mode_ && static_cast<int>(colours_.size()) == n) return;
-  colours_key_ = key;
+  // Labels depend on the data only (refresh_points resets the mode when it changes).
+  const uint64_t serial = mode == 1 ? 0 : snap.serial.value;
+  if (serial == colours_serial_ && mode == colours_mode_ && colours_shown_ == shown_ &&
+      static_cast<int>(colours_.size()) == n)
+    return;
+  colours_serial_ = serial;
   colours_mode_ = mode;
-  colours_.resize(n);
-  ++colours_version_;
-  ++colour_refreshes_;
+  colours_shown_ = shown_;
+  std::vector<ImU32>& next = next_colours_;
+  next.resize(n);
+  auto publish = [&] {
+    if (next != colours_) {
+      colours_.swap(next);
+      ++colours_version_;  // the splat image is rebuilt only when a colour changed
+      ++colour_refreshes_;
+    }
+  };
   if (mode == 1) {
-    for (int i = 0; i < n; ++i)
-      colours_[i] = data.labels[i] >= 0 ? with_alpha(plot::GetColormapColor(data.labels[i]), 200) : kUnassigned;
+    label_colours(data, shown_, 200, kUnassigned, next);
+    publish();
     return;
   }
   const Eigen::MatrixXd* q = snap.resp.get();
   if (!q || q->rows() != n || q->cols() == 0) {
-    std::fill(colours_.begin(), colours_.end(), kUnassigned);
+    std::fill(next.begin(), next.end(), kUnassigned);
+    publish();
     return;
   }
   // colour_n = sum_k q_nk colour_k (the row sums to 1, so the mix stays in gamut).
@@ -168,16 +179,20 @@ void GmmView::refresh_colours(const GmmSnapshot& snap, const Dataset& data) {
     rgb[3 * j + 2] = static_cast<float>((c >> IM_COL32_B_SHIFT) & 0xFF);
   }
   for (int i = 0; i < n; ++i) {
-    float r = 0, g = 0, b = 0;
+    float r = 0, g = 0, b = 0, best = -1.0f;
+    int top = 0;  // the most responsible component: hidden in the legend -> point hidden
     for (int j = 0; j < k; ++j) {
       const auto w = static_cast<float>((*q)(i, j));
       r += w * rgb[3 * j];
       g += w * rgb[3 * j + 1];
       b += w * rgb[3 * j + 2];
+      if (w > best) best = w, top = j;
     }
     auto byte = [](float v) { return static_cast<ImU32>(std::clamp(std::lround(v), 0L, 255L)); };
-    colours_[i] = IM_COL32(byte(r), byte(g), byte(b), 215);
+    const bool on = top >= static_cast<int>(shown_.size()) || shown_[top];
+    next[i] = IM_COL32(byte(r), byte(g), byte(b), on ? 215 : 0);
   }
+  publish();
 }
 
 int GmmView::last_good_iteration(const GmmSnapshot& snap, const ViewContext& ctx) const {
@@ -216,32 +231,10 @@ void GmmView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
   if (!snap || !ctx.data) return;
   const Dataset& data = *ctx.data;
   ImGui::TextDisabled("View");
-  const int d = data.cols();
-  if (d > 2) {
-    int proj = static_cast<int>(projection);
-    ImGui::RadioButton("principal axes", &proj, 1);
-    tooltip_text("Scatter of the scores on the first two principal axes. The ellipses and the density are the "
-                 "images of the components under that map: N(P mu_k, P Sigma_k P^T). EM still runs in all d "
-                 "dimensions.");
-    ImGui::SameLine();
-    ImGui::RadioButton("two features", &proj, 0);
-    projection = static_cast<Projection>(proj);
-    if (projection == Projection::Features) {
-      auto feature_combo = [&](const char* label, int* f) {
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-        const std::string cur = *f < static_cast<int>(data.column_names.size()) ? data.column_names[*f] : "?";
-        if (ImGui::BeginCombo(label, cur.c_str())) {
-          for (int j = 0; j < d; ++j) {
-            const std::string nm = j < static_cast<int>(data.column_names.size()) ? data.column_names[j] : "?";
-            if (ImGui::Selectable(nm.c_str(), j == *f)) *f = j;
-          }
-          ImGui::EndCombo();
-        }
-      };
-      feature_combo("x feature", &feature_x);
-      feature_combo("y feature", &feature_y);
-    }
-  }
+  ScatterProjection::draw_controls(data, projection, feature_x, feature_y,
+                                   "Scatter of the scores on the first two principal axes. The ellipses and the "
+                                   "density are the images of the components under that map: N(P mu_k, P Sigma_k "
+                                   "P^T). EM still runs in all d dimensions.");
   if (data.has_labels()) {
     int c = static_cast<int>(colour_by);
     ImGui::RadioButton("colour by responsibilities", &c, 0);
@@ -331,7 +324,6 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
   const GmmSnapshot& snap = *snap_ptr;
   const Dataset& data = *ctx.data;
   refresh_points(data, ctx.data_version);
-  refresh_colours(snap, data);
 
   // ---- shortcut K: compare with k-means (each press toggles; the app queues the presses).
   const bool compare_on = param_or(ctx, "compare_kmeans", snap.kmeans ? 1.0 : 0.0) != 0.0;
@@ -431,10 +423,12 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
       }
     }
   }
+  // Its key: contours get a legend entry (hiding it hides them), the heatmap a colour bar
+  // (SetupColorBar in draw_gmm_plot).
   plot::Spec spec;
-  spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+  spec.flags = plot::ItemFlags_NoFit | (density == Density::Contours ? 0 : plot::ItemFlags_NoLegend);
   spec.color = IM_COL32(230, 230, 240, 255);
-  if (!plot::BeginItem("##density", spec)) return;
+  if (!plot::BeginItem("density p(x): log p falls by 1 per line##density", spec)) return;
   ImDrawList* dl = plot::GetPlotDrawList();
   if (density == Density::Contours) {
     for (size_t s = 0; s < contours_.size(); ++s) {
@@ -481,12 +475,16 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
   for (char p : snap.placed) unplaced += p ? 0 : 1;
   auto is_placed = [&](int j) { return snap.placed.empty() || (j < static_cast<int>(snap.placed.size()) && snap.placed[j]); };
 
-  plot::PlotFlags flags = plot::PlotFlags_NoLegend;
+  const bool by_label = colour_by == ColourBy::TrueLabel && data.has_labels();
+  plot::PlotFlags flags = 0;
+  if (!by_label && k > kLegendMaxEntries) flags |= plot::PlotFlags_NoLegend;
   if (equal_aspect_) flags |= plot::PlotFlags_EqualAspect;
   if (ctx.edit_points) flags |= plot::PlotFlags_NoMenus;
   const char* title = d > 2 ? "GMM, soft (q_nk); projected ellipses P Sigma_k P^T##gmm" : "GMM, soft assignment (q_nk)##gmm";
   if (!plot::BeginPlot(title, size, flags)) return;
   plot::SetupAxes(xl.c_str(), yl.empty() ? nullptr : yl.c_str());
+  const bool heatmap = density == Density::Heatmap && d >= 2;
+  if (heatmap) plot::SetupColorBar("density: sqrt(p(x) / max p)", 0.0, 1.0, plot::Colormap::Viridis);
   if (fit_pending_) {
     plot::RequestFit();
     fit_pending_ = false;
@@ -497,11 +495,19 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
 
   if (density != Density::Off && d >= 2) draw_density(snap);
 
+  // The colour key: components (a point takes the colours of its components, mixed by q_nk;
+  // hiding one hides the points it is most responsible for) or the true classes.
+  if (by_label)
+    label_legend(data, shown_);
+  else
+    cluster_legend("component", k, shown_);
+  refresh_colours(snap, data);
   plot::Spec pts;
   pts.colors = colours_.data();
+  pts.marker = by_label ? kLabelMarker : plot::Marker::Circle;
   pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
   pts.version = colours_version_;
-  plot::PlotScatter("points", scatter_.xs().data(), scatter_.ys().data(), static_cast<int>(scatter_.xs().size()), pts);
+  plot::PlotScatter("##points", scatter_.xs().data(), scatter_.ys().data(), static_cast<int>(scatter_.xs().size()), pts);
 
   // Ellipses: 1 sigma (bold, lightly filled) and 2 sigma (thin).
   std::vector<Eigen::Vector2d> centre(k, Eigen::Vector2d::Zero());
@@ -612,8 +618,9 @@ void GmmView::hover_readout(const GmmSnapshot& snap, const Dataset& data) {
   ImGui::Text("row %d", best);
   if (data.has_labels() && data.labels[best] >= 0) {
     const int l = data.labels[best];
-    ImGui::Text("label: %s", l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
-                                                                           : std::to_string(l).c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
+                       l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
+                                                                     : std::to_string(l).c_str());
   }
   if (data.cols() <= 6)
     for (int j = 0; j < data.cols(); ++j)
@@ -647,10 +654,9 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   const KMeansSnapshot& km = *snap.kmeans;
   const int d = data.cols();
   const int k = km.k();
-  const void* key = km.labels.get();
   const size_t n = scatter_.xs().size();
-  if (key != kcolours_key_ || kcolours_.size() != n) {
-    kcolours_key_ = key;
+  if (km.serial.value != kcolours_serial_ || kcolours_.size() != n) {
+    kcolours_serial_ = km.serial.value;
     kcolours_.resize(n);
     ++kcolours_version_;
     for (size_t i = 0; i < n; ++i) {
@@ -694,7 +700,7 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
   pts.version = kcolours_version_;
   pts.flags = plot::ItemFlags_NoFit;
-  plot::PlotScatter("points##km", scatter_.xs().data(), scatter_.ys().data(), static_cast<int>(scatter_.xs().size()),
+  plot::PlotScatter("##points_km", scatter_.xs().data(), scatter_.ys().data(), static_cast<int>(scatter_.xs().size()),
                     pts);
   plot::Spec cs;
   cs.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;

@@ -90,7 +90,11 @@ class GmmView : public ModuleView {
   int ellipses_drawn() const { return ellipses_drawn_; }
   int contour_segments_drawn() const { return contour_segments_drawn_; }
   int hovered_row() const { return hovered_row_; }
+  // Times the point colours changed (each rebuilds the splat image of a large scatter).
   int colour_refreshes() const { return colour_refreshes_; }
+  // Point colours of the last draw() (GMM plot, k-means comparison plot).
+  const std::vector<ImU32>& point_colours() const { return colours_; }
+  const std::vector<ImU32>& kmeans_point_colours() const { return kcolours_; }
   bool kmeans_plot_drawn() const { return kmeans_plot_drawn_; }
   // Screen centre of the "rewind and set reg" button (NaN if not shown).
   ImVec2 rewind_button() const { return rewind_button_; }
@@ -122,14 +126,16 @@ class GmmView : public ModuleView {
   bool equal_aspect_ = false;
   double data_scale_ = 1.0;  // smallest feature variance (collapse threshold)
 
-  // Point colours, cached per responsibility matrix / colour mode.
-  const void* colours_key_ = nullptr;
+  // Point colours, cached per (snapshot serial - never an address -, colour mode, groups shown
+  // in the legend); shown_: components / classes not hidden in the legend (this frame).
+  uint64_t colours_serial_ = 0;
   int colours_mode_ = -1;
-  std::vector<ImU32> colours_;
+  std::vector<char> colours_shown_, shown_;
+  std::vector<ImU32> colours_, next_colours_;
   uint64_t colours_version_ = 0;
   int colour_refreshes_ = 0;
-  // k-means comparison colours, cached per k-means label vector.
-  const void* kcolours_key_ = nullptr;
+  // k-means comparison colours, cached per k-means snapshot serial.
+  uint64_t kcolours_serial_ = 0;
   std::vector<ImU32> kcolours_;
   uint64_t kcolours_version_ = 0;
 

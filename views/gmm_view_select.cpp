@@ -226,7 +226,7 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
       plot::EndItem();
     }
   };
-  if (plot::BeginPlot("BIC and AIC (lower is better; click a K to load it)##gmm_bic", ImVec2(w, inner_h), plot::PlotFlags_NoMenus)) {
+  if (plot::BeginPlot("BIC and AIC (lower is better)##gmm_bic", ImVec2(w, inner_h), plot::PlotFlags_NoMenus)) {
     plot::SetupAxes("K (components)", "criterion", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     plot::SetupLegend(plot::Location::NorthEast);
     plot::Spec sb;

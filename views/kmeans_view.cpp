@@ -19,6 +19,8 @@ constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 150);
 // Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
 constexpr int kHoverMaxPoints = 300000;
 constexpr uint64_t kHoverTextureKey = 0x6b6d686f76657231ull;
+// Clusters listed in the scatter's legend by default (more: from its right-click menu).
+constexpr int kLegendMaxEntries = 16;
 
 ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
 
@@ -43,34 +45,44 @@ std::string caption(const KMeansSnapshot& s) {
 void KMeansView::on_reset() {
   drag_index_ = -1;
   hover_row_ = -1;
-  colours_key_ = nullptr;
+  colours_mode_ = -1;
   seeding_round = -1;
 }
 
 void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
   if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
   ++colours_version_;
-  colours_key_ = nullptr;
+  colours_mode_ = -1;
   fit_pending_ = true;  // new data or a new projection: show all of it
 }
 
-void KMeansView::refresh_colours(const Snapshot& snap_base, const Dataset& data) {
-  const auto& snap = static_cast<const KMeansSnapshot&>(snap_base);
+KMeansView::Colouring KMeansView::colouring(const KMeansSnapshot& snap, const Dataset& data) const {
+  if (show_seeding && snap.iteration == 0 && snap.phase == 0 && snap.seeding && !snap.seeding->probs.empty())
+    return Colouring::Seeding;
+  return colour_by == ColourBy::TrueLabel && data.has_labels() ? Colouring::TrueLabel : Colouring::Cluster;
+}
+
+void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data, Colouring colouring) {
   const int n = data.rows();
-  const bool seeding_view = show_seeding && snap.iteration == 0 && snap.phase == 0 && snap.seeding &&
-                            !snap.seeding->probs.empty();
-  const int mode = seeding_view ? 2 : static_cast<int>(colour_by);
-  const void* key = mode == 2 ? static_cast<const void*>(snap.seeding.get())
-                              : static_cast<const void*>(snap.labels.get());
-  if (key == colours_key_ && mode == colours_mode_ && colours_round_ == seeding_round &&
-      static_cast<int>(colours_.size()) == n)
+  const int mode = static_cast<int>(colouring);
+  // Labels depend on the data only (refresh_points resets the mode when it changes).
+  const uint64_t serial = colouring == Colouring::TrueLabel ? 0 : snap.serial.value;
+  if (serial == colours_serial_ && mode == colours_mode_ && colours_round_ == seeding_round &&
+      colours_shown_ == shown_ && static_cast<int>(colours_.size()) == n)
     return;
-  colours_key_ = key;
+  colours_serial_ = serial;
   colours_mode_ = mode;
   colours_round_ = seeding_round;
-  colours_.resize(n);
-  ++colours_version_;
-  if (mode == 2) {
+  colours_shown_ = shown_;
+  std::vector<ImU32>& next = next_colours_;
+  next.resize(n);
+  auto publish = [&] {
+    if (next != colours_) {
+      colours_.swap(next);
+      ++colours_version_;  // the splat image is rebuilt only when a colour changed
+    }
+  };
+  if (colouring == Colouring::Seeding) {
     const auto& probs = snap.seeding->probs;
     int r = seeding_round;
     if (r < 0 || r >= static_cast<int>(probs.size()) || probs[r].empty()) {
@@ -82,20 +94,23 @@ void KMeansView::refresh_colours(const Snapshot& snap_base, const Dataset& data)
     for (double v : p) pmax = std::max(pmax, v);
     for (int i = 0; i < n; ++i) {
       const double t = p.empty() || pmax <= 0 ? 0.0 : std::sqrt(p[i] / pmax);  // sqrt: D_i / D_max
-      colours_[i] = p.empty() ? kUnassigned : plot::SampleColormap(t, plot::Colormap::Viridis);
+      next[i] = p.empty() ? kUnassigned : plot::SampleColormap(t, plot::Colormap::Viridis);
     }
+    publish();
     return;
   }
-  if (mode == static_cast<int>(ColourBy::TrueLabel) && data.has_labels()) {
-    for (int i = 0; i < n; ++i)
-      colours_[i] = data.labels[i] >= 0 ? with_alpha(plot::GetColormapColor(data.labels[i]), 200) : kUnassigned;
+  if (colouring == Colouring::TrueLabel) {
+    label_colours(data, shown_, 200, kUnassigned, next);
+    publish();
     return;
   }
   const std::vector<int>* labels = snap.labels.get();
   for (int i = 0; i < n; ++i) {
     const int z = labels && i < static_cast<int>(labels->size()) ? (*labels)[i] : -1;
-    colours_[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), 210) : kUnassigned;
+    const bool on = z < 0 || z >= static_cast<int>(shown_.size()) || shown_[z];
+    next[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), on ? 210 : 0) : kUnassigned;
   }
+  publish();
 }
 
 void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) {
@@ -119,8 +134,9 @@ void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) 
   ImGui::Text("row %d", best);
   if (data.has_labels() && data.labels[best] >= 0) {
     const int l = data.labels[best];
-    ImGui::Text("label: %s", l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
-                                                                           : std::to_string(l).c_str());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
+                       l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
+                                                                     : std::to_string(l).c_str());
   }
   const int z = snap.labels && best < static_cast<int>(snap.labels->size()) ? (*snap.labels)[best] : -1;
   if (z >= 0) {
@@ -159,36 +175,18 @@ void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx
   const Dataset& data = *ctx.data;
   ImGui::TextDisabled("View");
   const int d = data.cols();
-  if (d > 2) {
-    int proj = static_cast<int>(projection);
-    ImGui::RadioButton("principal axes", &proj, 1);
-    tooltip_text("Scatter of the scores on the first two principal axes of the data "
-                 "(eigenvectors of the covariance with the largest eigenvalues). Clustering still "
-                 "happens in all d dimensions.");
-    ImGui::SameLine();
-    ImGui::RadioButton("two features", &proj, 0);
-    projection = static_cast<Projection>(proj);
-    if (projection == Projection::Features) {
-      auto feature_combo = [&](const char* label, int* f) {
-        ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-        if (ImGui::BeginCombo(label, data.column_names.empty() ? "?" : data.column_names[*f].c_str())) {
-          for (int j = 0; j < d; ++j)
-            if (ImGui::Selectable(data.column_names.size() > static_cast<size_t>(j) ? data.column_names[j].c_str() : "?",
-                                  j == *f))
-              *f = j;
-          ImGui::EndCombo();
-        }
-      };
-      feature_combo("x feature", &feature_x);
-      feature_combo("y feature", &feature_y);
-    }
-  }
+  ScatterProjection::draw_controls(data, projection, feature_x, feature_y,
+                                   "Scatter of the scores on the first two principal axes of the data "
+                                   "(eigenvectors of the covariance with the largest eigenvalues). Clustering "
+                                   "still happens in all d dimensions.");
   if (data.has_labels()) {
     int c = static_cast<int>(colour_by);
     ImGui::RadioButton("colour by cluster", &c, 0);
     ImGui::SameLine();
     ImGui::RadioButton("by true label", &c, 1);
     colour_by = static_cast<ColourBy>(c);
+    tooltip_text("True labels use their own palette and square markers (clusters: circles), named in the "
+                 "plot's legend; click a legend entry to hide that class or cluster.");
   }
   const bool voronoi_ok = d == 2;
   if (!voronoi_ok) ImGui::BeginDisabled();
@@ -227,7 +225,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   const int d = data.cols();
   const int k = snap.k();
   refresh_points(data, ctx.data_version);
-  refresh_colours(snap, data);
+  const Colouring colouring_now = colouring(snap, data);
 
   // ---- caption: what the last (sub-)step did, and the objective.
   const double objective = snap.metrics.empty() ? NAN : snap.metrics[0];
@@ -258,11 +256,17 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
 
   const ImGuiIO& io = ImGui::GetIO();
   const bool point_edit = ctx.edit_points || (io.KeyShift && d == 2);
-  plot::PlotFlags flags = plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend;
+  // The colour key: a legend of the clusters (or classes) - by default unless k is large - or
+  // the colour bar of the D^2 probabilities.
+  plot::PlotFlags flags = plot::PlotFlags_NoTitle;
+  if (colouring_now == Colouring::Seeding || (colouring_now == Colouring::Cluster && k > kLegendMaxEntries))
+    flags |= plot::PlotFlags_NoLegend;
   if (d == 2 || !scatter_.uses_features()) flags |= plot::PlotFlags_EqualAspect;
   if (ctx.edit_points) flags |= plot::PlotFlags_NoMenus;
   if (plot::BeginPlot("##kmeans_scatter", ImVec2(main_w, avail.y), flags)) {
     plot::SetupAxes(xl.c_str(), yl.empty() ? nullptr : yl.c_str());
+    if (colouring_now == Colouring::Seeding)
+      plot::SetupColorBar("D_i / max D  (next seed: p_i = D_i^2 / sum_j D_j^2)", 0.0, 1.0, plot::Colormap::Viridis);
     if (fit_pending_) {
       plot::RequestFit();
       fit_pending_ = false;
@@ -296,12 +300,20 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
       }
     }
 
-    // The data.
+    // The data, with its colour key (hiding a legend entry hides its points).
+    if (colouring_now == Colouring::TrueLabel)
+      label_legend(data, shown_);
+    else if (colouring_now == Colouring::Cluster)
+      cluster_legend("cluster", k, shown_);
+    else
+      shown_.clear();
+    refresh_colours(snap, data, colouring_now);
     plot::Spec pts;
     pts.colors = colours_.data();
+    pts.marker = colouring_now == Colouring::TrueLabel ? kLabelMarker : plot::Marker::Circle;
     pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;
     pts.version = colours_version_;
-    plot::PlotScatter("points", xs.data(), ys.data(), static_cast<int>(xs.size()), pts);
+    plot::PlotScatter("##points", xs.data(), ys.data(), static_cast<int>(xs.size()), pts);
 
     // Trails of past centroid positions from the stored history.
     if (show_trails && ctx.stored_snapshot && snap.iteration > 0) {
@@ -330,7 +342,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
     }
 
     // Seeds chosen so far while showing the D^2 distribution.
-    if (colours_mode_ == 2 && snap.seeding) {
+    if (colouring_now == Colouring::Seeding && snap.seeding) {
       plot::Spec spec;
       spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
       if (plot::BeginItem("##seeds", spec)) {

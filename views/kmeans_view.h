@@ -46,22 +46,30 @@ class KMeansView : public ModuleView {
 
   // Screen positions of the centroids drawn by the last draw() (tests, tooltips).
   const std::vector<ImVec2>& centroid_pixels() const { return centroid_pixels_; }
+  // Point colours of the last draw() (tests).
+  const std::vector<ImU32>& point_colours() const { return colours_; }
 
  private:
+  // What the points are coloured by.
+  enum class Colouring { Cluster = 0, TrueLabel = 1, Seeding = 2 };
+  Colouring colouring(const KMeansSnapshot& snap, const Dataset& data) const;
   void refresh_points(const Dataset& data, uint64_t version);
-  void refresh_colours(const Snapshot& snap, const Dataset& data);
+  void refresh_colours(const KMeansSnapshot& snap, const Dataset& data, Colouring mode);
   void hover_readout(const KMeansSnapshot& snap, const Dataset& data);
 
   // Cached per dataset / projection.
   ScatterProjection scatter_;
   bool fit_pending_ = false;
 
-  // Cached per labels vector / colour mode.
-  const void* colours_key_ = nullptr;
+  // Point colours, cached per (snapshot serial - never an address -, colouring, seeding round,
+  // groups shown in the legend); colours_version_ changes only when a colour does.
+  uint64_t colours_serial_ = 0;
   int colours_mode_ = -1;
   int colours_round_ = -2;
-  std::vector<ImU32> colours_;
+  std::vector<char> colours_shown_;
+  std::vector<ImU32> colours_, next_colours_;
   uint64_t colours_version_ = 0;
+  std::vector<char> shown_;  // clusters / classes not hidden in the legend (this frame)
 
   std::vector<ImVec2> centroid_pixels_;
 

@@ -9,7 +9,6 @@
 #include <cmath>
 #include <cstdio>
 #include <string>
-#include <unordered_map>
 
 namespace cilab {
 namespace {
@@ -48,11 +47,12 @@ struct Series {
   }
 };
 
-// Decimation state of one plot, kept across frames: columns of a fixed width
-// in iterations (a power of two, so the plot's autofit does not invalidate
-// them), fed only with the iterations new since the last frame while the
-// caller's version says the data only grew.
-struct DecimationCache {
+// Decimation state of one plot, kept across frames in the plot context (by
+// the plot's ID; dropped once the plot is no longer drawn): columns of a fixed
+// width in iterations (a power of two, so the plot's autofit does not
+// invalidate them), fed only with the iterations new since the last frame
+// while the caller's version says the data only grew.
+struct DecimationCache : plot::CacheEntry {
   plot::ColumnDecimator dec;
   const void* data = nullptr;
   int index = 0;
@@ -60,11 +60,6 @@ struct DecimationCache {
   double per_column = 0.0;
   bool log_y = false;
 };
-
-DecimationCache& decimation_cache(ImGuiID id) {
-  static std::unordered_map<ImGuiID, DecimationCache> caches;  // UI thread only
-  return caches[id];
-}
 
 // True if the current plot's y axis is logarithmic (the plot's menu may toggle
 // it): on a log axis the geometric mean of the limits sits half-way in pixels.
@@ -85,7 +80,7 @@ void decimated_line(ImGuiID id, const char* y_label, const Series& ys, uint64_t 
   double per_column = 1.0;  // iterations per column: n / per_column in (width/2, width]
   while (static_cast<double>(n) / per_column > width_px) per_column *= 2.0;
   const bool log_y = plot_y_is_log();
-  DecimationCache& c = decimation_cache(id);
+  DecimationCache& c = plot::GetOrCreateCache<DecimationCache>(id);
   const void* data = ys.rows ? static_cast<const void*>(ys.rows) : static_cast<const void*>(ys.flat);
   if (version == 0 || c.version != version || c.data != data || c.index != ys.index ||
       c.per_column != per_column || c.log_y != log_y || c.dec.fed() > n) {

@@ -49,7 +49,7 @@ void set_direction_intent(const Eigen::VectorXd& u, std::vector<ViewIntent>& out
 
 void PcaView::on_reset() {
   points_version_ = ~0ull;
-  scores_key_ = nullptr;
+  scores_serial_ = 0;
   dragging_ = rotating_ = false;
   hover_row_ = -1;
   samples.clear();
@@ -451,6 +451,8 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
           const double az = (q + 0.5) * 180.0 / kCols, el = 90.0 - (r + 0.5) * 180.0 / kRows;
           grid[static_cast<size_t>(r * kCols + q)] = pca_captured_variance(c, pca_direction_from_angles(3, az, el));
         }
+      const auto range = std::minmax_element(grid.begin(), grid.end());
+      plot::SetupColorBar("u^T C u", *range.first, *range.second);
       plot::PlotHeatmap("##obj", grid.data(), kRows, kCols, 0.0, 0.0, plot::Point{0, -90}, plot::Point{180, 90});
       plot::Spec ms;
       ms.color = kAxisColour1;

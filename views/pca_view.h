@@ -86,7 +86,7 @@ class PcaView : public ModuleView {
   ImVec2 anchor_px_ = ImVec2(NAN, NAN);
 
   // High-d: per-class score coordinates, cached by snapshot scores / chosen pair.
-  const void* scores_key_ = nullptr;
+  uint64_t scores_serial_ = 0;  // snapshot the cached scores come from (a serial, never an address)
   uint64_t scores_version_ = ~0ull;
   int scores_x_ = -1, scores_y_ = -1;
   std::vector<std::vector<float>> class_x_, class_y_;

@@ -45,9 +45,9 @@ void PcaView::refresh_scores(const PcaSnapshot& s, const Dataset& data, uint64_t
   const int held = s.scores ? static_cast<int>(s.scores->cols()) : 0;
   score_x = std::clamp(score_x, 0, std::max(0, held - 1));
   score_y = std::clamp(score_y, 0, std::max(0, held - 1));
-  if (s.scores.get() == scores_key_ && version == scores_version_ && score_x == scores_x_ && score_y == scores_y_)
+  if (s.serial.value == scores_serial_ && version == scores_version_ && score_x == scores_x_ && score_y == scores_y_)
     return;
-  scores_key_ = s.scores.get();
+  scores_serial_ = s.serial.value;
   scores_version_ = version;
   scores_x_ = score_x;
   scores_y_ = score_y;
@@ -160,9 +160,10 @@ void PcaView::draw_scree(const PcaSnapshot& s, float w, float h) {
     }
     plot::EndPlot();
   }
-  ImGui::Text("K = %d: cumulative %.2f%%, components computed: %d of %d", std::clamp(recon_k, 0, s.k()),
-              recon_k > 0 && std::clamp(recon_k, 0, m) > 0 ? 100.0 * cum[static_cast<size_t>(std::clamp(recon_k, 1, m) - 1)] : 0.0,
-              s.k(), total);
+  // The cumulative ratio at K from all eigenvalues: K may lie beyond the scree plot's range.
+  const int shown_k = std::clamp(recon_k, 0, s.k());
+  ImGui::Text("K = %d: cumulative %.2f%%, components computed: %d of %d", shown_k,
+              100.0 * s.cumulative_ratio(shown_k), s.k(), total);
 }
 
 void PcaView::hover_sample(const Dataset& data, int row, const PcaSnapshot& s) {
@@ -213,12 +214,14 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
                       plot::PlotFlags_NoTitle | plot::PlotFlags_EqualAspect)) {
     plot::SetupLegend(plot::Location::NorthWest);
     plot::SetupAxes(xl, held > 1 ? yl : nullptr);
+    plot::SetupAxesFitKey(scatter_version_);  // new scores (a new run, other PCs): show all of them
     const int classes = static_cast<int>(class_x_.size());
     for (int c = 0; c < classes; ++c) {
       if (class_x_[static_cast<size_t>(c)].empty()) continue;
       plot::Spec sp;
       const bool unlabelled = c == classes - 1;
-      sp.color = unlabelled ? IM_COL32(120, 170, 230, 200) : plot::GetColormapColor(c);
+      // Classes take the label palette, as in every view.
+      sp.color = unlabelled ? IM_COL32(120, 170, 230, 200) : plot::GetColormapColor(c, plot::Colormap::Labels);
       sp.marker_size = s.n > 5000 ? 1.8f : 3.0f;
       sp.fill_alpha = s.n > 5000 ? 0.6f : 0.85f;
       sp.version = scatter_version_;
@@ -315,6 +318,7 @@ void PcaView::draw_components(const PcaSnapshot& s, const Dataset& data, float w
                       plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("feature j", "component k (1 at top)", plot::AxisFlags_Lock, plot::AxisFlags_Lock);
     plot::SetupAxesLimits(0, d, 0, kshow, plot::Cond::Always);
+    plot::SetupColorBar("weight", -mx, mx);
     plot::PlotHeatmap("##load", grid.data(), kshow, d, -mx, mx, plot::Point{0, 0}, plot::Point{static_cast<double>(d),
                       static_cast<double>(kshow)});
     if (d <= 16 && kshow <= 10)

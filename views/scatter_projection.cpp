@@ -1,6 +1,9 @@
 #include "views/scatter_projection.h"
 
 #include "algorithms/core/dataset.h"
+#include "views/ui.h"
+
+#include <imgui.h>
 
 #include <algorithm>
 #include <cstdio>
@@ -46,6 +49,34 @@ bool ScatterProjection::update(const Dataset& data, uint64_t data_version, Scatt
     }
   }
   return true;
+}
+
+void ScatterProjection::draw_controls(const Dataset& data, ScatterMode& mode, int& feature_x, int& feature_y,
+                                      const char* principal_help) {
+  const int d = data.cols();
+  if (d <= 2) return;
+  int proj = static_cast<int>(mode);
+  ImGui::RadioButton("principal axes", &proj, 1);
+  tooltip_text(principal_help);
+  ImGui::SameLine();
+  ImGui::RadioButton("two features", &proj, 0);
+  mode = static_cast<ScatterMode>(proj);
+  if (mode != ScatterMode::Features) return;
+  auto name = [&](int j) {
+    return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
+                                                          : "x" + std::to_string(j);
+  };
+  auto feature_combo = [&](const char* label, int& f) {
+    f = std::clamp(f, 0, d - 1);
+    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+    if (ImGui::BeginCombo(label, name(f).c_str())) {
+      for (int j = 0; j < d; ++j)
+        if (ImGui::Selectable(name(j).c_str(), j == f)) f = j;
+      ImGui::EndCombo();
+    }
+  };
+  feature_combo("x feature", feature_x);
+  feature_combo("y feature", feature_y);
 }
 
 Eigen::Vector2d ScatterProjection::project(const Eigen::VectorXd& p) const {
@@ -102,6 +133,55 @@ std::string ScatterProjection::axis_label(int axis, const Dataset& data) const {
   else
     std::snprintf(buf, sizeof buf, "PC2 (%.1f%%)", share);
   return buf;
+}
+
+namespace {
+
+ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
+
+}  // namespace
+
+void label_legend(const Dataset& data, std::vector<char>& shown) {
+  const int classes = data.num_classes();
+  shown.assign(static_cast<size_t>(std::max(0, classes)), 1);
+  for (int c = 0; c < classes; ++c) {
+    std::string label = c < static_cast<int>(data.class_names.size()) && !data.class_names[static_cast<size_t>(c)].empty()
+                            ? data.class_names[static_cast<size_t>(c)]
+                            : "class " + std::to_string(c);
+    label += "##label" + std::to_string(c);
+    plot::Spec spec;
+    spec.color = plot::GetColormapColor(c, plot::Colormap::Labels);
+    spec.marker = kLabelMarker;
+    spec.flags = plot::ItemFlags_NoFit;
+    shown[static_cast<size_t>(c)] = plot::PlotLegendEntry(label.c_str(), spec) ? 1 : 0;
+  }
+}
+
+void cluster_legend(const char* noun, int k, std::vector<char>& shown) {
+  shown.assign(static_cast<size_t>(std::max(0, k)), 1);
+  for (int j = 0; j < k; ++j) {
+    const std::string label = std::string(noun) + " " + std::to_string(j) + "##cluster" + std::to_string(j);
+    plot::Spec spec;
+    spec.color = plot::GetColormapColor(j);
+    spec.marker = plot::Marker::Circle;
+    spec.flags = plot::ItemFlags_NoFit;
+    shown[static_cast<size_t>(j)] = plot::PlotLegendEntry(label.c_str(), spec) ? 1 : 0;
+  }
+}
+
+void label_colours(const Dataset& data, const std::vector<char>& shown, int alpha, ImU32 unlabelled,
+                   std::vector<ImU32>& out) {
+  const int n = data.rows();
+  out.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const int c = i < static_cast<int>(data.labels.size()) ? data.labels[static_cast<size_t>(i)] : -1;
+    if (c < 0) {
+      out[static_cast<size_t>(i)] = unlabelled;
+    } else {
+      const bool on = c >= static_cast<int>(shown.size()) || shown[static_cast<size_t>(c)];
+      out[static_cast<size_t>(i)] = with_alpha(plot::GetColormapColor(c, plot::Colormap::Labels), on ? alpha : 0);
+    }
+  }
 }
 
 }  // namespace cilab

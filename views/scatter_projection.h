@@ -11,8 +11,10 @@
 #pragma once
 
 #include "algorithms/projection.h"
+#include "views/plot/plot.h"
 
 #include <Eigen/Core>
+#include <imgui.h>
 
 #include <cstdint>
 #include <string>
@@ -50,6 +52,13 @@ class ScatterProjection {
   // "" for the y axis of 1-D data.
   std::string axis_label(int axis, const Dataset& data) const;
 
+  // The view controls of the map for d > 2 data: "principal axes" / "two features" radio
+  // buttons (principal_help: the first one's tooltip) and, for features, the x and y feature
+  // combos. The features are clamped to [0, d - 1] first: the data may have just been replaced
+  // by data with fewer columns. Draws nothing for d <= 2.
+  static void draw_controls(const Dataset& data, ScatterMode& mode, int& feature_x, int& feature_y,
+                            const char* principal_help);
+
   // Plot coordinates of the rows (size n).
   const std::vector<float>& xs() const { return xs_; }
   const std::vector<float>& ys() const { return ys_; }
@@ -62,5 +71,22 @@ class ScatterProjection {
   Projection2d pca_;
   bool has_axes_ = false;
 };
+
+// ---- colour keys of the clustering scatters (k-means, GMM) -------------------------------------
+// Clusters are coloured with plot::Colormap::Categorical and drawn as circles; true classes
+// with plot::Colormap::Labels and drawn as squares, so a class never passes for a cluster.
+
+// Marker of points coloured by their true class.
+constexpr plot::Marker kLabelMarker = plot::Marker::Square;
+
+// Inside a plot: one legend entry per class (its name, else "class c") in the label palette.
+// shown[c] (resized to the class count) is false for classes the user hid in the legend.
+void label_legend(const Dataset& data, std::vector<char>& shown);
+// Inside a plot: one legend entry per cluster ("<noun> j", cluster palette); shown as above.
+void cluster_legend(const char* noun, int k, std::vector<char>& shown);
+// Colour of each row by its class (label palette, the given alpha); `unlabelled` for rows
+// without a class; transparent for classes with shown[c] == 0.
+void label_colours(const Dataset& data, const std::vector<char>& shown, int alpha, ImU32 unlabelled,
+                   std::vector<ImU32>& out);
 
 }  // namespace cilab

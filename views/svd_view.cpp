@@ -27,8 +27,9 @@ std::string fmt(double v) {
   return buf;
 }
 
-// One matrix panel: a gray image (pictures) or a heatmap (data matrices).
-// `signed_scale`: symmetric range [-L, L] around 0 (mid-gray / mid-colour = 0).
+// One matrix panel: a gray image (pictures) or a heatmap (data matrices), with its colour bar.
+// Signed panels pass a symmetric range [-L, L] (mid-gray / mid-colour = 0). The axes refit to
+// the matrix whenever its shape changes (a new input).
 void matrix_panel(const char* title, const char* help, const char* id, const float* values, int m, int n,
                   bool image, float vmin, float vmax, ImVec2 size) {
   ImGui::BeginGroup();
@@ -41,6 +42,8 @@ void matrix_panel(const char* title, const char* help, const char* id, const flo
                     image ? plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines : plot::AxisFlags_NoGridLines,
                     image ? plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines : plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(0, n, 0, m, plot::Cond::Once);
+    plot::SetupAxesFitKey((static_cast<uint64_t>(static_cast<uint32_t>(m)) << 32) | static_cast<uint32_t>(n));
+    plot::SetupColorBar("##scale", vmin, vmax, image ? plot::Colormap::Gray : plot::Colormap::Viridis);
     if (image) {
       plot::PlotImageGray("##img", values, m, n, vmin, vmax, plot::Point{0, 0}, plot::Point{static_cast<double>(n), static_cast<double>(m)});
     } else {
@@ -195,7 +198,8 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   const float cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
   float cell_w = (grid_w - spacing) * 0.5f;
   if (f.is_image)  // square-ish pictures: no wider than their height needs
-    cell_w = std::min(cell_w, (cell_h - ImGui::GetTextLineHeightWithSpacing()) * n / std::max(1, m) + 8.0f);
+    cell_w = std::min(cell_w, (cell_h - ImGui::GetTextLineHeightWithSpacing()) * n / std::max(1, m) + 8.0f +
+                                  ImGui::GetFontSize() * 4.5f);  // + the colour bar
   const ImVec2 psize(cell_w, cell_h);
   if (cached_approx_ != s.approx) {
     // The snapshot's float matrix is column-major (Eigen): copy row-major for the panels.

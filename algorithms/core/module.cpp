@@ -1,11 +1,19 @@
 #include "algorithms/core/module.h"
 
 #include <algorithm>
+#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <stdexcept>
 
 namespace cilab {
+namespace {
+
+std::atomic<uint64_t> g_snapshot_serial{0};  // last SnapshotSerial handed out
+
+}  // namespace
+
+SnapshotSerial::SnapshotSerial() : value(g_snapshot_serial.fetch_add(1, std::memory_order_relaxed) + 1) {}
 
 const char* status_name(Status s) {
   switch (s) {

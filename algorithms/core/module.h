@@ -66,9 +66,21 @@ struct ModuleInfo {
   bool iterative = true;
 };
 
+// A number unique to one snapshot object in the process: every construction,
+// also a copy, draws the next value of a process-wide counter, so it is never
+// reused (unlike an address, which a freed buffer hands to the next one).
+// Views key what they derive from a snapshot (point colours...) by it.
+struct SnapshotSerial {
+  SnapshotSerial();
+  SnapshotSerial(const SnapshotSerial&) : SnapshotSerial() {}
+  SnapshotSerial& operator=(const SnapshotSerial&) { return *this; }  // keeps its own
+  uint64_t value;
+};
+
 // Base of every module's snapshot. Modules derive and add what views draw.
 struct Snapshot {
   virtual ~Snapshot() = default;
+  SnapshotSerial serial;     // unique per snapshot object (see SnapshotSerial)
   int iteration = 0;         // completed iterations
   int phase = 0;             // 0: at an iteration boundary; p > 0: after sub-step p
   Status status = Status::Running;

@@ -4,13 +4,17 @@
 // legend toggles, clicks) against the maths they should follow.
 #include <doctest/doctest.h>
 
+#include <cctype>
 #include <cmath>
 #include <cstdint>
+#include <cstdlib>
+#include <string>
 #include <limits>
 #include <random>
 #include <vector>
 
 #include "tests/support/imgui_headless.h"
+#include "tests/support/screen_text.h"
 #include "views/plot/plot.h"
 #include "views/plot/plot_internal.h"
 #include "views/plot/texture.h"
@@ -48,6 +52,25 @@ int count_outside(ImDrawList* dl, int begin, int end, const Seen& s, float tol) 
             ++outside;
     }
     return outside;
+}
+
+// Whitespace-separated tokens of text that are numbers (tick labels).
+int numeric_tokens(const std::string& text) {
+    int n = 0;
+    std::size_t i = 0;
+    while (i < text.size()) {
+        while (i < text.size() && std::isspace(static_cast<unsigned char>(text[i]))) ++i;
+        std::size_t j = i;
+        while (j < text.size() && !std::isspace(static_cast<unsigned char>(text[j]))) ++j;
+        if (j > i) {
+            const std::string tok = text.substr(i, j - i);
+            char* end = nullptr;
+            std::strtod(tok.c_str(), &end);
+            if (end == tok.c_str() + tok.size()) ++n;
+        }
+        i = j;
+    }
+    return n;
 }
 
 ImVec2 center_of(const Seen& s) { return ImVec2(s.pos.x + s.size.x * 0.5f, s.pos.y + s.size.y * 0.5f); }
@@ -728,6 +751,253 @@ TEST_CASE("SetupLegend puts the legend in the requested corner, many entries wra
     ui.frame_in_window(draw);
     CHECK(st.legend_rect.GetHeight() <= s.size.y);
     CHECK(st.legend_rect.GetWidth() > 1.5f * one_column_w);
+}
+
+TEST_CASE("SetupAxesFitKey: a new key re-applies Once limits (an image of a new shape), the same key keeps the view") {
+    // Issue 9 B6: a 28x28 image shown in the old 512x512 axes until double-clicked.
+    ImGuiHeadless ui;
+    Seen s;
+    int w = 512, h = 512;
+    bool use_key = true;
+    std::vector<float> px(512 * 512, 0.5f);
+    auto draw = [&] {
+        if (plot::BeginPlot("image", ImVec2(600, 600), plot::PlotFlags_CanvasOnly)) {
+            plot::SetupAxesLimits(0, w, 0, h, plot::Cond::Once);
+            if (use_key) plot::SetupAxesFitKey((static_cast<uint64_t>(h) << 32) | static_cast<uint64_t>(w));
+            plot::PlotImageGray("##img", px.data(), h, w, 0.0f, 1.0f, plot::Point{0, 0}, plot::Point{double(w), double(h)});
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_max == doctest::Approx(512.0));
+    // The user zooms in: the same key keeps the user's view.
+    ui.mouse_move(center_of(s).x, center_of(s).y);
+    ui.mouse_wheel(2.0f);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_max < 500.0);
+    // New shape: the limits follow at once.
+    w = h = 28;
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_min == doctest::Approx(0.0));
+    CHECK(s.limits.x_max == doctest::Approx(28.0));
+    CHECK(s.limits.y_max == doctest::Approx(28.0));
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_max == doctest::Approx(28.0));
+    // Without a key (the old behaviour) a new shape keeps the stale axes.
+    use_key = false;
+    w = h = 100;
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_max == doctest::Approx(28.0));
+}
+
+TEST_CASE("SetupAxesFitKey without limits refits both axes to the items when the key changes") {
+    ImGuiHeadless ui;
+    Seen s;
+    uint64_t key = 1;
+    double scale = 1000.0;
+    auto draw = [&] {
+        if (plot::BeginPlot("curve", ImVec2(600, 300))) {
+            plot::SetupAxesFitKey(key);
+            const double xs[3] = {0, 1, 2}, ys[3] = {0, scale, 0.5 * scale};
+            plot::PlotLine("run", xs, ys, 3);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.y_max > 900.0);
+    scale = 1.0;  // a new run with smaller values, same key: the view stays (no AutoFit)
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.y_max > 900.0);
+    key = 2;
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.y_max < 2.0);
+    CHECK(s.limits.y_max > 1.0);
+}
+
+TEST_CASE("SetupColorBar draws the colormap beside the plot area, with its label and scale ticks") {
+    ImGuiHeadless ui;
+    Seen with_bar, without_bar;
+    bool bar = false;
+    std::vector<double> heat(4 * 4);
+    for (std::size_t i = 0; i < heat.size(); ++i) heat[i] = static_cast<double>(i);
+    std::string text;
+    auto draw = [&](Seen& s) {
+        if (plot::BeginPlot("heat", ImVec2(600, 400), plot::PlotFlags_NoTitle)) {
+            plot::SetupAxes("x", "y");
+            if (bar) plot::SetupColorBar("probability##bar", 0.0, 15.0);
+            plot::PlotHeatmap("##h", heat.data(), 4, 4, 0.0, 15.0);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window([&] { draw(without_bar); });
+    bar = true;
+    text = frame_text(ui, [&] { draw(with_bar); });
+    CAPTURE(text);
+    // the plot area makes room for the bar, the frame keeps its size
+    CHECK(with_bar.size.x < without_bar.size.x - 20.0f);
+    CHECK(with_bar.size.y == doctest::Approx(without_bar.size.y));
+    CHECK(text.find("probability") != std::string::npos);
+    CHECK(text.find("##bar") == std::string::npos);
+    CHECK(numeric_tokens(text) >= 2);  // the scale is labelled
+    // the bar's colours: viridis' ends, drawn right of the plot area
+    const ImDrawList* dl = ImGui::GetDrawData()->CmdLists[0];
+    const ImU32 lo = plot::SampleColormap(0.0), hi = plot::SampleColormap(1.0);
+    bool lo_right = false, hi_right = false;
+    const float right = with_bar.pos.x + with_bar.size.x;
+    for (const ImDrawVert& v : dl->VtxBuffer) {
+        if (v.pos.x <= right + 1.0f) continue;
+        lo_right = lo_right || v.col == lo;
+        hi_right = hi_right || v.col == hi;
+    }
+    CHECK(lo_right);
+    CHECK(hi_right);
+}
+
+TEST_CASE("PlotLegendEntry lists a group in the legend, in its marker shape, and reports hiding it") {
+    ImGuiHeadless ui;
+    Seen s;
+    bool shown[2] = {false, false};
+    auto draw = [&] {
+        if (plot::BeginPlot("groups", ImVec2(800, 600))) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            plot::Spec a;
+            a.color = plot::GetColormapColor(0);
+            shown[0] = plot::PlotLegendEntry("cluster 0", a);
+            plot::Spec b;
+            b.color = plot::GetColormapColor(1, plot::Colormap::Labels);
+            b.marker = plot::Marker::Square;
+            shown[1] = plot::PlotLegendEntry("T-shirt/top##label0", b);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    const std::string text = frame_text(ui, draw);
+    CHECK(text.find("cluster 0") != std::string::npos);
+    CHECK(text.find("T-shirt/top") != std::string::npos);
+    CHECK(shown[0]);
+    CHECK(shown[1]);
+    const plot::PlotState& st = ui.plot_context()->plots.begin()->second;
+    REQUIRE(st.legend_order.size() == 2);
+    CHECK(st.items.at(st.legend_order[1]).marker == plot::Marker::Square);
+    // click the first entry: hidden, and the caller is told
+    const float fh = ImGui::GetFontSize();
+    ui.mouse_move(s.pos.x + 8.0f + fh * 1.5f, s.pos.y + 8.0f + fh * 0.45f + fh * 0.5f);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK_FALSE(shown[0]);
+    CHECK(shown[1]);
+}
+
+TEST_CASE("label palette: 10 opaque colours, none of them a cluster colour") {
+    for (int i = 0; i < 10; ++i) {
+        const ImU32 l = plot::GetColormapColor(i, plot::Colormap::Labels);
+        CHECK((l >> IM_COL32_A_SHIFT) == 255u);
+        for (int j = 0; j < 10; ++j) {
+            const ImU32 c = plot::GetColormapColor(j);
+            const int dr = int((l >> IM_COL32_R_SHIFT) & 255) - int((c >> IM_COL32_R_SHIFT) & 255);
+            const int dg = int((l >> IM_COL32_G_SHIFT) & 255) - int((c >> IM_COL32_G_SHIFT) & 255);
+            const int db = int((l >> IM_COL32_B_SHIFT) & 255) - int((c >> IM_COL32_B_SHIFT) & 255);
+            CHECK(dr * dr + dg * dg + db * db > 30 * 30);
+        }
+    }
+    CHECK(plot::GetColormapSize(plot::Colormap::Labels) == 10);
+}
+
+TEST_CASE("callers' caches live in the plot context and are dropped once unused") {
+    // Issue 9 D17: the metrics view's decimation cache was a function-static map, never trimmed.
+    struct Counter : plot::CacheEntry {
+        int value = 0;
+    };
+    ImGuiHeadless ui;
+    auto frame = [&](int used) {
+        ui.frame_in_window([&] {
+            for (int i = 0; i < used; ++i) ++plot::GetOrCreateCache<Counter>(static_cast<ImGuiID>(1000 + i)).value;
+            if (plot::BeginPlot("any", ImVec2(200, 200))) plot::EndPlot();
+        });
+    };
+    frame(5);
+    frame(5);
+    CHECK(plot::GetCacheCount() == 5);
+    ui.frame_in_window([&] { CHECK(plot::GetOrCreateCache<Counter>(1000).value == 2); });
+    for (int i = 0; i < plot::kCacheKeepFrames + 5; ++i) frame(1);
+    CHECK(plot::GetCacheCount() == 1);
+    ui.frame_in_window([&] { CHECK(plot::GetOrCreateCache<Counter>(1000).value > 100); });
+}
+
+TEST_CASE("log axes label at least two values on short plots and over less than a decade") {
+    // Issue 9 B7: GMM's min-eigenvalue plot showed one tick label, or none.
+    ImGuiHeadless ui;
+    double lo = 0.2, hi = 0.9;
+    auto text_of = [&] {
+        return frame_text(ui, [&] {
+            if (plot::BeginPlot("##log", ImVec2(300, 110), plot::PlotFlags_NoTitle)) {
+                plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoTickLabels, plot::AxisFlags_LogScale);
+                plot::SetupAxesLimits(0, 1, lo, hi, plot::Cond::Always);
+                plot::EndPlot();
+            }
+        });
+    };
+    std::string t = text_of();
+    t = text_of();
+    CAPTURE(t);
+    CHECK(t.find("0.2") != std::string::npos);
+    CHECK(t.find("0.5") != std::string::npos);
+    lo = 1e-9;
+    hi = 3.0;
+    t = text_of();
+    CAPTURE(t);
+    CHECK(numeric_tokens(t) >= 2);
+    lo = 0.9062350;  // less than one [j, j + 1] x 10^k interval
+    hi = 0.9062360;
+    t = text_of();
+    CAPTURE(t);
+    CHECK(numeric_tokens(t) >= 2);
+}
+
+TEST_CASE("a long title and axis labels stay inside the plot's frame (shortened), clear of the next widget") {
+    // Issue 9 C13: the BIC plot's title ran into the next plot's axis label.
+    ImGuiHeadless ui;
+    ImRect frame;
+    int begin = 0, end = 0;
+    std::string text;
+    auto draw = [&] {
+        ImDrawList* dl = ImGui::GetWindowDrawList();
+        begin = dl->VtxBuffer.Size;
+        const ImVec2 at = ImGui::GetCursorScreenPos();
+        if (plot::BeginPlot("BIC and AIC (lower is better; click a K to load it)##t", ImVec2(220, 200))) {
+            plot::SetupAxes("K (components) of the Gaussian mixture model", "a criterion with a long name indeed");
+            const double xs[2] = {1, 2}, ys[2] = {3, 4};
+            plot::PlotLine("##l", xs, ys, 2);
+            plot::EndPlot();
+        }
+        end = dl->VtxBuffer.Size;
+        frame = ImRect(at, ImVec2(at.x + 220, at.y + 200));
+        ImGui::SameLine();
+        ImGui::Button("next", ImVec2(100, 200));
+    };
+    ui.frame_in_window(draw);
+    text = frame_text(ui, draw);
+    CAPTURE(text);
+    CHECK(text.find("...") != std::string::npos);
+    const ImDrawList* dl = ImGui::GetDrawData()->CmdLists[0];
+    int outside = 0;
+    for (int i = begin; i < end; ++i) {
+        const ImVec2 p = dl->VtxBuffer[i].pos;
+        if (p.x < frame.Min.x - 1 || p.x > frame.Max.x + 1 || p.y < frame.Min.y - 1 || p.y > frame.Max.y + 1) ++outside;
+    }
+    CHECK(outside == 0);
 }
 
 }  // TEST_SUITE

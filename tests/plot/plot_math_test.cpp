@@ -233,6 +233,81 @@ TEST_CASE("log axis ticks sit on decades with 2..9 minors") {
     CHECK(has_minor);
 }
 
+// Labelled majors of a log axis over [lo, hi] on `px` pixels (tick spacing target 48 px).
+std::vector<Tick> log_majors(double lo, double hi, double px) {
+    Axis a;
+    a.set_scale(Scale::Log10);
+    REQUIRE(a.set_range(lo, hi));
+    a.set_pixels(px, 0.0);  // a y axis
+    std::vector<Tick> ticks;
+    plot::locate_ticks(a, 48.0, ticks);
+    std::vector<Tick> out;
+    for (const Tick& t : ticks)
+        if (t.major) out.push_back(t);
+    return out;
+}
+
+TEST_CASE("log axis spanning less than a decade labels intermediate values, at least two") {
+    // Issue 9 B7: 0.2..0.9 showed the single label "0.5"; 0.6..0.95 and a sliver showed one or none.
+    const double ranges[][2] = {{0.2, 0.9}, {0.6, 0.95}, {0.905, 0.907}, {3.0, 40.0}, {1.5e-7, 9e-7}, {0.11, 0.19}};
+    for (const auto& r : ranges) {
+        CAPTURE(r[0]);
+        CAPTURE(r[1]);
+        const std::vector<Tick> m = log_majors(r[0], r[1], 90.0);
+        REQUIRE(m.size() >= 2);
+        std::set<std::string> seen;
+        for (const Tick& t : m) {
+            CHECK(t.value >= r[0] * (1 - 1e-9));
+            CHECK(t.value <= r[1] * (1 + 1e-9));
+            CHECK(seen.insert(t.label).second);
+            CHECK(std::strtod(t.label, nullptr) == doctest::Approx(t.value).epsilon(1e-3));
+        }
+    }
+    // 1, 2, 5 x 10^k preferred where they give two labels.
+    const std::vector<Tick> m = log_majors(0.15, 0.9, 120.0);
+    REQUIRE(m.size() == 2);
+    CHECK(m[0].value == doctest::Approx(0.2));
+    CHECK(m[1].value == doctest::Approx(0.5));
+}
+
+TEST_CASE("log axis labels a decade per tick, thinned on short axes but never below two labels") {
+    // Issue 9 B7: ten decades on a short plot labelled only every tenth decade (one label).
+    const std::vector<Tick> m = log_majors(3e-11, 0.5, 80.0);
+    REQUIRE(m.size() >= 2);
+    for (const Tick& t : m) CHECK(std::fabs(std::log10(t.value) - std::round(std::log10(t.value))) < 1e-9);
+    // Enough room: every decade is labelled.
+    const std::vector<Tick> all = log_majors(1e-6, 1.0, 400.0);
+    CHECK(all.size() == 7);
+    // Two decades on a tiny axis still give both.
+    CHECK(log_majors(0.05, 20.0, 30.0).size() >= 2);
+}
+
+TEST_CASE("fit of data constant up to float noise shows a constant, not a drop") {
+    // Issue 9 B7: min_eigenvalue 0.90623506..0.90623508 was fitted to [9.0623506e-1, 9.0623508e-1].
+    const double lo = 0.90623506, hi = 0.90623508;
+    FitExtents e;
+    e.extend(lo);
+    e.extend(hi);
+    CHECK(plot::is_nearly_constant(lo, hi));
+    CHECK_FALSE(plot::is_nearly_constant(0.9, 0.91));
+    Axis lin;
+    REQUIRE(lin.apply_fit(e));
+    CHECK(lin.span() >= 0.05 * hi);
+    CHECK(lin.min() < lo);
+    CHECK(lin.max() > hi);
+    Axis lg;
+    lg.set_scale(Scale::Log10);
+    REQUIRE(lg.apply_fit(e));
+    CHECK(std::log10(lg.max() / lg.min()) >= 0.9);
+    // A real (small) change is still shown as one.
+    FitExtents real;
+    real.extend(0.90);
+    real.extend(0.91);
+    Axis r;
+    REQUIRE(r.apply_fit(real, 0.0));
+    CHECK(r.span() == doctest::Approx(0.01));
+}
+
 TEST_CASE("fit ignores NaN and Inf, pads the extents and contains all finite data") {
     const double data[] = {kNaN, 2.0, -kInf, 7.5, kInf, -1.25, kNaN};
     FitExtents e;

@@ -2,6 +2,7 @@
 // snapshots of a real EM run (make_module("gmm")), plus its ImGui-free
 // density / contour maths.
 #include "../support/imgui_headless.h"
+#include "../support/screen_text.h"
 #include "algorithms/core/registry.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
@@ -115,9 +116,74 @@ TEST_CASE("gmm view: faithful after EM steps draws points, 1 and 2 sigma ellipse
   CHECK(view.ellipses_drawn() == 0);
   CHECK(view.contour_segments_drawn() == 0);
   CHECK(bare.vertices < s.vertices);
-  // Controls panel draws.
-  s = ui.frame_in_window([&] { view.draw_controls(f.snap(), f.context()); });
-  CHECK(s.vertices > 0);
+  // Controls panel: the density and ellipse options are on screen.
+  const std::string text = frame_text(ui, [&] { view.draw_controls(f.snap(), f.context()); });
+  CAPTURE(text);
+  CHECK(text.find("1 and 2 sigma ellipses") != std::string::npos);
+  CHECK(text.find("heatmap") != std::string::npos);
+}
+
+TEST_CASE("gmm view: colours follow the snapshot even when the responsibility buffer is reused at the same address") {
+  // Issue 9 D14: colours were cached by the responsibility matrix's address, which EM recycles.
+  Fixture f("faithful", {"k=2"});
+  f.steps(2);
+  const int n = f.data->rows();
+  auto q = std::make_shared<Eigen::MatrixXd>(Eigen::MatrixXd::Zero(n, 2));
+  q->col(0).setOnes();
+  auto first = std::make_shared<GmmSnapshot>(f.snap());
+  first->resp = q;
+  ImGuiHeadless ui;
+  GmmView view;
+  view.density = GmmView::Density::Off;
+  std::vector<ViewIntent> intents;
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(*first, f.context(), intents); });
+  const ImU32 c0 = view.point_colours()[7];
+  CHECK((c0 & 0x00FFFFFFu) == (plot::GetColormapColor(0) & 0x00FFFFFFu));
+  q->col(0).setZero();  // the next E-step wrote into the same buffer
+  q->col(1).setOnes();
+  auto second = std::make_shared<GmmSnapshot>(f.snap());
+  second->resp = q;
+  REQUIRE(second->resp.get() == first->resp.get());
+  ui.frame_in_window([&] { view.draw(*second, f.context(), intents); });
+  CHECK((view.point_colours()[7] & 0x00FFFFFFu) == (plot::GetColormapColor(1) & 0x00FFFFFFu));
+}
+
+TEST_CASE("gmm view: switching to data with fewer columns clamps the chosen feature - the combo shows it") {
+  Fixture f6("blobs:n=150,centers=3,dim=6,seed=2", {"k=3"});
+  Fixture f3("blobs:n=150,centers=3,dim=3,seed=2", {"k=3"});
+  ImGuiHeadless ui;
+  GmmView view;
+  view.projection = GmmView::Projection::Features;
+  view.feature_x = 5;
+  frame_text(ui, [&] { view.draw_controls(f6.snap(), f6.context()); });
+  const std::string text = frame_text(ui, [&] { view.draw_controls(f3.snap(), f3.context()); });
+  CAPTURE(text);
+  CHECK(view.feature_x == 2);
+  CHECK(text.find(f3.data->column_names[2]) != std::string::npos);
+}
+
+TEST_CASE("gmm view: the legend names the components and the classes - the density heatmap has a colour bar") {
+  // Issue 9 B9.
+  Fixture f("iris", {"k=3"});
+  f.steps(2);
+  ImGuiHeadless ui;
+  GmmView view;
+  std::vector<ViewIntent> intents;
+  ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  std::string text = frame_text(ui, [&] { view.draw(f.snap(), f.context(), intents); });
+  CAPTURE(text);
+  for (int j = 0; j < 3; ++j) CHECK(text.find("component " + std::to_string(j)) != std::string::npos);
+  CHECK(text.find("density:") == std::string::npos);
+  view.density = GmmView::Density::Heatmap;
+  view.colour_by = GmmView::ColourBy::TrueLabel;
+  ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  text = frame_text(ui, [&] { view.draw(f.snap(), f.context(), intents); });
+  CAPTURE(text);
+  CHECK(text.find("density: sqrt(p(x) / max p)") != std::string::npos);
+  for (const std::string& name : f.data->class_names) CHECK(text.find(name) != std::string::npos);
+  for (size_t i = 0; i < view.point_colours().size(); ++i)
+    CHECK((view.point_colours()[i] & 0x00FFFFFFu) ==
+          (plot::GetColormapColor(f.data->labels[i], plot::Colormap::Labels) & 0x00FFFFFFu));
 }
 
 TEST_CASE("gmm view: the E sub-step recolours the points, the M sub-step moves the ellipses") {
@@ -148,7 +214,7 @@ TEST_CASE("gmm view: the E sub-step recolours the points, the M sub-step moves t
   f.gmm->sub_step();  // M
   REQUIRE(f.snap().phase == 0);
   draw();
-  CHECK(view.colour_refreshes() == refresh0 + 1);  // M does not touch the responsibilities
+  CHECK(view.colour_refreshes() == refresh0 + 1);  // M leaves the responsibilities, so the colours, as they are
   const std::vector<ImVec2> after_m = view.mean_pixels();
   double moved = 0;
   for (int j = 0; j < 2; ++j) moved += std::abs(after_m[j].x - after_e[j].x) + std::abs(after_m[j].y - after_e[j].y);
@@ -379,7 +445,7 @@ TEST_CASE("gmm view: heatmap density goes through the texture provider - large n
   view.density = GmmView::Density::Heatmap;
   std::vector<ViewIntent> intents;
   for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
-  CHECK(view.colour_refreshes() == 1);  // O(n k) mixing once per responsibility matrix
+  CHECK(view.colour_refreshes() == 1);  // the colours (and the splat image) change once
   CHECK(tex.live.count(0x676d6d64656e7331ull) == 1);  // the density texture
   const int updates = tex.update_count;
   ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });

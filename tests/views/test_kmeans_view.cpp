@@ -1,6 +1,7 @@
 // The k-means view and the metrics strip, drawn with real ImGui frames
 // (no renderer) over snapshots of a real k-means run.
 #include "../support/imgui_headless.h"
+#include "../support/screen_text.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/kmeans.h"
 #include "views/kmeans_view.h"
@@ -9,6 +10,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <set>
 
 using namespace cilab;
 
@@ -142,9 +144,13 @@ TEST_CASE("kmeans view: d > 2 data is projected on principal axes - image data s
   view.feature_y = 3;
   s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
   CHECK(s.vertices > 150 * 4);
-  // Controls panel draws.
-  s = ui.frame_in_window([&] { view.draw_controls(*f.km.snapshot(), f.context()); });
-  CHECK(s.vertices > 0);
+  // Controls panel: the projection choice and the chosen features are on screen.
+  const std::string text = frame_text(ui, [&] { view.draw_controls(*f.km.snapshot(), f.context()); });
+  CAPTURE(text);
+  CHECK(text.find("principal axes") != std::string::npos);
+  CHECK(text.find("x feature") != std::string::npos);
+  CHECK(text.find(f.data->column_names[2]) != std::string::npos);
+  CHECK(text.find(f.data->column_names[3]) != std::string::npos);
 }
 
 TEST_CASE("kmeans view: image rows draw their centroids as images") {
@@ -167,10 +173,8 @@ TEST_CASE("kmeans view: image rows draw their centroids as images") {
   plot::SetTextureProvider(&tex);
   KMeansView view;
   std::vector<ViewIntent> intents;
-  FrameStats s;
-  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(*km.snapshot(), ctx, intents); });
-  CHECK(s.vertices > 0);
-  CHECK(tex.data_updates() >= 1);  // centroid images went through the texture provider
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*km.snapshot(), ctx, intents); });
+  CHECK(tex.data_updates() >= 5);  // each of the 5 centroid images went through the texture provider
   plot::SetTextureProvider(nullptr);
 }
 
@@ -182,12 +186,99 @@ TEST_CASE("kmeans view: k-means++ seeding probabilities are shown at iteration 0
   ImGuiHeadless ui;
   KMeansView view;
   std::vector<ViewIntent> intents;
-  FrameStats s;
-  for (int i = 0; i < 2; ++i) s = ui.frame_in_window([&] { view.draw(snap, f.context(), intents); });
-  CHECK(s.vertices > 400 * 4);
-  view.seeding_round = 2;
-  s = ui.frame_in_window([&] { view.draw_controls(snap, f.context()); });
-  CHECK(s.vertices > 0);
+  view.show_seeding = false;
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(snap, f.context(), intents); });
+  const std::vector<ImU32> plain = view.point_colours();
+  view.show_seeding = true;
+  ui.frame_in_window([&] { view.draw(snap, f.context(), intents); });
+  const std::string text = frame_text(ui, [&] { view.draw(snap, f.context(), intents); });
+  // The points take the D^2 colours (viridis), with a colour bar that says what they mean.
+  const std::vector<ImU32> seeded = view.point_colours();
+  REQUIRE(seeded.size() == plain.size());
+  CHECK(seeded != plain);
+  int at_top = 0;
+  for (ImU32 c : seeded) at_top += c == plot::SampleColormap(1.0) ? 1 : 0;
+  CHECK(at_top >= 1);  // the farthest point of the last round: D_i = max D
+  CAPTURE(text);
+  CHECK(text.find("D_i / max D") != std::string::npos);
+  // A later round recolours; the slider for it is shown.
+  view.seeding_round = 1;
+  ui.frame_in_window([&] { view.draw(snap, f.context(), intents); });
+  CHECK(view.point_colours() != seeded);
+  const std::string controls = frame_text(ui, [&] { view.draw_controls(snap, f.context()); });
+  CHECK(controls.find("seeding round") != std::string::npos);
+}
+
+TEST_CASE("kmeans view: colours follow the snapshot even when the label buffer is reused at the same address") {
+  // Issue 9 D14: colours were cached by the label buffer's address, which k-means recycles.
+  Fixture f("blobs:n=300,centers=3,seed=5", "kmeans++", 3, 2);
+  const auto& base = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  auto buffer = std::make_shared<std::vector<int>>(300, 0);
+  auto first = std::make_shared<KMeansSnapshot>(base);
+  first->labels = buffer;
+  ImGuiHeadless ui;
+  KMeansView view;
+  view.show_voronoi = false;
+  std::vector<ViewIntent> intents;
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(*first, f.context(), intents); });
+  const ImU32 c0 = view.point_colours()[10];
+  // The next iteration: the same buffer (same address) now holds other labels.
+  std::fill(buffer->begin(), buffer->end(), 2);
+  auto second = std::make_shared<KMeansSnapshot>(base);
+  second->labels = buffer;
+  REQUIRE(second->labels.get() == first->labels.get());
+  ui.frame_in_window([&] { view.draw(*second, f.context(), intents); });
+  const ImU32 c2 = view.point_colours()[10];
+  CHECK(c2 != c0);
+  CHECK((c2 & 0x00FFFFFFu) == (plot::GetColormapColor(2) & 0x00FFFFFFu));
+}
+
+TEST_CASE("kmeans view: switching to data with fewer columns clamps the chosen feature - the combo shows it") {
+  // Issue 9 D15: the feature combo read column_names[5] of a 3-column dataset.
+  Fixture f6("blobs:n=120,centers=3,dim=6,seed=2", "kmeans++", 3, 1);
+  Fixture f3("blobs:n=120,centers=3,dim=3,seed=2", "kmeans++", 3, 1);
+  REQUIRE(f6.data->cols() == 6);
+  REQUIRE(f3.data->cols() == 3);
+  ImGuiHeadless ui;
+  KMeansView view;
+  view.projection = KMeansView::Projection::Features;
+  view.feature_x = 5;
+  view.feature_y = 4;
+  std::string text = frame_text(ui, [&] { view.draw_controls(*f6.km.snapshot(), f6.context()); });
+  CHECK(text.find(f6.data->column_names[5]) != std::string::npos);
+  text = frame_text(ui, [&] { view.draw_controls(*f3.km.snapshot(), f3.context()); });
+  CAPTURE(text);
+  CHECK(view.feature_x == 2);
+  CHECK(view.feature_y == 2);
+  CHECK(text.find(f3.data->column_names[2]) != std::string::npos);
+}
+
+TEST_CASE("kmeans view: the legend names the clusters, true labels get their own palette, markers and names") {
+  // Issue 9 B9: "by true label" reused the cluster colours with no key; the legend said "points".
+  Fixture f("iris", "kmeans++", 3, 3);
+  ImGuiHeadless ui;
+  KMeansView view;
+  std::vector<ViewIntent> intents;
+  ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  std::string text = frame_text(ui, [&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  CAPTURE(text);
+  for (int j = 0; j < 3; ++j) CHECK(text.find("cluster " + std::to_string(j)) != std::string::npos);
+  const std::vector<ImU32> by_cluster = view.point_colours();
+  view.colour_by = KMeansView::ColourBy::TrueLabel;
+  ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  text = frame_text(ui, [&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  CAPTURE(text);
+  REQUIRE(f.data->class_names.size() == 3);
+  for (const std::string& name : f.data->class_names) CHECK(text.find(name) != std::string::npos);
+  std::set<ImU32> cluster_rgb;
+  for (int j = 0; j < plot::GetColormapSize(); ++j) cluster_rgb.insert(plot::GetColormapColor(j) & 0x00FFFFFFu);
+  const std::vector<ImU32>& by_label = view.point_colours();
+  REQUIRE(by_label.size() == by_cluster.size());
+  for (size_t i = 0; i < by_label.size(); ++i) {
+    CHECK(cluster_rgb.count(by_label[i] & 0x00FFFFFFu) == 0);
+    CHECK((by_label[i] & 0x00FFFFFFu) ==
+          (plot::GetColormapColor(f.data->labels[i], plot::Colormap::Labels) & 0x00FFFFFFu));
+  }
 }
 
 TEST_CASE("metrics view: one plot per metric plus step time") {

@@ -4,6 +4,7 @@
 // what a full recomputation draws.
 #include "../support/imgui_headless.h"
 #include "views/metrics_view.h"
+#include "views/plot/plot_internal.h"
 
 #include <doctest/doctest.h>
 
@@ -121,4 +122,49 @@ TEST_CASE("metrics view: incremental decimation of a growing history draws what 
   const FrameStats shrunk = draw(ui, h, true, 22);
   const FrameStats shrunk_fresh = draw(ui, h, true, 23);
   CHECK(shrunk.vertices == shrunk_fresh.vertices);
+}
+
+TEST_CASE("metrics view: the decimation caches live in the plot context and go when their plots go") {
+  // Issue 9 D17: the caches were a function-static map that only grew.
+  ImGuiHeadless ui;
+  const std::vector<std::vector<double>> h = history(20000);
+  const int before = plot::GetCacheCount();
+  auto frame = [&](int plots) {
+    ui.frame_in_window([&] {
+      for (int p = 0; p < plots; ++p) {
+        const std::string id = "##curve" + std::to_string(p);
+        draw_metric_plot(id.c_str(), loss_info(false), h, 0, 10, kPlotW, 120.0f, nullptr, 1);
+      }
+    });
+  };
+  frame(4);
+  frame(4);
+  CHECK(plot::GetCacheCount() == before + 4);  // one decimation cache per decimated plot
+  for (int i = 0; i < plot::kCacheKeepFrames + 5; ++i) frame(1);
+  CHECK(plot::GetCacheCount() == before + 1);
+}
+
+TEST_CASE("metrics view: a new run's curve is shown in full, not in the previous run's axes") {
+  // Issue 9 B6 (metric plots): the axes follow the data of the run shown.
+  ImGuiHeadless ui;
+  std::vector<std::vector<double>> big(50), small(8);
+  for (size_t i = 0; i < big.size(); ++i) big[i] = {1000.0 + 10.0 * static_cast<double>(i)};
+  for (size_t i = 0; i < small.size(); ++i) small[i] = {0.5 + 0.01 * static_cast<double>(i)};
+  auto limits = [&](const std::vector<std::vector<double>>& h, uint64_t version) {
+    plot::Limits lim;
+    for (int k = 0; k < 3; ++k)
+      ui.frame_in_window([&] {
+        draw_metric_plot("##run", loss_info(false), h, 0, 0, kPlotW, kPlotH, nullptr, version);
+        const plot::PlotState& st = ui.plot_context()->plots.at(ImGui::GetID("##run"));
+        lim = plot::Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
+      });
+    return lim;
+  };
+  const plot::Limits a = limits(big, 1);
+  CHECK(a.y_min > 900.0);
+  CHECK(a.x_max > 45.0);
+  const plot::Limits b = limits(small, 2);
+  CHECK(b.y_max < 1.0);
+  CHECK(b.y_min > 0.4);
+  CHECK(b.x_max < 10.0);
 }

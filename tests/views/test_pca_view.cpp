@@ -1,6 +1,8 @@
 // The PCA view, drawn with real ImGui frames (no renderer) over snapshots of a
 // real PCA run: every layout (2-D, 3-D, high-d, image data) and its input.
 #include "../support/imgui_headless.h"
+#include "../support/screen_text.h"
+#include "views/plot/plot_internal.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/pca.h"
 #include "views/pca_view.h"
@@ -9,6 +11,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <cstdio>
 
 using namespace cilab;
 
@@ -154,12 +157,46 @@ TEST_CASE("pca view high-d (iris): scree, scores, loadings and reconstruction dr
   view.score_y = 3;
   s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
   CHECK(s.vertices > 150 * 4);
-  s = ui.frame_in_window([&] { view.draw_controls(f.snap(), f.context()); });
-  CHECK(s.vertices > 0);
+  const std::string controls = frame_text(ui, [&] { view.draw_controls(f.snap(), f.context()); });
+  CAPTURE(controls);
+  CHECK(controls.find("reconstruction K") != std::string::npos);
+  CHECK(controls.find("scatter x: PC") != std::string::npos);
   // Before the fit the layout says so and draws no plots.
   Fixture g("iris", "fit", 0);
-  s = ui.frame_in_window([&] { view.draw(g.snap(), g.context(), intents); });
-  CHECK(s.vertices > 0);
+  const FrameStats text_only = ui.frame_in_window([&] { ImGui::TextUnformatted("x"); });
+  const std::string before_fit = frame_text(ui, [&] { view.draw(g.snap(), g.context(), intents); });
+  s = ImGuiHeadless::stats();
+  CHECK(before_fit.find("Nothing to show before the fit") != std::string::npos);
+  CHECK(s.vertices < text_only.vertices + 6000);  // a few lines of text, no plot
+}
+
+TEST_CASE("pca view high-d: the cumulative ratio at K is exact also beyond the scree plot's range") {
+  // Issue 9 B5: with K beyond the scree limit (50) the view printed the cumulative ratio at 50.
+  auto d = std::make_shared<Dataset>();
+  Eigen::MatrixXd x = Eigen::MatrixXd::Random(300, 40);
+  for (int j = 0; j < 40; ++j) x.col(j) *= 1.0 / (1.0 + j);  // decaying spectrum
+  d->x = x;
+  for (int j = 0; j < 40; ++j) d->column_names.push_back("f" + std::to_string(j));
+  d->name = "decay";
+  Fixture f(d, "fit", 1, 30);
+  REQUIRE(f.snap().k() == 30);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.scree_count = 10;  // the scree plot shows 10 components
+  view.recon_k = 25;      // K beyond them
+  std::vector<ViewIntent> intents;
+  ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
+  const std::string text = frame_text(ui, [&] { view.draw(f.snap(), f.context(), intents); });
+  // Independent value: the measured reconstruction error e(K) of the module, 1 - e(K) / tr C.
+  const PcaSnapshot& s = f.snap();
+  const double ratio = 1.0 - s.recon_error[25] / s.total_variance;
+  char want[64];
+  std::snprintf(want, sizeof want, "K = 25: cumulative %.2f%%", 100.0 * ratio);
+  CAPTURE(text);
+  CAPTURE(want);
+  CHECK(text.find(want) != std::string::npos);
+  CHECK(s.cumulative_ratio(25) == doctest::Approx(ratio).epsilon(1e-9));
+  CHECK(s.cumulative_ratio(40) == doctest::Approx(1.0).epsilon(1e-9));
 }
 
 TEST_CASE("pca view image data: eigen-images and reconstructions go through the texture provider") {
@@ -175,9 +212,7 @@ TEST_CASE("pca view image data: eigen-images and reconstructions go through the 
   plot::SetTextureProvider(&tex);
   PcaView view;
   std::vector<ViewIntent> intents;
-  FrameStats s;
-  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
-  CHECK(s.vertices > 0);
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), intents); });
   // mean + 11 eigen-images + 2 x 4 sample images, each a distinct texture.
   CHECK(tex.data_updates() >= 12 + 8);
   plot::SetTextureProvider(nullptr);
@@ -210,4 +245,38 @@ TEST_CASE("pca view high-d: hovering a score shows the sample, clicking adds it 
   CHECK(added);
   CHECK(intents.empty());
   plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("pca view high-d: the score scatter refits to a new run's scores") {
+  // Issue 9 B6 (module plots): the scatter kept the previous run's axes.
+  auto small = std::make_shared<Dataset>(*make_dataset("iris"));
+  auto large = std::make_shared<Dataset>(*small);
+  large->x *= 100.0;
+  Fixture a(small, "fit", 1), b(large, "fit", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  std::vector<ViewIntent> intents;
+  auto scatter_limits = [&](Fixture& f, uint64_t version) {
+    ViewContext ctx = f.context();
+    ctx.data_version = version;
+    plot::Limits lim;
+    for (int i = 0; i < 3; ++i)
+      ui.frame_in_window([&] {
+        view.draw(f.snap(), ctx, intents);
+        for (ImGuiWindow* w : GImGui->Windows)
+          if (std::string(w->Name).find("##pca_scores") != std::string::npos) {
+            const auto found = ui.plot_context()->plots.find(w->GetID("##pca_scatter"));
+            REQUIRE(found != ui.plot_context()->plots.end());
+            const plot::PlotState& st = found->second;
+            lim = plot::Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
+          }
+      });
+    return lim;
+  };
+  const plot::Limits la = scatter_limits(a, 1);
+  CHECK(la.x_max - la.x_min < 20.0);
+  const plot::Limits lb = scatter_limits(b, 2);
+  const double z_max = b.snap().scores->col(0).cwiseAbs().maxCoeff();
+  CHECK(z_max > 100.0);
+  CHECK(lb.x_max - lb.x_min > 1.5 * z_max);  // all of the new scores are in view
 }

@@ -1,6 +1,7 @@
 // The svd-lowrank view, drawn with real ImGui frames (no renderer) over
 // snapshots of real runs: images, data matrices, the photograph, and input.
 #include "../support/imgui_headless.h"
+#include "views/plot/plot_internal.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/svd_lowrank.h"
 #include "views/svd_view.h"
@@ -162,4 +163,37 @@ TEST_CASE("svd view: the photograph goes through the texture provider") {
   ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CHECK(textures.data_updates() - before == 3);
   plot::SetTextureProvider(nullptr);
+}
+
+TEST_CASE("svd view: image panels refit when the input's shape changes") {
+  // Issue 9 B6: a 28 x 28 image was drawn in a corner of the photograph's 512 x 512 axes.
+  Fixture photo(nullptr, "photo", 2);
+  Fixture item(images(3, 28, 28), "dataset", 2);
+  ImGuiHeadless ui;
+  SvdView view;
+  std::vector<ViewIntent> intents;
+  const char* panels[] = {"##svd_a", "##svd_ak", "##svd_layer", "##svd_resid"};
+  auto limits = [&](const char* id) {
+    plot::Limits lim;
+    ui.frame_in_window([&] {
+      view.draw(*item.mod.snapshot(), item.context(), intents);
+      const auto found = ui.plot_context()->plots.find(ImGui::GetID(id));
+      REQUIRE(found != ui.plot_context()->plots.end());
+      const plot::PlotState& st = found->second;
+      lim = plot::Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
+    });
+    return lim;
+  };
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*photo.mod.snapshot(), photo.context(), intents); });
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(*item.mod.snapshot(), item.context(), intents); });
+  for (const char* id : panels) {
+    CAPTURE(id);
+    const plot::Limits lim = limits(id);
+    // Equal aspect widens one axis; the other spans exactly the 28 pixels.
+    const bool x_tight = std::abs(lim.x_min) < 1e-6 && std::abs(lim.x_max - 28.0) < 1e-6;
+    const bool y_tight = std::abs(lim.y_min) < 1e-6 && std::abs(lim.y_max - 28.0) < 1e-6;
+    CHECK((x_tight || y_tight));
+    CHECK(lim.x_max - lim.x_min < 3 * 28.0);
+    CHECK(lim.y_max - lim.y_min < 3 * 28.0);
+  }
 }

@@ -11,6 +11,8 @@
 //
 // [SECTION] API change log
 //  2026-11-25  first version (BeginPlot/SetupAxes/items/DragPoint/TextureProvider).
+//  2026-11-26  SetupAxesFitKey, SetupColorBar, PlotLegendEntry, Colormap::Labels, callers' caches
+//              (GetCache/SetCache), plot text logged for tests.
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
@@ -40,13 +42,25 @@ void add_text_vertical(ImDrawList* dl, ImVec2 center, ImU32 col, const char* tex
     // Lay the text out unclipped: before the rotation it may stick out of the clip rect, and
     // ImFont::RenderText would drop those glyphs (the first letters of a long label).
     dl->PushClipRectFullScreen();
-    dl->AddText(pos, col, text);
+    AddPlotText(dl, pos, col, text);
     dl->PopClipRect();
     for (int i = vtx_begin; i < dl->VtxBuffer.Size; ++i) {
         ImDrawVert& v = dl->VtxBuffer[i];
         const float dx = v.pos.x - center.x, dy = v.pos.y - center.y;
         v.pos = ImVec2(center.x + dy, center.y - dx);
     }
+}
+
+// text shortened with "..." to at most `avail` pixels (whole UTF-8 characters are dropped), so
+// a long title or axis label never runs into a neighbouring widget.
+std::string fit_text(const std::string& text, float avail) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= avail) return text;
+    std::string t = text;
+    while (!t.empty() && ImGui::CalcTextSize((t + "...").c_str()).x > avail) {
+        t.pop_back();
+        while (!t.empty() && (static_cast<unsigned char>(t.back()) & 0xC0) == 0x80) t.pop_back();
+    }
+    return t + "...";
 }
 
 // Widest tick label of a tick list (majors only).
@@ -88,6 +102,71 @@ void locate_x_ticks(Context& c) {
 void locate_y_ticks(Context& c) {
     const float fh = ImGui::GetFontSize();
     locate_ticks(c.plot->y, std::max(3.0 * fh, 48.0), c.y_ticks);
+}
+
+constexpr int kColorBarSteps = 48;  // gradient quads of a colour bar
+
+// Colour bar of this frame: ticks for a bar spanning [bottom, top] pixels, and the width it
+// needs right of the plot area (bar, ticks, labels, rotated title).
+float colorbar_layout(Context& c, float bottom, float top, Axis& axis, std::vector<Tick>& ticks) {
+    const float fh = ImGui::GetFontSize();
+    double lo = c.colorbar_min, hi = c.colorbar_max;
+    if (!(hi > lo)) hi = lo + 1.0;
+    axis.set_range(lo, hi);
+    axis.set_pixels(bottom, top);
+    locate_ticks(axis, std::max(3.0 * fh, 48.0), ticks);
+    float w = fh * 0.75f + kTickLen + 2.0f + max_label_width(ticks);
+    if (!c.colorbar_label.empty()) w += fh + 4.0f;
+    return w;
+}
+
+void draw_colorbar(Context& c, const Axis& axis, const std::vector<Tick>& ticks) {
+    ImDrawList* dl = c.draw_list;
+    const ImRect& r = c.colorbar_rect;
+    const float h = r.GetHeight();
+    for (int i = 0; i < kColorBarSteps; ++i) {
+        // top of the bar = scale max
+        const float y0 = r.Min.y + h * static_cast<float>(i) / kColorBarSteps;
+        const float y1 = r.Min.y + h * static_cast<float>(i + 1) / kColorBarSteps;
+        const ImU32 top = SampleColormap(1.0 - static_cast<double>(i) / kColorBarSteps, c.colorbar_cmap);
+        const ImU32 bot = SampleColormap(1.0 - static_cast<double>(i + 1) / kColorBarSteps, c.colorbar_cmap);
+        dl->AddRectFilledMultiColor(ImVec2(r.Min.x, y0), ImVec2(r.Max.x, y1), top, top, bot, bot);
+    }
+    dl->AddRect(r.Min, r.Max, ThemeText(0.35f));
+    const ImU32 tick_col = ThemeText(0.45f), label_col = ThemeText(0.85f);
+    float last_top = 1e30f, label_right = r.Max.x;
+    for (const Tick& t : ticks) {
+        const float py = std::floor(static_cast<float>(axis.plot_to_pixels(t.value))) + 0.5f;
+        if (py < r.Min.y - 0.5f || py > r.Max.y + 0.5f) continue;
+        const float len = t.major ? kTickLen : kTickLen * 0.5f;
+        dl->AddLine(ImVec2(r.Max.x, py), ImVec2(r.Max.x + len, py), tick_col, 1.0f);
+        if (!t.major) continue;
+        const ImVec2 sz = ImGui::CalcTextSize(t.label);
+        const float ly = std::clamp(py - sz.y * 0.5f, c.frame_rect.Min.y + 1.0f, c.frame_rect.Max.y - sz.y - 1.0f);
+        if (ly + sz.y + 2.0f > last_top) continue;
+        last_top = ly;
+        AddPlotText(dl, ImVec2(r.Max.x + kTickLen + 2.0f, std::floor(ly)), label_col, t.label);
+        label_right = std::max(label_right, r.Max.x + kTickLen + 2.0f + sz.x);
+    }
+    if (!c.colorbar_label.empty()) {
+        const float fh = ImGui::GetFontSize();
+        const float x = std::max(label_right + 4.0f + fh * 0.5f, c.frame_rect.Max.x - kPad - fh * 0.5f);
+        const std::string text = fit_text(c.colorbar_label, c.frame_rect.GetHeight() - 2.0f * kPad);
+        add_text_vertical(dl, ImVec2(std::floor(x), std::floor(r.GetCenter().y)), label_col, text.c_str());
+    }
+}
+
+// Drop callers' caches not used for kCacheKeepFrames frames (once per frame).
+void trim_caches(Context& c) {
+    const int frame = ImGui::GetFrameCount();
+    if (c.caches_trimmed_frame == frame) return;
+    c.caches_trimmed_frame = frame;
+    for (auto it = c.caches.begin(); it != c.caches.end();) {
+        if (frame - it->second.last_frame > kCacheKeepFrames)
+            it = c.caches.erase(it);
+        else
+            ++it;
+    }
 }
 
 // Format a mouse readout value with a bit more precision than the ticks.
@@ -164,6 +243,28 @@ Context& GetPlotContextRef(const char* caller) {
 
 // ---- [SECTION] helpers ------------------------------------------------------------------------
 
+void AddPlotText(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text) {
+    dl->AddText(pos, col, text);
+    if (GImGui != nullptr && GImGui->LogEnabled) ImGui::LogRenderedText(&pos, text);
+}
+
+CacheEntry* GetCache(ImGuiID id) {
+    Context& c = GetContextRef();
+    auto found = c.caches.find(id);
+    if (found == c.caches.end()) return nullptr;
+    found->second.last_frame = ImGui::GetFrameCount();
+    return found->second.entry.get();
+}
+
+CacheEntry* SetCache(ImGuiID id, std::unique_ptr<CacheEntry> entry) {
+    Context::CacheSlot& slot = GetContextRef().caches[id];
+    slot.entry = std::move(entry);
+    slot.last_frame = ImGui::GetFrameCount();
+    return slot.entry.get();
+}
+
+int GetCacheCount() { return static_cast<int>(GetContextRef().caches.size()); }
+
 std::string DisplayLabel(const char* label_id) {
     if (label_id == nullptr) return std::string();
     const char* end = std::strstr(label_id, "##");
@@ -205,6 +306,7 @@ ItemState* RegisterItem(const char* label_id, const Spec& spec, SwatchKind swatc
     const bool first_this_frame = it.last_frame != frame;
     it.last_frame = frame;
     it.swatch = swatch;
+    it.marker = spec.marker == Marker::None ? Marker::Circle : spec.marker;
     it.used_color = spec.color != kAutoColor ? spec.color : it.color;
     if (first_this_frame) {
         const char* end = label_id ? std::strstr(label_id, "##") : nullptr;
@@ -233,6 +335,7 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     ImGui::ItemSize(bb);
     if (!ImGui::ItemAdd(bb, id)) return false;
 
+    trim_caches(c);
     PlotState& st = c.plots[id];
     const int frame = ImGui::GetFrameCount();
     if (!st.initialized) {
@@ -254,6 +357,8 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     c.y_label.clear();
     c.setup_done = false;
     c.setup_legend_location = 0;
+    c.has_fit_key = false;
+    c.has_colorbar = false;
     c.has_limits = false;
     c.frame_rect = bb;
     c.plot_rect = bb;
@@ -279,6 +384,23 @@ void SetupLegend(Location location) {
     c.setup_legend_location = static_cast<int>(location);
 }
 
+void SetupAxesFitKey(uint64_t key) {
+    Context& c = GetPlotContextRef("SetupAxesFitKey");
+    IM_ASSERT(!c.setup_done && "SetupAxesFitKey() must be called before any item");
+    c.has_fit_key = true;
+    c.fit_key = key;
+}
+
+void SetupColorBar(const char* label, double scale_min, double scale_max, Colormap cmap) {
+    Context& c = GetPlotContextRef("SetupColorBar");
+    IM_ASSERT(!c.setup_done && "SetupColorBar() must be called before any item");
+    c.has_colorbar = std::isfinite(scale_min) && std::isfinite(scale_max);
+    c.colorbar_label = label ? DisplayLabel(label) : std::string();
+    c.colorbar_min = std::min(scale_min, scale_max);
+    c.colorbar_max = std::max(scale_min, scale_max);
+    c.colorbar_cmap = cmap;
+}
+
 void SetupAxesLimits(double x_min, double x_max, double y_min, double y_max, Cond cond) {
     Context& c = GetPlotContextRef("SetupAxesLimits");
     IM_ASSERT(!c.setup_done && "SetupAxesLimits() must be called before any item");
@@ -298,7 +420,15 @@ void SetupFinish() {
     c.setup_done = true;
     PlotState& st = *c.plot;
     ImGuiIO& io = ImGui::GetIO();
-    const bool first = st.first_frame == ImGui::GetFrameCount();
+    // A new fit key (new data shape, new run) makes this frame behave as the plot's first.
+    bool key_changed = false;
+    if (c.has_fit_key) {
+        key_changed = st.has_fit_key && st.fit_key != c.fit_key;
+        st.has_fit_key = true;
+        st.fit_key = c.fit_key;
+        if (key_changed) st.fit_request = true;
+    }
+    const bool first = st.first_frame == ImGui::GetFrameCount() || key_changed;
 
     // 1. scales and limits
     const bool log_x = (c.x_flags & AxisFlags_LogScale) != 0;
@@ -336,6 +466,14 @@ void SetupFinish() {
     float left = fr.Min.x + kPad + (y_label ? fh + 4.0f : 0.0f) +
                  (y_tick_labels ? max_label_width(c.y_ticks) + kTickLen + 2.0f : 0.0f);
     float right = fr.Max.x - kPad - (x_tick_labels ? fh * 0.75f : 0.0f);
+    Axis colorbar_axis;
+    std::vector<Tick> colorbar_ticks;
+    if (c.has_colorbar) {
+        const float need = colorbar_layout(c, bottom, top, colorbar_axis, colorbar_ticks);
+        right = std::min(right, fr.Max.x - kPad - need - fh * 0.5f);
+        const float bar_x = right + fh * 0.5f;
+        c.colorbar_rect = ImRect(std::floor(bar_x), std::floor(top), std::floor(bar_x + fh * 0.75f), std::floor(bottom));
+    }
     if (right < left + 10.0f) right = left + 10.0f;
     c.plot_rect = ImRect(std::floor(left), std::floor(top), std::floor(right), std::floor(bottom));
     const ImRect& pr = c.plot_rect;
@@ -433,7 +571,7 @@ void SetupFinish() {
             float lx = std::clamp(px - sz.x * 0.5f, fr.Min.x + 1.0f, fr.Max.x - sz.x - 1.0f);
             if (lx < last_right + fh * 0.6f) continue;
             last_right = lx + sz.x;
-            dl->AddText(ImVec2(std::floor(lx), pr.Max.y + kTickLen + 1.0f), label_col, t.label);
+            AddPlotText(dl, ImVec2(std::floor(lx), pr.Max.y + kTickLen + 1.0f), label_col, t.label);
         }
     }
     float last_top = 1e30f;
@@ -447,22 +585,29 @@ void SetupFinish() {
             float ly = std::clamp(py - sz.y * 0.5f, fr.Min.y + 1.0f, fr.Max.y - sz.y - 1.0f);
             if (ly + sz.y + 2.0f > last_top) continue;
             last_top = ly;
-            dl->AddText(ImVec2(std::floor(pr.Min.x - kTickLen - 2.0f - sz.x), std::floor(ly)), label_col, t.label);
+            AddPlotText(dl, ImVec2(std::floor(pr.Min.x - kTickLen - 2.0f - sz.x), std::floor(ly)), label_col, t.label);
         }
     }
+    // Title and axis labels stay inside the frame: centred where they fit, shortened if not.
     if (x_label) {
-        const ImVec2 sz = ImGui::CalcTextSize(c.x_label.c_str());
-        dl->AddText(ImVec2(std::floor(pr.GetCenter().x - sz.x * 0.5f), fr.Max.y - kPad - fh), label_col,
-                    c.x_label.c_str());
+        const std::string text = fit_text(c.x_label, fr.GetWidth() - 2.0f * kPad);
+        const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+        const float x = std::max(fr.Min.x + kPad, std::min(pr.GetCenter().x - sz.x * 0.5f, fr.Max.x - kPad - sz.x));
+        AddPlotText(dl, ImVec2(std::floor(x), fr.Max.y - kPad - fh), label_col, text.c_str());
     }
-    if (y_label)
-        add_text_vertical(dl, ImVec2(std::floor(fr.Min.x + kPad + fh * 0.5f), std::floor(pr.GetCenter().y)), label_col,
-                          c.y_label.c_str());
+    if (y_label) {
+        const std::string text = fit_text(c.y_label, fr.GetHeight() - 2.0f * kPad);
+        const float half = ImGui::CalcTextSize(text.c_str()).x * 0.5f;
+        const float y = std::max(fr.Min.y + kPad + half, std::min(pr.GetCenter().y, fr.Max.y - kPad - half));
+        add_text_vertical(dl, ImVec2(std::floor(fr.Min.x + kPad + fh * 0.5f), std::floor(y)), label_col, text.c_str());
+    }
     if (show_title) {
-        const ImVec2 sz = ImGui::CalcTextSize(c.title.c_str());
-        dl->AddText(ImVec2(std::floor(pr.GetCenter().x - sz.x * 0.5f), fr.Min.y + kPad), ThemeText(1.0f),
-                    c.title.c_str());
+        const std::string text = fit_text(c.title, fr.GetWidth() - 2.0f * kPad);
+        const ImVec2 sz = ImGui::CalcTextSize(text.c_str());
+        const float x = std::max(fr.Min.x + kPad, std::min(pr.GetCenter().x - sz.x * 0.5f, fr.Max.x - kPad - sz.x));
+        AddPlotText(dl, ImVec2(std::floor(x), fr.Min.y + kPad), ThemeText(1.0f), text.c_str());
     }
+    if (c.has_colorbar) draw_colorbar(c, colorbar_axis, colorbar_ticks);
     dl->PushClipRect(pr.Min, pr.Max, true);
 }
 
@@ -518,14 +663,28 @@ void draw_legend(Context& c) {
             case SwatchKind::Line:
                 dl->AddLine(ImVec2(sx, cy), ImVec2(sx + sw, cy), col, 2.5f);
                 break;
-            case SwatchKind::Marker:
-                dl->AddCircleFilled(ImVec2(sx + sw * 0.5f, cy), fh * 0.3f, col, 12);
+            case SwatchKind::Marker: {
+                const ImVec2 m(sx + sw * 0.5f, cy);
+                const float r = fh * 0.32f;
+                switch (it.marker) {
+                    case Marker::Square: dl->AddRectFilled(ImVec2(m.x - r, m.y - r), ImVec2(m.x + r, m.y + r), col); break;
+                    case Marker::Diamond:
+                        dl->AddQuadFilled(ImVec2(m.x, m.y - r * 1.2f), ImVec2(m.x + r * 1.2f, m.y), ImVec2(m.x, m.y + r * 1.2f),
+                                          ImVec2(m.x - r * 1.2f, m.y), col);
+                        break;
+                    case Marker::Triangle:
+                        dl->AddTriangleFilled(ImVec2(m.x, m.y - r * 1.2f), ImVec2(m.x + r * 1.2f, m.y + r),
+                                              ImVec2(m.x - r * 1.2f, m.y + r), col);
+                        break;
+                    default: dl->AddCircleFilled(m, r, col, 12); break;
+                }
                 break;
+            }
             case SwatchKind::Fill:
                 dl->AddRectFilled(ImVec2(sx + 1, y + 2), ImVec2(sx + sw - 1, y + fh - 2), col, 2.0f);
                 break;
         }
-        dl->AddText(ImVec2(sx + sw + gap, y), it.show ? ThemeText(hov ? 1.0f : 0.9f) : ThemeText(0.4f),
+        AddPlotText(dl, ImVec2(sx + sw + gap, y), it.show ? ThemeText(hov ? 1.0f : 0.9f) : ThemeText(0.4f),
                     it.label.c_str());
     }
 }

@@ -19,9 +19,12 @@
 // Fits have one frame of latency (extents gathered this frame apply next frame), as in ImPlot.
 // Interaction: left-drag pans, wheel zooms about the cursor (Ctrl: x only, Shift: y only),
 // double-click fits, right-click opens the context menu, legend entries toggle on click.
+// Text the library draws (titles, tick and axis labels, legend, colour bars) also goes to
+// ImGui's log while logging is on (ImGui::LogToBuffer), so tests can read what is on screen.
 #pragma once
 
 #include <cstdint>
+#include <memory>
 
 #include <imgui.h>
 
@@ -79,8 +82,10 @@ enum class Marker { None, Circle, Square, Diamond, Cross, Plus, Triangle };
 // Line dash patterns.
 enum class LineStyle { Solid, Dashed, Dotted };
 
-// Built-in colour tables.
-enum class Colormap { Categorical, Viridis, Gray };
+// Built-in colour tables. Categorical (Tableau 10) colours clusters and series; Labels (Paul
+// Tol's "muted", colour-blind safe, 10 entries) colours known classes, so that a class is never
+// mistaken for a cluster of the same colour.
+enum class Colormap { Categorical, Viridis, Gray, Labels };
 
 // "Use the next categorical palette colour" (also usable as "no colour" for Spec::fill_color).
 constexpr ImU32 kAutoColor = 0x00000000u;
@@ -141,6 +146,13 @@ void SetupAxes(const char* x_label, const char* y_label, AxisFlags x_flags = 0, 
 void SetupAxesLimits(double x_min, double x_max, double y_min, double y_max, Cond cond = Cond::Once);
 // Legend corner (default NorthWest). The user's choice from the context menu wins.
 void SetupLegend(Location location);
+// Refit when `key` changes (e.g. a hash of the data's shape, or a run's id): the plot then
+// behaves as on its first frame - Cond::Once limits apply again, otherwise both axes are fitted
+// to this frame's items (shown from the next frame). The first key seen only records it.
+void SetupAxesFitKey(uint64_t key);
+// A colour bar at the right of the plot area (the area shrinks to make room): the colormap over
+// [scale_min, scale_max] with tick labels, and the label (text before "##") written along it.
+void SetupColorBar(const char* label, double scale_min, double scale_max, Colormap cmap = Colormap::Viridis);
 // Optional: finish setup now (otherwise the first item or EndPlot does it).
 void SetupFinish();
 
@@ -184,6 +196,10 @@ void PlotImageGray(const char* label_id, const float* pixels, int h, int w, floa
                    Point bounds_min, Point bounds_max);
 // RGB image, 3 floats per pixel in [0, 1] (h x w x 3, row-major).
 void PlotImageRGB(const char* label_id, const float* rgb, int h, int w, Point bounds_min, Point bounds_max);
+// A legend entry only (no data), for a group of points another item draws, e.g. one cluster of
+// a scatter coloured per point: swatch = spec.marker (circle if None) in spec.color. Returns
+// false while the user has hidden the entry from the legend (the caller then hides the group).
+bool PlotLegendEntry(const char* label_id, const Spec& spec = Spec());
 // Text centred at (x, y) plus a pixel offset. Not in the legend, not fitted.
 void PlotText(const char* text, double x, double y, ImVec2 pixel_offset = ImVec2(0, 0), ImU32 color = kAutoColor);
 
@@ -260,9 +276,33 @@ void RequestFit();
 // While a DragPoint is held the plot does not pan.
 bool DragPoint(int id, double* x, double* y, ImU32 color = kAutoColor, float radius = 5.0f);
 
+// ---- [SECTION] caches kept for callers ---------------------------------------------------------
+// State a view derives from its data and keeps across frames (e.g. a decimated curve), stored in
+// the plot context by ImGuiID instead of in statics. An entry not asked for during
+// kCacheKeepFrames frames is destroyed (checked once per frame, on the frame's first BeginPlot).
+
+// Base of a cached object (derive and add members).
+struct CacheEntry {
+    virtual ~CacheEntry() = default;
+};
+// Frames an unused cache entry is kept.
+constexpr int kCacheKeepFrames = 120;
+// The cache entry of id, or null if none (marks it used this frame).
+CacheEntry* GetCache(ImGuiID id);
+// Store entry as the cache of id (replacing any) and return it (marked used this frame).
+CacheEntry* SetCache(ImGuiID id, std::unique_ptr<CacheEntry> entry);
+// The entry of id as a T, created (default-constructed) if missing or of another type.
+template <class T>
+T& GetOrCreateCache(ImGuiID id) {
+    if (T* t = dynamic_cast<T*>(GetCache(id))) return *t;
+    return static_cast<T&>(*SetCache(id, std::unique_ptr<CacheEntry>(new T())));
+}
+// Number of live cache entries.
+int GetCacheCount();
+
 // ---- [SECTION] colormaps ----------------------------------------------------------------------
 
-// Number of entries of a colormap table (categorical: 10).
+// Number of entries of a colormap table (categorical and labels: 10).
 int GetColormapSize(Colormap cmap = Colormap::Categorical);
 // Entry i (wraps around) of a colormap table.
 ImU32 GetColormapColor(int i, Colormap cmap = Colormap::Categorical);

@@ -55,6 +55,7 @@ struct ItemState {
     bool show = true;
     int last_frame = -1;
     SwatchKind swatch = SwatchKind::Line;
+    Marker marker = Marker::Circle;  // shape of a Marker swatch
     std::string label;           // display label (text before "##")
     ImageCache image;
 };
@@ -78,6 +79,8 @@ struct PlotState {
     ImRect legend_rect{0, 0, 0, 0};  // last frame's legend box (screen)
     int next_color = 0;
     int last_interaction_frame = -1000;  // last frame the user panned or zoomed
+    bool has_fit_key = false;     // SetupAxesFitKey seen
+    uint64_t fit_key = 0;
     std::unordered_map<ImGuiID, ItemState> items;
     std::vector<ImGuiID> legend_order;  // items submitted this frame, in order
 };
@@ -86,6 +89,13 @@ struct PlotState {
 struct Context {
     std::unordered_map<ImGuiID, PlotState> plots;
     TextureProvider* provider = nullptr;
+    // Callers' caches (GetCache/SetCache) with the frame they were last used.
+    struct CacheSlot {
+        std::unique_ptr<CacheEntry> entry;
+        int last_frame = 0;
+    };
+    std::unordered_map<ImGuiID, CacheSlot> caches;
+    int caches_trimmed_frame = -1;
     TextureProvider* sprite_provider = nullptr;  // provider that holds the sprite sheet
     ImTextureID sprite_texture = nullptr;
 
@@ -108,6 +118,13 @@ struct Context {
     bool equal_aspect = false;
     bool show_legend = true;
     int setup_legend_location = 0;  // SetupLegend() of this frame (Location as int)
+    bool has_fit_key = false;       // SetupAxesFitKey() of this frame
+    uint64_t fit_key = 0;
+    bool has_colorbar = false;      // SetupColorBar() of this frame
+    std::string colorbar_label;
+    double colorbar_min = 0.0, colorbar_max = 1.0;
+    Colormap colorbar_cmap = Colormap::Viridis;
+    ImRect colorbar_rect;           // bar (screen) when has_colorbar
     std::vector<Tick> x_ticks, y_ticks;
 
     // ---- scratch buffers, reused across frames (no per-point heap allocation)
@@ -127,6 +144,8 @@ ItemState* RegisterItem(const char* label_id, const Spec& spec, SwatchKind swatc
 std::string DisplayLabel(const char* label_id);
 // Colour with alpha multiplied by a.
 ImU32 ScaleAlpha(ImU32 col, float a);
+// dl->AddText that also logs the text while ImGui logging is on (tests read the screen's text).
+void AddPlotText(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text);
 // Theme colours derived from the ImGui style (readable on dark and light themes).
 ImU32 ThemeText(float alpha = 1.0f);
 // Upload the marker sprite sheet if needed; returns its texture or null without provider.

@@ -29,6 +29,11 @@ namespace {
 constexpr uint32_t kCategorical[10] = {0x1F77B4u, 0xFF7F0Eu, 0x2CA02Cu, 0xD62728u, 0x9467BDu,
                                        0x8C564Bu, 0xE377C2u, 0x7F7F7Fu, 0xBCBD22u, 0x17BECFu};
 
+// Class labels: Paul Tol's "muted" scheme (colour-blind safe, 9 hues + pale grey), with indigo
+// lightened (0x332288 -> 0x6655CC) to read on the dark theme. Chosen apart from kCategorical.
+constexpr uint32_t kLabels[10] = {0xCC6677u, 0x88CCEEu, 0xDDCC77u, 0x117733u, 0x6655CCu,
+                                  0xAA4499u, 0x44AA99u, 0x999933u, 0x882255u, 0xDDDDDDu};
+
 // Viridis sampled at 64 points, 0xRRGGBB.
 constexpr uint32_t kViridis[64] = {
     0x440154u, 0x46075Au, 0x470D60u, 0x471365u, 0x48186Au, 0x481D6Fu, 0x482374u, 0x482878u,
@@ -50,6 +55,7 @@ ImU32 rgb_to_u32(uint32_t rgb, uint32_t a = 255) {
 int GetColormapSize(Colormap cmap) {
     switch (cmap) {
         case Colormap::Categorical: return 10;
+        case Colormap::Labels: return 10;
         case Colormap::Viridis: return 64;
         case Colormap::Gray: return 256;
     }
@@ -61,6 +67,7 @@ ImU32 GetColormapColor(int i, Colormap cmap) {
     i = ((i % n) + n) % n;
     switch (cmap) {
         case Colormap::Categorical: return rgb_to_u32(kCategorical[i]);
+        case Colormap::Labels: return rgb_to_u32(kLabels[i]);
         case Colormap::Viridis: return rgb_to_u32(kViridis[i]);
         case Colormap::Gray: return IM_COL32(i, i, i, 255);
     }
@@ -75,7 +82,8 @@ ImU32 SampleColormap(double t, Colormap cmap) {
         return IM_COL32(g, g, g, 255);
     }
     const int n = GetColormapSize(cmap);
-    if (cmap == Colormap::Categorical) return GetColormapColor(std::min(static_cast<int>(t * n), n - 1), cmap);
+    if (cmap == Colormap::Categorical || cmap == Colormap::Labels)
+        return GetColormapColor(std::min(static_cast<int>(t * n), n - 1), cmap);
     const double f = t * (n - 1);
     const int i0 = std::min(static_cast<int>(f), n - 2);
     const double w = f - i0;
@@ -969,6 +977,12 @@ void PlotImageRGB(const char* label_id, const float* rgb, int h, int w, Point bo
                   });
 }
 
+bool PlotLegendEntry(const char* label_id, const Spec& spec) {
+    if (RegisterItem(label_id, spec, SwatchKind::Marker) == nullptr) return false;
+    GetCurrentContext()->item = nullptr;
+    return true;
+}
+
 void PlotText(const char* text, double x, double y, ImVec2 pixel_offset, ImU32 color) {
     Context& c = GetPlotContextRef("PlotText");
     if (!c.setup_done) SetupFinish();
@@ -977,7 +991,7 @@ void PlotText(const char* text, double x, double y, ImVec2 pixel_offset, ImU32 c
     const ImVec2 sz = ImGui::CalcTextSize(text);
     const ImVec2 pos(std::floor(p.x + pixel_offset.x - sz.x * 0.5f), std::floor(p.y + pixel_offset.y - sz.y * 0.5f));
     if (!c.plot_rect.Overlaps(ImRect(pos, ImVec2(pos.x + sz.x, pos.y + sz.y)))) return;
-    c.draw_list->AddText(pos, color != kAutoColor ? color : ThemeText(1.0f), text);
+    AddPlotText(c.draw_list, pos, color != kAutoColor ? color : ThemeText(1.0f), text);
 }
 
 // ---- [SECTION] lab glyphs (arrow, ellipse, polygon, trail) ------------------------------------

@@ -6,6 +6,7 @@
 #include <cstdio>
 #include <cstdlib>
 #include <cstring>
+#include <initializer_list>
 #include <utility>
 
 namespace plot {
@@ -143,14 +144,15 @@ bool Axis::apply_fit(const FitExtents& ext, double padding) {
         if (!(b > 0.0)) return false;
         a = std::max(a, kLogMinValue);
         double ta = std::log10(a), tb = std::log10(b);
-        if (tb - ta < 1e-9) {
-            ta -= 0.5;
-            tb += 0.5;
+        if (is_nearly_constant(a, b)) {  // constant up to float noise: half a decade either side
+            const double tc = 0.5 * (ta + tb);
+            ta = tc - 0.5;
+            tb = tc + 0.5;
         }
         const double pad = (tb - ta) * padding;
         return set_range(std::pow(10.0, ta - pad), std::pow(10.0, tb + pad));
     }
-    if (b - a <= min_linear_span(a, b)) {
+    if (b - a <= min_linear_span(a, b) || is_nearly_constant(a, b)) {
         const double v = 0.5 * (a + b);
         const double half = v == 0.0 ? 0.5 : 0.1 * std::fabs(v);
         a = v - half;
@@ -158,6 +160,12 @@ bool Axis::apply_fit(const FitExtents& ext, double padding) {
     }
     const double pad = (b - a) * padding;
     return set_range(a - pad, b + pad);
+}
+
+bool is_nearly_constant(double a, double b) {
+    if (!finite(a) || !finite(b)) return false;
+    const double mag = std::max(std::fabs(a), std::fabs(b));
+    return std::fabs(b - a) <= kConstantRelativeSpan * mag;
 }
 
 // --- ticks -----------------------------------------------------------------------------------
@@ -227,7 +235,16 @@ void push_tick(std::vector<Tick>& ticks, double v, bool major, double step) {
 }
 
 void locate_linear(double min, double max, double pixel_length, double px_per_tick, std::vector<Tick>& ticks) {
-    const double step = nice_tick_step(min, max, pixel_length, px_per_tick);
+    double step = nice_tick_step(min, max, pixel_length, px_per_tick);
+    // At least two labelled majors whenever the axis is long enough to hold them: a single
+    // label does not tell the scale. Shrink the step ({1, 2, 5} x 10^k) until two fit.
+    if (pixel_length >= 24.0) {
+        for (int guard = 0; guard < 8; ++guard) {
+            const double lo = std::ceil(min / step - 1e-9), hi = std::floor(max / step + 1e-9);
+            if (hi - lo >= 1.0) break;
+            step = nice_num(step * 0.45, true);
+        }
+    }
     const double mant = step / std::pow(10.0, std::floor(std::log10(step) + 1e-9));
     const int subdiv = std::fabs(mant - 2.0) < 0.5 ? 4 : 5;
     const double minor = step / subdiv;
@@ -245,6 +262,39 @@ void locate_linear(double min, double max, double pixel_length, double px_per_ti
     }
 }
 
+// Label of a log-axis major j x 10^k: plain for moderate exponents, else "2e-7".
+void log_label(int j, double k, char* buf, std::size_t size) {
+    if (k >= -4 && k <= 5)
+        std::snprintf(buf, size, "%g", j * std::pow(10.0, k));
+    else if (j == 1)
+        std::snprintf(buf, size, "1e%.0f", k);
+    else
+        std::snprintf(buf, size, "%de%.0f", j, k);
+}
+
+// Ticks j x 10^k inside [min, max]: majors (labelled) for j in `labelled`, minors for the
+// other j in 1..9. Returns the number of majors.
+int locate_log_multiples(double min, double max, std::initializer_list<int> labelled, std::vector<Tick>& ticks) {
+    int count = 0;
+    const double k_lo = std::floor(std::log10(min)), k_hi = std::floor(std::log10(max));
+    for (double k = k_lo; k <= k_hi; k += 1.0) {
+        const double base = std::pow(10.0, k);
+        for (int j = 1; j <= 9; ++j) {
+            const double v = j * base;
+            if (v < min * (1.0 - 1e-12) || v > max * (1.0 + 1e-12)) continue;
+            Tick t;
+            t.value = v;
+            t.major = std::find(labelled.begin(), labelled.end(), j) != labelled.end();
+            if (t.major) {
+                log_label(j, k, t.label, sizeof(t.label));
+                ++count;
+            }
+            ticks.push_back(t);
+        }
+    }
+    return count;
+}
+
 }  // namespace
 
 void locate_ticks(const Axis& axis, double px_per_tick, std::vector<Tick>& ticks) {
@@ -258,23 +308,41 @@ void locate_ticks(const Axis& axis, double px_per_tick, std::vector<Tick>& ticks
     }
     const double tmin = std::log10(min), tmax = std::log10(max);
     const double decades = tmax - tmin;
-    const double n_target = std::max(1.0, len / std::max(px_per_tick, 1.0));
-    double m = decades / n_target <= 1.0 ? 1.0 : std::ceil(nice_num(decades / n_target, false));
     const double k0 = std::ceil(tmin - 1e-9), k1 = std::floor(tmax + 1e-9);
-    if (k1 - k0 < 1.0) {  // less than two decades visible: linear ticks in data space read better
+    const double px_per_decade = len / std::max(decades, 1e-9);
+    if (k1 - k0 < 1.0 || (decades < 2.0 && px_per_decade >= 3.0 * px_per_tick)) {
+        // Fewer than two decades inside (or room for more labels): label 1, 2, 5 x 10^k, or
+        // every j x 10^k, whichever first gives two labels (the renderer drops labels that
+        // would touch). Inside one [j, j + 1] x 10^k: linear ticks in data space.
+        if (locate_log_multiples(min, max, {1, 2, 5}, ticks) >= 2) return;
+        ticks.clear();
+        if (locate_log_multiples(min, max, {1, 2, 3, 4, 5, 6, 7, 8, 9}, ticks) >= 2) return;
+        ticks.clear();
         locate_linear(min, max, len, px_per_tick, ticks);
         return;
     }
-    const double px_per_decade = len / std::max(decades, 1e-9);
+    // Majors at decades: every decade while labels have room (half the comfortable tick
+    // spacing), else every m-th decade, m in {1, 2, 3, 5} x 10^j; never fewer than two.
+    double m = 1.0;
+    const double need = 0.5 * std::max(px_per_tick, 1.0);
+    while (m * px_per_decade < need && m < 1e6) {
+        const double e = std::pow(10.0, std::floor(std::log10(m) + 1e-9));
+        const double f = m / e;
+        m = (f < 2.0 ? 2.0 : f < 3.0 ? 3.0 : f < 5.0 ? 5.0 : 10.0) * e;
+    }
+    auto every = [](double k, double step) { return std::fmod(std::fabs(k), step) < 0.5; };
+    int aligned_count = 0;
+    for (double k = k0; k <= k1; k += 1.0) aligned_count += every(k, m) ? 1 : 0;
+    const bool aligned = aligned_count >= 2;  // else: from k0 on, with a step that reaches k1
+    if (!aligned) m = std::max(1.0, std::min(m, k1 - k0));
     const bool minors = m == 1.0 && px_per_decade >= 30.0;
     for (double k = std::floor(tmin); k <= k1 && ticks.size() < 4000; k += 1.0) {
         const double base = std::pow(10.0, k);
-        if (k >= k0 && std::fmod(std::fabs(k), m) < 0.5) {
+        if (k >= k0 && (aligned ? every(k, m) : every(k - k0, m))) {
             Tick t;
             t.value = base;
             t.major = true;
-            std::snprintf(t.label, sizeof(t.label), (k >= -4 && k <= 5) ? "%g" : "1e%.0f",
-                          (k >= -4 && k <= 5) ? base : k);
+            log_label(1, k, t.label, sizeof(t.label));
             ticks.push_back(t);
         } else if (k >= k0) {
             push_tick(ticks, base, false, base);

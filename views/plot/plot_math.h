@@ -30,6 +30,9 @@ constexpr double kMinSpan = 1e-12;
 constexpr double kMaxSpan = 1e300;
 // Smallest positive value shown on a log axis.
 constexpr double kLogMinValue = 1e-300;
+// Data whose spread is at most this fraction of its magnitude is fitted as constant (a few
+// float ulps: noise of a converged float computation must not look like a trend).
+constexpr double kConstantRelativeSpan = 1e-6;
 
 // Running min/max of finite values (NaN/Inf ignored; non-positive values ignored on log axes).
 struct FitExtents {
@@ -70,7 +73,8 @@ public:
     // Move the view so that content follows a mouse move of delta_pixels.
     void pan(double delta_pixels);
     // Fit the range to extents with fractional padding on each side. Empty extents keep the range;
-    // constant data gets a non-zero range around the value. Returns true if the range changed.
+    // constant data - also constant up to kConstantRelativeSpan - gets a range around the value
+    // (+-10 % linear, +-half a decade log). Returns true if the range changed.
     bool apply_fit(const FitExtents& ext, double padding = 0.05);
 
     double min() const { return min_; }
@@ -100,6 +104,9 @@ private:
     TransformFn inverse_;
 };
 
+// True if [a, b] is constant up to kConstantRelativeSpan of its magnitude (see apply_fit).
+bool is_nearly_constant(double a, double b);
+
 // Round x > 0 to a "nice" number {1, 2, 5} x 10^k (round = nearest, else the ceiling).
 double nice_num(double x, bool round);
 
@@ -108,8 +115,11 @@ double nice_num(double x, bool round);
 double nice_tick_step(double min, double max, double pixel_length, double px_per_tick);
 
 // Fill ticks (cleared first; vector capacity is reused) for the axis' current range:
-// majors every nice step with labels, minors in between (4 or 5 per interval). Log axes get
-// majors at decades (every n decades when crowded) and minors at 2..9 x 10^k.
+// majors every nice step with labels, minors in between (4 or 5 per interval); at least two
+// majors when the axis is 24 px or longer. Log axes get majors at every decade (every m-th
+// decade when their labels would crowd, never fewer than two) and minors at 2..9 x 10^k; a log
+// axis spanning less than two decades labels 1, 2, 5 x 10^k or every j x 10^k instead, and
+// falls back to linear ticks inside a single [j, j + 1] x 10^k.
 void locate_ticks(const Axis& axis, double px_per_tick, std::vector<Tick>& ticks);
 
 // Format value v for a tick with spacing `step` into buf: enough decimals to tell neighbours

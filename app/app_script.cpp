@@ -15,6 +15,7 @@
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME
 //   expect error | expect no-error | expect param KEY=VALUE
 //   screenshot PATH        save the next frame as PNG
+//   click / type / scale / expect text|no-text|seed: see app_script_ui.cpp
 //   quit
 #include "app/app.h"
 
@@ -48,6 +49,7 @@ bool App::run_script_line() {
   ImGuiIO& io = ImGui::GetIO();
   for (int k : injected_keys_) io.KeysDown[k] = false;
   injected_keys_.clear();
+  if (apply_script_input()) return true;  // a click or typing in progress (app_script_ui.cpp)
   if (script_wait_ > 0) {
     --script_wait_;
     return true;
@@ -62,6 +64,10 @@ bool App::run_script_line() {
       std::cerr << "cilab: script line " << line_no << ": " << what << "\n";
     };
     const std::shared_ptr<const Snapshot> snap = runner_->latest();
+    if (script_ui_command(cmd, in, fail)) {  // click, type, scale, expect text... (app_script_ui.cpp)
+      if (!script_input_.empty()) return true;
+      continue;
+    }
     if (cmd == "wait") {
       int n = 1;
       in >> n;

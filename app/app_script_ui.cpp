@@ -50,8 +50,12 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
     return rest;
   };
   if (cmd == "click") {
-    std::string target, mod;
-    in >> target >> mod;
+    std::string target = rest_of_line();  // names may hold spaces ("menu:View/Reset layout")
+    std::string mod;
+    if (target.size() > 5 && target.compare(target.size() - 5, 5, " ctrl") == 0) {
+      mod = "ctrl";
+      target.resize(target.size() - 5);
+    }
     auto it = ui_targets_.find(target);
     if (it == ui_targets_.end()) {
       std::string known;

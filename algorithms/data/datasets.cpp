@@ -224,15 +224,15 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
       if (!opt->choices.empty()) {
         const std::string t = lower(text);
         int index = -1;
-        std::string names;
+        std::string names, indices;
         for (size_t c = 0; c < opt->choices.size(); ++c) {
           if (t == opt->choices[c] || t == std::to_string(c)) index = static_cast<int>(c);
           names += (c == 0 ? "" : (c + 1 == opt->choices.size() ? " or " : ", ")) + opt->choices[c];
+          indices += (c == 0 ? "" : " / ") + std::to_string(c);
         }
         if (index < 0)
-          throw DataError(where + ": option '" + key + "': expected " + names + " (or 0.." +
-                          std::to_string(opt->choices.size() - 1) + "), found '" + text + "'; try: " + key + "=" +
-                          opt->choices[0]);
+          throw DataError(where + ": option '" + key + "': expected " + names + " (or " + indices + "), found '" +
+                          text + "'; try: " + key + "=" + opt->choices[0]);
         v = index;
       } else {
         char* end = nullptr;

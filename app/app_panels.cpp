@@ -153,6 +153,7 @@ void App::draw_menu_bar() {
     ImGui::MenuItem("Data panel", nullptr, &settings_.show_data);
     ImGui::MenuItem("Parameters panel", nullptr, &settings_.show_params);
     ImGui::MenuItem("Metrics panel", nullptr, &settings_.show_metrics);
+    ImGui::Separator();
     if (ImGui::MenuItem("Reset layout")) settings_.reset_layout();
     mark_target("menu:View/Reset layout");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Shows every panel again (they stay hidden between runs).");

@@ -9,6 +9,7 @@
 //                           combo or menu open, only the text drawn before it)
 //   expect no-text TEXT     ... was not drawn
 //   expect seed N           the seed of the run is N
+//   expect metric NAME V    the shown snapshot's metric NAME is V (relative 1e-9)
 //   expect dialog-folder P  the file dialog is open and lists the folder P
 //
 // Targets: "seed", "builtin-combo", "dataset:NAME", "option:NAME",
@@ -21,6 +22,8 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
+#include <cstdio>
 #include <string>
 
 namespace cilab {
@@ -109,6 +112,28 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
     if (!browser_.is_open() || browser_.folder() != folder)
       fail("expected the file dialog open in " + folder + ", found " +
            (browser_.is_open() ? browser_.folder() : std::string("it closed")));
+    return true;
+  }
+  if (what == "metric") {
+    std::string name;
+    double want = 0.0;
+    in >> name >> want;
+    runner_->wait_idle();
+    const std::shared_ptr<const Snapshot> now = runner_->latest();
+    const ModuleInfo* info = runner_->info();
+    int index = -1;
+    for (size_t i = 0; info && i < info->metrics.size(); ++i)
+      if (info->metrics[i].name == name) index = static_cast<int>(i);
+    if (index < 0 || !now || index >= static_cast<int>(now->metrics.size())) {
+      fail("expect metric: no metric '" + name + "' in " + module_name_);
+      return true;
+    }
+    const double got = now->metrics[static_cast<size_t>(index)];
+    if (!(std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want)))) {
+      char buf[160];
+      std::snprintf(buf, sizeof buf, "expected %s = %.17g, found %.17g", name.c_str(), want, got);
+      fail(buf);
+    }
     return true;
   }
   if (what == "seed") {

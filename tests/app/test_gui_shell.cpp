@@ -151,16 +151,18 @@ quit
   CHECK(p.err.find("script line") == std::string::npos);
 }
 
-TEST_CASE("gui shell: the seed field takes a 64-bit seed typed by the user") {
+TEST_CASE("gui shell: a 64-bit seed typed in the seed field gives the CLI's run for that seed") {
+  // The CLI's objective after 3 iterations with --seed 12345678901 (> 2^32: an int would cut it).
+  const Proc cli = run_captured(std::string(CILAB_BINARY) + " run kmeans --seed 12345678901 --steps 3", "shell_seed_cli.csv",
+                                "shell_seed_cli.err");
+  REQUIRE(cli.code == 0);
+  const size_t row3 = cli.out.find("\n3,");
+  REQUIRE(row3 != std::string::npos);
+  const std::string objective = cli.out.substr(row3 + 3, cli.out.find(',', row3 + 3) - row3 - 3);
   fresh_config("seed");
-  write_script("shell_seed.txt", R"(wait 2
-click seed
-type 12345678901 enter
-wait 2
-expect seed 12345678901
-expect no-error
-quit
-)");
+  write_script("shell_seed.txt", "wait 2\nclick seed\ntype 12345678901 enter\nwait 2\nexpect seed 12345678901\n"
+                                 "expect no-error\nstep 3\nidle\nexpect iteration 3\nexpect metric objective " +
+                                     objective + "\nquit\n");
   const Proc p = run_gui("--module kmeans --frames 100000 --script shell_seed.txt", "shell_seed.png");
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);

@@ -41,6 +41,14 @@ void window_size_callback(GLFWwindow* w, int width, int height) {
   if (app && width > 0 && height > 0) app->on_resize(width, height);
 }
 
+// ImGui's backend first (text fields, its key state), then the app's queue: a
+// press and release between two frames still counts as one press.
+void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
+  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
+  App* app = static_cast<App*>(glfwGetWindowUserPointer(w));
+  if (app) app->on_key(key, action, mods);
+}
+
 // Reads the back buffer and writes it as PNG (top row first).
 bool save_png(const std::string& path, int w, int h, std::string* error) {
   std::vector<unsigned char> pixels(static_cast<size_t>(w) * h * 4);
@@ -91,6 +99,10 @@ void App::on_drop(const std::string& path) { load_file(path); }
 
 void App::on_resize(int width, int height) {
   if (!monitor_key_.empty()) settings_.window_sizes[monitor_key_] = {width, height};
+}
+
+void App::on_key(int key, int action, int mods) {
+  if (action == GLFW_PRESS || action == GLFW_REPEAT) key_queue_.push_back(KeyPress{key, mods, action == GLFW_REPEAT});
 }
 
 bool App::init_window() {
@@ -159,6 +171,7 @@ bool App::init_window() {
   io.IniFilename = opts_.frames > 0 ? nullptr : ini_path.c_str();
   // No keyboard navigation: Space and the arrows are the transport shortcuts.
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
+  glfwSetKeyCallback(window_, key_callback);  // replaces ImGui's, which key_callback calls
   ImGui_ImplOpenGL3_Init("#version 150");
   if (opts_.frames > 0) {
     // Scripted runs (screenshots, frame timing): keep the pointer off the plots, so no
@@ -203,6 +216,9 @@ void App::apply_ui_scale() {
 }
 
 void App::shutdown() {
+  loads_.clear();  // waits for a load still running (std::async)
+  pending_module_.reset();
+  retired_runners_.clear();
   runner_.reset();
   if (window_) {
     plot::SetTextureProvider(nullptr);
@@ -269,9 +285,11 @@ int App::run() {
     // Idle when nothing changes: wait for input unless the run is playing,
     // a command is pending, or a frame count is being measured.
     const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || runner_->playing() || runner_->busy() ||
-                      ImGui::GetIO().MouseDown[0] || ImGui::GetIO().MouseDown[1];
+                      edit_pending() || !key_queue_.empty() || ImGui::GetIO().MouseDown[0] ||
+                      ImGui::GetIO().MouseDown[1];
     if (busy) glfwPollEvents();
     else glfwWaitEventsTimeout(0.25);
+    poll_pending();
 
     const auto t0 = std::chrono::steady_clock::now();
     apply_ui_scale();

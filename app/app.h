@@ -16,7 +16,9 @@
 #include "views/view.h"
 
 #include <chrono>
+#include <deque>
 #include <functional>
+#include <future>
 #include <map>
 #include <memory>
 #include <sstream>
@@ -40,6 +42,8 @@ class App {
   void on_drop(const std::string& path);
   // Called by GLFW's window-size callback: the size is remembered per monitor.
   void on_resize(int width, int height);
+  // Called by GLFW's key callback (after ImGui's): queues presses and repeats.
+  void on_key(int key, int action, int mods);
 
  private:
   // ---- set-up
@@ -48,19 +52,35 @@ class App {
   void apply_ui_scale();
   bool start_state();
 
-  // ---- actions (every failure keeps the previous state and shows a message)
+  // ---- actions (every failure keeps the previous state and shows a message).
+  // None of them waits for the worker: resets are posted with a ticket and
+  // committed (data_, view reset, module swap) by poll_pending() when they
+  // succeed; data files and built-in data sets load on a background thread.
   void open_module(const std::string& name);
   void set_dataset(std::shared_ptr<const Dataset> data);
   void load_file(const std::string& path);
   void load_builtin(const std::string& spec);
+  void start_load(std::string what, std::string recent_path, std::function<std::shared_ptr<const Dataset>()> load);
   void restart();
+  // Posts a reset on `data` with values_ and seed_ (error_prefix goes before a failure's message).
+  void post_reset(std::shared_ptr<const Dataset> data, const std::string& error_prefix);
+  // The data the next edit builds on: that of the newest pending reset, else data_.
+  std::shared_ptr<const Dataset> target_data() const;
   void change_param(const ParamSpec& spec, double value);  // live: set_live; rebuild: restart
   void change_text(const ParamSpec& spec, const std::string& text);  // Text params: restart
   void draw_text_param(const ParamSpec& spec);
   void sync_data_panel();  // built-in combo + options follow the loaded dataset
   void show_error(const std::string& message);
   void apply_intents(std::vector<ViewIntent>& intents);
-  void handle_shortcuts();
+  // Once per frame, before drawing: finished loads, results of posted edits
+  // (commit or roll back), a pending module swap, and this frame's snapshot.
+  void poll_pending();
+  bool edit_pending() const;           // a load, a reset or a module switch is under way
+  std::string pending_label() const;   // what is under way ("" if nothing)
+  void draw_pending_status();          // spinner + label, then SameLine (status bar)
+  void draw_pending_overlay();         // the same over the module's view
+  void handle_shortcuts();             // consumes key_queue_ (GLFW events, script keys)
+  void handle_key(int key, int mods, bool repeat);
   bool run_script_line();  // --script: executes commands due at this frame (app_script.cpp)
 
   // ---- panels (app_panels.cpp)
@@ -101,6 +121,43 @@ class App {
   MetricHistoryMirror metric_mirror_;  // the runner's metric history for views (draw_center)
   std::shared_ptr<const Snapshot> last_seen_;
   int last_seen_iteration_ = -1;
+  // This frame's snapshot and running values (poll_pending; consistent with data_).
+  std::shared_ptr<const Snapshot> shown_;
+  ParamValues running_;
+
+  // Edits posted and not yet applied by the worker (oldest first).
+  struct PendingEdit {
+    uint64_t ticket = 0;
+    bool reset = true;                        // a reset, else a live change
+    std::shared_ptr<const Dataset> data;      // reset: the data it runs on
+    bool new_data = false;                    // reset: data_ becomes `data` on success
+    std::string error_prefix;                 // put before the runner's message on failure
+    std::string live_name;                    // live change: parameter and value
+    double live_value = 0.0;
+  };
+  std::deque<PendingEdit> pending_;
+  // A module being opened: its own runner, swapped in when its reset succeeds.
+  struct PendingModule {
+    std::string name;
+    std::unique_ptr<Runner> runner;
+    uint64_t ticket = 0;
+    ParamSpecs specs;
+    ParamValues values;
+    std::shared_ptr<const Dataset> data;
+    std::future<std::shared_ptr<const Dataset>> data_load;  // its default data set, loading (ticket 0 until done)
+  };
+  std::unique_ptr<PendingModule> pending_module_;
+  std::vector<std::future<std::shared_ptr<const Dataset>>> abandoned_loads_;  // dropped once ready
+  std::vector<std::unique_ptr<Runner>> retired_runners_;  // destroyed once idle (never blocks a frame)
+  // Data sets loading on background threads (oldest first).
+  struct DataLoad {
+    std::string what;         // shown while loading
+    std::string recent_path;  // a file to add to the recent list on success
+    std::future<std::shared_ptr<const Dataset>> result;
+  };
+  std::deque<DataLoad> loads_;
+  std::chrono::steady_clock::time_point pending_since_;
+  bool was_pending_ = false;
 
   std::vector<ModuleInfo> module_infos_;  // module browser entries
 
@@ -127,8 +184,17 @@ class App {
   std::vector<std::string> script_;
   size_t script_pos_ = 0;
   int script_wait_ = 0;
+  std::chrono::steady_clock::time_point script_wait_since_;  // wait-file: since when
   int script_failures_ = 0;
-  std::vector<int> injected_keys_;  // keys held down for one frame by the script
+  // Key presses (GLFW events and script `key` commands), consumed in order by
+  // handle_shortcuts(); the ones the app does not use go to the view.
+  struct KeyPress {
+    int key = 0;
+    int mods = 0;
+    bool repeat = false;
+  };
+  std::deque<KeyPress> key_queue_;
+  std::vector<int> view_keys_;  // this frame's keys for the view (ViewContext::keys)
   std::string script_screenshot_;   // a screenshot the script asked for (saved after this frame)
   // --script `click`/`type`: mouse and text input injected over the next frames,
   // aimed at widgets the panels name with mark_target() ("seed", "menu:View"...).
@@ -140,6 +206,7 @@ class App {
     int key = -1;                // a key held this frame (GLFW code)
   };
   std::vector<ScriptInput> script_input_;  // front first
+  std::vector<int> script_keys_down_;      // ImGui keys the script holds for one frame
   std::map<std::string, std::pair<float, float>> ui_targets_;  // widget centres (screen)
   std::string captured_text_;  // the text the main window drew last frame (--script only)
   // Injects the next frame's planned input; false when none is planned (app_script_ui.cpp).

@@ -8,7 +8,10 @@
 #include <imgui.h>
 
 #include <algorithm>
+#include <chrono>
 #include <cstdlib>
+#include <filesystem>
+#include <future>
 #include <iostream>
 
 namespace cilab {
@@ -19,72 +22,62 @@ void App::show_error(const std::string& message) {
   std::cerr << "cilab: " << message << "\n";
 }
 
-void App::restart() {
-  runner_->reset(data_, values_, seed_);
-  runner_->wait_idle();
-  if (!runner_->last_error().empty()) {
-    show_error(runner_->last_error());
-    runner_->clear_error();
-    values_ = runner_->values();  // back to what the run has
-    return;
-  }
-  if (view_) view_->on_reset();
+std::shared_ptr<const Dataset> App::target_data() const {
+  for (auto it = pending_.rbegin(); it != pending_.rend(); ++it)
+    if (it->reset) return it->data;
+  return data_;
 }
 
+void App::post_reset(std::shared_ptr<const Dataset> data, const std::string& error_prefix) {
+  PendingEdit e;
+  e.reset = true;
+  e.data = data;
+  e.error_prefix = error_prefix;
+  e.ticket = runner_->reset(std::move(data), values_, seed_);
+  pending_.push_back(std::move(e));
+}
+
+void App::restart() { post_reset(target_data(), ""); }
+
 void App::open_module(const std::string& name) {
-  if (name == module_name_) return;
+  if (pending_module_ ? name == pending_module_->name : name == module_name_) return;
   try {
     const std::unique_ptr<Module> probe = make_module(name);
     const ModuleInfo info = probe->info();
-    std::shared_ptr<const Dataset> data = data_;
-    if (info.needs_dataset && !data) data = make_dataset(info.default_dataset);
-    auto runner = std::make_unique<Runner>([name] { return make_module(name); });
-    runner->set_speed(runner_ ? runner_->speed() : 4.0);
-    const ParamValues values = default_values(probe->params());
-    runner->reset(data, values, seed_);
-    runner->wait_idle();
-    if (!runner->last_error().empty()) {
-      show_error("cannot open " + name + ": " + runner->last_error());
-      return;
+    auto pm = std::make_unique<PendingModule>();
+    pm->name = name;
+    pm->specs = probe->params();
+    pm->values = default_values(pm->specs);
+    pm->data = target_data();
+    pm->runner = std::make_unique<Runner>([name] { return make_module(name); });
+    pm->runner->set_speed(runner_ ? runner_->speed() : 4.0);
+    if (info.needs_dataset && !pm->data) {
+      const std::string spec = info.default_dataset;  // loads in the background, then resets
+      pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
+    } else {
+      pm->ticket = pm->runner->reset(pm->data, pm->values, seed_);
     }
-    runner_ = std::move(runner);
-    module_name_ = name;
-    specs_ = probe->params();
-    values_ = values;
-    text_edit_.clear();
-    text_edit_dirty_.clear();
-    data_ = data;
-    view_ = make_view(name);
+    if (pending_module_) {  // a newer choice replaces it; its worker ends without blocking this frame
+      retired_runners_.push_back(std::move(pending_module_->runner));
+      if (pending_module_->data_load.valid()) abandoned_loads_.push_back(std::move(pending_module_->data_load));
+    }
+    pending_module_ = std::move(pm);
   } catch (const std::exception& e) {
     show_error(std::string("cannot open module ") + name + ": " + e.what());
   }
 }
 
-void App::set_dataset(std::shared_ptr<const Dataset> data) {
-  runner_->reset(data, values_, seed_);
-  runner_->wait_idle();
-  if (!runner_->last_error().empty()) {
-    show_error("kept the previous data: " + runner_->last_error());
-    runner_->clear_error();
-    return;
-  }
-  data_ = std::move(data);
-  ++data_version_;
-  sync_data_panel();
-  if (view_) view_->on_reset();
-  if (data_ && data_->cols() != 2) edit_points_ = false;
-}
+void App::set_dataset(std::shared_ptr<const Dataset> data) { post_reset(std::move(data), "kept the previous data: "); }
 
 void App::change_param(const ParamSpec& spec, double value) {
   values_[spec.name] = value;
   if (spec.update == ParamUpdate::Live) {
-    runner_->set_live(spec.name, value);
-    runner_->wait_idle();
-    if (!runner_->last_error().empty()) {
-      show_error(runner_->last_error());
-      runner_->clear_error();
-      values_ = runner_->values();
-    }
+    PendingEdit e;
+    e.reset = false;
+    e.live_name = spec.name;
+    e.live_value = value;
+    e.ticket = runner_->set_live(spec.name, value);
+    pending_.push_back(std::move(e));
   } else {
     restart();
   }
@@ -112,23 +105,190 @@ void App::sync_data_panel() {
   }
 }
 
+void App::start_load(std::string what, std::string recent_path,
+                     std::function<std::shared_ptr<const Dataset>()> load) {
+  DataLoad l;
+  l.what = std::move(what);
+  l.recent_path = std::move(recent_path);
+  l.result = std::async(std::launch::async, std::move(load));
+  loads_.push_back(std::move(l));
+}
+
 void App::load_file(const std::string& path) {
-  try {
-    std::shared_ptr<const Dataset> d = cilab::load_file(path);
-    set_dataset(std::move(d));
-    settings_.add_recent(path);
-    save_settings(settings_);
-  } catch (const std::exception& e) {
-    show_error(std::string(e.what()) + " (kept the previous data)");
-  }
+  start_load("loading " + std::filesystem::path(path).filename().string(), path,
+             [path] { return cilab::load_file(path); });
 }
 
 void App::load_builtin(const std::string& spec) {
-  try {
-    set_dataset(make_dataset(spec));
-  } catch (const std::exception& e) {
-    show_error(std::string(e.what()) + " (kept the previous data)");
+  start_load("loading " + spec.substr(0, spec.find(':')), "", [spec] { return make_dataset(spec); });
+}
+
+bool App::edit_pending() const { return !pending_.empty() || pending_module_ || !loads_.empty(); }
+
+std::string App::pending_label() const {
+  if (!loads_.empty()) return loads_.back().what;
+  if (pending_module_) return "opening " + pending_module_->name;
+  for (const PendingEdit& e : pending_)
+    if (e.reset) return "restarting";
+  return "";  // live changes only: too short to announce
+}
+
+namespace {
+
+template <class T>
+bool ready(const std::future<T>& f) {
+  return f.valid() && f.wait_for(std::chrono::seconds(0)) == std::future_status::ready;
+}
+
+}  // namespace
+
+void App::poll_pending() {
+  // Finished loads, in the order they were asked for: each posts a reset.
+  while (!loads_.empty() && ready(loads_.front().result)) {
+    DataLoad l = std::move(loads_.front());
+    loads_.pop_front();
+    try {
+      set_dataset(l.result.get());
+      if (!l.recent_path.empty()) {
+        settings_.add_recent(l.recent_path);
+        save_settings(settings_);
+      }
+    } catch (const std::exception& e) {
+      show_error(std::string(e.what()) + " (kept the previous data)");
+    }
   }
+  abandoned_loads_.erase(std::remove_if(abandoned_loads_.begin(), abandoned_loads_.end(),
+                                        [](const auto& f) { return ready(f); }),
+                         abandoned_loads_.end());
+  retired_runners_.erase(std::remove_if(retired_runners_.begin(), retired_runners_.end(),
+                                        [](const std::unique_ptr<Runner>& r) { return !r->busy(); }),
+                         retired_runners_.end());
+
+  // A module being opened: reset its runner once its data is there; swap on success.
+  if (pending_module_) {
+    PendingModule& pm = *pending_module_;
+    bool drop = false;
+    if (pm.ticket == 0 && ready(pm.data_load)) {
+      try {
+        pm.data = pm.data_load.get();
+        pm.ticket = pm.runner->reset(pm.data, pm.values, seed_);
+      } catch (const std::exception& e) {
+        show_error("cannot open " + pm.name + ": " + e.what());
+        drop = true;
+      }
+    }
+    if (pm.ticket != 0 && pm.runner->done(pm.ticket)) {
+      std::string error = "its reset gave no result";
+      for (const CommandResult& r : pm.runner->take_frame().results)
+        if (r.ticket == pm.ticket) error = r.ok ? "" : r.error;
+      if (error.empty()) {
+        runner_->pause();
+        retired_runners_.push_back(std::move(runner_));
+        runner_ = std::move(pm.runner);
+        module_name_ = pm.name;
+        specs_ = pm.specs;
+        values_ = pm.values;
+        text_edit_.clear();
+        text_edit_dirty_.clear();
+        if (pm.data != data_) {
+          data_ = pm.data;
+          ++data_version_;
+          sync_data_panel();
+        }
+        view_ = make_view(pm.name);
+        pending_.clear();  // edits of the previous module's runner
+      } else {
+        show_error("cannot open " + pm.name + ": " + error);
+      }
+      drop = true;
+    }
+    if (drop) {
+      if (pm.runner) retired_runners_.push_back(std::move(pm.runner));
+      pending_module_.reset();
+    }
+  }
+
+  // Results of the posted edits, read with the snapshot they belong to.
+  RunnerFrame f = runner_->take_frame();
+  for (const CommandResult& r : f.results) {
+    auto it = std::find_if(pending_.begin(), pending_.end(), [&](const PendingEdit& e) { return e.ticket == r.ticket; });
+    if (it == pending_.end()) continue;  // e.g. the start-up reset
+    const PendingEdit e = *it;
+    pending_.erase(it);
+    if (r.ok) {
+      if (!e.reset) continue;
+      if (e.data != data_) {
+        data_ = e.data;
+        ++data_version_;
+        sync_data_panel();
+        if (data_ && data_->cols() != 2) edit_points_ = false;
+      }
+      if (view_) view_->on_reset();
+      continue;
+    }
+    show_error(e.error_prefix + r.error);
+    if (runner_->last_error() == r.error) runner_->clear_error();
+    // Unless a newer reset is in flight, the panel goes back to what runs (plus
+    // the live changes still queued behind this reset).
+    if (std::none_of(pending_.begin(), pending_.end(), [](const PendingEdit& p) { return p.reset; })) {
+      values_ = f.values;
+      seed_ = runner_->seed();
+      for (const PendingEdit& p : pending_) values_[p.live_name] = p.live_value;
+    }
+  }
+  shown_ = f.snapshot;
+  running_ = std::move(f.values);
+  // Other failures (a step that threw); while edits are in flight their own results report.
+  if (pending_.empty() && !runner_->last_error().empty()) {
+    show_error(runner_->last_error());
+    runner_->clear_error();
+  }
+
+  if (edit_pending() && !was_pending_) pending_since_ = std::chrono::steady_clock::now();
+  was_pending_ = edit_pending();
+}
+
+void App::draw_pending_status() {
+  const std::string label = pending_label();
+  if (label.empty()) return;
+  const float r = ImGui::GetFontSize() * 0.4f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  const ImVec2 c(p.x + r + 1.0f, p.y + ImGui::GetTextLineHeight() * 0.5f + 1.0f);
+  const float a0 = static_cast<float>(ImGui::GetTime()) * 6.0f;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  dl->PathArcTo(c, r, a0, a0 + 4.2f, 16);
+  dl->PathStroke(ImGui::GetColorU32(ImGuiCol_PlotLinesHovered), 0, std::max(1.5f, r * 0.35f));
+  ImGui::Dummy(ImVec2(2.0f * r + 2.0f, ImGui::GetTextLineHeight()));
+  ImGui::SameLine();
+  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_since_).count();
+  ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s... %.1f s", label.c_str(), secs);
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("The window stays live: the previous run is shown until this finishes, and kept if it fails.");
+  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);  // the rest of the status bar follows on this line
+}
+
+void App::draw_pending_overlay() {
+  const std::string label = pending_label();
+  if (label.empty()) return;
+  const ImVec2 wp = ImGui::GetWindowPos();
+  const ImVec2 ws = ImGui::GetWindowSize();
+  const float fs = ImGui::GetFontSize();
+  const std::string text = label + "...";
+  const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
+  const ImVec2 box(ts.x + fs * 3.0f, ts.y + fs * 1.2f);
+  const ImVec2 a(wp.x + (ws.x - box.x) * 0.5f, wp.y + fs * 0.8f);
+  const ImVec2 b(a.x + box.x, a.y + box.y);
+  ImDrawList* dl = ImGui::GetForegroundDrawList();  // above the view's plot children
+  dl->PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y), true);
+  dl->AddRectFilled(ImVec2(wp.x, wp.y), ImVec2(wp.x + ws.x, wp.y + ws.y), IM_COL32(16, 18, 22, 90));
+  dl->AddRectFilled(a, b, IM_COL32(30, 34, 42, 235), fs * 0.3f);
+  const float r = fs * 0.45f;
+  const ImVec2 c(a.x + fs * 1.2f, (a.y + b.y) * 0.5f);
+  const float a0 = static_cast<float>(ImGui::GetTime()) * 6.0f;
+  dl->PathArcTo(c, r, a0, a0 + 4.2f, 16);
+  dl->PathStroke(IM_COL32(255, 217, 102, 255), 0, std::max(1.5f, r * 0.35f));
+  dl->AddText(ImVec2(a.x + fs * 2.2f, a.y + fs * 0.6f), IM_COL32(255, 217, 102, 255), text.c_str());
+  dl->PopClipRect();
 }
 
 void App::apply_intents(std::vector<ViewIntent>& intents) {
@@ -162,12 +322,13 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
           runner_->apply(vi.intent);
           break;
         case ViewIntent::Kind::AddPoint:
-          if (data_) set_dataset(with_point_added(*data_, vi.x, vi.y, vi.label));
+          if (const std::shared_ptr<const Dataset> d = target_data())  // on top of pending edits
+            set_dataset(with_point_added(*d, vi.x, vi.y, vi.label));
           break;
         case ViewIntent::Kind::RemovePoint:
-          if (data_ && data_->rows() > 1) {
-            const int row = nearest_row(*data_, vi.x, vi.y);
-            if (row >= 0) set_dataset(with_point_removed(*data_, row));
+          if (const std::shared_ptr<const Dataset> d = target_data(); d && d->rows() > 1) {
+            const int row = nearest_row(*d, vi.x, vi.y);
+            if (row >= 0) set_dataset(with_point_removed(*d, row));
           }
           break;
       }
@@ -177,34 +338,51 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
   }
   intents.clear();
   if (pending_restart) restart();
-  if (!runner_->last_error().empty()) {
-    show_error(runner_->last_error());
-    runner_->clear_error();
-  }
 }
 
 void App::handle_shortcuts() {
-  ImGuiIO& io = ImGui::GetIO();
-  if (io.WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId)) return;
-  auto pressed = [](int glfw_key, bool repeat = false) {
-    return ImGui::IsKeyPressed(glfw_key, repeat);
-  };
-  // ImGui 1.86 GLFW backend indexes KeysDown by GLFW key codes.
-  if (pressed(GLFW_KEY_SPACE)) runner_->toggle_play();
-  if (pressed(GLFW_KEY_RIGHT, true)) runner_->step();
-  if (pressed(GLFW_KEY_LEFT, true)) runner_->back();
-  if (pressed(GLFW_KEY_S, true)) runner_->sub_step();
-  if (pressed(GLFW_KEY_R)) restart();
-  if (io.KeyCtrl && pressed(GLFW_KEY_O)) browser_.open();
-  if (io.KeyCtrl && (pressed(GLFW_KEY_EQUAL) || pressed(GLFW_KEY_KP_ADD))) {
-    settings_.ui_scale = std::min(3.0f, settings_.ui_scale + 0.125f);
-    scale_dirty_ = true;
+  view_keys_.clear();
+  const ImGuiIO& io = ImGui::GetIO();
+  // Keys typed into a text field or a popup are theirs.
+  const bool blocked = io.WantTextInput || ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+  while (!key_queue_.empty()) {
+    const KeyPress k = key_queue_.front();
+    key_queue_.pop_front();
+    if (!blocked) handle_key(k.key, k.mods, k.repeat);
   }
-  if (io.KeyCtrl && (pressed(GLFW_KEY_MINUS) || pressed(GLFW_KEY_KP_SUBTRACT))) {
-    settings_.ui_scale = std::max(0.5f, settings_.ui_scale - 0.125f);
-    scale_dirty_ = true;
+}
+
+// One key press (repeat: held down) in the order it came: five taps between
+// two frames step five times.
+void App::handle_key(int key, int mods, bool repeat) {
+  if (mods & GLFW_MOD_CONTROL) {
+    if (repeat) return;
+    if (key == GLFW_KEY_O) browser_.open();
+    if (key == GLFW_KEY_Q) quit_ = true;
+    if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
+      settings_.ui_scale = std::min(3.0f, settings_.ui_scale + 0.125f);
+      scale_dirty_ = true;
+    }
+    if (key == GLFW_KEY_MINUS || key == GLFW_KEY_KP_SUBTRACT) {
+      settings_.ui_scale = std::max(0.5f, settings_.ui_scale - 0.125f);
+      scale_dirty_ = true;
+    }
+    return;
   }
-  if (pressed(GLFW_KEY_F1)) show_shortcuts_ = !show_shortcuts_;
+  if (mods & (GLFW_MOD_ALT | GLFW_MOD_SUPER)) return;
+  switch (key) {
+    case GLFW_KEY_RIGHT: runner_->step(); return;  // these three repeat while held
+    case GLFW_KEY_LEFT: runner_->back(); return;
+    case GLFW_KEY_S: runner_->sub_step(); return;
+    default: break;
+  }
+  if (repeat) return;
+  switch (key) {
+    case GLFW_KEY_SPACE: runner_->toggle_play(); break;
+    case GLFW_KEY_R: restart(); break;
+    case GLFW_KEY_F1: show_shortcuts_ = !show_shortcuts_; break;
+    default: view_keys_.push_back(key); break;  // the module's own keys (gmm: K)
+  }
 }
 
 }  // namespace cilab

@@ -173,7 +173,6 @@ void App::draw_menu_bar() {
     if (ImGui::MenuItem("About CILab")) show_about_ = true;
     ImGui::EndMenu();
   }
-  if (ImGuiIO& io = ImGui::GetIO(); io.KeyCtrl && ImGui::IsKeyPressed(GLFW_KEY_Q, false)) quit_ = true;
   ImGui::EndMenuBar();
 }
 
@@ -225,7 +224,7 @@ void App::draw_transport() {
   // The shown position in the shared wording (part-way through an iteration:
   // "iteration 1 (after assign)"); while dragging, the iteration under the mouse.
   std::string format = "iteration %d";
-  if (const std::shared_ptr<const Snapshot> shown = runner_->latest(); shown && shown->iteration == it) {
+  if (const std::shared_ptr<const Snapshot>& shown = shown_; shown && shown->iteration == it) {
     format.clear();
     for (char c : position_label(*shown, runner_->info())) format += c == '%' ? std::string("%%") : std::string(1, c);
   }
@@ -446,7 +445,7 @@ void App::draw_params_panel() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Seed of the module's random generator: same seed, same run.\nRebuild: restarts "
                       "the run. CLI: --seed N");
-  const ParamValues running = runner_->values();
+  const ParamValues& running = running_;
   for (const ParamSpec& s : specs_) {
     if (is_compound(s) || !param_shown(specs_, s, values_)) continue;
     if (s.type == ParamType::Text) {
@@ -518,7 +517,7 @@ void App::draw_params_panel() {
       change_param(s, v);
     }
   }
-  if (const std::shared_ptr<const Snapshot> snap = runner_->latest(); snap && view_) {
+  if (const std::shared_ptr<const Snapshot>& snap = shown_; snap && view_) {
     ImGui::Separator();
     ViewContext ctx;
     ctx.data = data_.get();
@@ -536,7 +535,7 @@ void App::draw_center(float width, float height) {
   const float metrics_h = show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
   const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
   ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  const std::shared_ptr<const Snapshot> snap = runner_->latest();
+  const std::shared_ptr<const Snapshot>& snap = shown_;
   // Incremental: only iterations new since the last frame are copied.
   metric_mirror_.sync(runner_->metric_history().get());
   const std::vector<std::vector<double>>& metric_history = metric_mirror_.metrics();
@@ -549,9 +548,9 @@ void App::draw_center(float width, float height) {
     ctx.metric_history = &metric_history;
     ctx.edit_points = edit_points_ && data_ && data_->cols() == 2;
     ctx.data_version = data_version_;
-    const ParamValues running = runner_->values();
-    ctx.values = &running;
+    ctx.values = &running_;
     ctx.seed = seed_;
+    ctx.keys = &view_keys_;
     std::vector<ViewIntent> intents;
     view_->draw(*snap, ctx, intents);
     for (ViewIntent& vi : intents)
@@ -561,6 +560,7 @@ void App::draw_center(float width, float height) {
   } else {
     ImGui::TextColored(kDimColor, "No run yet: choose a module and data on the left.");
   }
+  draw_pending_overlay();
   ImGui::EndChild();
   if (show_metrics) {
     ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true);
@@ -573,7 +573,8 @@ void App::draw_center(float width, float height) {
 }
 
 void App::draw_status_bar() {
-  const std::shared_ptr<const Snapshot> snap = runner_->latest();
+  draw_pending_status();  // "restarting... 1.2 s" with a spinner while an edit is under way
+  const std::shared_ptr<const Snapshot>& snap = shown_;
   const ModuleInfo* info = runner_->info();
   const float gap = ImGui::GetFontSize() * 1.5f;
   std::string full;  // the whole line, for the tooltip (the window may cut it)

@@ -1,12 +1,16 @@
 // --script FILE: commands run between frames, for demos prepared in advance
 // and for end-to-end tests of the real shell. One command per line, '#'
 // starts a comment. Commands go through the same paths as the mouse and the
-// keyboard (keys are injected into ImGui's input for one frame; `drop` is the
-// drag-and-drop callback; `set` is the parameter panel's change).
+// keyboard (keys go into the app's key queue like GLFW's key events; `drop`
+// is the drag-and-drop callback; `set` is the parameter panel's change).
+// Edits (set, dataset, load, module, reset...) do not block the window: the
+// next command waits, frame after frame, until they have landed - except
+// `wait` and `expect restarting`, which run at once.
 //
 //   wait N                 render N frames
+//   wait-file PATH         render frames until PATH exists (at most 60 s; tests with real input)
 //   idle                   wait until the runner has applied every command
-//   key NAME               press a key for one frame: Space Right Left S R
+//   key NAME               press a key: Space Right Left F1 Equal Minus or a letter; Ctrl+NAME
 //   step [N] | substep | back | seek N | play | pause | reset
 //   set KEY=VALUE | seed N
 //   dataset SPEC | load PATH | drop PATH | module NAME
@@ -14,6 +18,7 @@
 //   add-point X Y | remove-point X Y
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME
 //   expect error | expect no-error | expect param KEY=VALUE
+//   expect restarting      an edit (load, reset, module switch) is still under way
 //   screenshot PATH        save the next frame as PNG
 //   click / type / scale / expect text|no-text|seed: see app_script_ui.cpp
 //   quit
@@ -25,6 +30,8 @@
 #include <imgui.h>
 
 #include <cctype>
+#include <chrono>
+#include <filesystem>
 #include <cstdio>
 #include <fstream>
 #include <iostream>
@@ -33,10 +40,15 @@
 namespace cilab {
 namespace {
 
+constexpr double kWaitFileSeconds = 60.0;
+
 int key_code(const std::string& name) {
   if (name == "Space") return GLFW_KEY_SPACE;
   if (name == "Right") return GLFW_KEY_RIGHT;
   if (name == "Left") return GLFW_KEY_LEFT;
+  if (name == "F1") return GLFW_KEY_F1;
+  if (name == "Equal") return GLFW_KEY_EQUAL;
+  if (name == "Minus") return GLFW_KEY_MINUS;
   // Letters (module views use some: K = compare with k-means in gmm).
   if (name.size() == 1 && std::isalpha(static_cast<unsigned char>(name[0])))
     return GLFW_KEY_A + (std::toupper(static_cast<unsigned char>(name[0])) - 'A');
@@ -46,9 +58,6 @@ int key_code(const std::string& name) {
 }  // namespace
 
 bool App::run_script_line() {
-  ImGuiIO& io = ImGui::GetIO();
-  for (int k : injected_keys_) io.KeysDown[k] = false;
-  injected_keys_.clear();
   if (apply_script_input()) return true;  // a click or typing in progress (app_script_ui.cpp)
   if (script_wait_ > 0) {
     --script_wait_;
@@ -56,9 +65,22 @@ bool App::run_script_line() {
   }
   while (script_pos_ < script_.size()) {
     const size_t line_no = script_pos_ + 1;
-    std::istringstream in(script_[script_pos_++]);
+    std::istringstream in(script_[script_pos_]);
     std::string cmd;
-    if (!(in >> cmd) || cmd[0] == '#') continue;
+    if (!(in >> cmd) || cmd[0] == '#') {
+      ++script_pos_;
+      continue;
+    }
+    {
+      // Deterministic scripts: a command waits (the window keeps drawing) until
+      // the edits before it have landed; `wait` and `expect restarting` do not.
+      std::istringstream peek(script_[script_pos_]);
+      std::string c, what;
+      peek >> c >> what;
+      const bool runs_now = c == "wait" || c == "wait-file" || (c == "expect" && what == "restarting");
+      if (!runs_now && edit_pending()) return true;
+    }
+    ++script_pos_;
     auto fail = [&](const std::string& what) {
       ++script_failures_;
       std::cerr << "cilab: script line " << line_no << ": " << what << "\n";
@@ -73,19 +95,39 @@ bool App::run_script_line() {
       in >> n;
       script_wait_ = std::max(0, n - 1);
       return true;
+    } else if (cmd == "wait-file") {
+      std::string path;
+      std::getline(in >> std::ws, path);
+      if (std::filesystem::exists(path)) {
+        script_wait_since_ = {};
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (script_wait_since_ == std::chrono::steady_clock::time_point{}) script_wait_since_ = now;
+      if (std::chrono::duration<double>(now - script_wait_since_).count() > kWaitFileSeconds) {
+        script_wait_since_ = {};
+        fail("waited " + std::to_string(static_cast<int>(kWaitFileSeconds)) + " s for " + path);
+        continue;
+      }
+      --script_pos_;  // again at the next frame
+      return true;
     } else if (cmd == "idle") {
       runner_->wait_idle();
     } else if (cmd == "key") {
       std::string name;
       in >> name;
+      int mods = 0;
+      if (name.rfind("Ctrl+", 0) == 0) {
+        mods = GLFW_MOD_CONTROL;
+        name = name.substr(5);
+      }
       const int k = key_code(name);
       if (k < 0) {
-        fail("unknown key '" + name + "'; known: Space Right Left and letters A-Z");
+        fail("unknown key '" + name + "'; known: Space Right Left F1 Equal Minus, letters A-Z, Ctrl+NAME");
         continue;
       }
-      io.KeysDown[k] = true;
-      injected_keys_.push_back(k);
-      return true;  // the key is seen by this frame
+      key_queue_.push_back(KeyPress{k, mods, false});
+      return true;  // handled by this frame, like a GLFW key event
     } else if (cmd == "step") {
       int n = 1;
       in >> n;
@@ -161,10 +203,14 @@ bool App::run_script_line() {
       std::vector<ViewIntent> intents = {vi};
       apply_intents(intents);
     } else if (cmd == "expect") {
-      runner_->wait_idle();
-      const std::shared_ptr<const Snapshot> now = runner_->latest();
       std::string what;
       in >> what;
+      if (what == "restarting") {
+        if (!edit_pending()) fail("expected an edit under way (restarting), found none");
+        continue;
+      }
+      runner_->wait_idle();
+      const std::shared_ptr<const Snapshot> now = runner_->latest();
       if (what == "iteration") {
         int n = -1;
         in >> n;

@@ -29,17 +29,19 @@
 namespace cilab {
 
 bool App::apply_script_input() {
+  ImGuiIO& io = ImGui::GetIO();
+  for (int k : script_keys_down_) io.KeysDown[k] = false;  // held for one frame
+  script_keys_down_.clear();
   if (script_input_.empty()) return false;
   const ScriptInput in = script_input_.front();
   script_input_.erase(script_input_.begin());
-  ImGuiIO& io = ImGui::GetIO();
   if (in.x >= 0.0f) io.MousePos = ImVec2(in.x, in.y);
   io.MouseDown[0] = in.down;
   io.KeyCtrl = in.ctrl;
   for (char c : in.chars) io.AddInputCharacter(static_cast<unsigned char>(c));
   if (in.key >= 0) {
-    io.KeysDown[in.key] = true;
-    injected_keys_.push_back(in.key);  // released on the next frame, as `key` does
+    io.KeysDown[in.key] = true;  // ImGui's own key state: Enter in a text field
+    script_keys_down_.push_back(in.key);
   }
   return true;
 }

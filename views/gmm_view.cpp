@@ -32,7 +32,7 @@ constexpr int kDensityGrid = 96;
 constexpr int kContourLevels = 8;
 constexpr double kContourStep = 1.0;
 constexpr uint64_t kDensityTextureKey = 0x676d6d64656e7331ull;
-// The app's ImGui backend (GLFW) indexes KeysDown by GLFW key codes; GLFW_KEY_K == 'K'.
+// ViewContext::keys holds GLFW key codes; GLFW_KEY_K == 'K'.
 constexpr int kKeyCompare = 'K';
 // Regularisation the rewind button sets (scikit-learn's default reg_covar).
 constexpr double kSafeReg = 1e-6;
@@ -325,11 +325,9 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
   refresh_points(data, ctx.data_version);
   refresh_colours(snap, data);
 
-  // ---- shortcut K: compare with k-means.
-  const ImGuiIO& io = ImGui::GetIO();
+  // ---- shortcut K: compare with k-means (each press toggles; the app queues the presses).
   const bool compare_on = param_or(ctx, "compare_kmeans", snap.kmeans ? 1.0 : 0.0) != 0.0;
-  if (!io.WantTextInput && !io.KeyCtrl && !ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId) &&
-      ImGui::IsKeyPressed(kKeyCompare, false))
+  if (key_presses(ctx, kKeyCompare) % 2 == 1)
     out.push_back(ViewIntent::set_param("compare_kmeans", compare_on ? 0.0 : 1.0));
 
   // ---- caption, log-likelihood, toggles, banner.

@@ -32,7 +32,20 @@ struct ViewContext {
   uint64_t data_version = 0;         // changes whenever the dataset is replaced
   const ParamValues* values = nullptr;  // the parameter values of the run shown (after live changes)
   uint64_t seed = 0;                 // the run's seed
+  // Keys pressed since the last frame that the app did not use, in order (GLFW
+  // key codes: 'A'..'Z' for letters; presses only, no Ctrl/Alt). Views read
+  // their shortcuts here, not with ImGui::IsKeyPressed, which misses a press
+  // and release between two frames. Empty while a text field or popup has the keys.
+  const std::vector<int>* keys = nullptr;
 };
+
+// Number of presses of `key` in ctx.keys.
+inline int key_presses(const ViewContext& ctx, int key) {
+  int n = 0;
+  if (ctx.keys)
+    for (int k : *ctx.keys) n += k == key;
+  return n;
+}
 
 // Kinds:
 //   Module       forwarded to Runner::apply (a module edit);

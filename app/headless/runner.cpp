@@ -107,6 +107,7 @@ struct Completion {
 
 struct Command {
   CommandKind kind = CommandKind::Step;
+  uint64_t ticket = 0;                    // set by submit()
   int n = 0;                              // StepN / Seek / RunSteps
   std::shared_ptr<const Dataset> data;    // Reset
   ParamValues values;                     // Reset
@@ -258,10 +259,11 @@ struct Runner::Impl {
   Impl(Factory factory, RunnerConfig config);
 
   // ---- command dispatch
-  void submit(Command cmd);
+  uint64_t submit(Command cmd);
   void worker_loop();
   void cancel_burst_if_paused();
   void execute(Command& cmd);
+  void run_command(Command& cmd);
 
   // ---- commands (worker thread, or caller in blocking mode)
   void do_reset(const std::shared_ptr<const Dataset>& data, const ParamValues& values, uint64_t seed);
@@ -290,6 +292,7 @@ struct Runner::Impl {
   ParamValues values_at(Position p) const;
   void publish(std::shared_ptr<const Snapshot> snap, Position pos);
   void set_error(const std::string& message);
+  void report(const std::string& error);
   bool stopping() const;
 
   const Factory factory_;
@@ -318,6 +321,9 @@ struct Runner::Impl {
   uint64_t seed_ = 0;
   std::shared_ptr<const Dataset> data_;
   size_t bytes_ = 0;
+  uint64_t next_ticket_ = 1;
+  uint64_t done_ticket_ = 0;             // every command up to this ticket has been applied
+  std::deque<CommandResult> results_;    // reported, not yet taken
 
   // ---- worker-only
   std::unique_ptr<Module> module_;
@@ -330,6 +336,11 @@ struct Runner::Impl {
   long long keyframe_stride_ = 10;  // keyframes at multiples of this (iterations)
   double partial_ms_ = 0.0;         // sub-step time spent in the current iteration
   Clock::time_point last_play_step_;
+  // The command being applied, if it reports a result: its ticket, its first
+  // error, and whether its result went out already (with its snapshot).
+  uint64_t reporting_ = 0;
+  std::string command_error_;
+  bool reported_ = false;
 
   std::thread worker_;
 };
@@ -342,16 +353,19 @@ Runner::Impl::Impl(Factory factory, RunnerConfig config)
   if (config_.threaded) worker_ = std::thread([this] { worker_loop(); });
 }
 
-void Runner::Impl::submit(Command cmd) {
-  if (!config_.threaded) {
-    execute(cmd);
-    return;
-  }
+uint64_t Runner::Impl::submit(Command cmd) {
+  uint64_t ticket = 0;
   {
     std::lock_guard<std::mutex> lk(mu_);
-    queue_.push_back(std::move(cmd));
+    ticket = cmd.ticket = next_ticket_++;
+    if (config_.threaded) queue_.push_back(std::move(cmd));
+  }
+  if (!config_.threaded) {
+    execute(cmd);
+    return ticket;
   }
   work_cv_.notify_one();
+  return ticket;
 }
 
 // Serves a pending step_n burst, then commands, then play (paced by speed_).
@@ -406,6 +420,7 @@ void Runner::Impl::worker_loop() {
   for (Command& cmd : queue_)
     if (cmd.done) cmd.done->finished = true;
   queue_.clear();
+  done_ticket_ = next_ticket_ - 1;
   idle_cv_.notify_all();
 }
 
@@ -423,6 +438,22 @@ void Runner::Impl::cancel_burst_if_paused() {
 }
 
 void Runner::Impl::execute(Command& cmd) {
+  const bool reports = cmd.kind == CommandKind::Reset || cmd.kind == CommandKind::SetLive ||
+                       cmd.kind == CommandKind::Apply;
+  reporting_ = reports ? cmd.ticket : 0;
+  command_error_.clear();
+  reported_ = false;
+  run_command(cmd);
+  std::lock_guard<std::mutex> lk(mu_);
+  if (reports && !reported_) {
+    results_.push_back(CommandResult{cmd.ticket, command_error_.empty(), command_error_});
+    while (results_.size() > kMaxResults) results_.pop_front();
+  }
+  reporting_ = 0;
+  done_ticket_ = std::max(done_ticket_, cmd.ticket);
+}
+
+void Runner::Impl::run_command(Command& cmd) {
   try {
     switch (cmd.kind) {
       case CommandKind::Reset: do_reset(cmd.data, cmd.values, cmd.seed); break;
@@ -856,9 +887,16 @@ void Runner::Impl::publish(std::shared_ptr<const Snapshot> snap, Position pos) {
   shown_ = pos;
   values_ = std::move(values);
   bytes_ = held_bytes_;
+  // A reporting command that publishes has succeeded: its result goes out with its snapshot.
+  if (reporting_ != 0 && !reported_ && command_error_.empty()) {
+    results_.push_back(CommandResult{reporting_, true, ""});
+    while (results_.size() > kMaxResults) results_.pop_front();
+    reported_ = true;
+  }
 }
 
 void Runner::Impl::set_error(const std::string& message) {
+  if (command_error_.empty()) command_error_ = message;
   std::lock_guard<std::mutex> lk(mu_);
   last_error_ = message;
 }
@@ -883,13 +921,13 @@ Runner::~Runner() {
   impl_->worker_.join();
 }
 
-void Runner::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+uint64_t Runner::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   Command c;
   c.kind = CommandKind::Reset;
   c.data = std::move(data);
   c.values = values;
   c.seed = seed;
-  impl_->submit(std::move(c));
+  return impl_->submit(std::move(c));
 }
 
 namespace {
@@ -918,17 +956,17 @@ void Runner::set_speed(double steps_per_second) {
   impl_->work_cv_.notify_one();
 }
 
-void Runner::set_live(const std::string& name, double value) {
+uint64_t Runner::set_live(const std::string& name, double value) {
   Command c = simple(CommandKind::SetLive);
   c.name = name;
   c.value = value;
-  impl_->submit(std::move(c));
+  return impl_->submit(std::move(c));
 }
 
-void Runner::apply(const Intent& intent) {
+uint64_t Runner::apply(const Intent& intent) {
   Command c = simple(CommandKind::Apply);
   c.intent = intent;
-  impl_->submit(std::move(c));
+  return impl_->submit(std::move(c));
 }
 
 std::shared_ptr<const Snapshot> Runner::latest() const {
@@ -989,6 +1027,21 @@ std::string Runner::last_error() const {
 void Runner::clear_error() {
   std::lock_guard<std::mutex> lk(impl_->mu_);
   impl_->last_error_.clear();
+}
+
+bool Runner::done(uint64_t ticket) const {
+  std::lock_guard<std::mutex> lk(impl_->mu_);
+  return impl_->done_ticket_ >= ticket;
+}
+
+RunnerFrame Runner::take_frame() {
+  RunnerFrame f;
+  std::lock_guard<std::mutex> lk(impl_->mu_);
+  f.snapshot = impl_->latest_;
+  f.values = impl_->values_;
+  f.results.assign(impl_->results_.begin(), impl_->results_.end());
+  impl_->results_.clear();
+  return f;
 }
 
 const ModuleInfo* Runner::info() const {

@@ -18,6 +18,10 @@
 // CLI and tests use run_steps(). There play() only sets playing() (nothing
 // steps in the background) and step_n() runs its steps at once.
 //
+// Tickets: every command gets a ticket (increasing); reset(), set_live() and
+// apply() return theirs and report a CommandResult when applied, which the UI
+// collects with take_frame() instead of blocking on wait_idle().
+//
 // Details: step/sub-step/step_n/play do nothing at a terminal status (an
 // intent or live change that makes the module Running again lets them go on);
 // seek() and back() pause; reset() leaves playing() as it was; a failed step
@@ -108,6 +112,22 @@ class MetricHistoryMirror {
   std::vector<double> step_ms_;
 };
 
+// The outcome of a command that can fail (reset, set_live, apply).
+struct CommandResult {
+  uint64_t ticket = 0;
+  bool ok = true;
+  std::string error;  // why it failed ("" when ok); also published in last_error()
+};
+
+// What the UI draws in one frame, read under one lock so the parts agree: a
+// reset's result is never seen before its snapshot, nor its snapshot before
+// its result.
+struct RunnerFrame {
+  std::shared_ptr<const Snapshot> snapshot;  // latest()
+  ParamValues values;                        // values()
+  std::vector<CommandResult> results;        // completed since the last take_frame(), in order
+};
+
 class Runner {
  public:
   using Factory = std::function<std::unique_ptr<Module>()>;
@@ -120,8 +140,8 @@ class Runner {
   // ---- commands (non-blocking when threaded; applied in order between steps)
   // Builds a fresh module and resets it. On failure (std::invalid_argument or
   // any std::exception) the previous module, history and snapshot are kept and
-  // the message is published in last_error().
-  void reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed);
+  // the message is published in last_error() and in the ticket's CommandResult.
+  uint64_t reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed);
   void play();
   void pause();
   void toggle_play();
@@ -133,8 +153,9 @@ class Runner {
   void back();            // seek(current iteration - 1); from a sub-step: to its iteration start
   void seek(int iteration);  // clamped to [0, last_iteration()]
   void set_speed(double steps_per_second);  // <= 0: as fast as possible
-  void set_live(const std::string& name, double value);
-  void apply(const Intent& intent);
+  // A live parameter change / a module edit at the shown position (ticket reported).
+  uint64_t set_live(const std::string& name, double value);
+  uint64_t apply(const Intent& intent);
 
   // ---- reads (cheap, never wait for a step)
   std::shared_ptr<const Snapshot> latest() const;  // nullptr before the first successful reset
@@ -155,6 +176,13 @@ class Runner {
   // Message of the last failed command ("" if none); cleared by the next successful reset.
   std::string last_error() const;
   void clear_error();
+  // True once the command with this ticket has been applied (or dropped at shutdown).
+  bool done(uint64_t ticket) const;
+  // The snapshot, the values and the results reported since the last call,
+  // under one lock (the GUI calls it once per frame). At most kMaxResults
+  // results are kept (the oldest go first) when nobody collects them.
+  RunnerFrame take_frame();
+  static constexpr size_t kMaxResults = 256;
   const ModuleInfo* info() const;       // of the current module (nullptr before reset)
   ParamValues values() const;           // current parameter values (after live changes)
   uint64_t seed() const;

@@ -1,6 +1,7 @@
 // Runner tests over a small deterministic fake module (a random walk with two
 // sub-steps "propose"/"accept", a live step size, intents, optional
-// convergence, an optional slow step and a reset that can fail).
+// convergence, an optional slow step, a reset that can fail and a reset or a
+// step that can be held until the test releases it).
 #include "app/headless/runner.h"
 
 #include "algorithms/core/rng.h"
@@ -10,6 +11,7 @@
 #include <atomic>
 #include <chrono>
 #include <cmath>
+#include <future>
 #include <memory>
 #include <stdexcept>
 #include <thread>
@@ -27,6 +29,25 @@ double ms_since(Clock::time_point t0) {
 
 // Number of full iterations completed by any Walk (live or re-simulated).
 std::atomic<long> g_walk_iterations{0};
+
+// A gate a Walk's reset (param hold_reset) or step (param hold_step) waits at
+// until the test opens it: "the worker is busy right now" without guessing
+// durations (ctest -j under ASan on 2 cores stretches every sleep).
+struct Gate {
+  std::atomic<bool> open{true};
+  std::atomic<int> waiting{0};
+  void close() { open = false; }
+  void release() { open = true; }
+  // Called by the module: waits until opened (or 120 s, so a broken test cannot hang ctest).
+  void pass() {
+    ++waiting;
+    const auto t0 = std::chrono::steady_clock::now();
+    while (!open && std::chrono::steady_clock::now() - t0 < std::chrono::seconds(120))
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    --waiting;
+  }
+};
+Gate g_reset_gate, g_step_gate;
 
 struct WalkSnapshot : Snapshot {
   double x = 0.0;
@@ -55,17 +76,21 @@ class Walk : public Module {
   }
   const ParamSpecs& params() const override {
     static const ParamSpecs kSpecs = [] {
-      ParamSpecs s(5);
+      ParamSpecs s(7);
       s[0].name = "step_size", s[0].min = 0.0, s[0].max = 10.0, s[0].def = 1.0, s[0].update = ParamUpdate::Live;
       s[1].name = "converge_at", s[1].type = ParamType::Int, s[1].max = 10000.0;
       s[2].name = "sleep_ms", s[2].type = ParamType::Int, s[2].max = 2000.0;
       s[3].name = "fail", s[3].type = ParamType::Bool;
       s[4].name = "throw_at", s[4].type = ParamType::Int, s[4].max = 10000.0;  // 0: never
+      s[5].name = "hold_reset", s[5].type = ParamType::Bool;  // reset waits at g_reset_gate
+      s[6].name = "hold_step", s[6].type = ParamType::Bool;   // each step waits at g_step_gate
       return s;
     }();
     return kSpecs;
   }
   void reset(std::shared_ptr<const Dataset>, const ParamValues& values, uint64_t seed) override {
+    if (get_bool(values, "hold_reset")) g_reset_gate.pass();
+    hold_step_ = get_bool(values, "hold_step");
     if (get_bool(values, "fail")) throw std::invalid_argument("walk: parameter 'fail' is set; unset it");
     step_size_ = get_real(values, "step_size");
     converge_at_ = get_int(values, "converge_at");
@@ -82,6 +107,7 @@ class Walk : public Module {
       phase_ = 1;
     } else {
       if (sleep_ms_ > 0) std::this_thread::sleep_for(std::chrono::milliseconds(sleep_ms_));
+      if (hold_step_) g_step_gate.pass();
       if (throw_at_ > 0 && iteration_ + 1 == throw_at_) throw std::runtime_error("walk: boom");
       x_ = proposal_;
       phase_ = 0;
@@ -135,6 +161,7 @@ class Walk : public Module {
   Rng rng_;
   double x_ = 0.0, proposal_ = 0.0, step_size_ = 1.0;
   int converge_at_ = 0, sleep_ms_ = 0, throw_at_ = 0, iteration_ = 0, phase_ = 0;
+  bool hold_step_ = false;
   std::shared_ptr<const Snapshot> snap_;
 };
 
@@ -188,9 +215,9 @@ std::vector<std::shared_ptr<const Snapshot>> record_run(Runner& r, int n) {
   return out;
 }
 
-// Polls `pred` for up to `seconds`.
+// Polls `pred` for up to `seconds` (generous: ctest -j under ASan on 2 cores is slow, never wrong).
 template <class Pred>
-bool eventually(Pred pred, double seconds = 10.0) {
+bool eventually(Pred pred, double seconds = 60.0) {
   const Clock::time_point t0 = Clock::now();
   while (!pred()) {
     if (ms_since(t0) > seconds * 1000.0) return false;
@@ -568,52 +595,70 @@ TEST_CASE("runner: threaded play stops at Converged") {
 }
 
 TEST_CASE("runner: latest() never waits for a slow step") {
+  // The step is held at a gate while the reads run, so "in progress" is a fact,
+  // not a guess about durations; the reads run on another thread with a generous
+  // deadline (a read that waited for the step would never return before release).
   Runner r(walk_factory(), threaded());
-  r.reset(nullptr, {{"sleep_ms", 200.0}}, 1);
+  r.reset(nullptr, {{"hold_step", 1.0}}, 1);
   r.wait_idle();
+  g_step_gate.close();
   r.step();
-  REQUIRE(eventually([&] { return r.busy(); }));
-  std::this_thread::sleep_for(std::chrono::milliseconds(30));  // the step is sleeping now
-  double worst = 0.0;
-  for (int k = 0; k < 20; ++k) {
-    const Clock::time_point t0 = Clock::now();
-    const std::shared_ptr<const Snapshot> s = r.latest();
-    (void)r.history();
-    (void)r.playing();
-    (void)r.current_iteration();
-    worst = std::max(worst, ms_since(t0));
-    CHECK(s->iteration == 0);  // still in progress
-  }
-  CHECK(worst < 5.0);
+  REQUIRE(eventually([&] { return g_step_gate.waiting > 0; }, 60.0));
+  const Clock::time_point held_since = Clock::now();
+  auto reads = std::async(std::launch::async, [&] {
+    int iteration = -1;
+    for (int k = 0; k < 20; ++k) {
+      const std::shared_ptr<const Snapshot> s = r.latest();
+      (void)r.history();
+      (void)r.playing();
+      (void)r.current_iteration();
+      (void)r.take_frame();
+      iteration = std::max(iteration, s->iteration);
+    }
+    return iteration;
+  });
+  const bool returned = reads.wait_for(std::chrono::seconds(60)) == std::future_status::ready;
+  const double held_ms = ms_since(held_since);
+  g_step_gate.release();
+  REQUIRE(returned);
+  CHECK(reads.get() == 0);  // the step was still in progress for every read
   r.wait_idle();
   CHECK(r.current_iteration() == 1);
-  CHECK(r.last_step_ms() >= 150.0);
-  CHECK(r.history()[1].step_ms >= 150.0);
+  CHECK(r.last_step_ms() >= held_ms * 0.9);  // the held time counts as the step's
+  CHECK(r.history()[1].step_ms == r.last_step_ms());
 }
 
 TEST_CASE("runner: play respects the requested speed") {
+  // No fixed window: however slowly the machine runs, n steps played at 20
+  // steps/s take at least (n - 1) / 20 s (the first one is at once), and play
+  // makes progress. As fast as possible would fail the first bound at once.
   Runner r(walk_factory(), threaded());
   r.set_speed(20.0);
   CHECK(r.speed() == 20.0);
   r.reset(nullptr, {}, 1);
+  r.wait_idle();
+  const Clock::time_point t0 = Clock::now();
   r.play();
-  std::this_thread::sleep_for(std::chrono::milliseconds(500));
+  REQUIRE(eventually([&] { return r.last_iteration() >= 6; }, 60.0));
   r.pause();
   r.wait_idle();
+  const double elapsed_ms = ms_since(t0);
   CHECK_FALSE(r.playing());
   const int steps = r.last_iteration();
-  CHECK(steps >= 5);
-  CHECK(steps <= 15);
+  CHECK(steps >= 6);
+  CHECK(elapsed_ms >= (steps - 1) * 50.0 * 0.95);
 }
 
 TEST_CASE("runner: destructor during play returns promptly") {
+  // Promptly: without waiting for play to end (it never would); the deadline is
+  // generous for ctest -j under ASan, and the destructor runs on another thread
+  // so a hang fails the test instead of the whole run.
   auto r = std::make_unique<Runner>(walk_factory(), threaded());
   r->reset(nullptr, {{"sleep_ms", 30.0}}, 1);
   r->play();  // as fast as possible, forever
-  REQUIRE(eventually([&] { return r->current_iteration() >= 2; }));
-  const Clock::time_point t0 = Clock::now();
-  r.reset();
-  CHECK(ms_since(t0) < 500.0);
+  REQUIRE(eventually([&] { return r->current_iteration() >= 2; }, 60.0));
+  auto destroyed = std::async(std::launch::async, [&] { r.reset(); });
+  CHECK(destroyed.wait_for(std::chrono::seconds(30)) == std::future_status::ready);
 }
 
 TEST_CASE("runner: step_n is a burst that wait_idle waits for and pause cancels") {
@@ -828,4 +873,108 @@ TEST_CASE("runner: metric_history is safe to read while the worker appends (thre
   mirror.sync(r.metric_history().get());
   CHECK(mirror.metrics().size() == 3001);
   CHECK(mirror_matches(mirror, r.history()));
+}
+
+// ---- tickets and results: what lets the GUI post an edit and keep drawing
+
+TEST_CASE("runner: a slow reset does not hold the caller, and its result comes with its snapshot") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {{"step_size", 0.5}}, 3);
+  r.step_n(3);
+  r.wait_idle();
+  (void)r.take_frame();  // the results so far
+  REQUIRE(r.current_iteration() == 3);
+
+  g_reset_gate.close();
+  const uint64_t t = r.reset(nullptr, {{"step_size", 2.0}, {"hold_reset", 1.0}}, 4);
+  REQUIRE(eventually([&] { return g_reset_gate.waiting > 0; }, 60.0));
+  // A UI loop: 20 frames while the reset is held, each showing the previous run.
+  int frames = 0;
+  for (; frames < 20; ++frames) {
+    const RunnerFrame f = r.take_frame();
+    CHECK(f.results.empty());
+    CHECK(f.snapshot->iteration == 3);
+    CHECK(f.values.at("step_size") == 0.5);
+    CHECK_FALSE(r.done(t));
+  }
+  CHECK(frames == 20);
+  g_reset_gate.release();
+  // The result and the new snapshot are seen together, never one without the other.
+  bool seen = false;
+  REQUIRE(eventually([&] {
+    const RunnerFrame f = r.take_frame();
+    const bool new_run = f.snapshot->iteration == 0;
+    CHECK(new_run == !f.results.empty());
+    for (const CommandResult& res : f.results) {
+      CHECK(res.ticket == t);
+      CHECK(res.ok);
+      CHECK(res.error.empty());
+      CHECK(f.values.at("step_size") == 2.0);
+      seen = true;
+    }
+    return seen;
+  }, 60.0));
+  CHECK(r.done(t));
+}
+
+TEST_CASE("runner: a failing slow reset keeps the previous run and values and reports by ticket") {
+  Runner r(walk_factory(), threaded());
+  r.reset(nullptr, {{"step_size", 0.5}}, 3);
+  r.step_n(2);
+  r.wait_idle();
+  (void)r.take_frame();
+  const std::shared_ptr<const Snapshot> before = r.latest();
+
+  g_reset_gate.close();
+  const uint64_t t = r.reset(nullptr, {{"step_size", 2.0}, {"hold_reset", 1.0}, {"fail", 1.0}}, 4);
+  const uint64_t after = r.set_live("step_size", 0.75);  // queued behind the reset, applied to the old run
+  CHECK(after > t);
+  REQUIRE(eventually([&] { return g_reset_gate.waiting > 0; }, 60.0));
+  CHECK_FALSE(r.done(t));
+  g_reset_gate.release();
+  std::vector<CommandResult> results;
+  REQUIRE(eventually([&] {
+    RunnerFrame f = r.take_frame();
+    results.insert(results.end(), f.results.begin(), f.results.end());
+    return results.size() >= 2;
+  }, 60.0));
+  REQUIRE(results.size() == 2);
+  CHECK(results[0].ticket == t);
+  CHECK_FALSE(results[0].ok);
+  CHECK(results[0].error.find("'fail'") != std::string::npos);
+  CHECK(results[1].ticket == after);
+  CHECK(results[1].ok);
+  CHECK(r.done(after));
+  CHECK(r.current_iteration() == 2);
+  CHECK(r.latest()->iteration == before->iteration);
+  CHECK(r.values().at("step_size") == 0.75);
+  CHECK(r.values().at("fail") == 0.0);
+  CHECK(r.seed() == 3);
+}
+
+TEST_CASE("runner: live changes and intents report by ticket, in blocking mode too, and results are bounded") {
+  Runner r(walk_factory(), blocking());
+  const uint64_t a = r.reset(nullptr, {}, 1);
+  const uint64_t b = r.set_live("step_size", 20.0);  // out of [0, 10]: the module refuses
+  const uint64_t c = r.apply(Intent{"shift", 0, {1.0}});
+  const uint64_t d = r.apply(Intent{"nonsense", 0, {}});  // not an edit of this module: no error
+  CHECK(r.done(d));
+  const RunnerFrame f = r.take_frame();
+  REQUIRE(f.results.size() == 4);
+  CHECK(f.results[0].ticket == a);
+  CHECK(f.results[0].ok);
+  CHECK(f.results[1].ticket == b);
+  CHECK_FALSE(f.results[1].ok);
+  CHECK(f.results[1].error.find("step_size") != std::string::npos);
+  CHECK(f.results[2].ticket == c);
+  CHECK(f.results[2].ok);
+  CHECK(f.results[3].ticket == d);
+  CHECK(f.results[3].ok);
+  CHECK(r.take_frame().results.empty());  // taken once
+
+  uint64_t last = 0;
+  for (size_t i = 0; i < Runner::kMaxResults + 40; ++i) last = r.set_live("step_size", 1.0);
+  const RunnerFrame g = r.take_frame();
+  REQUIRE(g.results.size() == Runner::kMaxResults);  // nobody collected them: the oldest went
+  CHECK(g.results.back().ticket == last);
 }

@@ -228,19 +228,25 @@ TEST_CASE("gmm view: key K and the button toggle compare_kmeans - the k-means pl
   ImGuiHeadless ui;
   GmmView view;
   std::vector<ViewIntent> intents;
-  auto frame = [&](Fixture& fx) { ui.frame_in_window([&] { view.draw(fx.snap(), fx.context(), intents); }); };
+  // The app hands the view the key presses of the frame (ViewContext::keys).
+  auto frame = [&](Fixture& fx, std::vector<int> keys = {}) {
+    ViewContext ctx = fx.context();
+    ctx.keys = &keys;
+    ui.frame_in_window([&] { view.draw(fx.snap(), ctx, intents); });
+  };
   frame(f);
   frame(f);
   REQUIRE(intents.empty());
-  ui.io().KeysDown['K'] = true;
-  frame(f);
-  ui.io().KeysDown['K'] = false;
-  frame(f);
+  frame(f, {'K'});
   REQUIRE(intents.size() == 1);
   CHECK(intents[0].kind == ViewIntent::Kind::SetParam);
   CHECK(intents[0].param == "compare_kmeans");
   CHECK(intents[0].value == 1.0);
   intents.clear();
+  frame(f, {'K', 'K'});  // two presses within one frame: on and off again
+  CHECK(intents.empty());
+  frame(f, {'J'});  // not the view's key
+  CHECK(intents.empty());
 
   Fixture g("faithful", {"k=2", "compare_kmeans=true"});
   g.steps(2);
@@ -249,10 +255,7 @@ TEST_CASE("gmm view: key K and the button toggle compare_kmeans - the k-means pl
   frame(g);
   CHECK(view.kmeans_plot_drawn());
   CHECK(intents.empty());
-  ui.io().KeysDown['K'] = true;
-  frame(g);
-  ui.io().KeysDown['K'] = false;
-  frame(g);
+  frame(g, {'K'});
   REQUIRE(intents.size() == 1);
   CHECK(intents[0].param == "compare_kmeans");
   CHECK(intents[0].value == 0.0);

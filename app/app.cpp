@@ -20,6 +20,8 @@ namespace cilab {
 namespace {
 
 constexpr float kBaseFontPx = 15.0f;
+constexpr int kDefaultWindowW = 1600;  // window size on a monitor seen for the first time
+constexpr int kDefaultWindowH = 960;   // (capped at the monitor's work area)
 constexpr double kDefaultStepsPerSecond = 4.0;  // slow enough to follow in a lecture
 const char* const kFontPaths[] = {
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
@@ -31,6 +33,12 @@ void glfw_error(int code, const char* text) { std::fprintf(stderr, "cilab: GLFW 
 void drop_callback(GLFWwindow* w, int count, const char** paths) {
   App* app = static_cast<App*>(glfwGetWindowUserPointer(w));
   if (app && count > 0) app->on_drop(paths[0]);
+}
+
+// The user resized the window: remember the size for this monitor (Settings).
+void window_size_callback(GLFWwindow* w, int width, int height) {
+  App* app = static_cast<App*>(glfwGetWindowUserPointer(w));
+  if (app && width > 0 && height > 0) app->on_resize(width, height);
 }
 
 // ImGui's backend first (text fields, its key state), then the app's queue: a
@@ -56,9 +64,11 @@ bool save_png(const std::string& path, int w, int h, std::string* error) {
   return true;
 }
 
-void set_style() {
-  ImGui::StyleColorsDark();
-  ImGuiStyle& s = ImGui::GetStyle();
+// The lab's style at UI scale 1, built from ImGui's defaults (never from the
+// current, possibly scaled, style: scaling is applied once, on a fresh copy).
+ImGuiStyle base_style() {
+  ImGuiStyle s;  // ImGui's default sizes and dark colours
+  ImGui::StyleColorsDark(&s);
   s.WindowRounding = 0.0f;
   s.FrameRounding = 3.0f;
   s.GrabRounding = 3.0f;
@@ -76,6 +86,7 @@ void set_style() {
   c[ImGuiCol_Button] = ImVec4(0.20f, 0.27f, 0.38f, 1.0f);
   c[ImGuiCol_ButtonHovered] = ImVec4(0.27f, 0.38f, 0.55f, 1.0f);
   c[ImGuiCol_FrameBg] = ImVec4(0.17f, 0.18f, 0.21f, 1.0f);
+  return s;
 }
 
 }  // namespace
@@ -85,6 +96,10 @@ App::App(GuiOptions opts) : opts_(std::move(opts)) {}
 App::~App() { shutdown(); }
 
 void App::on_drop(const std::string& path) { load_file(path); }
+
+void App::on_resize(int width, int height) {
+  if (!monitor_key_.empty()) settings_.window_sizes[monitor_key_] = {width, height};
+}
 
 void App::on_key(int key, int action, int mods) {
   if (action == GLFW_PRESS || action == GLFW_REPEAT) key_queue_.push_back(KeyPress{key, mods, action == GLFW_REPEAT});
@@ -102,17 +117,50 @@ bool App::init_window() {
   glfwWindowHint(GLFW_CONTEXT_VERSION_MINOR, 2);
   glfwWindowHint(GLFW_OPENGL_PROFILE, GLFW_OPENGL_CORE_PROFILE);
   glfwWindowHint(GLFW_OPENGL_FORWARD_COMPAT, GLFW_TRUE);
-  window_ = glfwCreateWindow(1600, 960, "CILab", nullptr, nullptr);
+  // At most the primary monitor's work area (a 1280x720 projector must show the
+  // status bar), or the size last used on this monitor at this resolution.
+  int area_x = 0, area_y = 0, area_w = kDefaultWindowW, area_h = kDefaultWindowH;
+  if (GLFWmonitor* monitor = glfwGetPrimaryMonitor()) {
+    glfwGetMonitorWorkarea(monitor, &area_x, &area_y, &area_w, &area_h);
+    const GLFWvidmode* mode = glfwGetVideoMode(monitor);
+    if ((area_w <= 0 || area_h <= 0) && mode) {
+      area_w = mode->width;
+      area_h = mode->height;
+    }
+    const char* name = glfwGetMonitorName(monitor);
+    monitor_key_ = std::string(name ? name : "monitor") + " " +
+                   (mode ? std::to_string(mode->width) + "x" + std::to_string(mode->height) : std::string("?"));
+  }
+  int win_w = kDefaultWindowW, win_h = kDefaultWindowH;
+  if (auto it = settings_.window_sizes.find(monitor_key_); it != settings_.window_sizes.end()) {
+    win_w = it->second.first;
+    win_h = it->second.second;
+  }
+  glfwWindowHint(GLFW_VISIBLE, GLFW_FALSE);  // shown once it fits
+  window_ = glfwCreateWindow(std::max(200, std::min(win_w, area_w)), std::max(150, std::min(win_h, area_h)), "CILab",
+                             nullptr, nullptr);
   if (!window_) {
     std::cerr << "cilab: error: cannot create an OpenGL 3.2 window; check the display and Mesa "
                  "drivers (libgl1-mesa-dri)\n";
     glfwTerminate();
     return false;
   }
+  {
+    // The window manager's frame (title bar) also has to fit in the work area.
+    int left = 0, top = 0, right = 0, bottom = 0, w = 0, h = 0;
+    glfwGetWindowFrameSize(window_, &left, &top, &right, &bottom);
+    glfwGetWindowSize(window_, &w, &h);
+    const int fit_w = std::max(200, std::min(w, area_w - left - right));
+    const int fit_h = std::max(150, std::min(h, area_h - top - bottom));
+    if (fit_w != w || fit_h != h) glfwSetWindowSize(window_, fit_w, fit_h);
+    glfwSetWindowPos(window_, area_x + left, area_y + top);
+    glfwShowWindow(window_);
+  }
   glfwMakeContextCurrent(window_);
   glfwSwapInterval(opts_.frames > 0 ? 0 : 1);
   glfwSetWindowUserPointer(window_, this);
   glfwSetDropCallback(window_, drop_callback);
+  glfwSetWindowSizeCallback(window_, window_size_callback);
 
   IMGUI_CHECKVERSION();
   ImGui::CreateContext();
@@ -132,6 +180,7 @@ bool App::init_window() {
     glfwGetWindowSize(window_, &w, &h);
     glfwSetCursorPos(window_, w - 2, h - 2);
   }
+  browser_.set_last_folder(settings_.last_folder);  // the file dialog reopens where it was
   textures_ = std::make_unique<GlTextureProvider>();
   plot::SetTextureProvider(textures_.get());
   return true;
@@ -158,8 +207,11 @@ void App::apply_ui_scale() {
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
-  set_style();
-  ImGui::GetStyle().ScaleAllSizes(scale);
+  // Rebuilt from the base on every change: scaling the current style again
+  // would compound (1 -> 2 -> 1.25 must equal starting at 1.25).
+  ImGuiStyle style = base_style();
+  style.ScaleAllSizes(scale);
+  ImGui::GetStyle() = style;
   applied_scale_ = scale;
 }
 

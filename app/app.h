@@ -12,14 +12,16 @@
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
 #include "app/headless/settings.h"
+#include "views/ui.h"
 #include "views/view.h"
 
 #include <chrono>
-#include <functional>
 #include <deque>
+#include <functional>
 #include <future>
 #include <map>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -38,6 +40,8 @@ class App {
 
   // Called by GLFW's drop callback.
   void on_drop(const std::string& path);
+  // Called by GLFW's window-size callback: the size is remembered per monitor.
+  void on_resize(int width, int height);
   // Called by GLFW's key callback (after ImGui's): queues presses and repeats.
   void on_key(int key, int action, int mods);
 
@@ -96,6 +100,7 @@ class App {
   GuiOptions opts_;
   Settings settings_;
   GLFWwindow* window_ = nullptr;
+  std::string monitor_key_;  // primary monitor's name and resolution (Settings::window_sizes)
   std::unique_ptr<GlTextureProvider> textures_;
   float applied_scale_ = 0.0f;
   bool scale_dirty_ = true;
@@ -191,6 +196,33 @@ class App {
   std::deque<KeyPress> key_queue_;
   std::vector<int> view_keys_;  // this frame's keys for the view (ViewContext::keys)
   std::string script_screenshot_;   // a screenshot the script asked for (saved after this frame)
+  // --script `click`/`type`: mouse and text input injected over the next frames,
+  // aimed at widgets the panels name with mark_target() ("seed", "menu:View"...).
+  struct ScriptInput {
+    float x = -1.0f, y = -1.0f;  // mouse position (x < 0: leave it)
+    bool down = false;           // left button held this frame
+    bool ctrl = false;           // Ctrl held this frame
+    std::string chars;           // typed this frame
+    int key = -1;                // a key held this frame (GLFW code)
+  };
+  std::vector<ScriptInput> script_input_;  // front first
+  std::vector<int> script_keys_down_;      // ImGui keys the script holds for one frame
+  std::map<std::string, std::pair<float, float>> ui_targets_;  // widget centres (screen)
+  std::string captured_text_;  // the text the main window drew last frame (--script only)
+  // Injects the next frame's planned input; false when none is planned (app_script_ui.cpp).
+  bool apply_script_input();
+  // Runs a widget-level --script command (click, type, scale, expect text...);
+  // false if `cmd` is not one of them (app_script_ui.cpp).
+  bool script_ui_command(const std::string& cmd, std::istringstream& in,
+                         const std::function<void(const std::string&)>& fail);
+  // Names the last item (or a point) as a --script click target (no-op without a script).
+  void mark_target(const std::string& name);
+  void mark_target(const std::string& name, float x, float y);
+
+  // Widget state.
+  SliderEditState slider_edit_;  // the sidebar's sliders (fine drag, typed values)
+  uint64_t seed_edit_ = 0;       // the seed field's value while it is edited
+  bool seed_editing_ = false;
 };
 
 // The lines of a --script file.

@@ -100,18 +100,7 @@ void App::sync_data_panel() {
   for (int i = 0; i < static_cast<int>(infos.size()); ++i) {
     if (infos[i].name != name && infos[i].name != data_->name) continue;
     builtin_index_ = i;
-    builtin_options_.clear();
-    for (const DatasetOption& o : infos[i].options) {
-      double v = o.def;
-      const std::string key = o.name + "=";
-      for (size_t pos = src.find(':'); pos != std::string::npos; pos = src.find(',', pos + 1)) {
-        if (src.compare(pos + 1, key.size(), key) == 0) {
-          v = std::strtod(src.c_str() + pos + 1 + key.size(), nullptr);
-          break;
-        }
-      }
-      builtin_options_.push_back(std::clamp(v, o.min, o.max));
-    }
+    builtin_options_ = dataset_option_values(infos[i], *data_);  // also Fashion-MNIST's split
     return;
   }
 }

@@ -5,12 +5,15 @@
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
 #include "views/metrics_view.h"
+#include "views/ui.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
+#include <cstdint>
 #include <cstdio>
 #include <map>
 #include <sstream>
@@ -86,6 +89,9 @@ void App::frame() {
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("CILab", nullptr, flags);
   ImGui::PopStyleVar();
+  // --script `expect text`: the text this window draws (depth 0: no tree node opens for the log).
+  const bool capture = !script_.empty();
+  if (capture) ImGui::LogToBuffer(0);
   draw_menu_bar();
   draw_transport();
   draw_error_banner();
@@ -101,9 +107,16 @@ void App::frame() {
   }
   draw_center(avail.x - (sidebar ? side_w + ImGui::GetStyle().ItemSpacing.x : 0.0f), body_h);
   draw_status_bar();
+  // (ImGui ends a log at the end of any top-level window, a combo's or a menu's
+  // popup too: on a frame with one open, the text after it is not captured.)
+  if (capture) {
+    captured_text_ = GImGui->LogEnabled ? GImGui->LogBuffer.c_str() : "";
+    ImGui::LogFinish();
+  }
   ImGui::End();
 
   if (browser_.draw()) load_file(browser_.chosen());
+  if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
   draw_about();
 }
 
@@ -133,11 +146,17 @@ void App::draw_menu_bar() {
     if (ImGui::MenuItem("Reset", "R")) restart();
     ImGui::EndMenu();
   }
-  if (ImGui::BeginMenu("View")) {
+  const bool view_menu = ImGui::BeginMenu("View");
+  mark_target("menu:View");
+  if (view_menu) {
     ImGui::MenuItem("Module browser", nullptr, &settings_.show_browser);
     ImGui::MenuItem("Data panel", nullptr, &settings_.show_data);
     ImGui::MenuItem("Parameters panel", nullptr, &settings_.show_params);
     ImGui::MenuItem("Metrics panel", nullptr, &settings_.show_metrics);
+    ImGui::Separator();
+    if (ImGui::MenuItem("Reset layout")) settings_.reset_layout();
+    mark_target("menu:View/Reset layout");
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("Shows every panel again (they stay hidden between runs).");
     ImGui::Separator();
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
     float scale = settings_.ui_scale;
@@ -202,8 +221,15 @@ void App::draw_transport() {
   ImGui::SameLine();
   int it = runner_->current_iteration();
   const int last = std::max(0, runner_->last_iteration());
+  // The shown position in the shared wording (part-way through an iteration:
+  // "iteration 1 (after assign)"); while dragging, the iteration under the mouse.
+  std::string format = "iteration %d";
+  if (const std::shared_ptr<const Snapshot>& shown = shown_; shown && shown->iteration == it) {
+    format.clear();
+    for (char c : position_label(*shown, runner_->info())) format += c == '%' ? std::string("%%") : std::string(1, c);
+  }
   ImGui::SetNextItemWidth(-1);
-  if (ImGui::SliderInt("##iteration", &it, 0, std::max(1, last), "iteration %d") && it <= last)
+  if (ImGui::SliderInt("##iteration", &it, 0, std::max(1, last), format.c_str()) && it <= last)
     runner_->seek(it);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Scrub the history: iterations 0..%d. Stepping from an earlier iteration "
@@ -227,9 +253,16 @@ void App::draw_error_banner() {
 
 void App::draw_sidebar(float width, float height) {
   ImGui::BeginChild("sidebar", ImVec2(width, height), true);
+  // One ID scope per panel: the data panel's "seed" option and the run's "seed" are different widgets.
+  ImGui::PushID("modules");
   if (settings_.show_browser) draw_module_browser();
+  ImGui::PopID();
+  ImGui::PushID("data");
   if (settings_.show_data) draw_data_panel();
+  ImGui::PopID();
+  ImGui::PushID("params");
   if (settings_.show_params) draw_params_panel();
+  ImGui::PopID();
   ImGui::EndChild();
 }
 
@@ -252,6 +285,8 @@ void App::draw_module_browser() {
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+        ImGui::TextUnformatted(m->title.c_str());  // the full title: the sidebar may cut it
+        ImGui::Separator();
         ImGui::TextUnformatted(m->summary.c_str());
         ImGui::TextDisabled("cilab run %s", m->name.c_str());
         ImGui::PopTextWrapPos();
@@ -278,18 +313,24 @@ void App::draw_data_panel() {
   }
   const std::vector<DatasetInfo>& infos = builtin_datasets();
   builtin_index_ = std::clamp(builtin_index_, 0, static_cast<int>(infos.size()) - 1);
-  const DatasetInfo& cur = infos[builtin_index_];
+  bool load = false;  // a pick or a committed option loads at once
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
-  if (ImGui::BeginCombo("Built-in", cur.name.c_str())) {
+  const bool combo = ImGui::BeginCombo("Built-in", infos[builtin_index_].name.c_str());
+  mark_target("builtin-combo");
+  if (ImGui::IsItemHovered() && !combo) ImGui::SetTooltip("Picking a dataset loads it.");
+  if (combo) {
     for (int i = 0; i < static_cast<int>(infos.size()); ++i) {
       if (ImGui::Selectable(infos[i].name.c_str(), i == builtin_index_)) {
         builtin_index_ = i;
         builtin_options_.clear();
+        load = true;
       }
+      mark_target("dataset:" + infos[i].name);
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", infos[i].description.c_str());
     }
     ImGui::EndCombo();
   }
+  const DatasetInfo& cur = infos[builtin_index_];
   if (builtin_options_.size() != cur.options.size()) {
     builtin_options_.clear();
     for (const DatasetOption& o : cur.options) builtin_options_.push_back(o.def);
@@ -297,32 +338,61 @@ void App::draw_data_panel() {
   for (size_t i = 0; i < cur.options.size(); ++i) {
     const DatasetOption& o = cur.options[i];
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 6);
-    if (o.is_int) {
+    if (!o.choices.empty()) {
+      const int idx = std::clamp(static_cast<int>(builtin_options_[i]), 0, static_cast<int>(o.choices.size()) - 1);
+      const bool open = ImGui::BeginCombo(o.name.c_str(), o.choices[idx].c_str());
+      mark_target("option:" + o.name);
+      if (open) {
+        for (int c = 0; c < static_cast<int>(o.choices.size()); ++c) {
+          if (ImGui::Selectable(o.choices[c].c_str(), c == idx) && c != idx) {
+            builtin_options_[i] = c;
+            load = true;
+          }
+          mark_target("option:" + o.name + "=" + o.choices[c]);
+        }
+        ImGui::EndCombo();
+      }
+    } else if (o.is_int && o.max - o.min > 1000) {
       int v = static_cast<int>(builtin_options_[i]);
-      const bool big = o.max - o.min > 1000;
-      if (big ? ImGui::DragInt(o.name.c_str(), &v, std::max(1.0f, static_cast<float>(v) * 0.01f),
-                               static_cast<int>(o.min), static_cast<int>(o.max))
-              : ImGui::SliderInt(o.name.c_str(), &v, static_cast<int>(o.min), static_cast<int>(o.max)))
+      if (ImGui::DragInt(o.name.c_str(), &v, std::max(1.0f, static_cast<float>(v) * 0.01f), static_cast<int>(o.min),
+                         static_cast<int>(o.max)))
         builtin_options_[i] = std::clamp<double>(v, o.min, o.max);
+      load = load || ImGui::IsItemDeactivatedAfterEdit();
+    } else if (o.is_int) {
+      int v = static_cast<int>(builtin_options_[i]);
+      load = int_slider(o.name.c_str(), &v, static_cast<int>(o.min), static_cast<int>(o.max), 0, slider_edit_) || load;
+      builtin_options_[i] = std::clamp<double>(v, o.min, o.max);
     } else {
-      float v = static_cast<float>(builtin_options_[i]);
-      if (ImGui::SliderFloat(o.name.c_str(), &v, static_cast<float>(o.min), static_cast<float>(o.max), "%.3g"))
-        builtin_options_[i] = v;
+      // Loads when a drag ends or typed text is committed, not on every frame of a drag.
+      double v = builtin_options_[i];
+      const bool changed =
+          real_slider(o.name.c_str(), &v, o.min, o.max, "%.3g", ImGuiSliderFlags_AlwaysClamp, slider_edit_);
+      builtin_options_[i] = v;
+      load = load || (changed && !ImGui::IsItemActive()) || ImGui::IsItemDeactivatedAfterEdit();
     }
-    if (ImGui::IsItemHovered()) ImGui::SetTooltip("%s", o.help.c_str());
+    if (ImGui::IsItemHovered()) {
+      const bool int_row = o.is_int && o.choices.empty() && o.max - o.min <= 1000;
+      ImGui::SetTooltip("%s%s%s", o.help.c_str(), int_row ? "\n" : "", int_row ? int_slider_help() : "");
+    }
   }
-  if (ImGui::Button("Load built-in")) {
+  if (ImGui::Button("Reload") || load) {
     std::ostringstream spec;
     spec << cur.name;
     for (size_t i = 0; i < cur.options.size(); ++i) {
       spec << (i ? "," : ":") << cur.options[i].name << "=";
-      if (cur.options[i].is_int) spec << static_cast<long long>(builtin_options_[i]);
+      if (!cur.options[i].choices.empty())
+        spec << cur.options[i].choices[std::clamp<size_t>(static_cast<size_t>(builtin_options_[i]), 0,
+                                                          cur.options[i].choices.size() - 1)];
+      else if (cur.options[i].is_int) spec << static_cast<long long>(builtin_options_[i]);
       else spec << builtin_options_[i];
     }
     load_builtin(spec.str());
   }
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Loads %s again with these options (a pick or a changed option loads at once).", cur.name.c_str());
   ImGui::SameLine();
   if (ImGui::Button("Open file...")) browser_.open();
+  mark_target("open-file");
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("CSV/TSV or IDX (.gz); or drag a file onto the window (Ctrl+O)");
   if (!settings_.recent_files.empty()) {
@@ -354,12 +424,23 @@ void App::draw_data_panel() {
 
 void App::draw_params_panel() {
   if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  // Seed first: every module has one.
-  int seed = static_cast<int>(seed_);
+  // Seed first: every module has one. 64 bits, as in the CLI (same seed, same
+  // run); applied on Enter or when the field loses focus, not per keystroke.
+  if (!seed_editing_) seed_edit_ = seed_;
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
-  if (ImGui::InputInt("seed", &seed) && seed >= 0) {
-    seed_ = static_cast<uint64_t>(seed);
-    restart();
+  const uint64_t seed_max = static_cast<uint64_t>(INT64_MAX);  // the CLI's range, [0, 2^63)
+  ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_edit_, nullptr, nullptr, "%llu",
+                     ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CharsDecimal);
+  seed_editing_ = ImGui::IsItemActive();
+  mark_target("seed");
+  if (ImGui::IsItemDeactivatedAfterEdit() && seed_edit_ != seed_) {
+    if (seed_edit_ > seed_max) {
+      show_error("seed: expected an integer in [0, 2^63), found " + std::to_string(seed_edit_) +
+                 "; try a smaller number (kept seed " + std::to_string(seed_) + ")");
+    } else {
+      seed_ = seed_edit_;
+      restart();
+    }
   }
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Seed of the module's random generator: same seed, same run.\nRebuild: restarts "
@@ -403,10 +484,11 @@ void App::draw_params_panel() {
       case ParamType::Int: {
         int i = static_cast<int>(v);
         const ImGuiSliderFlags f = s.log_scale || s.max - s.min > 1000 ? ImGuiSliderFlags_Logarithmic : 0;
-        ImGui::SliderInt(label.c_str(), &i, static_cast<int>(s.min), static_cast<int>(s.max), "%d",
-                         f | ImGuiSliderFlags_AlwaysClamp);
+        changed = int_slider(label.c_str(), &i, static_cast<int>(s.min), static_cast<int>(s.max), f, slider_edit_);
         v = i;
-        changed = ImGui::IsItemDeactivatedAfterEdit();
+        mark_target("param:" + s.name + ":slider", slider_edit_.slider_x, slider_edit_.slider_y);
+        mark_target("param:" + s.name + ":-", slider_edit_.minus_x, slider_edit_.minus_y);
+        mark_target("param:" + s.name + ":+", slider_edit_.plus_x, slider_edit_.plus_y);
         break;
       }
       case ParamType::Text:
@@ -425,6 +507,7 @@ void App::draw_params_panel() {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
       ImGui::TextUnformatted(param_tooltip(s).c_str());
+      if (s.type == ParamType::Int) ImGui::TextDisabled("%s", int_slider_help());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
@@ -493,27 +576,49 @@ void App::draw_status_bar() {
   draw_pending_status();  // "restarting... 1.2 s" with a spinner while an edit is under way
   const std::shared_ptr<const Snapshot>& snap = shown_;
   const ModuleInfo* info = runner_->info();
+  const float gap = ImGui::GetFontSize() * 1.5f;
+  std::string full;  // the whole line, for the tooltip (the window may cut it)
+  ImGui::BeginGroup();
   if (snap) {
-    ImGui::Text("iteration %d", snap->iteration);
-    if (snap->phase > 0 && info && snap->phase - 1 < static_cast<int>(info->sub_steps.size())) {
-      ImGui::SameLine();
-      ImGui::TextColored(kDimColor, "(after %s)", info->sub_steps[snap->phase - 1].c_str());
+    const std::string at = position_label(*snap, info);
+    ImGui::TextUnformatted(at.c_str());
+    // "running" only while it plays: a Running run that waits for Step is paused.
+    const bool paused = snap->status == Status::Running && !runner_->playing();
+    const char* state = paused ? "paused" : status_name(snap->status);
+    ImGui::SameLine(0, gap);
+    ImGui::TextColored(paused ? kDimColor : status_color(snap->status), "%s", state);
+    full = at + "   " + state;
+    if (!snap->message.empty()) {
+      ImGui::SameLine(0, gap);
+      ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed ? kErrorColor : kDimColor,
+                         "%s", snap->message.c_str());
+      full += "\n" + snap->message;
     }
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    ImGui::TextColored(status_color(snap->status), "%s", status_name(snap->status));
-    if (!snap->message.empty() && ImGui::IsItemHovered()) ImGui::SetTooltip("%s", snap->message.c_str());
   }
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(kDimColor, "step %.2f ms   frame %.1f ms   history %.1f MiB", runner_->last_step_ms(),
-                     last_frame_ms_, runner_->history_bytes() / 1048576.0);
+  if (!settings_.show_browser || !settings_.show_data || !settings_.show_params || !settings_.show_metrics) {
+    ImGui::SameLine(0, gap);
+    ImGui::TextColored(kDimColor, "hidden panels: View > Reset layout");
+    full += "\nSome panels are hidden: the View menu shows them one by one, or all with Reset layout.";
+  }
+  char timing[160];
+  std::snprintf(timing, sizeof timing, "step %.2f ms   frame %.1f ms   history %.1f MiB", runner_->last_step_ms(),
+                last_frame_ms_, runner_->history_bytes() / 1048576.0);
+  ImGui::SameLine(0, gap);
+  ImGui::TextColored(kDimColor, "%s", timing);
+  full += std::string("\n") + timing;
   if (data_) {
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    ImGui::TextColored(kDimColor, "%s", describe(*data_).c_str());
+    const std::string d = describe(*data_);
+    ImGui::SameLine(0, gap);
+    ImGui::TextColored(kDimColor, "%s", d.c_str());
+    full += "\n" + d;
   }
-  if (snap && !snap->message.empty()) {
-    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-    ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed ? kErrorColor : kDimColor,
-                       "%s", snap->message.c_str());
+  ImGui::EndGroup();
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+    ImGui::TextUnformatted(full.c_str());
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
   }
 }
 
@@ -547,6 +652,16 @@ void App::draw_about() {
     }
     ImGui::End();
   }
+}
+
+void App::mark_target(const std::string& name) {
+  if (script_.empty()) return;
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  mark_target(name, 0.5f * (a.x + b.x), 0.5f * (a.y + b.y));
+}
+
+void App::mark_target(const std::string& name, float x, float y) {
+  if (!script_.empty()) ui_targets_[name] = {x, y};
 }
 
 }  // namespace cilab

@@ -20,6 +20,7 @@
 //   expect error | expect no-error | expect param KEY=VALUE
 //   expect restarting      an edit (load, reset, module switch) is still under way
 //   screenshot PATH        save the next frame as PNG
+//   click / type / scale / expect text|no-text|seed: see app_script_ui.cpp
 //   quit
 #include "app/app.h"
 
@@ -57,6 +58,7 @@ int key_code(const std::string& name) {
 }  // namespace
 
 bool App::run_script_line() {
+  if (apply_script_input()) return true;  // a click or typing in progress (app_script_ui.cpp)
   if (script_wait_ > 0) {
     --script_wait_;
     return true;
@@ -84,6 +86,10 @@ bool App::run_script_line() {
       std::cerr << "cilab: script line " << line_no << ": " << what << "\n";
     };
     const std::shared_ptr<const Snapshot> snap = runner_->latest();
+    if (script_ui_command(cmd, in, fail)) {  // click, type, scale, expect text... (app_script_ui.cpp)
+      if (!script_input_.empty()) return true;
+      continue;
+    }
     if (cmd == "wait") {
       int n = 1;
       in >> n;

@@ -35,7 +35,9 @@ std::string human_size(unsigned long long b) {
 
 void FileBrowser::open(const std::string& dir) {
   std::error_code ec;
-  dir_ = dir.empty() ? fs::current_path(ec).string() : dir;
+  dir_ = dir;
+  if (dir_.empty() && !last_folder_.empty() && fs::is_directory(last_folder_, ec)) dir_ = last_folder_;
+  if (dir_.empty()) dir_ = fs::current_path(ec).string();
   request_open_ = true;
   selected_ = -1;
   list_dir();
@@ -75,7 +77,13 @@ bool FileBrowser::draw() {
   const ImVec2 center = ImGui::GetMainViewport()->GetCenter();
   ImGui::SetNextWindowPos(center, ImGuiCond_Appearing, ImVec2(0.5f, 0.5f));
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 40, ImGui::GetFontSize() * 28), ImGuiCond_Appearing);
-  if (ImGui::BeginPopupModal("Open data file", nullptr)) {
+  shown_ = ImGui::BeginPopupModal("Open data file", nullptr);
+  if (shown_) {
+    bool closed = false;
+    auto close = [&closed] {
+      closed = true;
+      ImGui::CloseCurrentPopup();
+    };
     if (ImGui::Button("Up")) {
       dir_ = fs::path(dir_).parent_path().string();
       if (dir_.empty()) dir_ = "/";
@@ -102,7 +110,7 @@ bool FileBrowser::draw() {
       } else {
         chosen_ = path_buf_;
         picked = true;
-        ImGui::CloseCurrentPopup();
+        close();
       }
     }
     if (ImGui::IsItemHovered())
@@ -125,7 +133,7 @@ bool FileBrowser::draw() {
             }
             chosen_ = (fs::path(dir_) / e.name).string();
             picked = true;
-            ImGui::CloseCurrentPopup();
+            close();
           }
         }
         if (!e.is_dir) {
@@ -146,13 +154,17 @@ bool FileBrowser::draw() {
       } else {
         chosen_ = (fs::path(dir_) / e.name).string();
         picked = true;
-        ImGui::CloseCurrentPopup();
+        close();
       }
     }
     if (!can_open) ImGui::EndDisabled();
     ImGui::SameLine();
-    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) ImGui::CloseCurrentPopup();
+    if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) close();
     ImGui::EndPopup();
+    if (closed) {
+      const std::string chosen_dir = picked ? fs::path(chosen_).parent_path().string() : std::string();
+      last_folder_ = chosen_dir.empty() ? dir_ : chosen_dir;
+    }
   }
   return picked;
 }

@@ -57,25 +57,17 @@ const char* covariance_name(int t) {
   }
 }
 
-// A caption that says what the (sub-)step just shown did.
-std::string caption(const GmmSnapshot& s) {
-  char buf[400];
+// A caption that says what the (sub-)step just shown did, after the shared position label.
+std::string caption(const GmmSnapshot& s, const ModuleInfo* info) {
+  const std::string at = position_label(s, info, true);
   if (s.iteration == 0 && s.phase == 0)
-    std::snprintf(buf, sizeof buf,
-                  "Iteration 0: initial parameters (%s covariances). Sub-step (S) runs the E-step, step (Right) a "
-                  "whole EM iteration.",
-                  covariance_name(s.covariance_type));
-  else if (s.phase == 1)
-    std::snprintf(buf, sizeof buf,
-                  "Iteration %d, E-step: responsibilities q_nk = pi_k N(x_n | mu_k, Sigma_k) / sum_l pi_l N(x_n | "
-                  "mu_l, Sigma_l). The colours change; the ellipses stay.",
-                  s.iteration + 1);
-  else
-    std::snprintf(buf, sizeof buf,
-                  "Iteration %d, M-step: N_k = sum_n q_nk, pi_k = N_k / n, mu_k = sum_n q_nk x_n / N_k, Sigma_k = "
-                  "sum_n q_nk (x_n - mu_k)(x_n - mu_k)^T / N_k + reg I. The ellipses move.",
-                  s.iteration);
-  return buf;
+    return at + ": initial parameters (" + covariance_name(s.covariance_type) +
+           " covariances). Sub-step (S) runs the E-step, step (Right) a whole EM iteration.";
+  if (s.phase == 1)
+    return at + ": responsibilities q_nk = pi_k N(x_n | mu_k, Sigma_k) / sum_l pi_l N(x_n | mu_l, "
+                "Sigma_l). The colours change; the ellipses stay.";
+  return at + ", M-step: N_k = sum_n q_nk, pi_k = N_k / n, mu_k = sum_n q_nk x_n / N_k, Sigma_k = sum_n q_nk "
+              "(x_n - mu_k)(x_n - mu_k)^T / N_k + reg I. The ellipses move.";
 }
 
 double param_or(const ViewContext& ctx, const char* name, double fallback) {
@@ -332,7 +324,7 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
 
   // ---- caption, log-likelihood, toggles, banner.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(caption(snap).c_str());
+  ImGui::TextUnformatted(caption(snap, ctx.info).c_str());
   ImGui::PopTextWrapPos();
   const double ll = snap.metrics.empty() ? NAN : snap.metrics[0];
   if (std::isnan(ll)) ImGui::TextDisabled("log-likelihood / n = n/a");
@@ -669,7 +661,8 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   if (equal_aspect_) flags |= plot::PlotFlags_EqualAspect;
   char title[160];
   const double inertia = km.metrics.empty() ? NAN : km.metrics[0];
-  std::snprintf(title, sizeof title, "k-means, hard assignment (J = %.5g)##gmm_kmeans", inertia);
+  if (std::isnan(inertia)) std::snprintf(title, sizeof title, "k-means, hard assignment (J = n/a)##gmm_kmeans");
+  else std::snprintf(title, sizeof title, "k-means, hard assignment (J = %.5g)##gmm_kmeans", inertia);
   if (!plot::BeginPlot(title, size, flags)) return;
   plot::SetupAxes(xl.c_str(), yl.empty() ? nullptr : yl.c_str());
   if (have_limits_) plot::SetupAxesLimits(lim_x0_, lim_x1_, lim_y0_, lim_y1_, plot::Cond::Always);

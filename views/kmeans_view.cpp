@@ -24,20 +24,13 @@ constexpr int kLegendMaxEntries = 16;
 
 ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
 
-// A caption that says what the step just shown did.
-std::string caption(const KMeansSnapshot& s) {
-  char buf[256];
-  if (s.iteration == 0 && s.phase == 0)
-    std::snprintf(buf, sizeof buf, "Iteration 0: initial centroids. Step (Right) or sub-step (S) to assign.");
-  else if (s.phase == 1)
-    std::snprintf(buf, sizeof buf,
-                  "Iteration %d, assign step: every point joins its nearest centroid  z_i = argmin_j ||x_i - mu_j||^2",
-                  s.iteration + 1);
-  else
-    std::snprintf(buf, sizeof buf,
-                  "Iteration %d, update step: every centroid moves to the mean of its points  mu_j = mean{x_i : z_i = j}",
-                  s.iteration);
-  return buf;
+// A caption that says what the step just shown did, after the shared position label.
+std::string caption(const KMeansSnapshot& s, const ModuleInfo* info) {
+  const std::string at = position_label(s, info, true);
+  if (s.iteration == 0 && s.phase == 0) return at + ": initial centroids. Step (Right) or sub-step (S) to assign.";
+  if (s.phase == 1)
+    return at + ": every point joins its nearest centroid  z_i = argmin_j ||x_i - mu_j||^2";
+  return at + ": every centroid moved to the mean of its points  mu_j = mean{x_i : z_i = j}";
 }
 
 }  // namespace
@@ -229,7 +222,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
 
   // ---- caption: what the last (sub-)step did, and the objective.
   const double objective = snap.metrics.empty() ? NAN : snap.metrics[0];
-  ImGui::TextUnformatted(caption(snap).c_str());
+  ImGui::TextUnformatted(caption(snap, ctx.info).c_str());
   ImGui::SameLine(0, ImGui::GetFontSize() * 2);
   if (std::isnan(objective)) ImGui::TextDisabled("J = n/a");
   else ImGui::Text("J = %.6g", objective);

@@ -50,23 +50,23 @@ std::string fingerprint(const Landscape& f) {
   return k;
 }
 
-std::string caption(const OptimizersSnapshot& s) {
+std::string caption(const OptimizersSnapshot& s, const ModuleInfo* info) {
   char buf[320];
+  const std::string at = position_label(s, info, true);
   const Eigen::Vector2d p0 = s.racers[0].path && s.racers[0].path->size() > 0 ? s.racers[0].path->point(0)
                                                                               : s.racers[0].theta;
   if (s.phase == 1)
     std::snprintf(buf, sizeof buf,
-                  "Iteration %d, gradient sub-step: every racer evaluated g_t = grad f(theta_t) (arrows); "
-                  "the update comes next.",
-                  s.iteration);
+                  "%s: every racer evaluated g_t = grad f(theta_t) (arrows); the update comes next.",
+                  at.c_str());
   else if (s.iteration == 0)
     std::snprintf(buf, sizeof buf,
-                  "Iteration 0: all racers start at theta_0 = (%.3g, %.3g). Click the landscape to move the start, "
+                  "%s: all racers start at theta_0 = (%.3g, %.3g). Click the landscape to move the start, "
                   "drag it to restart.",
-                  p0.x(), p0.y());
+                  at.c_str(), p0.x(), p0.y());
   else
-    std::snprintf(buf, sizeof buf, "Iteration %d: every racer took its update theta_t -> theta_{t+1} (its own rule).",
-                  s.iteration);
+    std::snprintf(buf, sizeof buf, "%s: every racer took its update theta_t -> theta_{t+1} (its own rule).",
+                  at.c_str());
   return buf;
 }
 
@@ -157,7 +157,7 @@ void OptimizersView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
 // ---------------------------------------------------------------------------------------------
 void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const Landscape& f = *s.landscape;
-  ImGui::TextUnformatted(caption(s).c_str());
+  ImGui::TextUnformatted(caption(s, ctx.info).c_str());
   tooltip_text("Every racer runs the same loop per iteration: the gradient sub-step evaluates g_t at theta_t "
                "(full batch, or a mini-batch for SGD on finite sums), the update sub-step applies its own "
                "torch.optim rule. Sub-step (S) shows the arrows in between.");

@@ -29,6 +29,7 @@
 
 #include "algorithms/core/params.h"
 #include "views/plot/contour.h"
+#include "views/ui.h"
 #include "views/view.h"
 
 #include <imgui.h>
@@ -79,6 +80,7 @@ class OptimizersView : public ModuleView {
     ImVec2 expr_apply{-1, -1};              // centre of its "apply" button
     std::vector<std::string> race_names;    // table rows, in order
     std::vector<ImVec2> race_checkboxes;    // centre of each row's checkbox
+    std::vector<ImVec2> race_lr_sliders;    // centre of each row's lr slider
     std::vector<ImVec2> theory_buttons;     // centres: eta = 1/L, eta = 2/(L+mu), heavy-ball optimal
   };
   const DrawInfo& last_draw() const { return info_; }
@@ -114,6 +116,7 @@ class OptimizersView : public ModuleView {
   std::array<char, 256> expr_buf_{};
   std::string expr_shown_;          // the run's expr the box was last synced to
   bool expr_active_ = false;        // the box is being edited (do not overwrite it)
+  SliderEditState lr_edit_;         // an lr cell being typed into (Ctrl+click)
   DrawInfo info_;
   std::vector<double> line_x_, line_y_;  // scratch: a curve's trend line
 };

@@ -133,12 +133,15 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     {
       const std::string pname = lr_param(kind, primary);
       const ParamSpec* spec = find_param(specs(), pname);
-      float lr = static_cast<float>(param(ctx, pname, r ? r->lr : (spec ? spec->def : 0.01)));
-      const float lo = spec ? static_cast<float>(std::max(spec->min, 1e-7)) : 1e-5f;
-      const float hi = spec ? static_cast<float>(spec->max) : 10.0f;
+      double lr = param(ctx, pname, r ? r->lr : (spec ? spec->def : 0.01));
+      // Doubles: the float nearest 1e-5 lies below a 1e-5 minimum. Typed text applies on Enter only.
+      const double lo = spec ? std::max(spec->min, 1e-7) : 1e-5;
+      const double hi = spec ? spec->max : 10.0;
       ImGui::SetNextItemWidth(-1);
-      if (ImGui::SliderFloat("##lr", &lr, lo, hi, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp))
+      if (real_slider("##lr", &lr, lo, hi, "%.3g", ImGuiSliderFlags_Logarithmic | ImGuiSliderFlags_AlwaysClamp,
+                      lr_edit_))
         out.push_back(ViewIntent::set_param(pname, lr));
+      info_.race_lr_sliders.push_back(item_centre());
       if (ImGui::IsItemHovered()) {
         char tip[200];
         std::snprintf(tip, sizeof tip, "%s = %.4g (live). Ctrl+click to type a value.%s", pname.c_str(), lr,

@@ -29,18 +29,17 @@ std::string fmt(double v) {
   return buf;
 }
 
-std::string caption(const PowerSnapshot& s) {
+std::string caption(const PowerSnapshot& s, const ModuleInfo* info) {
   char buf[256];
+  const std::string at = position_label(s, info, true);
   if (s.phase == 1)
-    std::snprintf(buf, sizeof buf, "Iteration %d, multiply: w = A v_%d  (||w|| = %s)", s.iteration + 1, s.iteration,
-                  fmt(s.av.norm()).c_str());
+    std::snprintf(buf, sizeof buf, "%s: w = A v_%d  (||w|| = %s)", at.c_str(), s.iteration, fmt(s.av.norm()).c_str());
   else if (s.iteration == 0)
-    std::snprintf(buf, sizeof buf, "Iteration 0: start vector v_0. Sub-step: multiply w = A v; then normalise.");
+    std::snprintf(buf, sizeof buf, "%s: start vector v_0. Sub-step: multiply w = A v; then normalise.", at.c_str());
   else if (!s.components.empty() && s.components.back().start_iteration == s.iteration && s.component > 0)
-    std::snprintf(buf, sizeof buf, "Iteration %d: deflated, component %d starts from a new v_0", s.iteration,
-                  s.component + 1);
+    std::snprintf(buf, sizeof buf, "%s: deflated, component %d starts from a new v_0", at.c_str(), s.component + 1);
   else
-    std::snprintf(buf, sizeof buf, "Iteration %d, normalise: v_%d = w / ||w||", s.iteration, s.iteration);
+    std::snprintf(buf, sizeof buf, "%s, normalise: v_%d = w / ||w||", at.c_str(), s.iteration);
   return buf;
 }
 
@@ -150,7 +149,7 @@ void PowerView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vec
   const PowerStage& st = *s.stage;
 
   // ---- caption and read-outs.
-  ImGui::TextUnformatted(caption(s).c_str());
+  ImGui::TextUnformatted(caption(s, ctx.info).c_str());
   tooltip_text("Power iteration: v_{t+1} = A v_t / ||A v_t||, two sub-steps (multiply, normalise). "
                "v_t -> +-u_1 when <v_0, u_1> != 0 and |lambda_1| > |lambda_2|.");
   ImGui::SameLine(0, ImGui::GetFontSize());

@@ -1,9 +1,39 @@
-// Small ImGui helpers shared by the module views.
+// Small ImGui helpers shared by the module views and the shell's panels.
 #pragma once
 
 namespace cilab {
 
 // A wrapped tooltip (about 32 characters wide per em) for the last item, when it is hovered.
 void tooltip_text(const char* text);
+
+// What a slider remembers between frames (kept by its owner: a view or the app).
+struct SliderEditState {
+  unsigned id = 0;        // the slider being typed into or fine-dragged (0: none)
+  double value = 0.0;     // the value typed so far
+  int fine_start = 0;     // int_slider: value when Shift was pressed during a drag
+  float fine_start_x = 0.0f;  // ... and the mouse x at that moment
+  bool fine_edited = false;   // the fine drag changed the value
+  // Screen centres of the last drawn int_slider's slider, "-" and "+" buttons (tests, --script click).
+  float slider_x = 0.0f, slider_y = 0.0f, minus_x = 0.0f, minus_y = 0.0f, plus_x = 0.0f, plus_y = 0.0f;
+};
+
+// A slider over [lo, hi] in doubles (ImGuiSliderFlags in `flags`). Returns true
+// when *v takes a new value: at once while dragged, but after Ctrl+click (a text
+// field) only when the typed text is committed with Enter or a click elsewhere:
+// half-typed text ("0", "0.") is never applied nor validated.
+bool real_slider(const char* label, double* v, double lo, double hi, const char* format, int flags,
+                 SliderEditState& state);
+
+// An integer slider with "-" and "+" buttons beside it (one step per click,
+// repeating while held) and a fine mode: holding Shift while dragging moves one
+// step per 0.75 em of mouse travel. The slider's width is the next item
+// width (SetNextItemWidth) minus the buttons. Returns true when a value is
+// committed: a button click, or the end of a drag or of a typed edit
+// (Ctrl+click). *v follows the drag meanwhile. The whole row is one item
+// (IsItemHovered after the call covers the slider, the buttons and the label).
+bool int_slider(const char* label, int* v, int lo, int hi, int flags, SliderEditState& state);
+
+// The tooltip line that explains int_slider's controls.
+const char* int_slider_help();
 
 }  // namespace cilab

@@ -26,6 +26,15 @@ const char* status_name(Status s) {
   return "?";
 }
 
+std::string position_label(const Snapshot& s, const ModuleInfo* info, bool sentence_start) {
+  std::string label = (sentence_start ? "Iteration " : "iteration ") + std::to_string(position_iteration(s));
+  if (s.phase > 0) {
+    const bool named = info && s.phase - 1 < static_cast<int>(info->sub_steps.size());
+    label += " (after " + (named ? info->sub_steps[s.phase - 1] : "sub-step " + std::to_string(s.phase)) + ")";
+  }
+  return label;
+}
+
 void Module::set_live(const std::string& name, double) {
   const ParamSpec* s = find_param(params(), name);
   if (!s) throw std::invalid_argument("unknown parameter '" + name + "' for module " + info().name);

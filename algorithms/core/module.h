@@ -96,6 +96,18 @@ struct Snapshot {
   }
 };
 
+// The one wording of a run position (iteration, phase), shared by the transport
+// slider, the status bar and the view headers. Numbering as in `cilab run`: a
+// position part-way through an iteration (phase p > 0, after sub-step p) is
+// counted in the iteration being computed, iteration + 1. So after one k-means
+// sub-step: "iteration 1 (after assign)" (the first iteration's assign step
+// done, its update to come); at a boundary "iteration 1" (one complete
+// iteration). `info` names the sub-steps (null: "sub-step p"); sentence_start
+// capitalises the first letter for a header.
+std::string position_label(const Snapshot& s, const ModuleInfo* info, bool sentence_start = false);
+// The iteration number position_label() shows: iteration + 1 part-way through one.
+inline int position_iteration(const Snapshot& s) { return s.iteration + (s.phase > 0 ? 1 : 0); }
+
 // A UI edit, applied between steps. Modules document the kinds they accept.
 struct Intent {
   std::string kind;            // e.g. "move_centroid", "place_centroid"

@@ -153,11 +153,35 @@ const std::vector<DatasetInfo>& builtin_datasets() {
       {"faithful", "Old Faithful geyser: 272 eruptions x (duration, waiting time)", {}, false},
       {"photo", "a 512x512 grey photograph (scikit-image's 'camera', CC0) as a one-row image", {}, false},
       {"fashion-mnist", "Zalando's Fashion-MNIST: 28x28 grey clothing images, 10 classes",
-       {{"split", 0, 0, 1, true, "train (0, 60000 rows) or test (1, 10000 rows); split=train|test"},
+       {{"split", 0, 0, 1, true, "train (60000 rows) or test (10000 rows); split=train|test", {"train", "test"}},
         {"n", 0, 0, 60000, true, "keep the first n rows (0 = all)"}},
        false},
   };
   return kInfos;
+}
+
+std::vector<double> dataset_option_values(const DatasetInfo& info, const Dataset& d) {
+  const std::string& src = d.source;
+  std::vector<double> values;
+  for (const DatasetOption& o : info.options) {
+    double v = o.def;
+    const std::string key = o.name + "=";
+    for (size_t pos = src.find(':'); pos != std::string::npos; pos = src.find(',', pos + 1)) {
+      if (src.compare(pos + 1, key.size(), key) != 0) continue;
+      const std::string text = src.substr(pos + 1 + key.size(), src.find(',', pos + 1) - pos - 1 - key.size());
+      v = std::strtod(text.c_str(), nullptr);
+      for (size_t c = 0; c < o.choices.size(); ++c)
+        if (text == o.choices[c]) v = static_cast<double>(c);
+      break;
+    }
+    if (info.name == "fashion-mnist" && src.rfind("Fashion-MNIST ", 0) == 0) {
+      if (o.name == "split") v = src.compare(14, 4, "test") == 0 ? 1.0 : 0.0;
+      const size_t first = src.find("first ");
+      if (o.name == "n") v = first == std::string::npos ? 0.0 : std::strtod(src.c_str() + first + 6, nullptr);
+    }
+    values.push_back(std::clamp(v, o.min, o.max));
+  }
+  return values;
 }
 
 std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
@@ -197,12 +221,19 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
       if (!given.insert(key).second)
         throw DataError(where + ": option '" + key + "' given twice; try: keep one");
       double v = 0.0;
-      if (name == "fashion-mnist" && key == "split") {
+      if (!opt->choices.empty()) {
         const std::string t = lower(text);
-        if (t != "train" && t != "test" && t != "0" && t != "1")
-          throw DataError(where + ": option 'split': expected train or test (or 0 / 1), found '" + text +
-                          "'; try: split=train");
-        v = (t == "test" || t == "1") ? 1.0 : 0.0;
+        int index = -1;
+        std::string names, indices;
+        for (size_t c = 0; c < opt->choices.size(); ++c) {
+          if (t == opt->choices[c] || t == std::to_string(c)) index = static_cast<int>(c);
+          names += (c == 0 ? "" : (c + 1 == opt->choices.size() ? " or " : ", ")) + opt->choices[c];
+          indices += (c == 0 ? "" : " / ") + std::to_string(c);
+        }
+        if (index < 0)
+          throw DataError(where + ": option '" + key + "': expected " + names + " (or " + indices + "), found '" +
+                          text + "'; try: " + key + "=" + opt->choices[0]);
+        v = index;
       } else {
         char* end = nullptr;
         v = std::strtod(text.c_str(), &end);

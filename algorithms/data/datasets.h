@@ -27,6 +27,8 @@ class DataError : public std::runtime_error {
 };
 
 // One option of a built-in dataset (e.g. blobs' `centers`), inclusive range.
+// An option with `choices` (Fashion-MNIST's split) takes one of those names
+// (or its index); its value is the index, min = 0 and max = choices.size() - 1.
 struct DatasetOption {
   std::string name;
   double def;
@@ -34,6 +36,7 @@ struct DatasetOption {
   double max;
   bool is_int;
   std::string help;
+  std::vector<std::string> choices = {};
 };
 
 // A built-in dataset: its spec name, one-line description and options.
@@ -47,6 +50,12 @@ struct DatasetInfo {
 // The built-in datasets, in menu order: blobs, anisotropic, moons, circles,
 // spirals, uniform, iris, faithful, fashion-mnist.
 const std::vector<DatasetInfo>& builtin_datasets();
+
+// The options a built-in dataset was made with, aligned with info.options (the
+// defaults where the dataset does not record one): read from its canonical
+// source "NAME:key=value,...", or for Fashion-MNIST from "Fashion-MNIST test,
+// first N rows". The data panel shows them after a load.
+std::vector<double> dataset_option_values(const DatasetInfo& info, const Dataset& d);
 
 // Builds a dataset from a spec "NAME" or "NAME:key=value,key=value", e.g.
 // "blobs:n=100000,centers=5,noise=0.6,seed=3" or "fashion-mnist:split=test,n=5000".

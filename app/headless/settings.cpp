@@ -1,6 +1,7 @@
 #include "app/headless/settings.h"
 
 #include <algorithm>
+#include <cstdio>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -11,6 +12,14 @@ void Settings::add_recent(const std::string& path) {
   recent_files.erase(std::remove(recent_files.begin(), recent_files.end(), path), recent_files.end());
   recent_files.insert(recent_files.begin(), path);
   if (recent_files.size() > 8) recent_files.resize(8);
+}
+
+void Settings::reset_layout() {
+  const Settings defaults;
+  show_browser = defaults.show_browser;
+  show_data = defaults.show_data;
+  show_params = defaults.show_params;
+  show_metrics = defaults.show_metrics;
 }
 
 std::string settings_path() {
@@ -44,6 +53,15 @@ Settings load_settings() {
       s.show_metrics = value == "1";
     } else if (key == "recent" && !value.empty() && s.recent_files.size() < 8) {
       s.recent_files.push_back(value);
+    } else if (key == "last_folder") {
+      s.last_folder = value;
+    } else if (key == "window_size") {
+      // window_size=WIDTHxHEIGHT MONITOR-KEY
+      int w = 0, h = 0;
+      const size_t sp = value.find(' ');
+      if (sp != std::string::npos && std::sscanf(value.c_str(), "%dx%d", &w, &h) == 2 && w >= 200 && h >= 150 &&
+          w <= 32768 && h <= 32768 && sp + 1 < value.size())
+        s.window_sizes[value.substr(sp + 1)] = {w, h};
     }
   }
   return s;
@@ -64,6 +82,9 @@ bool save_settings(const Settings& s) {
         << "show_params=" << s.show_params << "\n"
         << "show_metrics=" << s.show_metrics << "\n";
     for (const std::string& r : s.recent_files) out << "recent=" << r << "\n";
+    if (!s.last_folder.empty()) out << "last_folder=" << s.last_folder << "\n";
+    for (const auto& [monitor, size] : s.window_sizes)
+      out << "window_size=" << size.first << "x" << size.second << " " << monitor << "\n";
     if (!out) return false;
   }
   fs::rename(tmp, path, ec);

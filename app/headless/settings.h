@@ -1,9 +1,11 @@
 // Settings that persist between runs: UI scale, panel visibility, recent
-// files. Stored as "key=value" lines in $XDG_CONFIG_HOME/cilab/settings.ini
+// files, the file dialog's folder, the window size per monitor. Stored as "key=value" lines in $XDG_CONFIG_HOME/cilab/settings.ini
 // (or ~/.config/cilab/settings.ini); CILAB_CONFIG_DIR overrides the folder.
 #pragma once
 
+#include <map>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cilab {
@@ -15,8 +17,14 @@ struct Settings {
   bool show_params = true;
   bool show_metrics = true;
   std::vector<std::string> recent_files;  // newest first, at most 8
+  std::string last_folder;                // where the file dialog opens (empty: the working folder)
+  // Window size (width, height) per monitor, keyed by "name WIDTHxHEIGHT" (the
+  // monitor's resolution): a laptop and a projector each keep their own.
+  std::map<std::string, std::pair<int, int>> window_sizes;
 
   void add_recent(const std::string& path);
+  // View -> Reset layout: every panel shown again (scale, files and sizes kept).
+  void reset_layout();
 };
 
 // The settings file path (may not exist yet).

@@ -59,3 +59,28 @@ TEST_CASE("settings: missing or malformed files give defaults - recent list is b
   CHECK(r.recent_files.size() == 8);
   CHECK(r.recent_files.front() == "/f19");
 }
+
+TEST_CASE("settings: the file dialog's folder and the window size per monitor round-trip - reset_layout") {
+  TempConfigDir tmp;
+  Settings s;
+  s.last_folder = "/home/lecturer/data sets";
+  s.window_sizes["HDMI-1 1280x720"] = {1280, 690};
+  s.window_sizes["eDP-1 1920x1080"] = {1600, 960};
+  s.show_browser = false;
+  s.show_metrics = false;
+  REQUIRE(save_settings(s));
+  Settings t = load_settings();
+  CHECK(t.last_folder == "/home/lecturer/data sets");
+  REQUIRE(t.window_sizes.size() == 2);
+  CHECK(t.window_sizes["HDMI-1 1280x720"] == std::make_pair(1280, 690));
+  CHECK(t.window_sizes["eDP-1 1920x1080"] == std::make_pair(1600, 960));
+  t.reset_layout();
+  CHECK(t.show_browser);
+  CHECK(t.show_metrics);
+  CHECK(t.last_folder == "/home/lecturer/data sets");  // only the panels
+  {
+    std::ofstream f(settings_path());
+    f << "window_size=banana\nwindow_size=10x10 tiny 1x1\nwindow_size=800x600\n";
+  }
+  CHECK(load_settings().window_sizes.empty());  // malformed or absurd sizes are ignored
+}

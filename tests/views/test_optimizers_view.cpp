@@ -333,3 +333,38 @@ TEST_CASE("optimizers view: 10 000-point paths are drawn decimated, cached, and 
   CHECK(h.view.last_draw().trajectory_points <= h.view.last_draw().path_points);
   CHECK(h.view.last_draw().trajectory_points >= 8 * 2);
 }
+
+TEST_CASE("optimizers view: typing an lr (Ctrl+click, 0.3, Enter) applies 0.3 once - no half-typed value") {
+  Fixture f({"function=quadratic", "optimizer=gd"}, 3);
+  Harness h;
+  h.ui.io().KeyMap[ImGuiKey_Enter] = 13;
+  h.frame(f);
+  h.frame(f);
+  const OptimizersView::DrawInfo d = h.view.last_draw();
+  int gd = -1;
+  for (size_t i = 0; i < d.race_names.size(); ++i)
+    if (d.race_names[i] == "gd") gd = static_cast<int>(i);
+  REQUIRE(gd >= 0);
+  REQUIRE(d.race_lr_sliders.size() == d.race_names.size());
+  const ImVec2 cell = d.race_lr_sliders[static_cast<size_t>(gd)];
+  h.ui.key_mods(true, false);  // Ctrl+click: the cell becomes a text field, all selected
+  h.click(f, cell);
+  h.ui.key_mods(false, false);
+  for (char c : {'0', '.', '3'}) {
+    h.ui.io().AddInputCharacter(c);
+    h.frame(f);
+  }
+  h.ui.io().KeysDown[13] = true;
+  h.frame(f);
+  h.ui.io().KeysDown[13] = false;
+  h.frame(f);
+  const ParamSpec* spec = find_param(f.mod->params(), "lr");
+  REQUIRE(spec != nullptr);
+  std::vector<double> lrs;
+  for (const ViewIntent& i : h.intents)
+    if (i.kind == ViewIntent::Kind::SetParam && i.param == "lr") lrs.push_back(i.value);
+  INFO("intents: " << h.intents.size());
+  REQUIRE(lrs.size() == 1);  // one edit, on Enter: "0" and "0." were never applied
+  CHECK(lrs[0] == doctest::Approx(0.3));
+  for (double v : lrs) CHECK(v >= spec->min);  // every value the run is given validates
+}

@@ -166,9 +166,9 @@ bool App::init_window() {
   ImGui::CreateContext();
   plot::CreateContext();
   ImGuiIO& io = ImGui::GetIO();
-  static std::string ini_path;  // ImGui keeps the pointer
-  ini_path = (std::filesystem::path(settings_path()).parent_path() / "imgui.ini").string();
-  io.IniFilename = opts_.frames > 0 ? nullptr : ini_path.c_str();
+  // ImGui keeps the pointer: the string is the App's, and outlives the context.
+  ini_path_ = (std::filesystem::path(settings_path()).parent_path() / "imgui.ini").string();
+  io.IniFilename = opts_.frames > 0 ? nullptr : ini_path_.c_str();
   // No keyboard navigation: Space and the arrows are the transport shortcuts.
   ImGui_ImplGlfw_InitForOpenGL(window_, true);
   glfwSetKeyCallback(window_, key_callback);  // replaces ImGui's, which key_callback calls

@@ -100,6 +100,7 @@ class App {
   GuiOptions opts_;
   Settings settings_;
   GLFWwindow* window_ = nullptr;
+  std::string ini_path_;  // ImGui's io.IniFilename points into it
   std::string monitor_key_;  // primary monitor's name and resolution (Settings::window_sizes)
   std::unique_ptr<GlTextureProvider> textures_;
   float applied_scale_ = 0.0f;

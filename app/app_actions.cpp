@@ -167,7 +167,14 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
           break;
         }
         case ViewIntent::Kind::Seek:
-          runner_->seek(vi.iteration);
+          if (pending_restart) {
+            // After a Rebuild change of this frame: the new run starts, then runs to the iteration.
+            restart();
+            pending_restart = false;
+            runner_->step_n(vi.iteration);
+          } else {
+            runner_->seek(vi.iteration);
+          }
           break;
         case ViewIntent::Kind::Module:
           runner_->apply(vi.intent);

@@ -2,6 +2,7 @@
 # Runs the real app for a few frames under a (virtual) display and saves a
 # screenshot. Used by tests/app/test_gui_e2e.cpp, `make screenshot` and bench.
 #   tests/gui_smoke.sh BINARY OUT.png [cilab args...]
+# CILAB_SCREEN=WxH chooses the virtual screen (default 1600x1000; 1280x720 = a projector).
 set -euo pipefail
 bin=$1
 out=$2
@@ -20,5 +21,5 @@ rm -f "$out"
 if [ -n "${DISPLAY:-}" ]; then
   exec "$bin" "${args[@]}" --screenshot "$out"
 else
-  exec xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" "${args[@]}" --screenshot "$out"
+  exec xvfb-run -a -s "-screen 0 ${CILAB_SCREEN:-1600x1000}x24" "$bin" "${args[@]}" --screenshot "$out"
 fi

@@ -1,4 +1,5 @@
 #include "views/metrics_view.h"
+#include "views/ui.h"
 
 #include "views/plot/contour.h"
 #include "views/plot/plot.h"
@@ -222,7 +223,8 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   const int n = static_cast<int>(info.metrics.size()) + 1;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float min_w = ImGui::GetFontSize() * 11.0f, min_h = ImGui::GetFontSize() * 8.0f;
+  // Each plot keeps a readable area (min_plot_height below its one-line caption); the strip scrolls.
+  const float min_w = ImGui::GetFontSize() * 11.0f, min_h = min_plot_height() + ImGui::GetTextLineHeightWithSpacing();
   const int cols = std::clamp(static_cast<int>((avail.x + spacing) / (min_w + spacing)), 1, n);
   const int rows = (n + cols - 1) / cols;
   const float w = std::max(80.0f, (avail.x - spacing * (cols - 1)) / cols);

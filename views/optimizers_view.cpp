@@ -150,7 +150,8 @@ void OptimizersView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
   draw_table(s, ctx, out, 0.0f);
   draw_theory(s, ctx, out);
   const ImVec2 rest = ImGui::GetContentRegionAvail();
-  draw_curves(s, ctx, ImVec2(rest.x, std::max(rest.y, ImGui::GetFontSize() * 9.0f)));
+  draw_curves(s, ctx, ImVec2(rest.x, std::max(rest.y, min_plot_height() + ImGui::GetTextLineHeightWithSpacing() +
+                                                          ImGui::GetStyle().ItemSpacing.y)));
   ImGui::EndChild();
 }
 

@@ -293,7 +293,7 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float w = minima.empty() ? size.x : (size.x - spacing) / 2;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float h = std::max(60.0f, size.y - line - ImGui::GetStyle().ItemSpacing.y);
+  const float h = std::max(min_plot_height(), size.y - line - ImGui::GetStyle().ItemSpacing.y);
   const int last_t = s.iteration;
 
   for (int which = 0; which < 2; ++which) {

@@ -81,7 +81,7 @@ TEST_CASE("pca view 2-D: draws cloud, line, residuals and objective curve - no i
   CHECK(std::abs(dir.normalized().dot(u1)) > 0.999);
 }
 
-TEST_CASE("pca view 2-D manual: dragging the tip of u emits set_direction towards the mouse") {
+TEST_CASE("pca view 2-D manual: dragging the tip of u sets the angle parameter towards the mouse") {
   Fixture f("anisotropic:n=200,centers=1,seed=3", "manual", 0);
   ImGuiHeadless ui;
   PcaView view;
@@ -94,17 +94,17 @@ TEST_CASE("pca view 2-D manual: dragging the tip of u emits set_direction toward
   const float r = std::hypot(h.x - a.x, h.y - a.y);
   const std::vector<ViewIntent> intents = drag(ui, view, f, h, ImVec2(a.x, a.y - r));
   REQUIRE_FALSE(intents.empty());
-  const Intent& last = intents.back().intent;
-  CHECK(last.kind == "set_direction");
-  REQUIRE(last.values.size() == 2);
-  CHECK(std::abs(last.values[0]) < 0.05);
-  CHECK(std::abs(last.values[1]) > 0.99);
-  REQUIRE(f.pca.apply(last));
-  CHECK(f.snap().captured ==
-        doctest::Approx(pca_captured_variance(*f.snap().covariance, Eigen::Vector2d(last.values[0], last.values[1]))));
+  // The drag is sent as the angle parameter (the panel then shows the u on screen): straight up is 90 deg.
+  const ViewIntent& last = intents.back();
+  CHECK(last.kind == ViewIntent::Kind::SetParam);
+  CHECK(last.param == "angle");
+  CHECK(last.value == doctest::Approx(90.0).epsilon(0.03));
+  f.pca.set_live("angle", last.value);
+  const Eigen::VectorXd u = pca_direction_from_angles(2, last.value, 0);
+  CHECK(f.snap().captured == doctest::Approx(pca_captured_variance(*f.snap().covariance, u)));
 }
 
-TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space rotates, the tip emits set_direction") {
+TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space rotates, the tip sets angle and elevation") {
   Fixture f("blobs:n=300,centers=2,dim=3,seed=4", "manual", 1);
   ImGuiHeadless ui;
   PcaView view;
@@ -119,7 +119,9 @@ TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space 
   CHECK(r.determinant() == doctest::Approx(1.0));
   // Drag empty space (away from the tip, inside the plot): yaw and pitch change, no intent.
   const double yaw0 = view.yaw_deg;
-  const ImVec2 start(a.x - (h0.x - a.x) * 0.5f + 3, a.y - (h0.y - a.y) * 0.5f + 3);
+  // (off the line: pressing the line itself turns u)
+  const float hl = std::hypot(h0.x - a.x, h0.y - a.y);
+  const ImVec2 start(a.x - (h0.y - a.y) / hl * 40.0f, a.y + (h0.x - a.x) / hl * 40.0f);
   const std::vector<ViewIntent> rot_intents = drag(ui, view, f, start, ImVec2(start.x + 60, start.y + 20));
   CHECK(rot_intents.empty());
   CHECK(view.yaw_deg != yaw0);
@@ -128,13 +130,17 @@ TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space 
   CHECK(std::hypot(h1.x - h0.x, h1.y - h0.y) > 2.0f);  // the projection of u moved
   // Dragging the tip emits a unit 3-vector that the module accepts.
   const std::vector<ViewIntent> intents = drag(ui, view, f, h1, ImVec2(h1.x + 50, h1.y - 30));
-  REQUIRE_FALSE(intents.empty());
-  const Intent& last = intents.back().intent;
-  CHECK(last.kind == "set_direction");
-  REQUIRE(last.values.size() == 3);
-  CHECK(Eigen::Vector3d(last.values[0], last.values[1], last.values[2]).norm() == doctest::Approx(1.0));
+  REQUIRE(intents.size() >= 2);
+  const ViewIntent& angle = intents[intents.size() - 2];
+  const ViewIntent& elevation = intents.back();
+  CHECK(angle.param == "angle");
+  CHECK(elevation.param == "elevation");
+  CHECK(angle.value >= 0.0);
+  CHECK(angle.value <= 180.0);
+  CHECK(std::abs(elevation.value) <= 90.0);
   const Eigen::VectorXd before = f.snap().direction;
-  REQUIRE(f.pca.apply(last));
+  f.pca.set_live("angle", angle.value);
+  f.pca.set_live("elevation", elevation.value);
   CHECK((f.snap().direction - before).norm() > 1e-3);
 }
 

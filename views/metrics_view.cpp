@@ -203,6 +203,20 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
 
 }  // namespace
 
+bool metric_uses_log_axis(const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
+                          int metric_index) {
+  if (!metric.log_scale) return false;
+  const size_t n = metrics.size(), stride = std::max<size_t>(1, n / 100000);
+  auto non_positive = [&](size_t i) {
+    const std::vector<double>& row = metrics[i];
+    const double v = metric_index >= 0 && metric_index < static_cast<int>(row.size()) ? row[static_cast<size_t>(metric_index)] : NAN;
+    return std::isfinite(v) && v <= 0.0;
+  };
+  for (size_t i = 0; i < n; i += stride)
+    if (non_positive(i)) return false;
+  return n == 0 || !non_positive(n - 1);
+}
+
 bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
                       int metric_index, int current_iteration, float width, float height, MetricHover* hover,
                       uint64_t version) {
@@ -211,8 +225,9 @@ bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vecto
   ys.index = metric_index;
   const double now =
       current_iteration >= 0 && current_iteration < static_cast<int>(metrics.size()) ? ys.at(current_iteration) : NAN;
-  const std::string title = metric.name + " = " + fmt(now);
-  return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), metric.log_scale, ys, version,
+  const bool log_y = metric_uses_log_axis(metric, metrics, metric_index);
+  const std::string title = metric.name + " = " + fmt(now) + (metric.log_scale && !log_y ? "  (linear: values <= 0)" : "");
+  return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), log_y, ys, version,
                     current_iteration, width, height, plot::GetColormapColor(metric_index), hover);
 }
 

@@ -302,10 +302,13 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
     if (which == 1) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(dist ? "||theta_t - theta*|| (dashed: predicted)"
-                                : (std::isfinite(fstar) ? "f(theta_t) - f*" : "f(theta_t)"));
+                                : (std::isfinite(fstar) ? "f(theta_t) - f*" : "f(theta_t), linear axis (f* unknown)"));
     tooltip_text(dist ? "Distance of each racer to the nearest known minimum theta*, log scale: a straight line = a "
                         "linear rate. Dashed: d_0 r^t with the predicted rate r (quadratics: GD, heavy ball)."
-                      : "Loss above the optimum per racer, log scale (full batch). An X marks a divergence.");
+                 : std::isfinite(fstar)
+                     ? "Loss above the optimum per racer, log scale (full batch). An X marks a divergence."
+                     : "The loss itself per racer on a linear axis: this f has no known minimum f*, and f may be "
+                       "negative, which a log axis cannot show. An X marks a divergence.");
     const bool log_y = log_curves && (std::isfinite(fstar) || dist);
     const char* id = dist ? "##opt_dist" : "##opt_loss";
     if (plot::BeginPlot(id, ImVec2(w, h), plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {

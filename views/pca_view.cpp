@@ -344,6 +344,17 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
         if (std::isfinite(room)) tip_r = std::min(tip_r, room);
       }
     }
+    // The fitted view (first frame, double-click) includes the anchor and the full-length handle.
+    plot::Spec fit_spec;
+    fit_spec.flags = plot::ItemFlags_NoLegend;
+    if (plot::BeginItem("##u_extent", fit_spec)) {
+      if (plot::FitThisFrame())
+        for (const double sgn : {1.0, -1.0}) {
+          const Eigen::Vector2d e = to_plot(a + sgn * handle_r * u);
+          plot::FitPoint(e[0], e[1]);
+        }
+      plot::EndItem();
+    }
     const Eigen::VectorXd tip = a + u_sign_ * tip_r * u;
     Eigen::Vector2d tp = to_plot(tip);
     double hx = tp[0], hy = tp[1];

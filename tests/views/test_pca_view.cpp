@@ -217,3 +217,106 @@ TEST_CASE("pca view high-d: hovering a score shows the sample, clicking adds it 
   CHECK(intents.empty());
   plot::SetTextureProvider(nullptr);
 }
+
+TEST_CASE("pca view 2-D manual: grabbing the line itself turns u about the anchor - the plot does not pan") {
+  Fixture f("anisotropic:n=200,centers=1,seed=3", "manual", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.show_residuals = false;
+  std::vector<ViewIntent> none;
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const ImVec2 a = view.anchor_pixel(), h = view.handle_pixel();
+  REQUIRE(std::isfinite(h.x));
+  // A point on the line halfway between the anchor and the handle, then a drag across it.
+  const ImVec2 grip((a.x + h.x) / 2, (a.y + h.y) / 2);
+  const float len = std::hypot(h.x - a.x, h.y - a.y);
+  REQUIRE(len > 60.0f);
+  const ImVec2 to(grip.x - (h.y - a.y) / len * 50.0f, grip.y + (h.x - a.x) / len * 50.0f);
+  const std::vector<ViewIntent> intents = drag(ui, view, f, grip, to);
+  REQUIRE_FALSE(intents.empty());
+  CHECK(intents.back().kind == ViewIntent::Kind::SetParam);
+  CHECK(intents.back().param == "angle");
+  // The new u points from the anchor to where the grip was dragged (screen y is down).
+  const double want = std::fmod(std::atan2(-(to.y - a.y), to.x - a.x) * 180.0 / 3.14159265358979 + 360.0, 180.0);
+  const double got = intents.back().value;
+  CHECK(std::min(std::abs(got - want), 180.0 - std::abs(got - want)) < 2.0);
+  // No pan: the anchor is where it was.
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  CHECK(view.anchor_pixel().x == doctest::Approx(a.x).epsilon(1e-4));
+  CHECK(view.anchor_pixel().y == doctest::Approx(a.y).epsilon(1e-4));
+}
+
+TEST_CASE("pca view 2-D: the handle of u lies inside the visible plot area") {
+  for (const ImVec2 display : {ImVec2(1280, 800), ImVec2(700, 1000)}) {  // wide, and a tall narrow plot
+    for (const char* mode : {"fit", "manual"}) {
+      for (const char* spec : {"anisotropic:n=300,centers=1,seed=2", "faithful"}) {
+      Fixture f(spec, mode, 1);
+      ImGuiHeadless ui(display);
+      PcaView view;
+      std::vector<ViewIntent> none;
+      for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+      const plot::PlotRect* rects = nullptr;
+      const int n = plot::LastFramePlotRects(&rects);
+      const plot::PlotRect* line = nullptr;
+      for (int i = 0; i < n; ++i)
+        if (std::string(rects[i].title_id) == "##pca_line") line = &rects[i];
+      REQUIRE(line != nullptr);
+      const ImVec2 h = view.handle_pixel();
+      INFO(std::string(mode) << " " << std::string(spec) << ": handle (" << h.x << ", " << h.y << ") area (" << line->area_min.x << ", "
+                << line->area_min.y << ")-(" << line->area_max.x << ", " << line->area_max.y << ")");
+      CHECK(h.x > line->area_min.x);
+      CHECK(h.x < line->area_max.x);
+      CHECK(h.y > line->area_min.y);
+      CHECK(h.y < line->area_max.y);
+      }
+    }
+  }
+}
+
+TEST_CASE("pca view 2-D not centred: the fitted view includes the anchor (the origin) and the handle") {
+  // Old Faithful lies far from the origin; without centring the line passes through 0.
+  auto data = make_dataset("faithful");
+  Fixture f(data, "manual", 1);
+  ParamValues v = default_values(f.pca.params());
+  v["center"] = 0;
+  v["mode"] = 1;
+  f.pca.reset(data, v, 1);
+  f.pca.step();
+  ImGuiHeadless ui;
+  PcaView view;
+  std::vector<ViewIntent> none;
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  const plot::PlotRect* line = nullptr;
+  for (int i = 0; i < n; ++i)
+    if (std::string(rects[i].title_id) == "##pca_line") line = &rects[i];
+  REQUIRE(line != nullptr);
+  for (const ImVec2 p : {view.anchor_pixel(), view.handle_pixel()}) {
+    INFO("(" << p.x << ", " << p.y << ") in (" << line->area_min.x << ", " << line->area_min.y << ")-("
+             << line->area_max.x << ", " << line->area_max.y << ")");
+    CHECK(p.x >= line->area_min.x);
+    CHECK(p.x <= line->area_max.x);
+    CHECK(p.y >= line->area_min.y);
+    CHECK(p.y <= line->area_max.y);
+  }
+}
+
+TEST_CASE("pca view high-d: the reconstruction K steps by one with its + button") {
+  Fixture f("iris", "fit", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.recon_k = 2;
+  auto frame = [&] { ui.frame_in_window([&] { view.draw_controls(f.snap(), f.context()); }); };
+  frame();
+  frame();
+  const ImVec2 plus = view.recon_plus_pixel();
+  REQUIRE(std::isfinite(plus.x));
+  ui.mouse_move(plus.x, plus.y);
+  frame();
+  ui.mouse_button(0, true);
+  frame();
+  ui.mouse_button(0, false);
+  frame();
+  CHECK(view.recon_k == 3);
+}

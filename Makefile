@@ -15,7 +15,7 @@ ARGS       ?=
 PACKAGES := build-essential cmake ninja-build pkg-config ccache \
             libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev libmuparser-dev \
             fonts-dejavu-core dataset-fashion-mnist \
-            xvfb xauth libgl1-mesa-dri python3
+            xvfb xauth libgl1-mesa-dri python3 xdotool
 # The benchmarks' references: scikit-learn / numpy / PyTorch, on OpenBLAS (Debian's
 # default libblas is the slow reference BLAS, which would flatter CILab's ratios).
 BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthread

@@ -92,6 +92,9 @@ class App {
   uint64_t seed_ = 0;
   std::shared_ptr<const Dataset> data_;
   uint64_t data_version_ = 0;
+  // data_ is a module's default dataset (no --data/--dataset, nothing loaded): opening another
+  // module replaces it with that module's default, so each module opens on data that shows its point.
+  bool data_is_default_ = false;
   MetricHistoryMirror metric_mirror_;  // the runner's metric history for views (draw_center)
   std::shared_ptr<const Snapshot> last_seen_;
   int last_seen_iteration_ = -1;

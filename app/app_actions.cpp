@@ -37,7 +37,8 @@ void App::open_module(const std::string& name) {
     const std::unique_ptr<Module> probe = make_module(name);
     const ModuleInfo info = probe->info();
     std::shared_ptr<const Dataset> data = data_;
-    if (info.needs_dataset && !data) data = make_dataset(info.default_dataset);
+    const bool to_default = info.needs_dataset && (!data || data_is_default_);
+    if (to_default) data = make_dataset(info.default_dataset);
     auto runner = std::make_unique<Runner>([name] { return make_module(name); });
     runner->set_speed(runner_ ? runner_->speed() : 4.0);
     const ParamValues values = default_values(probe->params());
@@ -53,7 +54,12 @@ void App::open_module(const std::string& name) {
     values_ = values;
     text_edit_.clear();
     text_edit_dirty_.clear();
-    data_ = data;
+    if (data != data_) {
+      data_ = data;
+      ++data_version_;
+      sync_data_panel();
+    }
+    if (to_default) data_is_default_ = true;
     view_ = make_view(name);
   } catch (const std::exception& e) {
     show_error(std::string("cannot open module ") + name + ": " + e.what());
@@ -69,6 +75,7 @@ void App::set_dataset(std::shared_ptr<const Dataset> data) {
     return;
   }
   data_ = std::move(data);
+  data_is_default_ = false;  // chosen by the user: kept when another module opens
   ++data_version_;
   sync_data_panel();
   if (view_) view_->on_reset();

@@ -238,11 +238,15 @@ bool App::run_script_line() {
                         r.window_scrolls ? " (scrolls)" : "", lo.x, lo.y, hi.x, hi.y);
           if (what == "plots-min-height" && r.area_max.y - r.area_min.y < min_h)
             fail(std::string(buf) + ": shorter than " + std::to_string(static_cast<int>(min_h)) + " px");
-          const bool off_screen = r.frame_min.x < lo.x - 1 || r.frame_min.y < lo.y - 1 || r.frame_max.x > hi.x + 1 || r.frame_max.y > hi.y + 1;
-          const bool off_panel = !r.window_scrolls && (r.frame_min.x < r.clip_min.x - 1 || r.frame_min.y < r.clip_min.y - 1 ||
-                                                       r.frame_max.x > r.clip_max.x + 1 || r.frame_max.y > r.clip_max.y + 1);
+          // In a panel that scrolls vertically the plot may lie partly below or above it (scroll to
+          // it); what shows is the part inside the panel, and that must be on screen.
+          const float top = r.window_scrolls ? std::max(r.frame_min.y, r.clip_min.y) : r.frame_min.y;
+          const float bottom = r.window_scrolls ? std::min(r.frame_max.y, r.clip_max.y) : r.frame_max.y;
+          const bool off_screen = r.frame_min.x < lo.x - 1 || top < lo.y - 1 || r.frame_max.x > hi.x + 1 || bottom > hi.y + 1;
+          const bool off_panel = r.frame_min.x < r.clip_min.x - 1 || r.frame_max.x > r.clip_max.x + 1 ||
+                                 (!r.window_scrolls && (r.frame_min.y < r.clip_min.y - 1 || r.frame_max.y > r.clip_max.y + 1));
           if (what == "plots-inside-window" && (off_screen || off_panel))
-            fail(std::string(buf) + (off_screen ? ": runs off the screen" : ": runs off its panel, which does not scroll"));
+            fail(std::string(buf) + (off_screen ? ": runs off the screen" : ": runs off its panel (sideways, or it does not scroll)"));
         }
       } else {
         fail("unknown expectation '" + what + "'");

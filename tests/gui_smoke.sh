@@ -2,7 +2,8 @@
 # Runs the real app for a few frames under a (virtual) display and saves a
 # screenshot. Used by tests/app/test_gui_e2e.cpp, `make screenshot` and bench.
 #   tests/gui_smoke.sh BINARY OUT.png [cilab args...]
-# CILAB_SCREEN=WxH chooses the virtual screen (default 1600x1000; 1280x720 = a projector).
+# CILAB_SCREEN=WxH chooses the virtual screen (default 1600x1000; 1280x720 = a projector);
+# CILAB_FIT_WINDOW=1 also makes the window the screen's size (xdotool).
 set -euo pipefail
 bin=$1
 out=$2
@@ -18,7 +19,20 @@ has_frames=0
 for a in "${args[@]}"; do [ "$a" = --frames ] && has_frames=1; done
 [ $has_frames = 1 ] || args+=(--frames 30)
 rm -f "$out"
-if [ -n "${DISPLAY:-}" ]; then
+if [ -n "${CILAB_FIT_WINDOW:-}" ]; then
+  # A projector-sized screen (CILAB_SCREEN) with the lab's window made to fit it (xdotool), whatever
+  # size the window opened at: the layout checks then see what that screen shows.
+  size=${CILAB_SCREEN:-1600x1000}
+  exec xvfb-run -a -s "-screen 0 ${size}x24" bash -c '
+    "$@" & pid=$!
+    for _ in $(seq 1 200); do
+      wid=$(xdotool search --name "^CILab" 2>/dev/null | head -1)
+      [ -n "$wid" ] && break
+      sleep 0.05
+    done
+    [ -n "$wid" ] && xdotool windowmove "$wid" 0 0 windowsize "$wid" '"${size%x*} ${size#*x}"'
+    wait $pid' _ "$bin" "${args[@]}" --screenshot "$out"
+elif [ -n "${DISPLAY:-}" ]; then
   exec "$bin" "${args[@]}" --screenshot "$out"
 else
   exec xvfb-run -a -s "-screen 0 ${CILAB_SCREEN:-1600x1000}x24" "$bin" "${args[@]}" --screenshot "$out"

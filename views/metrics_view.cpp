@@ -5,6 +5,7 @@
 #include "views/plot/plot.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -165,11 +166,22 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
                 const Series& ys, uint64_t version, int current, float w, float h, ImU32 color,
                 MetricHover* hover) {
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
-  if (help && *help && ImGui::IsItemHovered()) {
+  // The caption never widens the column past its plot: cut with "..." (the tooltip has it whole).
+  const ImVec2 title_size = ImGui::CalcTextSize(title);
+  const bool cut = title_size.x > w;
+  if (!cut) {
+    ImGui::TextUnformatted(title);
+  } else {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(w, title_size.y));
+    ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), p, ImVec2(p.x + w, p.y + title_size.y), p.x + w, p.x + w,
+                              title, nullptr, &title_size);
+  }
+  if (((help && *help) || cut) && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted(help);
+    if (cut) ImGui::TextUnformatted(title);
+    if (help && *help) ImGui::TextUnformatted(help);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }

@@ -461,7 +461,8 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
   ImGui::SameLine();
   ImGui::BeginChild("##pca_side", ImVec2(side_w, avail.y), false);
-  draw_objective(s, side_w, avail.y * 0.55f, out);
+  // The column's own width (less its scrollbar when the read-outs make it scroll).
+  draw_objective(s, ImGui::GetContentRegionAvail().x, std::max(avail.y * 0.55f, min_plot_height() + 2 * ImGui::GetTextLineHeightWithSpacing()), out);
   draw_readouts(s, out);
   ImGui::EndChild();
 }

@@ -214,8 +214,8 @@ bool App::run_script_line() {
           fail("expected metric " + name + " " + op + " " + std::to_string(bound) + ", found " +
                (idx < 0 ? std::string("no such metric") : std::to_string(v)));
       } else if (what == "plots-min-height" || what == "plots-inside-window") {
-        // Layout of the last frame's plots (plot::LastFramePlotRects): every plot area at least
-        // N px tall, or every plot inside the part of the window the screen shows (and inside
+        // Layout of the last frame's plots (plot::LastFramePlotRects): every chart's plot area at
+        // least N px tall, or every plot inside the part of the window the screen shows (and inside
         // its panel unless that panel scrolls).
         float min_h = 0.0f;
         in >> min_h;
@@ -236,7 +236,8 @@ bool App::run_script_line() {
                         r.title_id, r.frame_min.x, r.frame_min.y, r.frame_max.x, r.frame_max.y, r.area_max.x - r.area_min.x,
                         r.area_max.y - r.area_min.y, r.clip_min.x, r.clip_min.y, r.clip_max.x, r.clip_max.y,
                         r.window_scrolls ? " (scrolls)" : "", lo.x, lo.y, hi.x, hi.y);
-          if (what == "plots-min-height" && r.area_max.y - r.area_min.y < min_h)
+          // (image tiles - eigen-images, thumbnails, drawn canvas-only - are pictures, not charts)
+          if (what == "plots-min-height" && !r.canvas && r.area_max.y - r.area_min.y < min_h)
             fail(std::string(buf) + ": shorter than " + std::to_string(static_cast<int>(min_h)) + " px");
           // In a panel that scrolls vertically the plot may lie partly below or above it (scroll to
           // it); what shows is the part inside the panel, and that must be on screen.

@@ -18,7 +18,7 @@ namespace {
 std::string layout_script(const std::string& tag) {
   std::string s = "wait 3\n";
   auto check = [&](const std::string& what, const std::string& shot) {
-    s += what + "wait 12\nexpect plots-min-height 80\nexpect plots-inside-window\n";
+    s += what + "idle\nwait 12\nexpect plots-min-height 80\nexpect plots-inside-window\n";
     if (!shot.empty()) s += "screenshot gui_layout_" + tag + "_" + shot + ".png\nwait 1\n";
   };
   check("module kmeans\nstep 2\n", "kmeans");

@@ -700,6 +700,7 @@ void NotePlotRect(Context& c, ImGuiID id, const char* title_id, const ImRect& bb
     std::snprintf(r.title_id, sizeof r.title_id, "%s", title_id);
     r.frame_min = bb.Min;
     r.frame_max = bb.Max;
+    r.canvas = (c.flags & PlotFlags_CanvasOnly) == PlotFlags_CanvasOnly;
     const ImGuiWindow* w = ImGui::GetCurrentWindow();
     r.clip_min = w->ClipRect.Min;
     r.clip_max = w->ClipRect.Max;

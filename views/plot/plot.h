@@ -279,6 +279,7 @@ struct PlotRect {
     ImVec2 area_min{0, 0}, area_max{0, 0};    // the plot area inside the axes
     ImVec2 clip_min{0, 0}, clip_max{0, 0};    // visible region of the window it was drawn in
     bool window_scrolls = false;              // that window (or a parent) can scroll vertically
+    bool canvas = false;                      // drawn with PlotFlags_CanvasOnly (an image tile, no axes)
 };
 // Every plot drawn in the last completed frame of the current context, in drawing order
 // (a plot clipped away by ImGui is not drawn, so not listed). Empty before the first frame.

@@ -514,8 +514,11 @@ void PCA::set_live(const std::string& name, double value) {
   v[name] = value;
   validated(params(), v);  // throws with the range
   if (name == "mode") {
+    // Applies at once: fit snaps u to u_1 (once fitted), manual puts u at the angle parameters,
+    // the direction the user controls (as a reset in manual mode would).
     p_.mode = static_cast<Mode>(static_cast<int>(value));
     if (p_.mode == Mode::Fit && fit_ && data_) set_direction(fit_->components->row(0).transpose());
+    if (p_.mode == Mode::Manual && data_) set_direction(pca_direction_from_angles(d_, p_.angle, p_.elevation));
   } else {
     if (name == "angle") p_.angle = value;
     else p_.elevation = value;

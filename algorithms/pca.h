@@ -115,9 +115,12 @@ void pca_angles_from_direction(const Eigen::Ref<const Eigen::VectorXd>& u, doubl
 //   standardize divide each feature by its standard deviation
 //               (StandardScaler's with_std); default false; rebuild;
 //   mode        fit | manual: fit snaps the line direction u to u_1 when the
-//               fit completes; manual leaves u where the user drags it; live;
+//               fit completes; manual leaves u where the user drags it; live,
+//               and applies at once (switching to manual puts u at angle /
+//               elevation, switching to fit after the fit snaps u to u_1);
 //   angle, elevation  the direction u in degrees (manual line fit; elevation
-//               only for d >= 3); live.
+//               only for d >= 3); live. The view keeps them in sync with a
+//               dragged u (it sends them as parameter changes).
 // Steps: iteration 0 = preprocessing statistics (mean, std, and C when
 // d <= kKeepCovarianceMaxDim so that the manual mode works before the fit);
 // step 1 = the fit (covariance, eigen-decomposition, scores, errors), then

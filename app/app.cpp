@@ -248,6 +248,7 @@ bool App::start_state() {
     values_ = params_from_sets(specs_, opts_.sets, module_name_, &seed, &seed_given);
     seed_ = seed;
     data_ = std::move(data);
+    data_is_default_ = opts_.data_file.empty() && opts_.dataset_spec.empty();
     ++data_version_;
     sync_data_panel();
     const std::string name = module_name_;

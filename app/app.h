@@ -119,6 +119,9 @@ class App {
   uint64_t seed_ = 0;
   std::shared_ptr<const Dataset> data_;
   uint64_t data_version_ = 0;
+  // data_ is a module's default dataset (no --data/--dataset, nothing loaded): opening another
+  // module replaces it with that module's default, so each module opens on data that shows its point.
+  bool data_is_default_ = false;
   MetricHistoryMirror metric_mirror_;  // the runner's metric history for views (draw_center)
   std::shared_ptr<const Snapshot> last_seen_;
   int last_seen_iteration_ = -1;
@@ -145,6 +148,7 @@ class App {
     ParamSpecs specs;
     ParamValues values;
     std::shared_ptr<const Dataset> data;
+    bool to_default = false;  // data is this module's default data set (data_is_default_ on success)
     std::future<std::shared_ptr<const Dataset>> data_load;  // its default data set, loading (ticket 0 until done)
   };
   std::unique_ptr<PendingModule> pending_module_;

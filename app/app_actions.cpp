@@ -51,7 +51,10 @@ void App::open_module(const std::string& name) {
     pm->data = target_data();
     pm->runner = std::make_unique<Runner>([name] { return make_module(name); });
     pm->runner->set_speed(runner_ ? runner_->speed() : 4.0);
-    if (info.needs_dataset && !pm->data) {
+    // Data that was only the previous module's default gives way to this module's
+    // default; data the user chose is kept.
+    pm->to_default = info.needs_dataset && (!pm->data || data_is_default_);
+    if (pm->to_default) {
       const std::string spec = info.default_dataset;  // loads in the background, then resets
       pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
     } else {
@@ -195,6 +198,7 @@ void App::poll_pending() {
           ++data_version_;
           sync_data_panel();
         }
+        if (pm.to_default) data_is_default_ = true;
         view_ = make_view(pm.name);
         pending_.clear();  // edits of the previous module's runner
       } else {
@@ -219,6 +223,7 @@ void App::poll_pending() {
       if (!e.reset) continue;
       if (e.data != data_) {
         data_ = e.data;
+        data_is_default_ = false;  // chosen by the user: kept when another module opens
         ++data_version_;
         sync_data_panel();
         if (data_ && data_->cols() != 2) edit_points_ = false;
@@ -316,7 +321,14 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
           break;
         }
         case ViewIntent::Kind::Seek:
-          runner_->seek(vi.iteration);
+          if (pending_restart) {
+            // After a Rebuild change of this frame: the new run starts, then runs to the iteration.
+            restart();
+            pending_restart = false;
+            runner_->step_n(vi.iteration);
+          } else {
+            runner_->seek(vi.iteration);
+          }
           break;
         case ViewIntent::Kind::Module:
           runner_->apply(vi.intent);

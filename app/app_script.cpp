@@ -19,18 +19,22 @@
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME
 //   expect error | expect no-error | expect param KEY=VALUE
 //   expect restarting      an edit (load, reset, module switch) is still under way
+//   expect plots-min-height N | expect plots-inside-window   (the last frame's plots)
 //   screenshot PATH        save the next frame as PNG
 //   click / type / scale / expect text|no-text|seed: see app_script_ui.cpp
 //   quit
 #include "app/app.h"
 
 #include "algorithms/core/params.h"
+#include "views/plot/plot.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <algorithm>
 #include <cctype>
 #include <chrono>
+#include <cmath>
 #include <filesystem>
 #include <cstdio>
 #include <fstream>
@@ -246,6 +250,42 @@ bool App::run_script_line() {
         if (!spec || it == running.end() || format_value(*spec, it->second) != kv.substr(eq + 1))
           fail("expected " + kv + ", found " +
                (spec && it != running.end() ? format_value(*spec, it->second) : std::string("no such parameter")));
+      } else if (what == "plots-min-height" || what == "plots-inside-window") {
+        // Layout of the last frame's plots (plot::LastFramePlotRects): every chart's plot area at
+        // least N px tall, or every plot inside the part of the window the screen shows (and inside
+        // its panel unless that panel scrolls).
+        float min_h = 0.0f;
+        in >> min_h;
+        int wx = 0, wy = 0;
+        glfwGetWindowPos(window_, &wx, &wy);
+        ImVec2 lo(0, 0), hi = io.DisplaySize;
+        if (const GLFWvidmode* vm = glfwGetVideoMode(glfwGetPrimaryMonitor())) {
+          lo = ImVec2(std::max(0.0f, static_cast<float>(-wx)), std::max(0.0f, static_cast<float>(-wy)));
+          hi = ImVec2(std::min(hi.x, static_cast<float>(vm->width - wx)), std::min(hi.y, static_cast<float>(vm->height - wy)));
+        }
+        const plot::PlotRect* rects = nullptr;
+        const int n = plot::LastFramePlotRects(&rects);
+        if (n == 0) fail("expected plots in the last frame, found none");
+        for (int i = 0; i < n; ++i) {
+          const plot::PlotRect& r = rects[i];
+          char buf[320];
+          std::snprintf(buf, sizeof buf, "plot '%s': frame (%.0f, %.0f)-(%.0f, %.0f), area %.0f x %.0f px, panel (%.0f, %.0f)-(%.0f, %.0f)%s, screen (%.0f, %.0f)-(%.0f, %.0f)",
+                        r.title_id, r.frame_min.x, r.frame_min.y, r.frame_max.x, r.frame_max.y, r.area_max.x - r.area_min.x,
+                        r.area_max.y - r.area_min.y, r.clip_min.x, r.clip_min.y, r.clip_max.x, r.clip_max.y,
+                        r.window_scrolls ? " (scrolls)" : "", lo.x, lo.y, hi.x, hi.y);
+          // (image tiles - eigen-images, thumbnails, drawn canvas-only - are pictures, not charts)
+          if (what == "plots-min-height" && !r.canvas && r.area_max.y - r.area_min.y < min_h)
+            fail(std::string(buf) + ": shorter than " + std::to_string(static_cast<int>(min_h)) + " px");
+          // In a panel that scrolls vertically the plot may lie partly below or above it (scroll to
+          // it); what shows is the part inside the panel, and that must be on screen.
+          const float top = r.window_scrolls ? std::max(r.frame_min.y, r.clip_min.y) : r.frame_min.y;
+          const float bottom = r.window_scrolls ? std::min(r.frame_max.y, r.clip_max.y) : r.frame_max.y;
+          const bool off_screen = r.frame_min.x < lo.x - 1 || top < lo.y - 1 || r.frame_max.x > hi.x + 1 || bottom > hi.y + 1;
+          const bool off_panel = r.frame_min.x < r.clip_min.x - 1 || r.frame_max.x > r.clip_max.x + 1 ||
+                                 (!r.window_scrolls && (r.frame_min.y < r.clip_min.y - 1 || r.frame_max.y > r.clip_max.y + 1));
+          if (what == "plots-inside-window" && (off_screen || off_panel))
+            fail(std::string(buf) + (off_screen ? ": runs off the screen" : ": runs off its panel (sideways, or it does not scroll)"));
+        }
       } else {
         fail("unknown expectation '" + what + "'");
       }

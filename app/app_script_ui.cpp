@@ -9,7 +9,8 @@
 //                           combo or menu open, only the text drawn before it)
 //   expect no-text TEXT     ... was not drawn
 //   expect seed N           the seed of the run is N
-//   expect metric NAME V    the shown snapshot's metric NAME is V (relative 1e-9)
+//   expect metric NAME V    the shown snapshot's metric NAME is V (relative 1e-9);
+//                           NAME < V | NAME > V: below / above a bound
 //   expect dialog-folder P  the file dialog is open and lists the folder P
 //
 // Targets: "seed", "builtin-combo", "dataset:NAME", "option:NAME",
@@ -24,6 +25,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdlib>
 #include <string>
 
 namespace cilab {
@@ -117,9 +119,16 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
     return true;
   }
   if (what == "metric") {
-    std::string name;
+    // expect metric NAME V (equal, relative 1e-9) | NAME < V | NAME > V (a bound).
+    std::string name, op;
     double want = 0.0;
-    in >> name >> want;
+    in >> name >> op;
+    if (op == "<" || op == ">") {
+      in >> want;
+    } else {
+      want = std::strtod(op.c_str(), nullptr);
+      op = "=";
+    }
     runner_->wait_idle();
     const std::shared_ptr<const Snapshot> now = runner_->latest();
     const ModuleInfo* info = runner_->info();
@@ -131,9 +140,12 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
       return true;
     }
     const double got = now->metrics[static_cast<size_t>(index)];
-    if (!(std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want)))) {
+    const bool ok = op == "<"   ? got < want
+                    : op == ">" ? got > want
+                                : std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want));
+    if (!ok) {
       char buf[160];
-      std::snprintf(buf, sizeof buf, "expected %s = %.17g, found %.17g", name.c_str(), want, got);
+      std::snprintf(buf, sizeof buf, "expected %s %s %.17g, found %.17g", name.c_str(), op.c_str(), want, got);
       fail(buf);
     }
     return true;

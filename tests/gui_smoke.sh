@@ -2,8 +2,8 @@
 # Runs the real app for a few frames under a (virtual) display and saves a
 # screenshot. Used by tests/app/test_gui_e2e.cpp, `make screenshot` and bench.
 #   tests/gui_smoke.sh BINARY OUT.png [cilab args...]
-# CILAB_TEST_SCREEN=WxHxD picks the virtual screen (default 1600x1000x24; e.g. 1280x720x24
-# for a projector). Ignored when DISPLAY is set.
+# CILAB_SCREEN=WxH chooses the virtual screen (default 1600x1000; 1280x720 = a projector).
+# Ignored when DISPLAY is set.
 set -euo pipefail
 bin=$1
 out=$2
@@ -22,5 +22,5 @@ rm -f "$out"
 if [ -n "${DISPLAY:-}" ]; then
   exec "$bin" "${args[@]}" --screenshot "$out"
 else
-  exec xvfb-run -a -s "-screen 0 ${CILAB_TEST_SCREEN:-1600x1000x24}" "$bin" "${args[@]}" --screenshot "$out"
+  exec xvfb-run -a -s "-screen 0 ${CILAB_SCREEN:-1600x1000}x24" "$bin" "${args[@]}" --screenshot "$out"
 fi

@@ -348,20 +348,30 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
   const ImGuiStyle& style = ImGui::GetStyle();
   const float side_w = std::max(ImGui::GetFontSize() * 13, avail.x * 0.22f);
   const float left_w = avail.x - side_w - style.ItemSpacing.x;
+  // Short windows (a 1280 x 720 projector): every plot keeps a readable height and the column
+  // scrolls instead of squeezing them.
+  const float sweep_min = min_plot_height(true) + 2 * style.WindowPadding.y;
   const float sweep_h =
-      show_model_selection ? std::max(std::min(ImGui::GetFontSize() * 12, avail.y * 0.5f), avail.y * 0.36f) : 0.0f;
-  const float top_h = std::max(ImGui::GetFontSize() * 8, avail.y - sweep_h - (sweep_h > 0 ? style.ItemSpacing.y : 0));
+      show_model_selection
+          ? std::max(sweep_min, std::max(std::min(ImGui::GetFontSize() * 12, avail.y * 0.5f), avail.y * 0.36f))
+          : 0.0f;
+  const float top_h =
+      std::max(min_plot_height(true) + ImGui::GetFontSize() * 4, avail.y - sweep_h - (sweep_h > 0 ? style.ItemSpacing.y : 0));
+  const bool left_scrolls = top_h + (sweep_h > 0 ? sweep_h + style.ItemSpacing.y : 0) > avail.y + 0.5f;
+  if (left_scrolls) ImGui::BeginChild("##gmm_left", ImVec2(left_w, avail.y), false);
+  const float inner_w = left_scrolls ? left_w - style.ScrollbarSize : left_w;
   ImGui::BeginGroup();
   if (snap.kmeans) {
-    const float w = (left_w - style.ItemSpacing.x) * 0.5f;
+    const float w = (inner_w - style.ItemSpacing.x) * 0.5f;
     draw_gmm_plot(snap, ctx, ImVec2(w, top_h), out);
     ImGui::SameLine();
     draw_kmeans_plot(snap, data, ImVec2(w, top_h));
   } else {
-    draw_gmm_plot(snap, ctx, ImVec2(left_w, top_h), out);
+    draw_gmm_plot(snap, ctx, ImVec2(inner_w, top_h), out);
   }
-  if (show_model_selection) draw_sweep(snap, ctx, ImVec2(left_w, sweep_h), out);
+  if (show_model_selection) draw_sweep(snap, ctx, ImVec2(inner_w, sweep_h), out);
   ImGui::EndGroup();
+  if (left_scrolls) ImGui::EndChild();
   ImGui::SameLine();
   draw_side(snap, ctx, ImVec2(side_w, avail.y));
 }
@@ -715,9 +725,11 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
 
 void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 size) {
   ImGui::BeginChild("##gmm_side", size, false);
+  ImGui::PushTextWrapPos(0.0f);  // captions wrap in a narrow column
   const int k = snap.k();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float h = (size.y - 3 * line) / 3.0f - ImGui::GetStyle().ItemSpacing.y;
+  // Three plots share the height, each at least min_plot_height() (the column scrolls then).
+  const float h = std::max(min_plot_height(), (size.y - 3 * line) / 3.0f - ImGui::GetStyle().ItemSpacing.y);
 
   // Log-likelihood per iteration; a fall (only possible after an edit) in red.
   int metric = 0;
@@ -820,6 +832,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
     }
     plot::EndPlot();
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 

@@ -1,6 +1,7 @@
 // The GMM view's model-selection panel: a sweep K = 1..Kmax (gmm_sweep) on a
 // worker thread owned by the view, plotted as BIC, AIC and the final
-// log-likelihood against K. Clicking a K loads it (ViewIntent SetParam k).
+// log-likelihood against K. Clicking a K shows its fitted model (ViewIntent SetParam k, then
+// Seek to the iteration where the sweep's fit of that K stopped).
 //
 // Threading: the worker gets a copy of the dataset and the parameters and
 // writes only into its SweepJob (under the job's mutex; progress as atomics).
@@ -213,8 +214,14 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
                                        IM_COL32(255, 255, 255, 120), 2.0f);
       plot::EndItem();
     }
-    ImGui::SetTooltip("click: load K = %d", kk);
-    if (plot::IsPlotClicked(0) && kk != current_k) out.push_back(ViewIntent::set_param("k", kk));
+    ImGui::SetTooltip("click: show the fitted model with K = %d", kk);
+    if (plot::IsPlotClicked(0)) {
+      // The sweep fitted K from iteration 0 with the run's parameters and seed: the run with k = K
+      // reaches the same model at the sweep's last iteration. Set k (a restart), then go there.
+      const auto row = std::find_if(rows.begin(), rows.end(), [&](const GmmSweepRow& r) { return r.k == kk; });
+      if (kk != current_k) out.push_back(ViewIntent::set_param("k", kk));
+      if (row != rows.end()) out.push_back(ViewIntent::seek(row->n_iter));
+    }
   };
   auto current_marker = [&]() {
     plot::Spec spec;

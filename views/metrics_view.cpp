@@ -1,9 +1,11 @@
 #include "views/metrics_view.h"
+#include "views/ui.h"
 
 #include "views/plot/contour.h"
 #include "views/plot/plot.h"
 
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <algorithm>
 #include <cmath>
@@ -159,11 +161,22 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
                 const Series& ys, uint64_t version, int current, float w, float h, ImU32 color,
                 MetricHover* hover) {
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
-  if (help && *help && ImGui::IsItemHovered()) {
+  // The caption never widens the column past its plot: cut with "..." (the tooltip has it whole).
+  const ImVec2 title_size = ImGui::CalcTextSize(title);
+  const bool cut = title_size.x > w;
+  if (!cut) {
+    ImGui::TextUnformatted(title);
+  } else {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(w, title_size.y));
+    ImGui::RenderTextEllipsis(ImGui::GetWindowDrawList(), p, ImVec2(p.x + w, p.y + title_size.y), p.x + w, p.x + w,
+                              title, nullptr, &title_size);
+  }
+  if (((help && *help) || cut) && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted(help);
+    if (cut) ImGui::TextUnformatted(title);
+    if (help && *help) ImGui::TextUnformatted(help);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -197,6 +210,20 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
 
 }  // namespace
 
+bool metric_uses_log_axis(const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
+                          int metric_index) {
+  if (!metric.log_scale) return false;
+  const size_t n = metrics.size(), stride = std::max<size_t>(1, n / 100000);
+  auto non_positive = [&](size_t i) {
+    const std::vector<double>& row = metrics[i];
+    const double v = metric_index >= 0 && metric_index < static_cast<int>(row.size()) ? row[static_cast<size_t>(metric_index)] : NAN;
+    return std::isfinite(v) && v <= 0.0;
+  };
+  for (size_t i = 0; i < n; i += stride)
+    if (non_positive(i)) return false;
+  return n == 0 || !non_positive(n - 1);
+}
+
 bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
                       int metric_index, int current_iteration, float width, float height, MetricHover* hover,
                       uint64_t version) {
@@ -205,8 +232,9 @@ bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vecto
   ys.index = metric_index;
   const double now =
       current_iteration >= 0 && current_iteration < static_cast<int>(metrics.size()) ? ys.at(current_iteration) : NAN;
-  const std::string title = metric.name + " = " + fmt(now);
-  return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), metric.log_scale, ys, version,
+  const bool log_y = metric_uses_log_axis(metric, metrics, metric_index);
+  const std::string title = metric.name + " = " + fmt(now) + (metric.log_scale && !log_y ? "  (linear: values <= 0)" : "");
+  return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), log_y, ys, version,
                     current_iteration, width, height, plot::GetColormapColor(metric_index), hover);
 }
 
@@ -217,7 +245,8 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   const int n = static_cast<int>(info.metrics.size()) + 1;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float min_w = ImGui::GetFontSize() * 11.0f, min_h = ImGui::GetFontSize() * 8.0f;
+  // Each plot keeps a readable area (min_plot_height below its one-line caption); the strip scrolls.
+  const float min_w = ImGui::GetFontSize() * 11.0f, min_h = min_plot_height() + ImGui::GetTextLineHeightWithSpacing();
   const int cols = std::clamp(static_cast<int>((avail.x + spacing) / (min_w + spacing)), 1, n);
   const int rows = (n + cols - 1) / cols;
   const float w = std::max(80.0f, (avail.x - spacing * (cols - 1)) / cols);

@@ -24,6 +24,12 @@ struct MetricHover {
   double value = 0.0;   // NaN where the metric is undefined
 };
 
+// Whether a metric's curve is drawn on a log axis: its MetricInfo::log_scale, unless the series
+// has a value <= 0 (a custom f below zero), which a log axis cannot show - then the plot is
+// linear and its caption says so. Long series are sampled (about 100 000 entries and the last).
+bool metric_uses_log_axis(const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
+                          int metric_index);
+
 // One metric curve in its own plot (size as plot::BeginPlot). Returns false if
 // clipped. A curve with more points than twice the plot's width in pixels is
 // drawn per pixel column as a min-max band plus the columns' mean (geometric

@@ -150,7 +150,8 @@ void OptimizersView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
   draw_table(s, ctx, out, 0.0f);
   draw_theory(s, ctx, out);
   const ImVec2 rest = ImGui::GetContentRegionAvail();
-  draw_curves(s, ctx, ImVec2(rest.x, std::max(rest.y, ImGui::GetFontSize() * 9.0f)));
+  draw_curves(s, ctx, ImVec2(rest.x, std::max(rest.y, min_plot_height() + ImGui::GetTextLineHeightWithSpacing() +
+                                                          ImGui::GetStyle().ItemSpacing.y)));
   ImGui::EndChild();
 }
 
@@ -224,23 +225,25 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
 void OptimizersView::rewind_button(const OptimizersSnapshot& s, const RacerState& r, const ViewContext& ctx,
                                    std::vector<ViewIntent>& out, const char* label) {
   (void)ctx;
-  // Target: the last iterate before the blow-up that was no worse than the start, and at
-  // least a few iterations before the divergence.
+  // Target: the last iterate before the divergence that had not yet blown up - its loss above
+  // the optimum at most kRewindGrowth times the start's. A steady blow-up (GD with lr > 2/L grows
+  // the gap from the first step) then rewinds to the iteration where it began to run away, not
+  // to iteration 0: the history up to there stays and the race goes on from it with the halved lr.
+  constexpr double kRewindGrowth = 100.0;
   int target = 0;
   if (r.path && r.diverged_at > 0) {
     const PathBuffer& p = *r.path;
     const double fstar = s.landscape->min_value();
     const double ref = std::isfinite(fstar) ? fstar : p.loss(0);
     const double start_gap = std::abs(p.loss(0) - ref);
-    const int last = std::min<int>(r.diverged_at, static_cast<int>(p.size()) - 1);
+    const int last = std::min<int>(r.diverged_at - 1, static_cast<int>(p.size()) - 1);
     for (int t = last; t >= 0; --t) {
       const double g = p.loss(static_cast<size_t>(t)) - ref;
-      if (std::isfinite(g) && g <= start_gap * (1 + 1e-12) + 1e-300) {
+      if (std::isfinite(g) && g <= kRewindGrowth * start_gap * (1 + 1e-12) + 1e-300) {
         target = t;
         break;
       }
     }
-    target = std::max(0, std::min(target, r.diverged_at - 3));
   }
   char id[96];
   std::snprintf(id, sizeof id, "%s##rewind_%s", label, r.name.c_str());
@@ -253,8 +256,9 @@ void OptimizersView::rewind_button(const OptimizersSnapshot& s, const RacerState
                                  (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2);
   char tip[300];
   std::snprintf(tip, sizeof tip,
-                "Rewinds the race to iteration %d (the last one before the blow-up whose loss was no worse than the "
-                "start, at least 3 before t = %d) and sets %s = %s / 2 = %s. The other racers rewind too.",
+                "Rewinds the race to iteration %d (the last one before the divergence at t = %d whose loss above "
+                "the optimum was at most 100 times the start's; the history up to there is kept) and goes on from "
+                "there with %s = %s / 2 = %s. The other racers rewind too.",
                 target, r.diverged_at, lr_param(r).c_str(), fmt(r.lr, "%.3g").c_str(), fmt(r.lr / 2, "%.3g").c_str());
   tooltip_text(tip);
 }
@@ -338,6 +342,8 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
     plot::SetupLegend(inset ? plot::Location::NorthEast : plot::Location::SouthEast);
     plot::SetupFinish();
     const plot::Limits lim = plot::GetPlotLimits();
+    info_.limits[0] = lim.x_min, info_.limits[1] = lim.x_max, info_.limits[2] = lim.y_min, info_.limits[3] = lim.y_max;
+    info_.equal_aspect = (flags & plot::PlotFlags_EqualAspect) != 0;
     info_.plot_min = plot::GetPlotPos();
     info_.plot_max = ImVec2(info_.plot_min.x + plot::GetPlotSize().x, info_.plot_min.y + plot::GetPlotSize().y);
     refresh_grid(f, lim.x_min, lim.x_max, lim.y_min, lim.y_max);

@@ -23,8 +23,9 @@
 // parameter panel): start_x + start_y (click / drag on the landscape),
 // race_<name> (checkbox), lr or lr_<name> (slider; lr for the primary),
 // expr (text, function = custom), theory buttons (lr / lr_gd / lr_momentum,
-// momentum, race_*), "rewind and halve the step size" (Seek a few iterations
-// before the divergence, then that racer's lr / 2).
+// momentum, race_*), "rewind and halve the step size" (Seek to the last
+// iteration before the divergence whose loss gap was at most 100 times the
+// start's, then that racer's lr / 2: a live change there, the history kept).
 #pragma once
 
 #include "algorithms/core/params.h"
@@ -74,6 +75,8 @@ class OptimizersView : public ModuleView {
     int arrows = 0;              // sub-step arrows drawn
     bool data_inset = false;
     ImVec2 plot_min{0, 0}, plot_max{0, 0};  // landscape plot area (screen)
+    double limits[4] = {0, 0, 0, 0};        // landscape limits x_min, x_max, y_min, y_max
+    bool equal_aspect = false;              // the landscape was drawn equal-aspect
     ImVec2 start_pixel{-1, -1};             // the start handle (screen)
     ImVec2 rewind_button{-1, -1};           // centre of the first "rewind" button (-1: none)
     ImVec2 expr_input{-1, -1};              // centre of the custom f(x, y) box (-1: none)

@@ -296,7 +296,7 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float w = minima.empty() ? size.x : (size.x - spacing) / 2;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float h = std::max(60.0f, size.y - line - ImGui::GetStyle().ItemSpacing.y);
+  const float h = std::max(min_plot_height(), size.y - line - ImGui::GetStyle().ItemSpacing.y);
   const int last_t = s.iteration;
 
   for (int which = 0; which < 2; ++which) {
@@ -305,10 +305,13 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
     if (which == 1) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::TextUnformatted(dist ? "||theta_t - theta*|| (dashed: predicted)"
-                                : (std::isfinite(fstar) ? "f(theta_t) - f*" : "f(theta_t)"));
+                                : (std::isfinite(fstar) ? "f(theta_t) - f*" : "f(theta_t), linear axis (f* unknown)"));
     tooltip_text(dist ? "Distance of each racer to the nearest known minimum theta*, log scale: a straight line = a "
                         "linear rate. Dashed: d_0 r^t with the predicted rate r (quadratics: GD, heavy ball)."
-                      : "Loss above the optimum per racer, log scale (full batch). An X marks a divergence.");
+                 : std::isfinite(fstar)
+                     ? "Loss above the optimum per racer, log scale (full batch). An X marks a divergence."
+                     : "The loss itself per racer on a linear axis: this f has no known minimum f*, and f may be "
+                       "negative, which a log axis cannot show. An X marks a divergence.");
     const bool log_y = log_curves && (std::isfinite(fstar) || dist);
     const char* id = dist ? "##opt_dist" : "##opt_loss";
     if (plot::BeginPlot(id, ImVec2(w, h), plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {

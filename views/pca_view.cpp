@@ -19,6 +19,8 @@ namespace {
 
 constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxResidualSegments = 3000;  // residual segments drawn (first rows)
+constexpr double kLineGrabPx = 6.0;        // manual mode: the line is grabbed this near (pixels)
+constexpr double kLineGrabMinPx = 16.0;    // ... and at least this far from the anchor
 constexpr ImU32 kNoLabel = IM_COL32(120, 170, 230, 200);
 constexpr ImU32 kLineColour = IM_COL32(255, 200, 60, 255);
 constexpr ImU32 kAxisColour1 = IM_COL32(240, 90, 80, 255);
@@ -38,11 +40,25 @@ Eigen::VectorXd top_eigenvector(const Eigen::MatrixXd& c) {
   return es.eigenvectors().col(c.cols() - 1);
 }
 
+// A direction chosen in the view (dragged handle or line, objective plot): sent as the angle
+// (and, for 3-D data, elevation) parameters, so the parameter panel shows the u on screen and
+// the module puts u there (PCA::set_live).
 void set_direction_intent(const Eigen::VectorXd& u, std::vector<ViewIntent>& out) {
-  ViewIntent vi;
-  vi.intent.kind = "set_direction";
-  vi.intent.values.assign(u.data(), u.data() + u.size());
-  out.push_back(vi);
+  double angle = 0, elevation = 0;
+  pca_angles_from_direction(u, &angle, &elevation);
+  out.push_back(ViewIntent::set_param("angle", std::clamp(angle, 0.0, 180.0)));
+  if (u.size() >= 3) out.push_back(ViewIntent::set_param("elevation", std::clamp(elevation, -90.0, 90.0)));
+}
+
+// Largest t >= 0 with a + t u inside [lo, hi] (2-D plot coordinates); +inf if u is 0.
+double room_along(const Eigen::Vector2d& a, const Eigen::Vector2d& u, const Eigen::Vector2d& lo,
+                  const Eigen::Vector2d& hi) {
+  double t = INFINITY;
+  for (int i = 0; i < 2; ++i) {
+    if (u[i] > 1e-12) t = std::min(t, (hi[i] - a[i]) / u[i]);
+    if (u[i] < -1e-12) t = std::min(t, (lo[i] - a[i]) / u[i]);
+  }
+  return t;
 }
 
 }  // namespace
@@ -50,7 +66,7 @@ void set_direction_intent(const Eigen::VectorXd& u, std::vector<ViewIntent>& out
 void PcaView::on_reset() {
   points_version_ = ~0ull;
   scores_serial_ = 0;
-  dragging_ = rotating_ = false;
+  dragging_ = rotating_ = line_drag_ = false;
   hover_row_ = -1;
   samples.clear();
 }
@@ -111,7 +127,7 @@ void PcaView::draw_controls(const Snapshot& base, const ViewContext& ctx) {
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   if (recon_k < 0) recon_k = std::min(10, std::max(1, k / 2));
-  ImGui::SliderInt("reconstruction K", &recon_k, 0, k);
+  slider_int_stepped("reconstruction K", &recon_k, 0, k, &recon_plus_px_);
   tooltip_text("x~ = m + s * (U_K U_K^T x'): reconstruction from the first K components.");
   ImGui::Checkbox("log scree plot", &scree_log);
   if (!samples.empty() && ImGui::Button("reset samples")) samples.clear();
@@ -152,9 +168,9 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
   // ---- caption
   if (!s.fitted)
-    ImGui::TextUnformatted(s.manual ? "Manual line fit: drag the yellow handle to choose u, or press solve. "
-                                      "Step (Right) runs the eigen-decomposition."
-                                    : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
+    ImGui::TextWrapped("%s", s.manual ? "Manual line fit: drag the yellow line or its handle to choose u, or press "
+                                        "solve. Step (Right) runs the eigen-decomposition."
+                                      : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
   else
     ImGui::Text("Fitted: C = Q Lambda Q^T, lambda = (%s)",
                 [&] {
@@ -167,9 +183,11 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
                   return t;
                 }()
                     .c_str());
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(ImVec4(0.7f, 0.8f, 1.0f, 1.0f), "%s; %s", s.centered ? "centred (x - mean)" : "NOT centred (line through 0)",
-                     s.standardized ? "standardised (each feature / its std)" : "not standardised");
+  char prep[128];
+  std::snprintf(prep, sizeof prep, "%s; %s", s.centered ? "centred (x - mean)" : "NOT centred (line through 0)",
+                s.standardized ? "standardised (each feature / its std)" : "not standardised");
+  same_line_if_fits(ImGui::CalcTextSize(prep).x, ImGui::GetFontSize() * 1.5f);  // wraps in a narrow window
+  ImGui::TextColored(ImVec4(0.7f, 0.8f, 1.0f, 1.0f), "%s", prep);
   tooltip_text("Preprocessing, always explicit: x' = (x - m) / s with m = mean (centre on) or 0, and s = the "
                "standard deviation of each feature (standardise on) or 1. The plot shows x / s, so the "
                "line is m/s + R u.");
@@ -309,13 +327,40 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
       }
     }
 
-    // The handle at the tip of u: draggable in manual mode.
-    const Eigen::VectorXd tip = a + handle_r * u;
+    // The handle at the tip of u: draggable in manual mode. It stays inside the visible view:
+    // 2 sqrt(tr C) from the anchor, or less where the view's edge (less a margin) is nearer.
+    double tip_r = handle_r;
+    if (!three) {
+      const plot::Limits lim = plot::GetPlotLimits();
+      const double mx = 0.1 * (lim.x_max - lim.x_min), my = 0.1 * (lim.y_max - lim.y_min);
+      const Eigen::Vector2d lo(lim.x_min + mx, lim.y_min + my), hi(lim.x_max - mx, lim.y_max - my);
+      const Eigen::Vector2d a2(a[0], a[1]), u2(u[0], u[1]);
+      if (a2[0] > lo[0] && a2[0] < hi[0] && a2[1] > lo[1] && a2[1] < hi[1]) {
+        // The side of the line with more room, so the handle is not squeezed onto the anchor.
+        const double fwd = room_along(a2, u2, lo, hi), back = room_along(a2, -u2, lo, hi);
+        const double room = std::max(fwd, back);
+        if (back > fwd) u_sign_ = -1.0;
+        else if (fwd > back) u_sign_ = 1.0;
+        if (std::isfinite(room)) tip_r = std::min(tip_r, room);
+      }
+    }
+    // The fitted view (first frame, double-click) includes the anchor and the full-length handle.
+    plot::Spec fit_spec;
+    fit_spec.flags = plot::ItemFlags_NoLegend;
+    if (plot::BeginItem("##u_extent", fit_spec)) {
+      if (plot::FitThisFrame())
+        for (const double sgn : {1.0, -1.0}) {
+          const Eigen::Vector2d e = to_plot(a + sgn * handle_r * u);
+          plot::FitPoint(e[0], e[1]);
+        }
+      plot::EndItem();
+    }
+    const Eigen::VectorXd tip = a + u_sign_ * tip_r * u;
     Eigen::Vector2d tp = to_plot(tip);
     double hx = tp[0], hy = tp[1];
     bool held = false;
     if (s.manual) {
-      held = plot::DragPoint(1, &hx, &hy, kLineColour, 7.0f);
+      held = !line_drag_ && plot::DragPoint(1, &hx, &hy, kLineColour, 7.0f);
       if (held) {
         Eigen::VectorXd nu(d);
         if (!three) {
@@ -352,11 +397,58 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     plot::PlotText("u", hx, hy, ImVec2(12, -12), kLineColour);
     dragging_ = held;
 
+    // Manual mode: grabbing the line anywhere (not only its handle) turns it about the anchor
+    // instead of panning the plot. Near the line a small grip follows the mouse; pressing it
+    // claims the press like the handle does.
+    if (s.manual && !held) {
+      const Eigen::Vector2d a_plot = to_plot(a), u_plot = to_plot(a + u) - a_plot;
+      const ImVec2 ap = plot::PlotToPixels(a_plot[0], a_plot[1]);
+      const ImVec2 up = plot::PlotToPixels(a_plot[0] + u_plot[0], a_plot[1] + u_plot[1]);
+      Eigen::Vector2d dir(up.x - ap.x, up.y - ap.y);
+      const ImVec2 m = ImGui::GetIO().MousePos;
+      if (!line_drag_ && dir.norm() > 1e-9 && plot::IsPlotHovered()) {
+        dir.normalize();
+        const Eigen::Vector2d rel(m.x - ap.x, m.y - ap.y);
+        const double along = rel.dot(dir), across = std::abs(rel[0] * dir[1] - rel[1] * dir[0]);
+        const double to_handle = std::hypot(m.x - handle_px_.x, m.y - handle_px_.y);
+        if (across <= kLineGrabPx && std::abs(along) >= kLineGrabMinPx && to_handle > 14.0) {
+          const plot::Point g = plot::PixelsToPlot(ImVec2(static_cast<float>(ap.x + along * dir[0]),
+                                                          static_cast<float>(ap.y + along * dir[1])));
+          line_grab_x_ = g.x;
+          line_grab_y_ = g.y;
+          // 3-D: the grip's depth along u is kept while dragging (the line turns in the screen plane).
+          const double pu2 = u_plot.squaredNorm();
+          const double along_u = pu2 > 0 ? (Eigen::Vector2d(g.x, g.y) - a_plot).dot(u_plot) / pu2 : 0.0;
+          line_depth_ = three ? along_u * (rot * u)[2] : 0.0;
+          line_drag_ = plot::DragPoint(2, &line_grab_x_, &line_grab_y_, kLineColour, 4.0f);
+        }
+      } else if (line_drag_) {
+        const double gx0 = line_grab_x_, gy0 = line_grab_y_;
+        line_drag_ = plot::DragPoint(2, &line_grab_x_, &line_grab_y_, kLineColour, 4.0f);
+        if (line_drag_ && (line_grab_x_ != gx0 || line_grab_y_ != gy0)) {
+          Eigen::VectorXd nu(d);
+          if (!three) {
+            nu[0] = line_grab_x_ - a[0];
+            nu[1] = line_grab_y_ - a[1];
+          } else {
+            Eigen::VectorXd screen(3);
+            screen << line_grab_x_, line_grab_y_, line_depth_;
+            nu = rot.transpose() * screen;
+          }
+          if (nu.norm() > 1e-12 * spread) set_direction_intent(nu.normalized(), out);
+        }
+      }
+      if (!ImGui::IsMouseDown(0)) line_drag_ = false;
+    } else {
+      line_drag_ = false;
+    }
+    dragging_ = held || line_drag_;
+
     // 3-D: drag empty space to rotate.
     if (three) {
-      if (!held && plot::IsPlotHovered() && ImGui::IsMouseClicked(0)) rotating_ = true;
+      if (!dragging_ && plot::IsPlotHovered() && ImGui::IsMouseClicked(0)) rotating_ = true;
       if (!ImGui::IsMouseDown(0)) rotating_ = false;
-      if (rotating_ && !held) {
+      if (rotating_ && !dragging_) {
         const ImVec2 dm = ImGui::GetIO().MouseDelta;
         yaw_deg += 0.4 * dm.x;
         pitch_deg = std::clamp(pitch_deg + 0.4 * dm.y, -89.0, 89.0);
@@ -369,7 +461,8 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
   ImGui::SameLine();
   ImGui::BeginChild("##pca_side", ImVec2(side_w, avail.y), false);
-  draw_objective(s, side_w, avail.y * 0.55f, out);
+  // The column's own width (less its scrollbar when the read-outs make it scroll).
+  draw_objective(s, ImGui::GetContentRegionAvail().x, std::max(avail.y * 0.55f, min_plot_height() + 2 * ImGui::GetTextLineHeightWithSpacing()), out);
   draw_readouts(s, out);
   ImGui::EndChild();
 }
@@ -499,6 +592,8 @@ void PcaView::draw_readouts(const PcaSnapshot& s, std::vector<ViewIntent>& out) 
     ViewIntent vi;
     vi.intent.kind = "solve";
     out.push_back(vi);
+    // The angle parameters follow (in sync with the u shown).
+    if (s.covariance) set_direction_intent(top_eigenvector(*s.covariance), out);
   }
   tooltip_text("Sets u to the top eigenvector of C (the exact maximiser).");
   if (!s.manual) ImGui::TextDisabled("mode = fit: set mode = manual to drag u.");

@@ -6,8 +6,10 @@
 // its residual segment, and beside it the objective u^T C u and the residual
 // tr C - u^T C u against the direction (a curve over the angle for 2-D, a
 // heat map over azimuth x elevation for 3-D) with the maximum u_1 marked.
-// In manual mode the handle at the tip of u is draggable (intent
-// set_direction); "solve" sends the intent solve. 3-D data are drawn with our
+// In manual mode the handle at the tip of u (kept inside the visible view) and
+// the line itself are draggable: u turns about the anchor, sent as the angle
+// (and elevation) parameters so the panel shows it; "solve" sends the intent
+// solve and the angles of u_1. 3-D data are drawn with our
 // own rotation: yaw about the x2 axis then pitch about the screen's x axis,
 // an orthographic projection; drag empty space to rotate.
 //
@@ -55,6 +57,8 @@ class PcaView : public ModuleView {
   ImVec2 handle_pixel() const { return handle_px_; }
   // Screen position of the line's anchor m (NaN if not drawn).
   ImVec2 anchor_pixel() const { return anchor_px_; }
+  // Centre of the "+" button of the reconstruction K control (NaN if not drawn).
+  ImVec2 recon_plus_pixel() const { return recon_plus_px_; }
   // The 3 x 3 rotation of the 3-D view (rows: screen x, screen y, depth).
   Eigen::Matrix3d rotation() const;
 
@@ -79,11 +83,15 @@ class PcaView : public ModuleView {
   Eigen::MatrixXd points_;  // n x d
   std::vector<ImU32> colours_;
   std::vector<float> px_, py_;  // 2-D / projected 3-D coordinates for PlotScatter
-  Eigen::Vector3d drag_tip_ = Eigen::Vector3d::Zero();
-  bool dragging_ = false;
+  bool dragging_ = false;     // the handle or the line is held (manual mode)
+  bool line_drag_ = false;    // the line itself is held: it turns about the anchor
+  double line_grab_x_ = 0, line_grab_y_ = 0;  // the grip on the line (plot coordinates)
+  double line_depth_ = 0;     // 3-D: depth of the grip, kept while dragging
+  double u_sign_ = 1.0;       // the handle sits at +u or -u, whichever side has room
   bool rotating_ = false;
   ImVec2 handle_px_ = ImVec2(NAN, NAN);
   ImVec2 anchor_px_ = ImVec2(NAN, NAN);
+  ImVec2 recon_plus_px_ = ImVec2(NAN, NAN);
 
   // High-d: per-class score coordinates, cached by snapshot scores / chosen pair.
   uint64_t scores_serial_ = 0;  // snapshot the cached scores come from (a serial, never an address)

@@ -106,7 +106,7 @@ void PcaView::draw_high_d(const PcaSnapshot& s, const Dataset& data, const ViewC
   ImGui::EndChild();
   ImGui::SameLine();
   ImGui::BeginChild("##pca_recon", ImVec2(right_w, bottom_h), false);
-  draw_reconstruction(s, data, right_w, bottom_h);
+  draw_reconstruction(s, data, ImGui::GetContentRegionAvail().x, bottom_h);  // less its scrollbar
   ImGui::EndChild();
 }
 
@@ -345,7 +345,7 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
   if (recon_k < 0) recon_k = std::min(10, std::max(1, kmax / 2));  // auto: an instructive K < rank
   recon_k = std::clamp(recon_k, 0, kmax);
   ImGui::SetNextItemWidth(std::min(w * 0.45f, ImGui::GetFontSize() * 14));
-  ImGui::SliderInt("K components##recon", &recon_k, 0, kmax);
+  slider_int_stepped("K components##recon", &recon_k, 0, kmax);
   tooltip_text("x~ = m + s * (U_K U_K^T x'): the reconstruction from the first K principal components.");
   const int k = recon_k;
   const double measured = k < s.recon_error.size() ? s.recon_error[k] : NAN;
@@ -399,7 +399,7 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
       }
   } else if (!samples.empty()) {
     ImGui::Text("sample row %d: original vs reconstruction (K = %d)", samples.front(), k);
-    if (plot::BeginPlot("##recon_bars", ImVec2(w * 0.5f, ImGui::GetContentRegionAvail().y), plot::PlotFlags_NoTitle)) {
+    if (plot::BeginPlot("##recon_bars", ImVec2(w * 0.5f, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y)), plot::PlotFlags_NoTitle)) {
       plot::SetupAxes("feature j", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
       std::vector<double> a(static_cast<size_t>(s.d)), b(static_cast<size_t>(s.d));
       for (int j = 0; j < s.d; ++j) a[static_cast<size_t>(j)] = rows(0, j), b[static_cast<size_t>(j)] = rec(0, j);
@@ -416,7 +416,8 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
     es[static_cast<size_t>(t)] = s.recon_error[t];
     ds[static_cast<size_t>(t)] = s.dropped_sum(t);
   }
-  if (plot::BeginPlot("##recon_err", ImVec2(ImGui::GetContentRegionAvail().x, std::max(60.0f, ImGui::GetContentRegionAvail().y)),
+  // At least a readable height: the column scrolls on a short window (1280 x 720).
+  if (plot::BeginPlot("##recon_err", ImVec2(ImGui::GetContentRegionAvail().x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y)),
                       plot::PlotFlags_NoTitle)) {
     plot::SetupLegend(plot::Location::NorthEast);
     plot::SetupAxes("K", "mean squared error", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);

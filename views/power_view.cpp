@@ -149,31 +149,42 @@ void PowerView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vec
   const PowerStage& st = *s.stage;
 
   // ---- caption and read-outs.
-  ImGui::TextUnformatted(caption(s, ctx.info).c_str());
-  tooltip_text("Power iteration: v_{t+1} = A v_t / ||A v_t||, two sub-steps (multiply, normalise). "
-               "v_t -> +-u_1 when <v_0, u_1> != 0 and |lambda_1| > |lambda_2|.");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextDisabled("A: %s; component %d of %d", pr.what.c_str(), s.component + 1,
-                      std::max(s.n_components, s.component + 1));
+  // The read-outs flow: each goes on the current line if it fits, else on the next (a narrow
+  // window wraps them instead of cutting them off). Hover any for its meaning.
+  header_.clear();
+  auto item = [&](const std::string& text, const char* tip, bool first, bool disabled = false) {
+    if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize());
+    if (disabled) ImGui::TextDisabled("%s", text.c_str());
+    else ImGui::TextUnformatted(text.c_str());
+    tooltip_text(tip);
+    header_.push_back(text);
+  };
+  char buf[256];
+  item(caption(s, ctx.info), "Power iteration: v_{t+1} = A v_t / ||A v_t||, two sub-steps (multiply, normalise). "
+                   "v_t -> +-u_1 when <v_0, u_1> != 0 and |lambda_1| > |lambda_2|.", true);
+  std::snprintf(buf, sizeof buf, "A: %s; component %d of %d", pr.what.c_str(), s.component + 1,
+                std::max(s.n_components, s.component + 1));
+  item(buf, "The matrix and the eigenpair being computed (deflation finds them one after another).", false, true);
   if (!s.message.empty()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.message.c_str());
   const double rho = s.metrics.size() > 0 ? s.metrics[0] : NAN;
   const double theta = s.metrics.size() > 1 ? s.metrics[1] : NAN;
   const double resid = s.metrics.size() > 2 ? s.metrics[2] : NAN;
-  ImGui::Text("rho_t = %s", fmt(rho).c_str());
-  tooltip_text("Rayleigh quotient rho_t = v_t^T A v_t (||v_t|| = 1): the eigenvalue estimate. It tends to lambda_1.");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::Text("lambda_1 = %s", fmt(st.eigvals.size() ? st.eigvals[0] : NAN).c_str());
-  tooltip_text("Top eigenvalue (largest |lambda|) of the current matrix, from Eigen's SelfAdjointEigenSolver.");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::Text("theta_t = %s rad (%.3g deg)", fmt(theta).c_str(), theta * 180.0 / kPi);
-  tooltip_text("Angle between v_t and the line of u_1 (top eigenvector from Eigen): atan2(||v - (v.u)u||, |v.u|).");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::Text("|lambda_2/lambda_1| = %s", fmt(st.rate).c_str());
-  tooltip_text("The convergence rate: tan theta_t <= |lambda_2/lambda_1|^t tan theta_0 (equality in 2-D). "
-               "Eigen-gap = 1 - |lambda_2/lambda_1|.");
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::Text("residual = %s", fmt(resid).c_str());
-  tooltip_text("||A v_t - rho_t v_t||: zero exactly when v_t is an eigenvector.");
+  // Component j (1-based) works on the deflated A_j, whose top eigenpair is (lambda_j, u_j) of A
+  // and whose rate is |lambda_{j+1} / lambda_j|: name them by j, not by 1 and 2.
+  const int j = s.component + 1;
+  item("rho_t = " + fmt(rho), "Rayleigh quotient rho_t = v_t^T A_j v_t (||v_t|| = 1): the eigenvalue estimate. It "
+                              "tends to lambda_j.", true);
+  std::snprintf(buf, sizeof buf, "lambda_%d = %s", j, fmt(st.eigvals.size() ? st.eigvals[0] : NAN).c_str());
+  item(buf, j == 1 ? "Top eigenvalue (largest |lambda|) of A, from Eigen's SelfAdjointEigenSolver."
+                   : "Top eigenvalue of the deflated matrix A_j (the found components removed) = lambda_j of A, "
+                     "from Eigen's SelfAdjointEigenSolver.", false);
+  std::snprintf(buf, sizeof buf, "theta_t = %s rad (%.3g deg)", fmt(theta).c_str(), theta * 180.0 / kPi);
+  item(buf, "Angle between v_t and the line of u_j, the top eigenvector of the current (deflated) matrix, "
+            "from Eigen: atan2(||v - (v.u)u||, |v.u|).", false);
+  std::snprintf(buf, sizeof buf, "|lambda_%d/lambda_%d| = %s", j + 1, j, fmt(st.rate).c_str());
+  item(buf, "The convergence rate of this component: tan theta_t <= |lambda_{j+1}/lambda_j|^t tan theta_0 "
+            "(equality in 2-D). Eigen-gap = 1 - |lambda_{j+1}/lambda_j|.", false);
+  item("residual = " + fmt(resid), "||A_j v_t - rho_t v_t||: zero exactly when v_t is an eigenvector.", false);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float left_w = std::max(200.0f, avail.x * 0.5f);
@@ -190,6 +201,7 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
   const double l1 = std::abs(st.eigvals[0]) > 0 ? std::abs(st.eigvals[0]) : 1.0;
   arrow_tip_ = ImVec2(NAN, NAN);
   ImGui::BeginChild("##power_vector", size, false);
+  ImGui::PushTextWrapPos(0.0f);  // captions wrap in a narrow column
 
   // Past iterates from the stored history (same component only).
   std::vector<Eigen::VectorXd> past;
@@ -400,6 +412,7 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
       plot::EndPlot();
     }
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 
@@ -407,8 +420,10 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
   const PowerProblem& pr = *s.problem;
   const PowerStage& st = *s.stage;
   ImGui::BeginChild("##power_plots", size, false);
+  ImGui::PushTextWrapPos(0.0f);  // captions wrap in a narrow column
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float h = (size.y - 3 * line) / 3.0f - ImGui::GetStyle().ItemSpacing.y;
+  // Three plots share the height, each at least min_plot_height() (the column scrolls then).
+  const float h = std::max(min_plot_height(), (size.y - 3 * line) / 3.0f - ImGui::GetStyle().ItemSpacing.y);
 
   // Measured series from the history (phase-0 metrics), else the current point only.
   std::vector<double> ts, angles, rhos;
@@ -497,15 +512,19 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     plot::EndPlot();
   }
 
-  ImGui::TextUnformatted(log_spectrum ? "spectrum |lambda_i|: A and the deflated matrix (log)"
-                                      : "spectrum lambda_i: A and the deflated matrix");
+  // The key is in the caption (a legend inside would cover the bars of a 2 x 2 or 3 x 3 matrix).
+  ImGui::TextUnformatted(log_spectrum ? "spectrum |lambda_i| (log):" : "spectrum lambda_i:");
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kGray | IM_COL32_A_MASK), "A");
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kVColor), "deflated A_%d", s.component + 1);
+  ImGui::SameLine();
+  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPredColor), "found lambda_hat_j");
   tooltip_text("Gray: eigenvalues of A (sorted by |lambda|). Blue: eigenvalues of the current deflated matrix "
                "A_j = A - sum_{i<j} lambda_hat_i u_hat_i u_hat_i^T: the found ones drop to ~0 (stubs at the "
                "bottom on the log axis), the rest stay. Diamonds: the eigenvalues found so far.");
-  if (plot::BeginPlot("##power_spectrum", ImVec2(-1, h), plot::PlotFlags_NoTitle)) {
-    plot::SetupLegend(plot::Location::NorthEast);
-    plot::SetupAxes("index i", log_spectrum ? "|lambda_i|" : "lambda_i", plot::AxisFlags_AutoFit,
-                    plot::AxisFlags_AutoFit | (log_spectrum ? plot::AxisFlags_LogScale : 0));
+  if (plot::BeginPlot("##power_spectrum", ImVec2(-1, h), plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
+    plot::SetupAxes("index i", log_spectrum ? "|lambda_i|" : "lambda_i", 0, log_spectrum ? plot::AxisFlags_LogScale : 0);
     const int shown = std::min<int>(static_cast<int>(pr.eigvals.size()), 40);
     // Log axis: |lambda|, floored a decade below the smallest non-negligible value shown.
     double floor_v = 0.0;
@@ -518,10 +537,20 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     }
     auto shown_value = [&](double v) { return log_spectrum ? std::max(std::abs(v), floor_v) : v; };
     std::vector<double> orig(static_cast<size_t>(shown)), defl(static_cast<size_t>(shown));
+    double lo = 0.0, hi = 0.0;
     for (int i = 0; i < shown; ++i) {
       orig[static_cast<size_t>(i)] = shown_value(pr.eigvals[i]);
       defl[static_cast<size_t>(i)] = i < st.eigvals.size() ? shown_value(st.eigvals[i]) : NAN;
+      for (double v : {orig[static_cast<size_t>(i)], defl[static_cast<size_t>(i)]})
+        if (std::isfinite(v)) lo = std::min(lo, v), hi = std::max(hi, v);
     }
+    // Fixed limits (a fit of bars from 0 on a log axis, or of 2 or 3 bars, cut them): every bar
+    // [i + 0.6, i + 1.4] whole, from the floor (log) or 0 (linear).
+    if (log_spectrum)
+      plot::SetupAxesLimits(0.4, shown + 0.6, floor_v / 2.0, std::max(hi, floor_v * 10.0) * 2.0, plot::Cond::Always);
+    else
+      plot::SetupAxesLimits(0.4, shown + 0.6, lo < 0 ? lo * 1.1 : 0.0, hi > 0 ? hi * 1.1 : 1.0, plot::Cond::Always);
+    spectrum_limits_ = plot::GetPlotLimits();
     plot::Spec so;
     so.color = kGray;
     plot::PlotBars("A", orig.data(), shown, 0.4, 0.8, so);
@@ -543,6 +572,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     plot::PlotScatter("found lambda_hat_j", fx.data(), fy.data(), static_cast<int>(fx.size()), sf);
     plot::EndPlot();
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
 

@@ -14,11 +14,13 @@
 // of the current deflated matrix with the eigenvalues found so far.
 #pragma once
 
+#include "views/plot/plot.h"
 #include "views/view.h"
 
 #include <imgui.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 namespace cilab {
@@ -41,6 +43,10 @@ class PowerView : public ModuleView {
 
   // Screen position of the arrow tip of v in the last frame (d = 2; tests).
   ImVec2 arrow_tip() const { return arrow_tip_; }
+  // Limits of the spectrum plot in the last frame (tests: every bar must be inside).
+  plot::Limits spectrum_limits() const { return spectrum_limits_; }
+  // The header read-outs of the last frame, in order (caption, matrix, rho, lambda_j, ...).
+  const std::vector<std::string>& header() const { return header_; }
 
  private:
   void draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out,
@@ -49,6 +55,8 @@ class PowerView : public ModuleView {
 
   ImVec2 arrow_tip_ = ImVec2(NAN, NAN);
   bool dragging_ = false;
+  std::vector<std::string> header_;
+  plot::Limits spectrum_limits_;
 };
 
 }  // namespace cilab

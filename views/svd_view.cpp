@@ -138,8 +138,10 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   tooltip_text("A = U Sigma V^T = sum_i sigma_i u_i v_i^T (SVD). The rank-K approximation keeps the first K "
                "rank-one layers: A_K = sum_{i<=K} sigma_i u_i v_i^T. A step adds the next layer.");
   if (!s.message.empty()) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
+    same_line_if_fits(ImGui::CalcTextSize(s.message.c_str()).x, ImGui::GetFontSize());
+    ImGui::PushTextWrapPos(0.0f);
     ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.message.c_str());
+    ImGui::PopTextWrapPos();
   }
   slider_rank_ = k;
   ImGui::SetNextItemWidth(std::min(ImGui::GetContentRegionAvail().x * 0.45f, ImGui::GetFontSize() * 30));
@@ -154,13 +156,17 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   slider_min_ = ImGui::GetItemRectMin();
   slider_max_ = ImGui::GetItemRectMax();
   tooltip_text("Jump to rank K: A_K = U_K Sigma_K V_K^T is rebuilt directly (Step adds one layer at a time).");
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
   const double stored = static_cast<double>(k) * (m + n + 1);
-  ImGui::Text("storage K(m+n+1) = %.0f numbers = %.1f%% of m n", stored, 100.0 * stored / (static_cast<double>(m) * n));
+  char storage[128];
+  std::snprintf(storage, sizeof storage, "storage K(m+n+1) = %.0f numbers = %.1f%% of m n", stored,
+                100.0 * stored / (static_cast<double>(m) * n));
+  same_line_if_fits(ImGui::CalcTextSize(storage).x, ImGui::GetFontSize() * 1.5f);  // wraps in a narrow window
+  ImGui::TextUnformatted(storage);
   tooltip_text("A_K needs K left vectors (m), K right vectors (n) and K singular values, against m n entries of A.");
 
   // ---- the error read-out: measured beside Eckart-Young.
-  if (ImGui::BeginTable("##svd_errors", 4, ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_BordersInnerV)) {
+  // Stretched columns: all four stay on screen in a narrow window (each cell's tooltip has the full text).
+  if (ImGui::BeginTable("##svd_errors", 4, ImGuiTableFlags_SizingStretchProp | ImGuiTableFlags_BordersInnerV)) {
     ImGui::TableSetupColumn("error of A_K");
     ImGui::TableSetupColumn("measured from A - A_K");
     ImGui::TableSetupColumn("Eckart-Young");
@@ -192,7 +198,13 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   }
 
   // ---- layout: the matrix panels in a 2 x 2 grid on the left, spectrum and errors stacked on the right.
-  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  // A short window (1280 x 720) keeps every panel readable and scrolls the body instead.
+  const ImVec2 full = ImGui::GetContentRegionAvail();
+  const float line = ImGui::GetTextLineHeightWithSpacing(), spacing_y = ImGui::GetStyle().ItemSpacing.y;
+  const float need = 2 * std::max(kMinPlotArea + 16.0f + line, min_plot_height() + line) + spacing_y;
+  const bool body_scrolls = need > full.y + 0.5f;
+  if (body_scrolls) ImGui::BeginChild("##svd_body", full, false);
+  const ImVec2 avail = body_scrolls ? ImVec2(full.x - ImGui::GetStyle().ScrollbarSize, need) : full;
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float grid_w = std::floor(avail.x * 0.5f);
   const float cell_h = (avail.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f;
@@ -250,7 +262,7 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   // ---- spectrum and error curves, stacked.
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   const float bw = rest.x;
-  const float bh = std::max(100.0f, (rest.y - ImGui::GetStyle().ItemSpacing.y) * 0.5f);
+  const float bh = std::max(min_plot_height() + line, ((body_scrolls ? avail.y : rest.y) - spacing_y) * 0.5f);
   ImGui::BeginGroup();
   ImGui::TextUnformatted("singular values sigma_i (kept | discarded)");
   tooltip_text("sigma_1 >= sigma_2 >= ... >= 0. A_K keeps sigma_1..sigma_K (coloured); the discarded ones (gray) "
@@ -362,6 +374,7 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
     plot::EndPlot();
   }
   ImGui::EndGroup();
+  if (body_scrolls) ImGui::EndChild();
 }
 
 }  // namespace cilab

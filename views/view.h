@@ -55,7 +55,8 @@ inline int key_presses(const ViewContext& ctx, int key) {
 //                mid-run, Rebuild ones restart (several Rebuild changes of
 //                one frame restart once);
 //   Seek         rewind / go to `iteration` (applied in order, so Seek then
-//                SetParam = "rewind and change the parameter").
+//                SetParam = "rewind and change the parameter"; after a Rebuild
+//                SetParam of the same frame the new run is stepped to it).
 struct ViewIntent {
   enum class Kind { Module, AddPoint, RemovePoint, SetParam, Seek };
   Kind kind = Kind::Module;

@@ -390,3 +390,20 @@ TEST_CASE("pca: the module is registered - one step completes the fit (CLI defau
   const std::unique_ptr<Module> c = m->clone();
   CHECK(c->snapshot()->table == m->snapshot()->table);
 }
+
+TEST_CASE("pca: switching mode applies at once - manual puts u at the angle, fit snaps it back to u_1") {
+  PCA m;
+  m.reset(make_data(correlated_data(300, 2, 11)), params(0), 1);
+  m.step();  // fitted: u = u_1
+  const Eigen::VectorXd u1 = m.pca_snapshot()->components->row(0).transpose();
+  REQUIRE(std::abs(m.pca_snapshot()->direction.dot(u1)) > 1 - 1e-12);
+  m.set_live("mode", 1);  // manual: u follows the angle parameter (30 deg) now, not after a reset
+  const Eigen::VectorXd want = pca_direction_from_angles(2, 30.0, 0.0);
+  CHECK(m.pca_snapshot()->manual);
+  CHECK((m.pca_snapshot()->direction - want).norm() < 1e-12);
+  CHECK(m.pca_snapshot()->captured == doctest::Approx(pca_captured_variance(*m.pca_snapshot()->covariance, want)));
+  m.set_live("angle", 70.0);
+  CHECK((m.pca_snapshot()->direction - pca_direction_from_angles(2, 70.0, 0.0)).norm() < 1e-12);
+  m.set_live("mode", 0);  // fit: back to u_1
+  CHECK(std::abs(m.pca_snapshot()->direction.dot(u1)) > 1 - 1e-12);
+}

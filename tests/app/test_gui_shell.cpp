@@ -76,7 +76,7 @@ TEST_CASE("gui shell: UI scale 1 -> 2 -> 1.25 draws the same frame as starting a
 
 TEST_CASE("gui shell: on a 1280x720 screen the window fits (status bar on screen)") {
   fresh_config("fit");
-  setenv("CILAB_TEST_SCREEN", "1280x720x24", 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
   const Proc p = run_gui("--module kmeans --frames 5", "shell_fit.png");
   INFO("stderr: " << p.err);
   REQUIRE(p.code == 0);
@@ -90,7 +90,7 @@ TEST_CASE("gui shell: on a 1280x720 screen the window fits (status bar on screen
 TEST_CASE("gui shell: the window size is remembered per monitor and resolution, capped at the screen") {
   // GLFW names Xvfb's monitor "screen". Another monitor's size is not used here.
   fresh_config("remember", "window_size=1100x650 screen 1600x1000\nwindow_size=3000x2000 other 640x480\n");
-  setenv("CILAB_TEST_SCREEN", "1600x1000x24", 1);
+  setenv("CILAB_SCREEN", "1600x1000", 1);
   Proc p = run_gui("--module kmeans --frames 5", "shell_remember.png");
   INFO("stderr: " << p.err);
   REQUIRE(p.code == 0);
@@ -99,7 +99,7 @@ TEST_CASE("gui shell: the window size is remembered per monitor and resolution, 
   CHECK(s.h == 650);
   // Remembered at a size larger than this screen: capped at its work area.
   fresh_config("remember_big", "window_size=3000x2000 screen 1280x720\n");
-  setenv("CILAB_TEST_SCREEN", "1280x720x24", 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
   p = run_gui("--module kmeans --frames 5", "shell_remember_big.png");
   REQUIRE(p.code == 0);
   s = stats("shell_remember_big.png");

@@ -386,7 +386,7 @@ TEST_CASE("gmm view: a collapsed run (reg = 0) explains itself - the button rewi
   CHECK(std::isnan(view.rewind_button().x));
 }
 
-TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clicking a K sets k") {
+TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clicking a K shows its fitted model") {
   Fixture f("faithful", {"k=2"});
   f.steps(1);
   ImGuiHeadless ui;
@@ -410,10 +410,22 @@ TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clickin
   CHECK(std::isnan(view.sweep_pixel(6).x));
   CHECK(intents.empty());
   click(ui, p3, frame);
-  REQUIRE(intents.size() == 1);
+  // k = 3 (a restart), then to the iteration where the sweep's fit of K = 3 stopped - not iteration 0.
+  REQUIRE(intents.size() == 2);
   CHECK(intents[0].kind == ViewIntent::Kind::SetParam);
   CHECK(intents[0].param == "k");
   CHECK(intents[0].value == 3.0);
+  CHECK(intents[1].kind == ViewIntent::Kind::Seek);
+  CHECK(intents[1].iteration == rows[2].n_iter);
+  CHECK(rows[2].n_iter > 0);
+  // A run with k = 3, the same parameters and seed stops at that iteration, as the sweep's fit did
+  // (the same EM from the same start: its fitted model).
+  Fixture k3("faithful", {"k=3"});
+  k3.steps(rows[2].n_iter - 1);
+  CHECK(k3.snap().status == Status::Running);
+  k3.steps(1);
+  CHECK(k3.snap().iteration == rows[2].n_iter);
+  CHECK(k3.snap().status == (rows[2].converged ? Status::Converged : Status::Stopped));
   // A reset keeps finished results.
   view.on_reset();
   CHECK(view.sweep_rows().size() == 5);

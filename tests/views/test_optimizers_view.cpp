@@ -5,6 +5,7 @@
 #include "../support/imgui_headless.h"
 #include "algorithms/core/registry.h"
 #include "algorithms/optimizers.h"
+#include "views/metrics_view.h"
 #include "views/optimizers_view.h"
 
 #include <doctest/doctest.h>
@@ -200,11 +201,28 @@ TEST_CASE("optimizers view: a diverged racer is marked and its rewind button emi
   h.click(f, d.rewind_button);
   REQUIRE(h.intents.size() == 2);
   CHECK(h.intents[0].kind == ViewIntent::Kind::Seek);
-  CHECK(h.intents[0].iteration >= 0);
-  CHECK(h.intents[0].iteration <= at - 3);
+  // Not a restart: GD's gap grows from the first step (lr > 2/L), and the rewind still goes to where
+  // it ran away (gap <= 100 x the start's), past iteration 0 and before the divergence.
+  const int target = h.intents[0].iteration;
+  CHECK(target > 0);
+  CHECK(target < at);
+  const double fstar = s.landscape->min_value(), gap0 = s.racers[0].path->loss(0) - fstar;
+  CHECK(s.racers[0].path->loss(static_cast<size_t>(target)) - fstar <= 100.0 * gap0);
+  CHECK(s.racers[0].path->loss(static_cast<size_t>(target) + 1) - fstar > 100.0 * gap0);
   CHECK(h.intents[1].kind == ViewIntent::Kind::SetParam);
   CHECK(h.intents[1].param == "lr");
   CHECK(h.intents[1].value == doctest::Approx(0.06));
+  // Applied as the app does (seek, then a live change there): the history up to the target stays and
+  // the race goes on from it with the halved step, to convergence instead of a second blow-up.
+  Fixture g({"function=quadratic", "kappa=20", "optimizer=gd", "lr=0.12", "race_momentum=false", "race_adam=false",
+             "race_sgd=false"},
+            target);
+  const Eigen::Vector2d at_target = g.snap().racers[0].theta;
+  CHECK((at_target - s.racers[0].path->point(static_cast<size_t>(target))).norm() == doctest::Approx(0.0));
+  g.mod->set_live("lr", h.intents[1].value);
+  g.run(300);
+  CHECK(g.snap().racers[0].status != Status::Diverged);
+  CHECK(g.snap().racers[0].loss - fstar < 1e-6 * gap0);
 }
 
 TEST_CASE("optimizers view: a diverged non-primary racer is rewound through its lr_<name>") {
@@ -367,4 +385,53 @@ TEST_CASE("optimizers view: typing an lr (Ctrl+click, 0.3, Enter) applies 0.3 on
   REQUIRE(lrs.size() == 1);  // one edit, on Enter: "0" and "0." were never applied
   CHECK(lrs[0] == doctest::Approx(0.3));
   for (double v : lrs) CHECK(v >= spec->min);  // every value the run is given validates
+}
+
+TEST_CASE("optimizers view: the landscape is equal-aspect by default - kappa = 1 circles stay circles in any window") {
+  Fixture f({"function=quadratic", "kappa=1", "optimizer=gd", "lr=0.1"}, 3);
+  for (const ImVec2 display : {ImVec2(1280, 800), ImVec2(1900, 600), ImVec2(900, 1000)}) {
+    ImGuiHeadless ui(display);
+    OptimizersView view;
+    std::vector<ViewIntent> intents;
+    for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*f.mod->snapshot(), f.context(), intents); });
+    const OptimizersView::DrawInfo& d = view.last_draw();
+    CHECK(d.equal_aspect);
+    const double px_w = d.plot_max.x - d.plot_min.x, px_h = d.plot_max.y - d.plot_min.y;
+    REQUIRE(px_w > 50);
+    REQUIRE(px_h > 50);
+    const double ux = (d.limits[1] - d.limits[0]) / px_w, uy = (d.limits[3] - d.limits[2]) / px_h;
+    INFO("display " << display.x << " x " << display.y << ": " << ux << " vs " << uy << " units per pixel");
+    CHECK(ux == doctest::Approx(uy).epsilon(0.01));
+  }
+}
+
+TEST_CASE("optimizers: a custom f below zero is drawn - the metric strip's loss plot goes linear and says so") {
+  // f < 0 everywhere near the start: a log axis would show nothing.
+  Fixture f({"function=custom", "expr=x^2 + 3*y^2 - 50", "optimizer=gd", "lr=0.05"}, 30);
+  const ModuleInfo& info = f.mod->info();
+  int loss = -1;
+  for (size_t m = 0; m < info.metrics.size(); ++m)
+    if (info.metrics[m].name == "loss") loss = static_cast<int>(m);
+  REQUIRE(loss >= 0);
+  REQUIRE(info.metrics[static_cast<size_t>(loss)].log_scale);
+  REQUIRE(f.history.back()[static_cast<size_t>(loss)] < 0);
+  CHECK_FALSE(metric_uses_log_axis(info.metrics[static_cast<size_t>(loss)], f.history, loss));
+  // A positive loss keeps its log axis.
+  Fixture q({"function=quadratic", "kappa=5", "optimizer=gd", "lr=0.05"}, 30);
+  CHECK(metric_uses_log_axis(info.metrics[static_cast<size_t>(loss)], q.history, loss));
+
+  // Drawn as a linear plot would be (plus the caption's note), not as an empty log plot.
+  ImGuiHeadless ui;
+  auto draw = [&](const MetricInfo& m, const char* id) {
+    FrameStats s;
+    for (int i = 0; i < 3; ++i)
+      s = ui.frame_in_window([&] { draw_metric_plot(id, m, f.history, loss, 30, 400, 240, nullptr, 0); });
+    return s;
+  };
+  MetricInfo linear = info.metrics[static_cast<size_t>(loss)];
+  linear.log_scale = false;
+  const FrameStats as_linear = draw(linear, "##loss_linear");
+  const FrameStats drawn = draw(info.metrics[static_cast<size_t>(loss)], "##loss_log");
+  MESSAGE("vertices: linear " << as_linear.vertices << ", log metric " << drawn.vertices);
+  CHECK(drawn.vertices >= as_linear.vertices);
 }

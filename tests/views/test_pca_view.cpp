@@ -84,7 +84,7 @@ TEST_CASE("pca view 2-D: draws cloud, line, residuals and objective curve - no i
   CHECK(std::abs(dir.normalized().dot(u1)) > 0.999);
 }
 
-TEST_CASE("pca view 2-D manual: dragging the tip of u emits set_direction towards the mouse") {
+TEST_CASE("pca view 2-D manual: dragging the tip of u sets the angle parameter towards the mouse") {
   Fixture f("anisotropic:n=200,centers=1,seed=3", "manual", 0);
   ImGuiHeadless ui;
   PcaView view;
@@ -97,17 +97,17 @@ TEST_CASE("pca view 2-D manual: dragging the tip of u emits set_direction toward
   const float r = std::hypot(h.x - a.x, h.y - a.y);
   const std::vector<ViewIntent> intents = drag(ui, view, f, h, ImVec2(a.x, a.y - r));
   REQUIRE_FALSE(intents.empty());
-  const Intent& last = intents.back().intent;
-  CHECK(last.kind == "set_direction");
-  REQUIRE(last.values.size() == 2);
-  CHECK(std::abs(last.values[0]) < 0.05);
-  CHECK(std::abs(last.values[1]) > 0.99);
-  REQUIRE(f.pca.apply(last));
-  CHECK(f.snap().captured ==
-        doctest::Approx(pca_captured_variance(*f.snap().covariance, Eigen::Vector2d(last.values[0], last.values[1]))));
+  // The drag is sent as the angle parameter (the panel then shows the u on screen): straight up is 90 deg.
+  const ViewIntent& last = intents.back();
+  CHECK(last.kind == ViewIntent::Kind::SetParam);
+  CHECK(last.param == "angle");
+  CHECK(last.value == doctest::Approx(90.0).epsilon(0.03));
+  f.pca.set_live("angle", last.value);
+  const Eigen::VectorXd u = pca_direction_from_angles(2, last.value, 0);
+  CHECK(f.snap().captured == doctest::Approx(pca_captured_variance(*f.snap().covariance, u)));
 }
 
-TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space rotates, the tip emits set_direction") {
+TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space rotates, the tip sets angle and elevation") {
   Fixture f("blobs:n=300,centers=2,dim=3,seed=4", "manual", 1);
   ImGuiHeadless ui;
   PcaView view;
@@ -122,7 +122,9 @@ TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space 
   CHECK(r.determinant() == doctest::Approx(1.0));
   // Drag empty space (away from the tip, inside the plot): yaw and pitch change, no intent.
   const double yaw0 = view.yaw_deg;
-  const ImVec2 start(a.x - (h0.x - a.x) * 0.5f + 3, a.y - (h0.y - a.y) * 0.5f + 3);
+  // (off the line: pressing the line itself turns u)
+  const float hl = std::hypot(h0.x - a.x, h0.y - a.y);
+  const ImVec2 start(a.x - (h0.y - a.y) / hl * 40.0f, a.y + (h0.x - a.x) / hl * 40.0f);
   const std::vector<ViewIntent> rot_intents = drag(ui, view, f, start, ImVec2(start.x + 60, start.y + 20));
   CHECK(rot_intents.empty());
   CHECK(view.yaw_deg != yaw0);
@@ -131,13 +133,17 @@ TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space 
   CHECK(std::hypot(h1.x - h0.x, h1.y - h0.y) > 2.0f);  // the projection of u moved
   // Dragging the tip emits a unit 3-vector that the module accepts.
   const std::vector<ViewIntent> intents = drag(ui, view, f, h1, ImVec2(h1.x + 50, h1.y - 30));
-  REQUIRE_FALSE(intents.empty());
-  const Intent& last = intents.back().intent;
-  CHECK(last.kind == "set_direction");
-  REQUIRE(last.values.size() == 3);
-  CHECK(Eigen::Vector3d(last.values[0], last.values[1], last.values[2]).norm() == doctest::Approx(1.0));
+  REQUIRE(intents.size() >= 2);
+  const ViewIntent& angle = intents[intents.size() - 2];
+  const ViewIntent& elevation = intents.back();
+  CHECK(angle.param == "angle");
+  CHECK(elevation.param == "elevation");
+  CHECK(angle.value >= 0.0);
+  CHECK(angle.value <= 180.0);
+  CHECK(std::abs(elevation.value) <= 90.0);
   const Eigen::VectorXd before = f.snap().direction;
-  REQUIRE(f.pca.apply(last));
+  f.pca.set_live("angle", angle.value);
+  f.pca.set_live("elevation", elevation.value);
   CHECK((f.snap().direction - before).norm() > 1e-3);
 }
 
@@ -279,4 +285,107 @@ TEST_CASE("pca view high-d: the score scatter refits to a new run's scores") {
   const double z_max = b.snap().scores->col(0).cwiseAbs().maxCoeff();
   CHECK(z_max > 100.0);
   CHECK(lb.x_max - lb.x_min > 1.5 * z_max);  // all of the new scores are in view
+}
+
+TEST_CASE("pca view 2-D manual: grabbing the line itself turns u about the anchor - the plot does not pan") {
+  Fixture f("anisotropic:n=200,centers=1,seed=3", "manual", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.show_residuals = false;
+  std::vector<ViewIntent> none;
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const ImVec2 a = view.anchor_pixel(), h = view.handle_pixel();
+  REQUIRE(std::isfinite(h.x));
+  // A point on the line halfway between the anchor and the handle, then a drag across it.
+  const ImVec2 grip((a.x + h.x) / 2, (a.y + h.y) / 2);
+  const float len = std::hypot(h.x - a.x, h.y - a.y);
+  REQUIRE(len > 60.0f);
+  const ImVec2 to(grip.x - (h.y - a.y) / len * 50.0f, grip.y + (h.x - a.x) / len * 50.0f);
+  const std::vector<ViewIntent> intents = drag(ui, view, f, grip, to);
+  REQUIRE_FALSE(intents.empty());
+  CHECK(intents.back().kind == ViewIntent::Kind::SetParam);
+  CHECK(intents.back().param == "angle");
+  // The new u points from the anchor to where the grip was dragged (screen y is down).
+  const double want = std::fmod(std::atan2(-(to.y - a.y), to.x - a.x) * 180.0 / 3.14159265358979 + 360.0, 180.0);
+  const double got = intents.back().value;
+  CHECK(std::min(std::abs(got - want), 180.0 - std::abs(got - want)) < 2.0);
+  // No pan: the anchor is where it was.
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  CHECK(view.anchor_pixel().x == doctest::Approx(a.x).epsilon(1e-4));
+  CHECK(view.anchor_pixel().y == doctest::Approx(a.y).epsilon(1e-4));
+}
+
+TEST_CASE("pca view 2-D: the handle of u lies inside the visible plot area") {
+  for (const ImVec2 display : {ImVec2(1280, 800), ImVec2(700, 1000)}) {  // wide, and a tall narrow plot
+    for (const char* mode : {"fit", "manual"}) {
+      for (const char* spec : {"anisotropic:n=300,centers=1,seed=2", "faithful"}) {
+      Fixture f(spec, mode, 1);
+      ImGuiHeadless ui(display);
+      PcaView view;
+      std::vector<ViewIntent> none;
+      for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+      const plot::PlotRect* rects = nullptr;
+      const int n = plot::LastFramePlotRects(&rects);
+      const plot::PlotRect* line = nullptr;
+      for (int i = 0; i < n; ++i)
+        if (std::string(rects[i].title_id) == "##pca_line") line = &rects[i];
+      REQUIRE(line != nullptr);
+      const ImVec2 h = view.handle_pixel();
+      INFO(std::string(mode) << " " << std::string(spec) << ": handle (" << h.x << ", " << h.y << ") area (" << line->area_min.x << ", "
+                << line->area_min.y << ")-(" << line->area_max.x << ", " << line->area_max.y << ")");
+      CHECK(h.x > line->area_min.x);
+      CHECK(h.x < line->area_max.x);
+      CHECK(h.y > line->area_min.y);
+      CHECK(h.y < line->area_max.y);
+      }
+    }
+  }
+}
+
+TEST_CASE("pca view 2-D not centred: the fitted view includes the anchor (the origin) and the handle") {
+  // Old Faithful lies far from the origin; without centring the line passes through 0.
+  auto data = make_dataset("faithful");
+  Fixture f(data, "manual", 1);
+  ParamValues v = default_values(f.pca.params());
+  v["center"] = 0;
+  v["mode"] = 1;
+  f.pca.reset(data, v, 1);
+  f.pca.step();
+  ImGuiHeadless ui;
+  PcaView view;
+  std::vector<ViewIntent> none;
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(f.snap(), f.context(), none); });
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  const plot::PlotRect* line = nullptr;
+  for (int i = 0; i < n; ++i)
+    if (std::string(rects[i].title_id) == "##pca_line") line = &rects[i];
+  REQUIRE(line != nullptr);
+  for (const ImVec2 p : {view.anchor_pixel(), view.handle_pixel()}) {
+    INFO("(" << p.x << ", " << p.y << ") in (" << line->area_min.x << ", " << line->area_min.y << ")-("
+             << line->area_max.x << ", " << line->area_max.y << ")");
+    CHECK(p.x >= line->area_min.x);
+    CHECK(p.x <= line->area_max.x);
+    CHECK(p.y >= line->area_min.y);
+    CHECK(p.y <= line->area_max.y);
+  }
+}
+
+TEST_CASE("pca view high-d: the reconstruction K steps by one with its + button") {
+  Fixture f("iris", "fit", 1);
+  ImGuiHeadless ui;
+  PcaView view;
+  view.recon_k = 2;
+  auto frame = [&] { ui.frame_in_window([&] { view.draw_controls(f.snap(), f.context()); }); };
+  frame();
+  frame();
+  const ImVec2 plus = view.recon_plus_pixel();
+  REQUIRE(std::isfinite(plus.x));
+  ui.mouse_move(plus.x, plus.y);
+  frame();
+  ui.mouse_button(0, true);
+  frame();
+  ui.mouse_button(0, false);
+  frame();
+  CHECK(view.recon_k == 3);
 }

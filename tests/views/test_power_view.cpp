@@ -159,3 +159,50 @@ TEST_CASE("power view: d > 3 (iris covariance) draws component bars and the thre
   const FrameStats b = ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), bare, intents); });
   CHECK(b.vertices > 0);
 }
+
+TEST_CASE("power view: the header names the current component's eigenvalue and rate (lambda_2, |lambda_3/lambda_2|)") {
+  // 3 x 3, two components: run until the second one is being computed.
+  Fixture f(nullptr, "synthetic", 3, 2, 400);
+  REQUIRE(f.mod.power_snapshot()->component == 1);
+  ImGuiHeadless ui;
+  PowerView view;
+  std::vector<ViewIntent> intents;
+  for (int i = 0; i < 2; ++i) ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  const std::vector<std::string>& h = view.header();
+  auto has = [&](const std::string& prefix) {
+    for (const std::string& t : h)
+      if (t.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  CHECK(has("lambda_2 = "));
+  CHECK(has("|lambda_3/lambda_2| = "));
+  CHECK_FALSE(has("lambda_1 = "));
+  CHECK_FALSE(has("|lambda_2/lambda_1| = "));
+}
+
+TEST_CASE("power view: the spectrum bars of a 2 x 2 and a 3 x 3 matrix lie whole inside the plot") {
+  for (int dim : {2, 3}) {
+    for (bool log_axis : {true, false}) {
+      Fixture f(nullptr, "synthetic", dim, dim, 3);
+      ImGuiHeadless ui(ImVec2(1280, 1000));
+      PowerView view;
+      view.log_spectrum = log_axis;
+      std::vector<ViewIntent> intents;
+      for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+      const plot::Limits lim = view.spectrum_limits();
+      INFO("d = " << dim << (log_axis ? " log" : " linear") << ": x [" << lim.x_min << ", " << lim.x_max << "], y ["
+                  << lim.y_min << ", " << lim.y_max << "]");
+      // Bars of index i (1-based) span [i - 0.4, i + 0.4]; every one of them whole, with integer-ish room.
+      CHECK(lim.x_min <= 0.6);
+      CHECK(lim.x_max >= dim + 0.4);
+      CHECK(lim.x_max - lim.x_min <= dim + 1.5);
+      // Every eigenvalue of A is inside the y range, with visible height above the axis floor.
+      const Eigen::VectorXd& ev = f.mod.power_snapshot()->problem->eigvals;
+      for (Eigen::Index i = 0; i < ev.size(); ++i) {
+        const double v = log_axis ? std::abs(ev[i]) : ev[i];
+        CHECK(v <= lim.y_max);
+        CHECK(v > lim.y_min);
+      }
+    }
+  }
+}

@@ -362,6 +362,7 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     c.has_limits = false;
     c.frame_rect = bb;
     c.plot_rect = bb;
+    NotePlotRect(c, id, title_id, bb);
     c.hovered = c.held = false;
     c.interacting = false;
     c.fit_x = c.fit_y = false;
@@ -841,6 +842,49 @@ bool DragPoint(int id, double* x, double* y, ImU32 color, float radius) {
     dl->AddCircleFilled(p, r, col, 20);
     dl->AddCircle(p, r, IM_COL32(0, 0, 0, 160), 20, 1.5f);
     return dragging;
+}
+
+// ---- [SECTION] layout read-back -----------------------------------------------------------------
+
+void NotePlotRect(Context& c, ImGuiID id, const char* title_id, const ImRect& bb) {
+    const int frame = ImGui::GetFrameCount();
+    if (frame != c.rects_frame) {
+        c.rects_last.swap(c.rects_now);
+        if (frame != c.rects_frame + 1) c.rects_last.clear();  // frames without plots in between
+        c.rects_now.clear();
+        c.rects_frame = frame;
+    }
+    PlotRect r;
+    r.id = id;
+    std::snprintf(r.title_id, sizeof r.title_id, "%s", title_id);
+    r.frame_min = bb.Min;
+    r.frame_max = bb.Max;
+    r.canvas = (c.flags & PlotFlags_CanvasOnly) == PlotFlags_CanvasOnly;
+    const ImGuiWindow* w = ImGui::GetCurrentWindow();
+    r.clip_min = w->ClipRect.Min;
+    r.clip_max = w->ClipRect.Max;
+    for (const ImGuiWindow* p = w; p != nullptr; p = p->ParentWindow) {
+        if (p->ScrollMax.y > 0.0f) r.window_scrolls = true;
+        if (!(p->Flags & ImGuiWindowFlags_ChildWindow)) break;
+    }
+    c.rects_now.push_back(r);
+}
+
+int LastFramePlotRects(const PlotRect** rects) {
+    Context& c = GetContextRef();
+    // rects_now is complete once its frame has ended (EndFrame/Render) or a newer one has begun.
+    const ImGuiContext& g = *ImGui::GetCurrentContext();
+    const bool now_done = c.rects_frame < g.FrameCount || g.FrameCountEnded >= c.rects_frame;
+    std::vector<PlotRect>& done = now_done ? c.rects_now : c.rects_last;
+    for (PlotRect& r : done) {  // plot areas as laid out by SetupFinish in that frame
+        auto it = c.plots.find(r.id);
+        if (it == c.plots.end()) continue;
+        const PlotState& st = it->second;
+        r.area_min = ImVec2(static_cast<float>(st.x.pixel_min()), static_cast<float>(st.y.pixel_max()));
+        r.area_max = ImVec2(static_cast<float>(st.x.pixel_max()), static_cast<float>(st.y.pixel_min()));
+    }
+    if (rects) *rects = done.data();
+    return static_cast<int>(done.size());
 }
 
 }  // namespace plot

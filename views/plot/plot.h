@@ -309,4 +309,20 @@ ImU32 GetColormapColor(int i, Colormap cmap = Colormap::Categorical);
 // Colour at t in [0, 1] (clamped; NaN gives transparent), interpolated.
 ImU32 SampleColormap(double t, Colormap cmap = Colormap::Viridis);
 
+// ---- [SECTION] layout read-back (tests and the app's --script checks) -------------------------
+
+// One plot as drawn in a frame (screen pixels).
+struct PlotRect {
+    ImGuiID id = 0;
+    char title_id[96] = {};                   // the label id given to BeginPlot (truncated)
+    ImVec2 frame_min{0, 0}, frame_max{0, 0};  // the whole widget: title, axes, tick labels
+    ImVec2 area_min{0, 0}, area_max{0, 0};    // the plot area inside the axes
+    ImVec2 clip_min{0, 0}, clip_max{0, 0};    // visible region of the window it was drawn in
+    bool window_scrolls = false;              // that window (or a parent) can scroll vertically
+    bool canvas = false;                      // drawn with PlotFlags_CanvasOnly (an image tile, no axes)
+};
+// Every plot drawn in the last completed frame of the current context, in drawing order
+// (a plot clipped away by ImGui is not drawn, so not listed). Empty before the first frame.
+int LastFramePlotRects(const PlotRect** rects);
+
 }  // namespace plot

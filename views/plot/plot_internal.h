@@ -132,6 +132,10 @@ struct Context {
     std::vector<float> accum;
     std::vector<float> points_f, points_f2;
     std::vector<uint32_t> rgba;
+
+    // ---- layout read-back (LastFramePlotRects): plots of the frame being drawn and of the last one
+    std::vector<PlotRect> rects_now, rects_last;
+    int rects_frame = -1;
 };
 
 // The current context (asserts that one exists).
@@ -152,5 +156,8 @@ ImU32 ThemeText(float alpha = 1.0f);
 ImTextureID EnsureSpriteTexture(Context& c);
 // Release an item's cached texture (if any).
 void ReleaseImage(ImageCache& img);
+
+// Records the plot BeginPlot is starting (its widget rectangle bb) for LastFramePlotRects.
+void NotePlotRect(Context& c, ImGuiID id, const char* title_id, const ImRect& bb);
 
 }  // namespace plot

@@ -258,7 +258,7 @@ bool App::run_script_line() {
         in >> min_h;
         int wx = 0, wy = 0;
         glfwGetWindowPos(window_, &wx, &wy);
-        ImVec2 lo(0, 0), hi = io.DisplaySize;
+        ImVec2 lo(0, 0), hi = ImGui::GetIO().DisplaySize;
         if (const GLFWvidmode* vm = glfwGetVideoMode(glfwGetPrimaryMonitor())) {
           lo = ImVec2(std::max(0.0f, static_cast<float>(-wx)), std::max(0.0f, static_cast<float>(-wy)));
           hi = ImVec2(std::min(hi.x, static_cast<float>(vm->width - wx)), std::min(hi.y, static_cast<float>(vm->height - wy)));

@@ -109,6 +109,7 @@ bool int_slider(const char* label, int* v, int lo, int hi, int flags, SliderEdit
 const char* int_slider_help() {
   return "Drag the slider; hold Shift while dragging for single steps; - and + step by one; Ctrl+click to type "
          "a value.";
+}
 
 bool slider_int_stepped(const char* label, int* v, int lo, int hi, ImVec2* plus_centre) {
   ImGui::PushID(label);

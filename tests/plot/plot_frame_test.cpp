@@ -1000,4 +1000,41 @@ TEST_CASE("a long title and axis labels stay inside the plot's frame (shortened)
     CHECK(outside == 0);
 }
 
+TEST_CASE("the rotated y-axis label is clipped to its panel: it never bleeds out of a scrolled child") {
+    // Issue 9 (seen at 1280x720): the SVD errors plot's y label, laid out unclipped so that no
+    // glyph is dropped before the rotation, was drawn over the metrics strip below its panel.
+    ImGuiHeadless ui;
+    ImDrawList* child_dl = nullptr;
+    ImVec2 clip_min, clip_max;
+    auto draw = [&] {
+        ImGui::BeginChild("panel", ImVec2(300, 150), true);
+        child_dl = ImGui::GetWindowDrawList();
+        clip_min = child_dl->GetClipRectMin();
+        clip_max = child_dl->GetClipRectMax();
+        // Taller than the panel: the label's centre (and most of it) lies below the panel.
+        if (plot::BeginPlot("##tall", ImVec2(260, 600))) {
+            plot::SetupAxes("x", "a y label that is long enough to matter");
+            const double xs[2] = {1, 2}, ys[2] = {3, 4};
+            plot::PlotLine("##l", xs, ys, 2);
+            plot::EndPlot();
+        }
+        ImGui::EndChild();
+    };
+    for (int i = 0; i < 2; ++i) ui.frame_in_window(draw);
+    REQUIRE(child_dl != nullptr);
+    int commands = 0;
+    for (const ImDrawCmd& c : child_dl->CmdBuffer) {
+        if (c.ElemCount == 0) continue;
+        ++commands;
+        INFO("command clip (" << c.ClipRect.x << ", " << c.ClipRect.y << ")-(" << c.ClipRect.z << ", " << c.ClipRect.w
+                              << ") panel (" << clip_min.x << ", " << clip_min.y << ")-(" << clip_max.x << ", "
+                              << clip_max.y << ")");
+        CHECK(c.ClipRect.x >= clip_min.x - 0.5f);
+        CHECK(c.ClipRect.y >= clip_min.y - 0.5f);
+        CHECK(c.ClipRect.z <= clip_max.x + 0.5f);
+        CHECK(c.ClipRect.w <= clip_max.y + 0.5f);
+    }
+    CHECK(commands > 0);
+}
+
 }  // TEST_SUITE

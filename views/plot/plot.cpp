@@ -41,9 +41,16 @@ void add_text_vertical(ImDrawList* dl, ImVec2 center, ImU32 col, const char* tex
     const ImVec2 pos(center.x - sz.x * 0.5f, center.y - sz.y * 0.5f);
     // Lay the text out unclipped: before the rotation it may stick out of the clip rect, and
     // ImFont::RenderText would drop those glyphs (the first letters of a long label).
+    // The GPU still clips the rotated glyphs to the caller's clip rect: the text's draw command
+    // (the one before the command PopClipRect opens) gets that rect back, so a label never
+    // bleeds out of a scrolled or clipped panel.
+    const ImVec4 clip(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x,
+                      dl->GetClipRectMax().y);
     dl->PushClipRectFullScreen();
     AddPlotText(dl, pos, col, text);
     dl->PopClipRect();
+    if (dl->VtxBuffer.Size > vtx_begin && dl->CmdBuffer.Size >= 2)
+        dl->CmdBuffer[dl->CmdBuffer.Size - 2].ClipRect = clip;
     for (int i = vtx_begin; i < dl->VtxBuffer.Size; ++i) {
         ImDrawVert& v = dl->VtxBuffer[i];
         const float dx = v.pos.x - center.x, dy = v.pos.y - center.y;

@@ -127,8 +127,10 @@ void PcaView::draw_controls(const Snapshot& base, const ViewContext& ctx) {
   }
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   if (recon_k < 0) recon_k = std::min(10, std::max(1, k / 2));
-  slider_int_stepped("reconstruction K", &recon_k, 0, k, &recon_plus_px_);
-  tooltip_text("x~ = m + s * (U_K U_K^T x'): reconstruction from the first K components.");
+  int_slider("reconstruction K", &recon_k, 0, k, k > 50 ? ImGuiSliderFlags_Logarithmic : 0, k_slider_);
+  recon_plus_px_ = ImVec2(k_slider_.plus_x, k_slider_.plus_y);
+  tooltip_text((std::string("x~ = m + s * (U_K U_K^T x'): reconstruction from the first K components.\n") +
+                int_slider_help()).c_str());
   ImGui::Checkbox("log scree plot", &scree_log);
   if (!samples.empty() && ImGui::Button("reset samples")) samples.clear();
 }

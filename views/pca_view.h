@@ -23,6 +23,7 @@
 // Preprocessing (centred? standardised?) is always stated on screen.
 #pragma once
 
+#include "views/ui.h"
 #include "views/view.h"
 
 #include <Eigen/Core>
@@ -92,6 +93,7 @@ class PcaView : public ModuleView {
   ImVec2 handle_px_ = ImVec2(NAN, NAN);
   ImVec2 anchor_px_ = ImVec2(NAN, NAN);
   ImVec2 recon_plus_px_ = ImVec2(NAN, NAN);
+  SliderEditState k_slider_;  // the K sliders' fine-drag state
 
   // High-d: per-class score coordinates, cached by snapshot scores / chosen pair.
   uint64_t scores_serial_ = 0;  // snapshot the cached scores come from (a serial, never an address)

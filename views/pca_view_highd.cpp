@@ -345,8 +345,10 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
   if (recon_k < 0) recon_k = std::min(10, std::max(1, kmax / 2));  // auto: an instructive K < rank
   recon_k = std::clamp(recon_k, 0, kmax);
   ImGui::SetNextItemWidth(std::min(w * 0.45f, ImGui::GetFontSize() * 14));
-  slider_int_stepped("K components##recon", &recon_k, 0, kmax);
-  tooltip_text("x~ = m + s * (U_K U_K^T x'): the reconstruction from the first K principal components.");
+  // Above 50 values the slider is log-spaced, so every small K can be reached by dragging.
+  int_slider("K components##recon", &recon_k, 0, kmax, kmax > 50 ? ImGuiSliderFlags_Logarithmic : 0, k_slider_);
+  tooltip_text((std::string("x~ = m + s * (U_K U_K^T x'): the reconstruction from the first K principal "
+                            "components.\n") + int_slider_help()).c_str());
   const int k = recon_k;
   const double measured = k < s.recon_error.size() ? s.recon_error[k] : NAN;
   const double dropped = s.dropped_sum(k);

@@ -111,32 +111,6 @@ const char* int_slider_help() {
          "a value.";
 }
 
-bool slider_int_stepped(const char* label, int* v, int lo, int hi, ImVec2* plus_centre) {
-  ImGui::PushID(label);
-  const float button = ImGui::GetFrameHeight();
-  const float inner = ImGui::GetStyle().ItemInnerSpacing.x;
-  const int before = *v;
-  ImGui::SetNextItemWidth(std::max(button, ImGui::CalcItemWidth() - 2 * (button + inner)));
-  ImGui::SliderInt("##value", v, lo, hi, "%d", hi - lo > 50 ? ImGuiSliderFlags_Logarithmic : 0);
-  ImGui::PushButtonRepeat(true);
-  ImGui::SameLine(0, inner);
-  if (ImGui::Button("-", ImVec2(button, button))) --*v;
-  ImGui::SameLine(0, inner);
-  if (ImGui::Button("+", ImVec2(button, button))) ++*v;
-  if (plus_centre)
-    *plus_centre = ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) / 2,
-                          (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2);
-  ImGui::PopButtonRepeat();
-  const char* end = ImGui::FindRenderedTextEnd(label);
-  if (end != label) {
-    ImGui::SameLine(0, inner);
-    ImGui::TextUnformatted(label, end);
-  }
-  ImGui::PopID();
-  *v = std::clamp(*v, lo, hi);
-  return *v != before;
-}
-
 float min_plot_height(bool title) {
   const float fh = ImGui::GetFontSize();
   // The plot library's frame: 6 px padding above and below, x tick labels (fh + 4 px tick), the

@@ -38,11 +38,6 @@ bool int_slider(const char* label, int* v, int lo, int hi, int flags, SliderEdit
 // The tooltip line that explains int_slider's controls.
 const char* int_slider_help();
 
-// An integer slider with fine control: "-" and "+" buttons step by one (hold to repeat), and
-// above 50 values the slider is log-spaced (every small value reachable by dragging).
-// Returns true when *v changed. plus_centre (optional) receives the "+" button's centre.
-bool slider_int_stepped(const char* label, int* v, int lo, int hi, ImVec2* plus_centre = nullptr);
-
 // Smallest plot area (pixels) a view lays out: below it a plot is unreadable (issue 9, A4).
 constexpr float kMinPlotArea = 90.0f;
 // Frame height of a plot whose plot area is at least kMinPlotArea: tick labels and an x-axis

@@ -18,7 +18,8 @@ class GenericView : public ModuleView {
  public:
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>&) override {
     if (!ctx.info) return;
-    ImGui::Text("%s - iteration %d, %s", ctx.info->title.c_str(), snap.iteration, status_name(snap.status));
+    ImGui::Text("%s - %s, %s", ctx.info->title.c_str(), position_label(snap, ctx.info).c_str(),
+                status_name(snap.status));
     if (!snap.message.empty()) ImGui::TextWrapped("%s", snap.message.c_str());
     if (ctx.metric_history) {
       const ImVec2 avail = ImGui::GetContentRegionAvail();

@@ -97,6 +97,8 @@ void vector_image(const char* title, const char* help, const char* id, const Eig
     plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines,
                     plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(0, w, 0, h, plot::Cond::Once);
+    // A vector of another image shape (new data) refits the panel, as the SVD panels do.
+    plot::SetupAxesFitKey((static_cast<uint64_t>(static_cast<uint32_t>(h)) << 32) | static_cast<uint32_t>(w));
     plot::PlotImageGray("##v", px.data(), h, w, -l, l, plot::Point{0, 0},
                         plot::Point{static_cast<double>(w), static_cast<double>(h)});
     plot::EndPlot();

@@ -4,12 +4,15 @@
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/power_iteration.h"
+#include "views/plot/plot_internal.h"
 #include "views/power_view.h"
 
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
 #include <cmath>
 #include <memory>
+#include <string>
 
 using namespace cilab;
 
@@ -141,6 +144,50 @@ TEST_CASE("power view: image data show v, u_1 and the found eigenvectors as imag
   // v, u_1 and >= 1 found vector: >= 3 images of 36 cells.
   CHECK(s.vertices > 3 * 36 * 4);
   CHECK(intents.empty());
+}
+
+TEST_CASE("power view: the image panels refit when the image shape changes") {
+  // Issue 9 B6 (as in the SVD view): a 4 x 4 image was drawn in a corner of the 6 x 6 axes.
+  auto images = [](int h, int w) {
+    auto d = std::make_shared<Dataset>();
+    Rng rng(7);
+    d->x.resize(100, h * w);
+    for (int i = 0; i < 100; ++i)
+      for (int j = 0; j < h * w; ++j) d->x(i, j) = rng.normal() * (1.0 + (j % w));
+    d->image_h = h;
+    d->image_w = w;
+    d->name = "tiny-images";
+    return d;
+  };
+  Fixture big(images(6, 6), "covariance", 2, 1, 3), small(images(4, 4), "covariance", 2, 1, 3);
+  ImGuiHeadless ui;
+  PowerView view;
+  std::vector<ViewIntent> intents;
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*big.mod.snapshot(), big.context(), intents); });
+  plot::Limits lim;
+  bool found_plot = false;
+  for (int i = 0; i < 3; ++i)
+    ui.frame_in_window([&] {
+      view.draw(*small.mod.snapshot(), small.context(), intents);
+      for (ImGuiWindow* w : GImGui->Windows)
+        if (std::string(w->Name).find("##power_vector") != std::string::npos) {
+          const auto it = ui.plot_context()->plots.find(w->GetID("##power_v"));
+          if (it == ui.plot_context()->plots.end()) continue;
+          found_plot = true;
+          lim = plot::Limits{it->second.x.min(), it->second.x.max(), it->second.y.min(), it->second.y.max()};
+        }
+    });
+  REQUIRE(found_plot);
+  CAPTURE(lim.x_min);
+  CAPTURE(lim.x_max);
+  CAPTURE(lim.y_min);
+  CAPTURE(lim.y_max);
+  // Equal aspect widens one axis; the other spans exactly the 4 pixels.
+  const bool x_tight = std::abs(lim.x_min) < 1e-6 && std::abs(lim.x_max - 4.0) < 1e-6;
+  const bool y_tight = std::abs(lim.y_min) < 1e-6 && std::abs(lim.y_max - 4.0) < 1e-6;
+  CHECK((x_tight || y_tight));
+  CHECK(lim.x_max - lim.x_min < 3 * 4.0);
+  CHECK(lim.y_max - lim.y_min < 3 * 4.0);
 }
 
 TEST_CASE("power view: d > 3 (iris covariance) draws component bars and the three plots") {

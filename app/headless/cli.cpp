@@ -54,9 +54,17 @@ void print_datasets(std::ostream& out) {
   for (const DatasetInfo& d : builtin_datasets()) {
     out << "  " << std::left << std::setw(16) << d.name << d.description << "\n";
     for (const DatasetOption& o : d.options) {
-      std::ostringstream range;
-      range << "[" << o.min << ", " << o.max << "]";
-      out << "      " << std::setw(14) << o.name << "default " << std::setw(10) << o.def
+      // A choice option shows its names (split: train|test), a numeric one its range.
+      std::ostringstream def, range;
+      if (o.choices.empty()) {
+        def << o.def;
+        range << "[" << o.min << ", " << o.max << "]";
+      } else {
+        const size_t i = static_cast<size_t>(o.def);
+        def << (i < o.choices.size() ? o.choices[i] : std::to_string(o.def));
+        for (size_t c = 0; c < o.choices.size(); ++c) range << (c ? "|" : "") << o.choices[c];
+      }
+      out << "      " << std::setw(14) << o.name << "default " << std::setw(10) << def.str()
           << std::setw(22) << range.str() << o.help << "\n";
     }
   }

@@ -26,6 +26,16 @@ TEST_CASE("cli: list shows modules and datasets, list params shows the table") {
   CHECK(l.out.find("kmeans") != std::string::npos);
   CHECK(l.out.find("blobs") != std::string::npos);
   CHECK(l.out.find("fashion-mnist") != std::string::npos);
+  // A choice option lists its names, not a 0/1 range (issue 9: split is train/test).
+  const CliRun d = cli({"list", "datasets"});
+  CHECK(d.code == 0);
+  const size_t split = d.out.find("split");
+  REQUIRE(split != std::string::npos);
+  const std::string split_line = d.out.substr(split, d.out.find('\n', split) - split);
+  CAPTURE(split_line);
+  CHECK(split_line.find("default train") != std::string::npos);
+  CHECK(split_line.find("train|test") != std::string::npos);
+  CHECK(split_line.find("[0, 1]") == std::string::npos);
   const CliRun p = cli({"list", "params", "kmeans"});
   CHECK(p.code == 0);
   for (const char* name : {"\nk\t", "\ninit\t", "max_iter", "seed", "kmeans++", "objective"})

@@ -144,11 +144,7 @@ void GmmView::refresh_colours(const GmmSnapshot& snap, const Dataset& data) {
   std::vector<ImU32>& next = next_colours_;
   next.resize(n);
   auto publish = [&] {
-    if (next != colours_) {
-      colours_.swap(next);
-      ++colours_version_;  // the splat image is rebuilt only when a colour changed
-      ++colour_refreshes_;
-    }
+    if (publish_colours(colours_, next, colours_version_)) ++colour_refreshes_;
   };
   if (mode == 1) {
     label_colours(data, shown_, 200, kUnassigned, next);

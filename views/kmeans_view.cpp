@@ -69,12 +69,7 @@ void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data
   colours_shown_ = shown_;
   std::vector<ImU32>& next = next_colours_;
   next.resize(n);
-  auto publish = [&] {
-    if (next != colours_) {
-      colours_.swap(next);
-      ++colours_version_;  // the splat image is rebuilt only when a colour changed
-    }
-  };
+  auto publish = [&] { publish_colours(colours_, next, colours_version_); };
   if (colouring == Colouring::Seeding) {
     const auto& probs = snap.seeding->probs;
     int r = seeding_round;

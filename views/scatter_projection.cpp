@@ -169,6 +169,13 @@ void cluster_legend(const char* noun, int k, std::vector<char>& shown) {
   }
 }
 
+bool publish_colours(std::vector<ImU32>& shown, std::vector<ImU32>& next, uint64_t& version) {
+  if (next == shown) return false;
+  shown.swap(next);
+  ++version;
+  return true;
+}
+
 void label_colours(const Dataset& data, const std::vector<char>& shown, int alpha, ImU32 unlabelled,
                    std::vector<ImU32>& out) {
   const int n = data.rows();

@@ -79,6 +79,11 @@ class ScatterProjection {
 // Marker of points coloured by their true class.
 constexpr plot::Marker kLabelMarker = plot::Marker::Square;
 
+// Publishes freshly computed point colours: when `next` differs from `shown`
+// they swap and `version` advances (the scatter's splat image is rebuilt only
+// then). Returns whether a colour changed.
+bool publish_colours(std::vector<ImU32>& shown, std::vector<ImU32>& next, uint64_t& version);
+
 // Inside a plot: one legend entry per class (its name, else "class c") in the label palette.
 // shown[c] (resized to the class count) is false for classes the user hid in the legend.
 void label_legend(const Dataset& data, std::vector<char>& shown);

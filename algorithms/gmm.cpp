@@ -165,6 +165,63 @@ struct Gmm::State {
 
 // ---------------------------------------------------------------- description
 
+namespace {
+
+const ParamTable<Gmm::Params>& param_table() {
+  using P = Gmm::Params;
+  static const ParamTable<P> kTable = {
+      Int("k", &P::k, 1, 20)
+          .help("number of mixture components (scikit-learn: n_components)")
+          .formula("p(x) = sum_{j=1..k} pi_j N(x | mu_j, Sigma_j)"),
+      Choice("covariance", &P::covariance, {"full", "diag", "spherical", "tied"})
+          .choice_help({"each component its own full covariance matrix",
+                        "each component a diagonal covariance (axis-aligned ellipses)",
+                        "each component sigma_j^2 I (circles)",
+                        "one full covariance shared by all components"})
+          .help("covariance structure (scikit-learn: covariance_type)"),
+      Choice("init", &P::init, {"kmeans", "random", "random_points", "manual"})
+          .choice_help(
+              {"responsibilities = one-hot labels of a k-means run (kmeans++, same seed), then one M-step",
+               "random responsibilities (uniform, rows normalised), then one M-step",
+               "k distinct random rows as means, equal weights, the data covariance for every component",
+               "means placed by clicking (the first k rows until then), equal weights, data covariance"})
+          .help("how the parameters at iteration 0 are chosen (scikit-learn: init_params)"),
+      Real("reg", &P::reg, 0.0, 1.0)
+          .live()
+          .log_scale()
+          .help("added to every covariance diagonal in the M-step (scikit-learn: reg_covar); 0 "
+                "allows the singularity (a component collapsing onto one point)")
+          .formula("Sigma_j = (1/N_j) sum_i q_ij (x_i - mu_j)(x_i - mu_j)^T + reg I"),
+      Int("max_iter", &P::max_iter, 1, 10000).live().help("iteration budget (scikit-learn's default 100)"),
+      Real("tol", &P::tol, 0.0, 1.0)
+          .live()
+          .log_scale()
+          .help("converged when the log-likelihood (mean per sample) changes by less than tol "
+                "(scikit-learn's tol; 0 = run to max_iter)")
+          .formula("|l_t - l_{t-1}| < tol"),
+      Bool("compare_kmeans", &P::compare_kmeans)
+          .help("run k-means beside the mixture from the same initial means, one Lloyd iteration "
+                "per EM iteration (hard versus soft assignment)"),
+  };
+  return kTable;
+}
+
+const MetricTable& metric_table() {
+  static const MetricTable kMetrics = {
+      {Gmm::kMetricLogLikelihood, "log_likelihood",
+       "l = (1/n) sum_i log sum_j pi_j N(x_i | mu_j, Sigma_j), mean per sample (scikit-learn's "
+       "score), computed in this iteration's E-step at the parameters entering it. Never falls.",
+       false},
+      {Gmm::kMetricDelta, "delta", "l_t - l_{t-1}; the run converges when |delta| < tol (n/a at iteration 1)",
+       true},
+      {Gmm::kMetricMinEigenvalue, "min_eigenvalue",
+       "smallest eigenvalue over all Sigma_j: near 0 means a component is collapsing", true},
+  };
+  return kMetrics;
+}
+
+}  // namespace
+
 const ModuleInfo& Gmm::info() const {
   static const ModuleInfo kInfo = [] {
     ModuleInfo m;
@@ -177,16 +234,7 @@ const ModuleInfo& Gmm::info() const {
         "means and covariances (full, diag, spherical or tied, + reg on the diagonal as "
         "scikit-learn's reg_covar). The log-likelihood never falls. With reg = 0 a component can "
         "collapse onto one point and the likelihood becomes unbounded.";
-    m.metrics = {
-        {"log_likelihood",
-         "l = (1/n) sum_i log sum_j pi_j N(x_i | mu_j, Sigma_j), mean per sample (scikit-learn's "
-         "score), computed in this iteration's E-step at the parameters entering it. Never falls.",
-         false},
-        {"delta", "l_t - l_{t-1}; the run converges when |delta| < tol (n/a at iteration 1)",
-         true},
-        {"min_eigenvalue",
-         "smallest eigenvalue over all Sigma_j: near 0 means a component is collapsing", true},
-    };
+    m.metrics = metric_table().infos();
     m.sub_steps = {"E", "M"};
     m.default_dataset = "faithful";
     return m;
@@ -194,97 +242,9 @@ const ModuleInfo& Gmm::info() const {
   return kInfo;
 }
 
-const ParamSpecs& Gmm::params() const {
-  static const ParamSpecs kSpecs = [] {
-    ParamSpecs s(7);
-    s[0].name = "k";
-    s[0].type = ParamType::Int;
-    s[0].min = 1;
-    s[0].max = 20;
-    s[0].def = 2;
-    s[0].help = "number of mixture components (scikit-learn: n_components)";
-    s[0].formula = "p(x) = sum_{j=1..k} pi_j N(x | mu_j, Sigma_j)";
-    s[0].update = ParamUpdate::Rebuild;
+const ParamSpecs& Gmm::params() const { return param_table().specs(); }
 
-    s[1].name = "covariance";
-    s[1].type = ParamType::Choice;
-    s[1].choices = {"full", "diag", "spherical", "tied"};
-    s[1].choice_help = {"each component its own full covariance matrix",
-                        "each component a diagonal covariance (axis-aligned ellipses)",
-                        "each component sigma_j^2 I (circles)",
-                        "one full covariance shared by all components"};
-    s[1].def = 0;
-    s[1].help = "covariance structure (scikit-learn: covariance_type)";
-    s[1].update = ParamUpdate::Rebuild;
-
-    s[2].name = "init";
-    s[2].type = ParamType::Choice;
-    s[2].choices = {"kmeans", "random", "random_points", "manual"};
-    s[2].choice_help = {
-        "responsibilities = one-hot labels of a k-means run (kmeans++, same seed), then one M-step",
-        "random responsibilities (uniform, rows normalised), then one M-step",
-        "k distinct random rows as means, equal weights, the data covariance for every component",
-        "means placed by clicking (the first k rows until then), equal weights, data covariance"};
-    s[2].def = 0;
-    s[2].help = "how the parameters at iteration 0 are chosen (scikit-learn: init_params)";
-    s[2].update = ParamUpdate::Rebuild;
-
-    s[3].name = "reg";
-    s[3].type = ParamType::Real;
-    s[3].min = 0.0;
-    s[3].max = 1.0;
-    s[3].def = 1e-6;
-    s[3].help = "added to every covariance diagonal in the M-step (scikit-learn: reg_covar); 0 "
-                "allows the singularity (a component collapsing onto one point)";
-    s[3].formula = "Sigma_j = (1/N_j) sum_i q_ij (x_i - mu_j)(x_i - mu_j)^T + reg I";
-    s[3].update = ParamUpdate::Live;
-    s[3].log_scale = true;
-
-    s[4].name = "max_iter";
-    s[4].type = ParamType::Int;
-    s[4].min = 1;
-    s[4].max = 10000;
-    s[4].def = 100;
-    s[4].help = "iteration budget (scikit-learn's default 100)";
-    s[4].update = ParamUpdate::Live;
-
-    s[5].name = "tol";
-    s[5].type = ParamType::Real;
-    s[5].min = 0.0;
-    s[5].max = 1.0;
-    s[5].def = 1e-3;
-    s[5].help = "converged when the log-likelihood (mean per sample) changes by less than tol "
-                "(scikit-learn's tol; 0 = run to max_iter)";
-    s[5].formula = "|l_t - l_{t-1}| < tol";
-    s[5].update = ParamUpdate::Live;
-    s[5].log_scale = true;
-
-    s[6].name = "compare_kmeans";
-    s[6].type = ParamType::Bool;
-    s[6].min = 0;
-    s[6].max = 1;
-    s[6].def = 0;
-    s[6].help = "run k-means beside the mixture from the same initial means, one Lloyd iteration "
-                "per EM iteration (hard versus soft assignment)";
-    s[6].update = ParamUpdate::Rebuild;
-    return s;
-  }();
-  return kSpecs;
-}
-
-Gmm::Params Gmm::params_from(const ParamValues& values) {
-  static const Gmm kProto;
-  const ParamValues v = validated(kProto.params(), values);
-  Params p;
-  p.k = get_int(v, "k");
-  p.covariance = static_cast<Covariance>(get_choice(v, "covariance"));
-  p.init = static_cast<Init>(get_choice(v, "init"));
-  p.reg = get_real(v, "reg");
-  p.max_iter = get_int(v, "max_iter");
-  p.tol = get_real(v, "tol");
-  p.compare_kmeans = get_bool(v, "compare_kmeans");
-  return p;
-}
+Gmm::Params Gmm::params_from(const ParamValues& values) { return param_table().read(values); }
 
 int Gmm::n_parameters(Covariance type, int k, int d) {
   int cov = 0;
@@ -900,21 +860,7 @@ double Gmm::score() const {
 // ---------------------------------------------------------------- edits
 
 void Gmm::set_live(const std::string& name, double value) {
-  const ParamSpec* spec = find_param(params(), name);
-  if (!spec || spec->update != ParamUpdate::Live) {
-    Module::set_live(name, value);  // throws: unknown or rebuild parameter
-    return;
-  }
-  const bool is_int = spec->type == ParamType::Int;
-  if (!std::isfinite(value) || value < spec->min || value > spec->max ||
-      (is_int && value != std::floor(value)))
-    throw std::invalid_argument("parameter '" + name + "': expected " +
-                                (is_int ? std::string("an integer") : std::string("a number")) +
-                                " in [" + fmt_g(spec->min) + ", " + fmt_g(spec->max) + "], got '" +
-                                fmt_g(value) + "'");
-  if (name == "reg") p_.reg = value;
-  if (name == "tol") p_.tol = value;
-  if (name == "max_iter") p_.max_iter = static_cast<int>(value);
+  param_table().set_live(p_, name, value, info().name);  // throws: unknown, rebuild or out of range
   if (!st_) return;
   State& s = *st_;
   if (name == "reg" && s.status == Status::Diverged && s.show_attempt) {
@@ -1052,7 +998,10 @@ std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
   if (km_) out->kmeans = km_->kmeans_snapshot();
   out->reg = p_.reg;
   out->n_parameters = n_parameters(p_.covariance, s.k, s.d);
-  out->metrics = {s.ll, s.delta, std::isfinite(lo) ? lo : kNaN};
+  out->metrics = metric_table().blank();
+  out->metrics[kMetricLogLikelihood] = s.ll;
+  out->metrics[kMetricDelta] = s.delta;
+  out->metrics[kMetricMinEigenvalue] = std::isfinite(lo) ? lo : kNaN;
   cache_ = out;
   return cache_;
 }

@@ -171,9 +171,7 @@ class Gmm : public Module {
   static void set_max_threads(int threads);
 
   // Metric indices in info().metrics / Snapshot::metrics.
-  static constexpr int kMetricLogLikelihood = 0;
-  static constexpr int kMetricDelta = 1;
-  static constexpr int kMetricMinEigenvalue = 2;
+  enum Metric : int { kMetricLogLikelihood, kMetricDelta, kMetricMinEigenvalue, kNumMetrics };
 
  private:
   struct Prepared;  // centred data (shared by clones)

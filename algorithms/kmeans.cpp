@@ -478,6 +478,45 @@ std::string fmt_g(double v) {
 
 // ---------------------------------------------------------------- description
 
+namespace {
+
+const ParamTable<KMeans::Params>& param_table() {
+  using P = KMeans::Params;
+  static const ParamTable<P> kTable = {
+      Int("k", &P::k, 1, 64)
+          .help("number of clusters (scikit-learn: n_clusters)")
+          .formula("z_i in {1..k}"),
+      Choice("init", &P::init, {"random", "kmeans++", "first", "manual"})
+          .choice_help({"k distinct rows chosen uniformly at random",
+                        "D^2 sampling: p_i = D_i^2 / sum_j D_j^2, D_i = distance to nearest seed",
+                        "the first k rows of the dataset",
+                        "placed by hand (drag the centroids; the first k rows until then)"})
+          .help("how the initial centroids are chosen")
+          .formula("p_i = D_i^2 / sum_j D_j^2 (kmeans++)"),
+      Int("max_iter", &P::max_iter, 1, 10000)
+          .live()
+          .help("iteration budget; the run stops when it is spent (scikit-learn's default 300)"),
+  };
+  return kTable;
+}
+
+const MetricTable& metric_table() {
+  static const MetricTable kMetrics = {
+      {KMeans::kMetricObjective, "objective",
+       "J = sum_i ||x_i - mu_{z_i}||^2, the sum of squared distances to the assigned centroid "
+       "(scikit-learn's inertia_). Never rises after a half-step. NaN before the first assign.",
+       true},
+      {KMeans::kMetricChanged, "changed", "points whose cluster changed in the last assign half-step", false},
+      {KMeans::kMetricCenterShift, "center_shift",
+       "sum_j ||mu_j,new - mu_j,old||^2, how far the last update moved the centroids", true},
+      {KMeans::kMetricReseeded, "empty_reseeded",
+       "clusters that were empty after the assign and were re-seeded at the farthest point", false},
+  };
+  return kMetrics;
+}
+
+}  // namespace
+
 const ModuleInfo& KMeans::info() const {
   static const ModuleInfo kInfo = [] {
     ModuleInfo m;
@@ -490,18 +529,7 @@ const ModuleInfo& KMeans::info() const {
         "every centroid to the mean of its points. Seeding: k random rows, k-means++ (D^2 "
         "sampling), the first k rows, or centroids placed by hand. Stops when an assignment "
         "changes no point.";
-    m.metrics = {
-        {"objective",
-         "J = sum_i ||x_i - mu_{z_i}||^2, the sum of squared distances to the assigned centroid "
-         "(scikit-learn's inertia_). Never rises after a half-step. NaN before the first assign.",
-         true},
-        {"changed", "points whose cluster changed in the last assign half-step", false},
-        {"center_shift",
-         "sum_j ||mu_j,new - mu_j,old||^2, how far the last update moved the centroids", true},
-        {"empty_reseeded",
-         "clusters that were empty after the assign and were re-seeded at the farthest point",
-         false},
-    };
+    m.metrics = metric_table().infos();
     m.sub_steps = {"assign", "update"};
     m.default_dataset = "blobs:n=600,centers=4,seed=1";
     return m;
@@ -509,51 +537,9 @@ const ModuleInfo& KMeans::info() const {
   return kInfo;
 }
 
-const ParamSpecs& KMeans::params() const {
-  static const ParamSpecs kSpecs = [] {
-    ParamSpecs s(3);
-    s[0].name = "k";
-    s[0].type = ParamType::Int;
-    s[0].min = 1;
-    s[0].max = 64;
-    s[0].def = 4;
-    s[0].help = "number of clusters (scikit-learn: n_clusters)";
-    s[0].formula = "z_i in {1..k}";
-    s[0].update = ParamUpdate::Rebuild;
+const ParamSpecs& KMeans::params() const { return param_table().specs(); }
 
-    s[1].name = "init";
-    s[1].type = ParamType::Choice;
-    s[1].choices = {"random", "kmeans++", "first", "manual"};
-    s[1].choice_help = {"k distinct rows chosen uniformly at random",
-                        "D^2 sampling: p_i = D_i^2 / sum_j D_j^2, D_i = distance to nearest seed",
-                        "the first k rows of the dataset",
-                        "placed by hand (drag the centroids; the first k rows until then)"};
-    s[1].def = 1;
-    s[1].help = "how the initial centroids are chosen";
-    s[1].formula = "p_i = D_i^2 / sum_j D_j^2 (kmeans++)";
-    s[1].update = ParamUpdate::Rebuild;
-
-    s[2].name = "max_iter";
-    s[2].type = ParamType::Int;
-    s[2].min = 1;
-    s[2].max = 10000;
-    s[2].def = 300;
-    s[2].help = "iteration budget; the run stops when it is spent (scikit-learn's default 300)";
-    s[2].update = ParamUpdate::Live;
-    return s;
-  }();
-  return kSpecs;
-}
-
-KMeans::Params KMeans::params_from(const ParamValues& values) {
-  static const KMeans kProto;
-  const ParamValues v = validated(kProto.params(), values);
-  Params p;
-  p.k = get_int(v, "k");
-  p.init = static_cast<Init>(get_choice(v, "init"));
-  p.max_iter = get_int(v, "max_iter");
-  return p;
-}
+KMeans::Params KMeans::params_from(const ParamValues& values) { return param_table().read(values); }
 
 void KMeans::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
 
@@ -936,15 +922,7 @@ double KMeans::objective_from_sums() const {
 // ---------------------------------------------------------------- edits
 
 void KMeans::set_live(const std::string& name, double value) {
-  if (name != "max_iter") {
-    Module::set_live(name, value);  // throws: unknown or rebuild parameter
-    return;
-  }
-  const ParamSpec* s = find_param(params(), name);
-  if (!std::isfinite(value) || value != std::floor(value) || value < s->min || value > s->max)
-    throw std::invalid_argument("parameter 'max_iter': expected an integer in [1, 10000], got '" +
-                                fmt_g(value) + "'");
-  p_.max_iter = static_cast<int>(value);
+  param_table().set_live(p_, name, value, info().name);  // throws: unknown, rebuild or out of range
   if (!prep_) return;
   if (status_ == Status::Stopped && iteration_ < p_.max_iter) {
     status_ = Status::Running;
@@ -1027,7 +1005,11 @@ std::shared_ptr<const KMeansSnapshot> KMeans::kmeans_snapshot() const {
   s->phase = phase_;
   s->status = status_;
   s->message = message_;
-  s->metrics = {objective_, changed_, center_shift_, reseeded_count_};
+  s->metrics = metric_table().blank();
+  s->metrics[kMetricObjective] = objective_;
+  s->metrics[kMetricChanged] = changed_;
+  s->metrics[kMetricCenterShift] = center_shift_;
+  s->metrics[kMetricReseeded] = reseeded_count_;
   s->centroids = mu_.rowwise() + prep_->mean.transpose();
   s->labels = labels_;
   s->cluster_sizes = counts_;

@@ -121,7 +121,8 @@ class KMeans : public Module {
  public:
   enum class Init { Random = 0, KMeansPlusPlus = 1, First = 2, Manual = 3 };
 
-  // Typed hyper-parameters (built from ParamValues by params_from()).
+  // Typed hyper-parameters (built from ParamValues by params_from()); the
+  // member initialisers are the defaults of the parameter table.
   struct Params {
     int k = 4;
     Init init = Init::KMeansPlusPlus;
@@ -158,11 +159,8 @@ class KMeans : public Module {
   // Results do not depend on it; benchmarks and tests use it.
   static void set_max_threads(int threads);
 
-  // Metric indices in info().metrics / Snapshot::metrics.
-  static constexpr int kMetricObjective = 0;
-  static constexpr int kMetricChanged = 1;
-  static constexpr int kMetricCenterShift = 2;
-  static constexpr int kMetricReseeded = 3;
+  // Metric slots in info().metrics / Snapshot::metrics (rows of the metric table in kmeans.cpp).
+  enum Metric : int { kMetricObjective, kMetricChanged, kMetricCenterShift, kMetricReseeded, kNumMetrics };
 
  private:
   struct Prepared;  // centred row-major data, row norms, mean (shared by clones)

@@ -5,8 +5,10 @@
 #include "algorithms/optimizers.h"
 
 #include "algorithms/optim/finite_sum.h"
+#include "algorithms/optim/optim_params.h"
 
 #include <algorithm>
+#include <array>
 #include <atomic>
 #include <cmath>
 #include <limits>
@@ -30,10 +32,6 @@ std::string fmt_g(double v) {
 
 std::atomic<uint64_t> g_writer_ids{0};
 
-// Default lr of each optimizer when it races as a non-primary (tuned for the
-// default problem, Rosenbrock from (-1.5, 2); see the lr_<name> help).
-const double kRaceLr[kNumOptimizerKinds] = {1e-3, 1e-3, 1e-3, 1e-3, 0.5, 0.01, 0.05, 0.05};
-const bool kRaceOn[kNumOptimizerKinds] = {true, false, true, false, false, true, false, false};
 
 }  // namespace
 
@@ -140,16 +138,11 @@ size_t OptimizersSnapshot::byte_size() const {
 
 // ---------------------------------------------------------------- params
 
+// The member initialisers are the parameter table's defaults.
 struct Optimizers::Params {
-  LandscapeConfig land;
+  LandscapeConfig land = default_landscape();
   bool loaded_data = false;  // data=loaded: finite-sum problems use the reset() dataset
-  OptimizerKind primary = OptimizerKind::Adam;
-  double lr = 0.01;
-  double momentum = 0.9, dampening = 0.0;
-  bool nesterov = false;
-  double beta1 = 0.9, beta2 = 0.999, eps = 1e-8, alpha = 0.99, weight_decay = 0.0;
-  double lr_decay = 0.0, initial_accumulator_value = 0.0;
-  bool centered = false, amsgrad = false;
+  OptimizerConfig optim = primary_defaults();  // optim.kind: the primary optimizer
   int batch = 16;
   double noise = 0.0;
   ScheduleConfig schedule;
@@ -157,256 +150,158 @@ struct Optimizers::Params {
   Eigen::Vector2d start = Eigen::Vector2d(-1.5, 2.0);
   int max_iter = 10000;
   double tol = 1e-8;
-  bool race[kNumOptimizerKinds] = {};
-  double race_lr[kNumOptimizerKinds] = {};
+  std::array<bool, kNumOptimizerKinds> race = {true, false, true, false, false, true, false, false};
+  // Default lr of each optimizer when it races as a non-primary (tuned for the
+  // default problem, Rosenbrock from (-1.5, 2); see the lr_<name> help).
+  std::array<double, kNumOptimizerKinds> race_lr = {1e-3, 1e-3, 1e-3, 1e-3, 0.5, 0.01, 0.05, 0.05};
+
+  static LandscapeConfig default_landscape() {
+    LandscapeConfig c;
+    c.expr = "x^2 + 3*y^2 + sin(3*x)";
+    return c;
+  }
+  // The primary's settings: Adam at lr 0.05; momentum 0.9 for the momentum racers.
+  static OptimizerConfig primary_defaults() {
+    OptimizerConfig c;
+    c.kind = OptimizerKind::Adam;
+    c.lr = 0.05;
+    c.momentum = 0.9;
+    return c;
+  }
 };
 
 namespace {
 
-ParamSpec real_spec(const std::string& name, double mn, double mx, double def, const std::string& help,
-                    const std::string& formula, ParamUpdate up, bool log = false) {
-  ParamSpec s;
-  s.name = name;
-  s.type = ParamType::Real;
-  s.min = mn;
-  s.max = mx;
-  s.def = def;
-  s.help = help;
-  s.formula = formula;
-  s.update = up;
-  s.log_scale = log;
-  return s;
-}
-ParamSpec int_spec(const std::string& name, double mn, double mx, double def, const std::string& help,
-                   ParamUpdate up) {
-  ParamSpec s = real_spec(name, mn, mx, def, help, "", up);
-  s.type = ParamType::Int;
-  return s;
-}
-ParamSpec bool_spec(const std::string& name, bool def, const std::string& help, const std::string& formula,
-                    ParamUpdate up) {
-  ParamSpec s = real_spec(name, 0, 1, def ? 1 : 0, help, formula, up);
-  s.type = ParamType::Bool;
-  return s;
+const ParamTable<Optimizers::Params>& param_table() {
+  using P = Optimizers::Params;
+  static const ParamTable<P> kTable = [] {
+    std::vector<std::string> functions;
+    for (int i = 0; i < kNumLandscapeKinds; ++i) functions.push_back(landscape_name(static_cast<LandscapeKind>(i)));
+    const std::string analytic = "function=quadratic|rosenbrock|himmelblau|beale|saddle|many_minima|custom";
+    std::vector<ParamField<P>> rows = {
+        Choice<P>("function", [](P& p) -> LandscapeKind& { return p.land.kind; }, functions)
+            .choice_help({
+                "ill-conditioned quadratic 1/2 p^T H p, H = R(angle) diag(kappa, 1) R^T (L = kappa, mu = 1)",
+                "Rosenbrock (1 - x)^2 + 100 (y - x^2)^2, minimum (1, 1) in a curved valley",
+                "Himmelblau (x^2 + y - 11)^2 + (x + y^2 - 7)^2, four minima",
+                "Beale, minimum (3, 0.5), flat plateaus and steep walls",
+                "saddle x^2 - y^2 + y^4/4: saddle point at 0, minima (0, +-sqrt 2)",
+                "many local minima: (x^2 + y^2)/4 + (2 - cos 2 pi x - cos 2 pi y)/2",
+                "your f(x, y) (parameter expr); gradient by central differences",
+                "least squares on Old Faithful: MSE over (slope, intercept); real mini-batch noise",
+                "logistic regression on iris versicolor vs virginica: mean BCE over (w1, w2)"})
+            .help("the loss landscape (2-D function or finite-sum problem on real data)"),
+        Text<P>("expr", [](P& p) -> std::string& { return p.land.expr; })
+            .help("f(x, y) for function=custom, muParser syntax (+ - * / ^, sin cos exp log sqrt abs ..., "
+                  "_pi); gradient by central differences (labelled numeric)")
+            .formula("grad f ~ (f(x+h,y) - f(x-h,y)) / 2h, h = 6e-6 max(1, |x|)")
+            .shown_if("function=custom"),
+        Real<P>("kappa", [](P& p) -> double& { return p.land.kappa; }, 1, 1000)
+            .help("condition number L / mu of the quadratic")
+            .formula("H = R diag(kappa, 1) R^T")
+            .log_scale()
+            .shown_if("function=quadratic"),
+        Real<P>("angle", [](P& p) -> double& { return p.land.angle; }, -90, 90)
+            .help("rotation of the quadratic's eigenbasis (degrees)")
+            .formula("R = [[cos a, -sin a], [sin a, cos a]]")
+            .shown_if("function=quadratic"),
+        Bool<P>("standardize", [](P& p) -> bool& { return p.land.standardize; })
+            .help("least_squares: z-score x and y (round bowl); off: raw minutes (a narrow "
+                  "valley, kappa ~ 200)")
+            .formula("x <- (x - mean) / std")
+            .shown_if("function=least_squares"),
+        Choice("data", &P::loaded_data, {"builtin", "loaded"})
+            .choice_help(
+                {"built-in real data: Old Faithful (least_squares), iris versicolor vs virginica (logistic)",
+                 "the loaded dataset (app: the current dataset; CLI: --dataset / --data). least_squares: x = "
+                 "column 0, y = column 1; logistic: columns 0 and 1 (z-scored, no bias), labels with exactly "
+                 "2 classes (smaller id -> y = 0); separable classes have no finite minimiser"})
+            .help("data of the finite-sum problems (least_squares, logistic): built-in or the loaded "
+                  "dataset; ignored by the analytic functions")
+            .shown_if("function=least_squares|logistic"),
+    };
+    // The shared optimizer group, worded for the race (a primary plus racers).
+    std::vector<ParamField<P>> optim = optimizer_params(&P::optim);
+    param_row(optim, "optimizer").help("the primary optimizer (its metrics are the CLI columns; it always runs)");
+    param_row(optim, "lr").help("learning rate of the primary optimizer (torch: lr)");
+    param_row(optim, "dampening").help("dampening of the momentum racer (torch.optim.SGD; nesterov requires 0)");
+    param_row(optim, "nesterov")
+        .help("momentum racer uses Nesterov's form (torch.optim.SGD nesterov=True; the nesterov racer always "
+              "does)");
+    param_row(optim, "weight_decay")
+        .help("L2 penalty added to the gradient (g += wd theta), every racer; AdamW: decoupled decay theta *= "
+              "1 - lr wd (torch AdamW default 1e-2)");
+    rows.insert(rows.end(), optim.begin(), optim.end());
+    rows.push_back(Int("batch", &P::batch, 1, 1000)
+                       .help("mini-batch size of the stochastic racers on finite-sum problems (shuffled "
+                             "epochs, last batch smaller; batch >= n gives GD)")
+                       .shown_if("function=least_squares|logistic"));
+    rows.push_back(Real("noise", &P::noise, 0, 10)
+                       .live()
+                       .help("simulated gradient noise (std) of the stochastic racers on analytic functions "
+                             "(every racer but gd); 0 = exact gradients")
+                       .formula("g = grad f + noise * N(0, I)")
+                       .shown_if(analytic));
+    std::vector<ParamField<P>> sched = schedule_params(&P::schedule);
+    param_row(sched, "schedule").help("learning-rate schedule applied to every racer's lr (t = updates made so far)");
+    rows.insert(rows.end(), sched.begin(), sched.end());
+    rows.push_back(Bool("average", &P::average)
+                       .live()
+                       .help("Polyak averaging: show the running mean of the iterates (torch "
+                             "swa_utils.AveragedModel's mean)")
+                       .formula("theta_bar_t = 1/(t+1) sum_{k<=t} theta_k"));
+    rows.push_back(Compound<P>("start", {"start_x", "start_y"})
+                       .help("start point x,y of every racer (e.g. --set start=-1.5,2)"));
+    rows.push_back(Real<P>("start_x", [](P& p) -> double& { return p.start.x(); }, -100, 100)
+                       .help("first coordinate of the start point")
+                       .formula("theta_0"));
+    rows.push_back(Real<P>("start_y", [](P& p) -> double& { return p.start.y(); }, -100, 100)
+                       .help("second coordinate of the start point")
+                       .formula("theta_0"));
+    rows.push_back(Int("max_iter", &P::max_iter, 1, 10000000).live().help("iteration budget of every racer"));
+    rows.push_back(Real("tol", &P::tol, 0, 1)
+                       .live()
+                       .help("a racer has converged when the full-batch gradient norm falls below tol")
+                       .formula("||grad f(theta_t)|| < tol"));
+    for (int i = 0; i < kNumOptimizerKinds; ++i) {
+      const OptimizerKind k = static_cast<OptimizerKind>(i);
+      rows.push_back(Bool<P>("race_" + std::string(optimizer_name(k)), [i](P& p) -> bool& { return p.race[i]; })
+                         .live()
+                         .help("race " + std::string(optimizer_title(k)) +
+                               " alongside the primary (joining mid-run, it catches up from the start)")
+                         .formula(optimizer_help(k)));
+    }
+    for (int i = 0; i < kNumOptimizerKinds; ++i) {
+      const OptimizerKind k = static_cast<OptimizerKind>(i);
+      rows.push_back(Real<P>("lr_" + std::string(optimizer_name(k)), [i](P& p) -> double& { return p.race_lr[i]; },
+                             1e-5, 10)
+                         .live()
+                         .log_scale()
+                         .help("learning rate of " + std::string(optimizer_title(k)) + " when it races as a non-primary")
+                         .formula(optimizer_help(k)));
+    }
+    return ParamTable<P>(std::move(rows));
+  }();
+  return kTable;
 }
 
-const char* const kOptHelp[kNumOptimizerKinds] = {
-    "GD: theta -= lr * grad f(theta) with the full gradient (torch.optim.SGD, momentum=0)",
-    "SGD: theta -= lr * g, g = mini-batch gradient (finite-sum problems) or grad + simulated "
-    "N(0, noise^2) noise (analytic functions) (torch.optim.SGD, momentum=0)",
-    "heavy ball, torch.optim.SGD(momentum, dampening): b = momentum b + (1 - dampening) g (b_1 = g), "
-    "theta -= lr b; with dampening 0 identical to the course's theta_{k+1} = theta_k - lr grad + "
-    "beta (theta_k - theta_{k-1}), beta = momentum",
-    "Nesterov, torch.optim.SGD(momentum, nesterov=True): b as heavy ball, theta -= lr (g + momentum "
-    "b); equivalent to the look-ahead form theta' = theta_k + beta (theta_k - theta_{k-1}), "
-    "theta_{k+1} = theta' - lr grad(theta') in shifted variables (dampening ignored: torch requires 0)",
-    "AdaGrad, torch.optim.Adagrad: sum += g^2 (sum_0 = initial_accumulator_value), theta -= clr g / "
-    "(sqrt(sum) + eps), clr = lr / (1 + (t-1) lr_decay); eps outside the root (torch default 1e-10)",
-    "RMSProp, torch.optim.RMSprop: sq = alpha sq + (1-alpha) g^2 (sq_0 = 0), theta -= lr g / "
-    "(sqrt(sq) + eps); momentum 0 (torch default)",
-    "Adam, torch.optim.Adam: m = beta1 m + (1-beta1) g, v = beta2 v + (1-beta2) g^2, theta -= lr "
-    "m_hat / (sqrt(v_hat) + eps), m_hat = m / (1-beta1^t), v_hat = v / (1-beta2^t)",
-    "AdamW, torch.optim.AdamW: theta *= 1 - lr weight_decay (decoupled), then the Adam step "
-    "(torch's default weight_decay is 1e-2; here the shared weight_decay param)",
-};
+const MetricTable& metric_table() {
+  static const MetricTable kMetrics = {
+      {Optimizers::kMetricLoss, "loss", "f(theta_t) of the primary optimizer (full batch)", true},
+      {Optimizers::kMetricX, "x", "first coordinate of the primary's iterate theta_t", false},
+      {Optimizers::kMetricY, "y", "second coordinate of the primary's iterate theta_t", false},
+      {Optimizers::kMetricGradNorm, "grad_norm", "||grad f(theta_t)|| of the primary (full batch)", true},
+      {Optimizers::kMetricDist, "dist_to_opt",
+       "||theta_t - theta*||, distance to the nearest known minimum (NaN if unknown)", true},
+      {Optimizers::kMetricLr, "lr",
+       "learning rate of the update that produced theta_t (eta_0 at t = 0), after the schedule", true},
+  };
+  return kMetrics;
+}
 
 }  // namespace
 
-const ParamSpecs& Optimizers::params() const {
-  static const ParamSpecs kSpecs = [] {
-    ParamSpecs s;
-    const ParamUpdate R = ParamUpdate::Rebuild, Lv = ParamUpdate::Live;
-    {
-      ParamSpec f;
-      f.name = "function";
-      f.type = ParamType::Choice;
-      for (int i = 0; i < kNumLandscapeKinds; ++i)
-        f.choices.push_back(landscape_name(static_cast<LandscapeKind>(i)));
-      f.choice_help = {
-          "ill-conditioned quadratic 1/2 p^T H p, H = R(angle) diag(kappa, 1) R^T (L = kappa, mu = 1)",
-          "Rosenbrock (1 - x)^2 + 100 (y - x^2)^2, minimum (1, 1) in a curved valley",
-          "Himmelblau (x^2 + y - 11)^2 + (x + y^2 - 7)^2, four minima",
-          "Beale, minimum (3, 0.5), flat plateaus and steep walls",
-          "saddle x^2 - y^2 + y^4/4: saddle point at 0, minima (0, +-sqrt 2)",
-          "many local minima: (x^2 + y^2)/4 + (2 - cos 2 pi x - cos 2 pi y)/2",
-          "your f(x, y) (parameter expr); gradient by central differences",
-          "least squares on Old Faithful: MSE over (slope, intercept); real mini-batch noise",
-          "logistic regression on iris versicolor vs virginica: mean BCE over (w1, w2)"};
-      f.def = static_cast<double>(LandscapeKind::Rosenbrock);
-      f.help = "the loss landscape (2-D function or finite-sum problem on real data)";
-      f.update = R;
-      s.push_back(f);
-    }
-    {
-      ParamSpec e;
-      e.name = "expr";
-      e.type = ParamType::Text;
-      e.text_def = "x^2 + 3*y^2 + sin(3*x)";
-      e.help = "f(x, y) for function=custom, muParser syntax (+ - * / ^, sin cos exp log sqrt abs ..., "
-               "_pi); gradient by central differences (labelled numeric)";
-      e.formula = "grad f ~ (f(x+h,y) - f(x-h,y)) / 2h, h = 6e-6 max(1, |x|)";
-      e.update = R;
-      s.push_back(e);
-    }
-    s.push_back(real_spec("kappa", 1, 1000, 10, "condition number L / mu of the quadratic",
-                          "H = R diag(kappa, 1) R^T", R, true));
-    s.push_back(real_spec("angle", -90, 90, 30, "rotation of the quadratic's eigenbasis (degrees)",
-                          "R = [[cos a, -sin a], [sin a, cos a]]", R));
-    s.push_back(bool_spec("standardize", true,
-                          "least_squares: z-score x and y (round bowl); off: raw minutes (a narrow "
-                          "valley, kappa ~ 200)",
-                          "x <- (x - mean) / std", R));
-    {
-      ParamSpec d;
-      d.name = "data";
-      d.type = ParamType::Choice;
-      d.choices = {"builtin", "loaded"};
-      d.choice_help = {
-          "built-in real data: Old Faithful (least_squares), iris versicolor vs virginica (logistic)",
-          "the loaded dataset (app: the current dataset; CLI: --dataset / --data). least_squares: x = "
-          "column 0, y = column 1; logistic: columns 0 and 1 (z-scored, no bias), labels with exactly "
-          "2 classes (smaller id -> y = 0); separable classes have no finite minimiser"};
-      d.def = 0;
-      d.help = "data of the finite-sum problems (least_squares, logistic): built-in or the loaded "
-               "dataset; ignored by the analytic functions";
-      d.update = R;
-      s.push_back(d);
-    }
-    {
-      ParamSpec o;
-      o.name = "optimizer";
-      o.type = ParamType::Choice;
-      for (int i = 0; i < kNumOptimizerKinds; ++i) {
-        o.choices.push_back(optimizer_name(static_cast<OptimizerKind>(i)));
-        o.choice_help.push_back(kOptHelp[i]);
-      }
-      o.def = static_cast<double>(OptimizerKind::Adam);
-      o.help = "the primary optimizer (its metrics are the CLI columns; it always runs)";
-      o.update = R;
-      s.push_back(o);
-    }
-    s.push_back(real_spec("lr", 1e-5, 10, 0.05, "learning rate of the primary optimizer (torch: lr)",
-                          "theta_{t+1} = theta_t - lr * direction_t", Lv, true));
-    s.push_back(real_spec("momentum", 0, 0.999, 0.9,
-                          "momentum factor of momentum / nesterov (torch.optim.SGD momentum)",
-                          "b_t = momentum b_{t-1} + (1 - dampening) g_t", Lv));
-    s.push_back(real_spec("dampening", 0, 0.99, 0,
-                          "dampening of the momentum racer (torch.optim.SGD; nesterov requires 0)",
-                          "b_t = momentum b_{t-1} + (1 - dampening) g_t", Lv));
-    s.push_back(bool_spec("nesterov", false,
-                          "momentum racer uses Nesterov's form (torch.optim.SGD nesterov=True; the "
-                          "nesterov racer always does)",
-                          "theta -= lr (g + momentum b)", Lv));
-    s.push_back(real_spec("beta1", 0, 0.9999, 0.9, "Adam/AdamW first-moment decay (torch betas[0])",
-                          "m_t = beta1 m_{t-1} + (1 - beta1) g_t", Lv));
-    s.push_back(real_spec("beta2", 0, 0.99999, 0.999, "Adam/AdamW second-moment decay (torch betas[1])",
-                          "v_t = beta2 v_{t-1} + (1 - beta2) g_t^2", Lv));
-    s.push_back(real_spec("eps", 1e-12, 1, 1e-8,
-                          "added to the root in AdaGrad / RMSProp / Adam(W), outside the square root as "
-                          "in torch (torch Adagrad's default is 1e-10)",
-                          "theta -= lr m_hat / (sqrt(v_hat) + eps)", Lv, true));
-    s.push_back(real_spec("alpha", 0, 0.9999, 0.99,
-                          "RMSProp decay of the squared-gradient average (torch.optim.RMSprop alpha)",
-                          "sq_t = alpha sq_{t-1} + (1 - alpha) g_t^2", Lv));
-    s.push_back(real_spec("weight_decay", 0, 1, 0,
-                          "L2 penalty added to the gradient (g += wd theta), every racer; AdamW: "
-                          "decoupled decay theta *= 1 - lr wd (torch AdamW default 1e-2)",
-                          "g_t = grad f(theta_t) + weight_decay theta_t", Lv));
-    s.push_back(real_spec("lr_decay", 0, 1, 0, "AdaGrad learning-rate decay (torch.optim.Adagrad)",
-                          "clr = lr / (1 + (t - 1) lr_decay)", Lv));
-    s.push_back(real_spec("initial_accumulator_value", 0, 10, 0,
-                          "AdaGrad's initial sum (torch.optim.Adagrad)", "sum_0 = value", R));
-    s.push_back(bool_spec("centered", false, "RMSProp divides by the centred second moment (torch)",
-                          "avg = sqrt(sq - grad_avg^2) + eps", R));
-    s.push_back(bool_spec("amsgrad", false, "Adam/AdamW use the running max of v (torch amsgrad)",
-                          "v_max = max(v_max, v_t)", R));
-    s.push_back(int_spec("batch", 1, 1000,
-                         16, "mini-batch size of the stochastic racers on finite-sum problems "
-                             "(shuffled epochs, last batch smaller; batch >= n gives GD)",
-                         R));
-    s.push_back(real_spec("noise", 0, 10, 0,
-                          "simulated gradient noise (std) of the stochastic racers on analytic "
-                          "functions (every racer but gd); 0 = exact gradients",
-                          "g = grad f + noise * N(0, I)", Lv));
-    {
-      ParamSpec c;
-      c.name = "schedule";
-      c.type = ParamType::Choice;
-      for (int i = 0; i < kNumScheduleKinds; ++i) {
-        c.choices.push_back(schedule_name(static_cast<ScheduleKind>(i)));
-        c.choice_help.push_back(std::string(schedule_formula(static_cast<ScheduleKind>(i))) + ". " +
-                                robbins_monro(ScheduleConfig{static_cast<ScheduleKind>(i)}).note);
-      }
-      c.def = 0;
-      c.help = "learning-rate schedule applied to every racer's lr (t = updates made so far)";
-      c.update = Lv;
-      s.push_back(c);
-    }
-    s.push_back(int_spec("step_size", 1, 100000, 100, "step schedule: updates between decays (StepLR)",
-                         Lv));
-    s.push_back(real_spec("gamma", 0.01, 1, 0.5, "step schedule: decay factor (StepLR gamma)",
-                          "eta_t = eta_0 gamma^floor(t / step_size)", Lv));
-    s.push_back(real_spec("decay", 0, 10, 0.01, "inv_t / inv_sqrt_t schedules: decay rate",
-                          "eta_t = eta_0 / (1 + decay t)  or  eta_0 / sqrt(1 + decay t)", Lv, false));
-    s.push_back(int_spec("t_max", 1, 1000000, 1000, "cosine schedule: half period (CosineAnnealingLR T_max)",
-                         Lv));
-    s.push_back(real_spec("eta_min", 0, 1, 0, "cosine schedule: the floor (CosineAnnealingLR eta_min)",
-                          "eta_t = eta_min + (eta_0 - eta_min)(1 + cos(pi t / t_max)) / 2", Lv));
-    s.push_back(bool_spec("average", false,
-                          "Polyak averaging: show the running mean of the iterates (torch "
-                          "swa_utils.AveragedModel's mean)",
-                          "theta_bar_t = 1/(t+1) sum_{k<=t} theta_k", Lv));
-    {
-      ParamSpec st;
-      st.name = "start";
-      st.components = {"start_x", "start_y"};
-      st.help = "start point x,y of every racer (e.g. --set start=-1.5,2)";
-      st.update = R;
-      s.push_back(st);
-    }
-    s.push_back(real_spec("start_x", -100, 100, -1.5, "first coordinate of the start point", "theta_0", R));
-    s.push_back(real_spec("start_y", -100, 100, 2.0, "second coordinate of the start point", "theta_0", R));
-    s.push_back(int_spec("max_iter", 1, 10000000, 10000, "iteration budget of every racer", Lv));
-    s.push_back(real_spec("tol", 0, 1, 1e-8,
-                          "a racer has converged when the full-batch gradient norm falls below tol",
-                          "||grad f(theta_t)|| < tol", Lv));
-    for (int i = 0; i < kNumOptimizerKinds; ++i) {
-      const std::string n = optimizer_name(static_cast<OptimizerKind>(i));
-      s.push_back(bool_spec("race_" + n, kRaceOn[i],
-                            "race " + std::string(optimizer_title(static_cast<OptimizerKind>(i))) +
-                                " alongside the primary (joining mid-run, it catches up from the start)",
-                            kOptHelp[i], Lv));
-    }
-    for (int i = 0; i < kNumOptimizerKinds; ++i) {
-      const std::string n = optimizer_name(static_cast<OptimizerKind>(i));
-      s.push_back(real_spec("lr_" + n, 1e-5, 10, kRaceLr[i],
-                            "learning rate of " + std::string(optimizer_title(static_cast<OptimizerKind>(i))) +
-                                " when it races as a non-primary",
-                            kOptHelp[i], Lv, true));
-    }
-    // The panel shows a problem's or a schedule's own settings only while it is chosen.
-    const std::string analytic = "function=quadratic|rosenbrock|himmelblau|beale|saddle|many_minima|custom";
-    const std::pair<const char*, std::string> shown[] = {
-        {"expr", "function=custom"},
-        {"kappa", "function=quadratic"},
-        {"angle", "function=quadratic"},
-        {"standardize", "function=least_squares"},
-        {"data", "function=least_squares|logistic"},
-        {"batch", "function=least_squares|logistic"},
-        {"noise", analytic},
-        {"step_size", "schedule=step"},
-        {"gamma", "schedule=step"},
-        {"decay", "schedule=inv_t|inv_sqrt_t"},
-        {"t_max", "schedule=cosine"},
-        {"eta_min", "schedule=cosine"},
-    };
-    for (const auto& [name, cond] : shown)
-      for (ParamSpec& p : s)
-        if (p.name == name) p.shown_if = cond;
-    return s;
-  }();
-  return kSpecs;
-}
+const ParamSpecs& Optimizers::params() const { return param_table().specs(); }
 
 const ModuleInfo& Optimizers::info() const {
   static const ModuleInfo kInfo = [] {
@@ -420,16 +315,7 @@ const ModuleInfo& Optimizers::info() const {
         "finite-sum problem on real data (least squares, logistic regression) where SGD's mini-batch "
         "noise is real. The updates are torch.optim's, step for step. Theory (L, mu, kappa, optimal "
         "step sizes and rates) beside the measured rates; schedules with their Robbins-Monro status.";
-    m.metrics = {
-        {"loss", "f(theta_t) of the primary optimizer (full batch)", true},
-        {"x", "first coordinate of the primary's iterate theta_t", false},
-        {"y", "second coordinate of the primary's iterate theta_t", false},
-        {"grad_norm", "||grad f(theta_t)|| of the primary (full batch)", true},
-        {"dist_to_opt", "||theta_t - theta*||, distance to the nearest known minimum (NaN if unknown)",
-         true},
-        {"lr", "learning rate of the update that produced theta_t (eta_0 at t = 0), after the schedule",
-         true},
-    };
+    m.metrics = metric_table().infos();
     m.sub_steps = {"gradient", "update"};
     m.needs_dataset = false;
     m.default_cli_steps = 500;
@@ -477,7 +363,7 @@ struct Optimizers::Impl {
 
   OptimizerConfig config_for(OptimizerKind k) const;
   double base_lr(OptimizerKind k) const {
-    return k == p.primary ? p.lr : p.race_lr[static_cast<int>(k)];
+    return k == p.optim.kind ? p.optim.lr : p.race_lr[static_cast<size_t>(k)];
   }
   Racer make_racer(OptimizerKind k) const;
   void evaluate(Racer& r) const;  // loss, grad_norm, dist, status at the current theta
@@ -492,37 +378,37 @@ struct Optimizers::Impl {
 OptimizerConfig Optimizers::Impl::config_for(OptimizerKind k) const {
   OptimizerConfig c = OptimizerConfig::defaults(k);
   c.lr = base_lr(k);
-  c.weight_decay = p.weight_decay;
+  c.weight_decay = p.optim.weight_decay;
   switch (k) {
     case OptimizerKind::GD:
     case OptimizerKind::SGD: c.momentum = 0; break;
     case OptimizerKind::Momentum:
-      c.momentum = p.momentum;
-      c.dampening = p.dampening;
-      c.nesterov = p.nesterov;
+      c.momentum = p.optim.momentum;
+      c.dampening = p.optim.dampening;
+      c.nesterov = p.optim.nesterov;
       break;
     case OptimizerKind::Nesterov:
-      c.momentum = p.momentum;
+      c.momentum = p.optim.momentum;
       c.dampening = 0;
       c.nesterov = true;
       break;
     case OptimizerKind::AdaGrad:
-      c.eps = p.eps;
-      c.lr_decay = p.lr_decay;
-      c.initial_accumulator_value = p.initial_accumulator_value;
+      c.eps = p.optim.eps;
+      c.lr_decay = p.optim.lr_decay;
+      c.initial_accumulator_value = p.optim.initial_accumulator_value;
       break;
     case OptimizerKind::RMSProp:
-      c.eps = p.eps;
-      c.alpha = p.alpha;
-      c.centered = p.centered;
+      c.eps = p.optim.eps;
+      c.alpha = p.optim.alpha;
+      c.centered = p.optim.centered;
       c.momentum = 0;
       break;
     case OptimizerKind::Adam:
     case OptimizerKind::AdamW:
-      c.eps = p.eps;
-      c.beta1 = p.beta1;
-      c.beta2 = p.beta2;
-      c.amsgrad = p.amsgrad;
+      c.eps = p.optim.eps;
+      c.beta1 = p.optim.beta1;
+      c.beta2 = p.optim.beta2;
+      c.amsgrad = p.optim.amsgrad;
       break;
   }
   return c;
@@ -532,7 +418,7 @@ Racer Optimizers::Impl::make_racer(OptimizerKind k) const {
   Racer r;
   r.st.kind = k;
   r.st.name = optimizer_name(k);
-  r.st.primary = k == p.primary;
+  r.st.primary = k == p.optim.kind;
   r.opt = Optimizer(config_for(k), 2);
   r.rng.reseed(seed);
   r.stochastic = k != OptimizerKind::GD;
@@ -687,7 +573,7 @@ void Optimizers::Impl::roster_changed() {
   next.push_back(std::move(racers.front()));
   for (int i = 0; i < kNumOptimizerKinds; ++i) {
     const OptimizerKind k = static_cast<OptimizerKind>(i);
-    if (k == p.primary || !p.race[i]) continue;
+    if (k == p.optim.kind || !p.race[static_cast<size_t>(i)]) continue;
     bool found = false;
     for (Racer& r : racers)
       if (r.st.name == optimizer_name(k) && !r.st.primary) {
@@ -715,49 +601,11 @@ Optimizers::Optimizers(const Optimizers& o) : impl_(std::make_unique<Impl>(*o.im
 std::unique_ptr<Module> Optimizers::clone() const { return std::make_unique<Optimizers>(*this); }
 
 void Optimizers::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
-  const ParamValues v = validated(params(), values);
-  Params p;
-  p.land.kind = static_cast<LandscapeKind>(get_choice(v, "function"));
-  p.land.kappa = get_real(v, "kappa");
-  p.land.angle = get_real(v, "angle");
-  p.land.expr = get_text(v, "expr");
-  p.land.standardize = get_bool(v, "standardize");
-  p.loaded_data = get_choice(v, "data") == 1;
-  p.primary = static_cast<OptimizerKind>(get_choice(v, "optimizer"));
-  p.lr = get_real(v, "lr");
-  p.momentum = get_real(v, "momentum");
-  p.dampening = get_real(v, "dampening");
-  p.nesterov = get_bool(v, "nesterov");
-  p.beta1 = get_real(v, "beta1");
-  p.beta2 = get_real(v, "beta2");
-  p.eps = get_real(v, "eps");
-  p.alpha = get_real(v, "alpha");
-  p.weight_decay = get_real(v, "weight_decay");
-  p.lr_decay = get_real(v, "lr_decay");
-  p.initial_accumulator_value = get_real(v, "initial_accumulator_value");
-  p.centered = get_bool(v, "centered");
-  p.amsgrad = get_bool(v, "amsgrad");
-  p.batch = get_int(v, "batch");
-  p.noise = get_real(v, "noise");
-  p.schedule.kind = static_cast<ScheduleKind>(get_choice(v, "schedule"));
-  p.schedule.step_size = get_int(v, "step_size");
-  p.schedule.gamma = get_real(v, "gamma");
-  p.schedule.decay = get_real(v, "decay");
-  p.schedule.t_max = get_int(v, "t_max");
-  p.schedule.eta_min = get_real(v, "eta_min");
-  p.average = get_bool(v, "average");
-  p.start = Eigen::Vector2d(get_real(v, "start_x"), get_real(v, "start_y"));
-  p.max_iter = get_int(v, "max_iter");
-  p.tol = get_real(v, "tol");
-  for (int i = 0; i < kNumOptimizerKinds; ++i) {
-    const std::string n = optimizer_name(static_cast<OptimizerKind>(i));
-    p.race[i] = get_bool(v, "race_" + n);
-    p.race_lr[i] = get_real(v, "lr_" + n);
-  }
-  if (p.nesterov && p.dampening != 0)
+  const Params p = param_table().read(values);
+  if (p.optim.nesterov && p.optim.dampening != 0)
     throw std::invalid_argument(
         "parameter 'nesterov': Nesterov momentum requires dampening = 0 (as torch.optim.SGD), got "
-        "dampening " + fmt_g(p.dampening) + "; set dampening=0 or nesterov=false");
+        "dampening " + fmt_g(p.optim.dampening) + "; set dampening=0 or nesterov=false");
 
   auto impl = std::make_unique<Impl>();
   impl->p = p;
@@ -779,7 +627,7 @@ void Optimizers::reset(std::shared_ptr<const Dataset> data, const ParamValues& v
     throw std::invalid_argument("parameter 'start': f is not finite at the start point (" +
                                 fmt_g(p.start.x()) + ", " + fmt_g(p.start.y()) +
                                 "); choose another start");
-  impl->racers.push_back(impl->make_racer(p.primary));
+  impl->racers.push_back(impl->make_racer(p.optim.kind));
   impl->roster_changed();
   impl->ready = true;
   impl_ = std::move(impl);
@@ -827,58 +675,11 @@ void Optimizers::sub_step() {
 }
 
 void Optimizers::set_live(const std::string& name, double value) {
-  const ParamSpec* s = find_param(params(), name);
-  if (!s || s->update != ParamUpdate::Live || s->type == ParamType::Text) {
-    Module::set_live(name, value);
-    return;
-  }
-  if (!std::isfinite(value) || value < s->min || value > s->max ||
-      ((s->type == ParamType::Int || s->type == ParamType::Bool || s->type == ParamType::Choice) &&
-       value != std::floor(value)))
-    throw std::invalid_argument("parameter '" + name + "': expected a value in [" + fmt_g(s->min) +
-                                ", " + fmt_g(s->max) + "], got " + fmt_g(value));
   Impl& m = *impl_;
   Params p = m.p;
-  bool roster = false;
-  if (name == "lr") p.lr = value;
-  else if (name == "momentum") p.momentum = value;
-  else if (name == "dampening") p.dampening = value;
-  else if (name == "nesterov") p.nesterov = value != 0;
-  else if (name == "beta1") p.beta1 = value;
-  else if (name == "beta2") p.beta2 = value;
-  else if (name == "eps") p.eps = value;
-  else if (name == "alpha") p.alpha = value;
-  else if (name == "weight_decay") p.weight_decay = value;
-  else if (name == "lr_decay") p.lr_decay = value;
-  else if (name == "noise") p.noise = value;
-  else if (name == "schedule") p.schedule.kind = static_cast<ScheduleKind>(static_cast<int>(value));
-  else if (name == "step_size") p.schedule.step_size = static_cast<int>(value);
-  else if (name == "gamma") p.schedule.gamma = value;
-  else if (name == "decay") p.schedule.decay = value;
-  else if (name == "t_max") p.schedule.t_max = static_cast<int>(value);
-  else if (name == "eta_min") p.schedule.eta_min = value;
-  else if (name == "average") p.average = value != 0;
-  else if (name == "max_iter") p.max_iter = static_cast<int>(value);
-  else if (name == "tol") p.tol = value;
-  else {
-    bool done = false;
-    for (int i = 0; i < kNumOptimizerKinds && !done; ++i) {
-      const std::string n = optimizer_name(static_cast<OptimizerKind>(i));
-      if (name == "race_" + n) {
-        p.race[i] = value != 0;
-        roster = true;
-        done = true;
-      } else if (name == "lr_" + n) {
-        p.race_lr[i] = value;
-        done = true;
-      }
-    }
-    if (!done) {
-      Module::set_live(name, value);
-      return;
-    }
-  }
-  if (p.nesterov && p.dampening != 0)
+  param_table().set_live(p, name, value, info().name);  // throws: unknown, rebuild or out of range
+  const bool roster = name.rfind("race_", 0) == 0;
+  if (p.optim.nesterov && p.optim.dampening != 0)
     throw std::invalid_argument(
         "parameter '" + name + "': Nesterov momentum requires dampening = 0 (as torch.optim.SGD); set "
         "dampening=0 or nesterov=false");
@@ -921,7 +722,7 @@ std::shared_ptr<const OptimizersSnapshot> Optimizers::optimizers_snapshot() cons
   if (!m.ready) {
     s->status = Status::Failed;
     s->message = "optimizers: not reset yet";
-    s->metrics.assign(info().metrics.size(), kNaN);
+    s->metrics = metric_table().blank();
     m.cache = s;
     return s;
   }
@@ -930,15 +731,20 @@ std::shared_ptr<const OptimizersSnapshot> Optimizers::optimizers_snapshot() cons
   s->status = m.module_status(&s->message);
   s->landscape = m.land;
   Eigen::Matrix2d h;
-  if (m.land->constant_hessian(&h)) s->theory = quadratic_theory(h, m.p.lr);
+  if (m.land->constant_hessian(&h)) s->theory = quadratic_theory(h, m.p.optim.lr);
   s->schedule_note = robbins_monro(m.p.schedule).note;
   for (const Racer& r : m.racers) {
     s->racers.push_back(m.publish(r));
     s->measured_rate.push_back(m.measured_rate(r));
   }
   const RacerState& pr = s->racers.front();
-  s->metrics = {pr.loss, pr.theta.x(), pr.theta.y(), pr.grad_norm, pr.dist_to_opt,
-                m.racers.front().last_lr};
+  s->metrics = metric_table().blank();
+  s->metrics[kMetricLoss] = pr.loss;
+  s->metrics[kMetricX] = pr.theta.x();
+  s->metrics[kMetricY] = pr.theta.y();
+  s->metrics[kMetricGradNorm] = pr.grad_norm;
+  s->metrics[kMetricDist] = pr.dist_to_opt;
+  s->metrics[kMetricLr] = m.racers.front().last_lr;
   m.cache = s;
   return s;
 }

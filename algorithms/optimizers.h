@@ -171,13 +171,8 @@ class Optimizers : public Module {
  public:
   static constexpr int kRateWindow = 20;
 
-  // Metric indices (CLI columns): loss, x, y, grad_norm, dist_to_opt, lr.
-  static constexpr int kMetricLoss = 0;
-  static constexpr int kMetricX = 1;
-  static constexpr int kMetricY = 2;
-  static constexpr int kMetricGradNorm = 3;
-  static constexpr int kMetricDist = 4;
-  static constexpr int kMetricLr = 5;
+  // Metric slots (CLI columns; rows of the metric table in optimizers.cpp).
+  enum Metric : int { kMetricLoss, kMetricX, kMetricY, kMetricGradNorm, kMetricDist, kMetricLr, kNumMetrics };
 
   struct Params;  // typed parameters (optimizers.cpp)
 

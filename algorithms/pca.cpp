@@ -189,6 +189,59 @@ void pca_angles_from_direction(const Eigen::Ref<const Eigen::VectorXd>& u_in, do
 
 // ---------------------------------------------------------------- description
 
+namespace {
+
+const ParamTable<PCA::Params>& param_table() {
+  using P = PCA::Params;
+  static const ParamTable<P> kTable = {
+      Int("components", &P::components, 0, PCA::kMaxEigenDim)
+          .help("number of principal components K to compute and show; 0 = all min(n, d) "
+                "(scikit-learn: n_components, None = all)")
+          .formula("U_K = [u_1 .. u_K]"),
+      Bool("center", &P::center)
+          .help("subtract the mean before the decomposition (off: the line passes through the "
+                "origin and C is the second-moment matrix)")
+          .formula("x' = x - mu"),
+      Bool("standardize", &P::standardize)
+          .help("divide each feature by its standard deviation (C becomes the correlation "
+                "matrix; scikit-learn: StandardScaler before PCA)")
+          .formula("x'_j = (x_j - mu_j) / s_j"),
+      Choice("mode", &P::mode, {"fit", "manual"})
+          .choice_help({"the fit sets the line direction u to the top eigenvector u_1",
+                        "drag the direction u yourself; 'solve' snaps it to u_1"})
+          .help("who chooses the line direction u (2-D / 3-D line fit)")
+          .live(),
+      Real("angle", &P::angle, 0, 180)
+          .help("direction of u in degrees, in the plane of the first two features (manual mode)")
+          .formula("u = (cos e cos a, cos e sin a, sin e)")
+          .live(),
+      Real("elevation", &P::elevation, -90, 90)
+          .help("elevation of u towards the third feature in degrees (3-D data, manual mode)")
+          .formula("u = (cos e cos a, cos e sin a, sin e)")
+          .live(),
+  };
+  return kTable;
+}
+
+const MetricTable& metric_table() {
+  static const MetricTable kMetrics = {
+      {PCA::kMetricTotal, "total_variance", "tr C = (1/n) sum_i ||x'_i||^2 = sum_i lambda_i", false},
+      {PCA::kMetricCaptured, "captured_variance",
+       "u^T C u = (1/n) sum_i <u, x'_i>^2 for the current line direction u (lambda_1 at u = u_1)", false},
+      {PCA::kMetricResidual, "residual",
+       "tr C - u^T C u = (1/n) sum_i ||x'_i - <u, x'_i> u||^2, mean squared distance to the line", false},
+      {PCA::kMetricExplained, "explained_ratio",
+       "sum_{i <= K} lambda_i / tr C for K = components (NaN before the fit)", false},
+      {PCA::kMetricReconError, "reconstruction_error",
+       "(1/n) sum_i ||x'_i - U_K U_K^T x'_i||^2 measured from the data; equals sum_{i > K} "
+       "lambda_i (NaN before the fit)",
+       false},
+  };
+  return kMetrics;
+}
+
+}  // namespace
+
 const ModuleInfo& PCA::info() const {
   static const ModuleInfo kInfo = [] {
     ModuleInfo m;
@@ -202,21 +255,7 @@ const ModuleInfo& PCA::info() const {
         "tr C - u^T C u. Projecting onto the top K eigenvectors leaves a mean reconstruction "
         "error equal to the sum of the dropped eigenvalues (Eckart-Young). Step 1 is the whole "
         "fit; in manual mode drag the direction u and compare.";
-    m.metrics = {
-        {"total_variance", "tr C = (1/n) sum_i ||x'_i||^2 = sum_i lambda_i", false},
-        {"captured_variance",
-         "u^T C u = (1/n) sum_i <u, x'_i>^2 for the current line direction u (lambda_1 at u = u_1)",
-         false},
-        {"residual",
-         "tr C - u^T C u = (1/n) sum_i ||x'_i - <u, x'_i> u||^2, mean squared distance to the line",
-         false},
-        {"explained_ratio",
-         "sum_{i <= K} lambda_i / tr C for K = components (NaN before the fit)", false},
-        {"reconstruction_error",
-         "(1/n) sum_i ||x'_i - U_K U_K^T x'_i||^2 measured from the data; equals sum_{i > K} "
-         "lambda_i (NaN before the fit)",
-         false},
-    };
+    m.metrics = metric_table().infos();
     m.default_dataset = "anisotropic:n=300,centers=1,seed=2";
     m.table_columns = {"component", "eigenvalue", "explained_ratio", "cumulative_ratio"};
     m.default_cli_steps = 1;
@@ -226,78 +265,9 @@ const ModuleInfo& PCA::info() const {
   return kInfo;
 }
 
-const ParamSpecs& PCA::params() const {
-  static const ParamSpecs kSpecs = [] {
-    ParamSpecs s(6);
-    s[0].name = "components";
-    s[0].type = ParamType::Int;
-    s[0].min = 0;
-    s[0].max = kMaxEigenDim;
-    s[0].def = 0;
-    s[0].help = "number of principal components K to compute and show; 0 = all min(n, d) "
-                "(scikit-learn: n_components, None = all)";
-    s[0].formula = "U_K = [u_1 .. u_K]";
-    s[0].update = ParamUpdate::Rebuild;
+const ParamSpecs& PCA::params() const { return param_table().specs(); }
 
-    s[1].name = "center";
-    s[1].type = ParamType::Bool;
-    s[1].def = 1;
-    s[1].help = "subtract the mean before the decomposition (off: the line passes through the "
-                "origin and C is the second-moment matrix)";
-    s[1].formula = "x' = x - mu";
-    s[1].update = ParamUpdate::Rebuild;
-
-    s[2].name = "standardize";
-    s[2].type = ParamType::Bool;
-    s[2].def = 0;
-    s[2].help = "divide each feature by its standard deviation (C becomes the correlation "
-                "matrix; scikit-learn: StandardScaler before PCA)";
-    s[2].formula = "x'_j = (x_j - mu_j) / s_j";
-    s[2].update = ParamUpdate::Rebuild;
-
-    s[3].name = "mode";
-    s[3].type = ParamType::Choice;
-    s[3].choices = {"fit", "manual"};
-    s[3].choice_help = {"the fit sets the line direction u to the top eigenvector u_1",
-                        "drag the direction u yourself; 'solve' snaps it to u_1"};
-    s[3].def = 0;
-    s[3].help = "who chooses the line direction u (2-D / 3-D line fit)";
-    s[3].update = ParamUpdate::Live;
-
-    s[4].name = "angle";
-    s[4].type = ParamType::Real;
-    s[4].min = 0;
-    s[4].max = 180;
-    s[4].def = 30;
-    s[4].help = "direction of u in degrees, in the plane of the first two features (manual mode)";
-    s[4].formula = "u = (cos e cos a, cos e sin a, sin e)";
-    s[4].update = ParamUpdate::Live;
-
-    s[5].name = "elevation";
-    s[5].type = ParamType::Real;
-    s[5].min = -90;
-    s[5].max = 90;
-    s[5].def = 20;
-    s[5].help = "elevation of u towards the third feature in degrees (3-D data, manual mode)";
-    s[5].formula = "u = (cos e cos a, cos e sin a, sin e)";
-    s[5].update = ParamUpdate::Live;
-    return s;
-  }();
-  return kSpecs;
-}
-
-PCA::Params PCA::params_from(const ParamValues& values) {
-  static const PCA kProto;
-  const ParamValues v = validated(kProto.params(), values);
-  Params p;
-  p.components = get_int(v, "components");
-  p.center = get_bool(v, "center");
-  p.standardize = get_bool(v, "standardize");
-  p.mode = static_cast<Mode>(get_choice(v, "mode"));
-  p.angle = get_real(v, "angle");
-  p.elevation = get_real(v, "elevation");
-  return p;
-}
+PCA::Params PCA::params_from(const ParamValues& values) { return param_table().read(values); }
 
 void PCA::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
 
@@ -505,23 +475,16 @@ void PCA::fit() {
 // ---------------------------------------------------------------- edits
 
 void PCA::set_live(const std::string& name, double value) {
-  const ParamSpec* s = find_param(params(), name);
-  if (!s || s->update != ParamUpdate::Live) {
-    Module::set_live(name, value);  // throws: unknown or rebuild parameter
-    return;
-  }
-  ParamValues v;
-  v[name] = value;
-  validated(params(), v);  // throws with the range
+  Params p = p_;
+  param_table().set_live(p, name, value, info().name);  // throws: unknown, rebuild or out of range
   if (name == "mode") {
     // Applies at once: fit snaps u to u_1 (once fitted), manual puts u at the angle parameters,
     // the direction the user controls (as a reset in manual mode would).
-    p_.mode = static_cast<Mode>(static_cast<int>(value));
+    p_ = p;
     if (p_.mode == Mode::Fit && fit_ && data_) set_direction(fit_->components->row(0).transpose());
     if (p_.mode == Mode::Manual && data_) set_direction(pca_direction_from_angles(d_, p_.angle, p_.elevation));
   } else {
-    if (name == "angle") p_.angle = value;
-    else p_.elevation = value;
+    p_ = p;
     if (data_) set_direction(pca_direction_from_angles(d_, p_.angle, p_.elevation));
   }
   invalidate();
@@ -598,7 +561,12 @@ std::shared_ptr<const PcaSnapshot> PCA::pca_snapshot() const {
     explained = total_ > 0 ? cum / total_ : 0.0;
     recon = fit_->recon_error[k_];
   }
-  s->metrics = {total_, s->captured, s->residual, explained, recon};
+  s->metrics = metric_table().blank();
+  s->metrics[kMetricTotal] = total_;
+  s->metrics[kMetricCaptured] = s->captured;
+  s->metrics[kMetricResidual] = s->residual;
+  s->metrics[kMetricExplained] = explained;
+  s->metrics[kMetricReconError] = recon;
   cache_ = s;
   return cache_;
 }

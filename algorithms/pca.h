@@ -150,11 +150,10 @@ class PCA : public Module {
   // min(n, d) above which the fit is refused (memory and time of C / G).
   static constexpr int kMaxEigenDim = 4096;
 
-  static constexpr int kMetricTotal = 0;
-  static constexpr int kMetricCaptured = 1;
-  static constexpr int kMetricResidual = 2;
-  static constexpr int kMetricExplained = 3;
-  static constexpr int kMetricReconError = 4;
+  // Metric slots in info().metrics / Snapshot::metrics (rows of the metric table in pca.cpp).
+  enum Metric : int {
+    kMetricTotal, kMetricCaptured, kMetricResidual, kMetricExplained, kMetricReconError, kNumMetrics
+  };
 
   PCA();
   ~PCA() override;

@@ -124,6 +124,52 @@ Eigen::MatrixXd PowerIteration::synthetic_matrix(int dim, double ratio, uint64_t
 
 // ---------------------------------------------------------------- description
 
+namespace {
+
+const ParamTable<PowerIteration::Params>& param_table() {
+  using P = PowerIteration::Params;
+  static const ParamTable<P> kTable = {
+      Choice("matrix", &P::matrix, {"covariance", "synthetic"})
+          .choice_help({"C = (1/n) sum_i (x_i - mean)(x_i - mean)^T of the dataset",
+                        "A = Q diag(1, ratio, ratio^2, ...) Q^T, Q random orthogonal (seeded)"})
+          .help("which symmetric matrix A to iterate with"),
+      Int("dim", &P::dim, 2, 64).help("matrix=synthetic: size d of A (2 or 3 shows v as an arrow)"),
+      Real("ratio", &P::ratio, -0.999, 0.999)
+          .help("matrix=synthetic: lambda_2 / lambda_1 (eigen-gap = 1 - |ratio|); spectrum lambda_i = ratio^(i-1)")
+          .formula("theta_t ~ |lambda_2/lambda_1|^t"),
+      Int("n_components", &P::n_components, 1, 64)
+          .help("number m of eigenpairs, found one after another by deflation (scikit-learn: n_components)")
+          .formula("A <- A - lambda_hat u_hat u_hat^T"),
+      Choice("init", &P::init, {"random", "ones", "orthogonal"})
+          .choice_help({"v_0 ~ N(0, I), normalised (seeded)", "v_0 = (1, ..., 1) / sqrt(d)",
+                        "random, then made orthogonal to the top eigenvector: exact arithmetic would never "
+                        "find u_1; rounding brings it back"})
+          .help("start vector of each component"),
+      Real("tol", &P::tol, 0.0, 1.0)
+          .log_scale()
+          .help("a component has converged when ||A v - rho v|| <= tol |rho| (0: run to max_iter)")
+          .live(),
+      Int("max_iter", &P::max_iter, 1, 100000).help("iteration budget per component").live(),
+  };
+  return kTable;
+}
+
+const MetricTable& metric_table() {
+  static const MetricTable kMetrics = {
+      {PowerIteration::kMetricRayleigh, "rayleigh",
+       "Rayleigh quotient rho_t = v_t^T A v_t, the eigenvalue estimate (-> lambda_1)", false},
+      {PowerIteration::kMetricAngle, "angle_to_top",
+       "angle (radians) between v_t and the top eigenvector u_1 of the current (deflated) matrix, from "
+       "Eigen's eigensolver; tan theta_t <= |lambda_2/lambda_1|^t tan theta_0",
+       true},
+      {PowerIteration::kMetricResidual, "residual", "||A v_t - rho_t v_t||, zero exactly at an eigenvector",
+       true},
+  };
+  return kMetrics;
+}
+
+}  // namespace
+
 const ModuleInfo& PowerIteration::info() const {
   static const ModuleInfo kInfo = [] {
     ModuleInfo m;
@@ -135,14 +181,7 @@ const ModuleInfo& PowerIteration::info() const {
         "matrix with a chosen eigen-gap) by repeating v <- A v / ||A v||. The angle to the true "
         "eigenvector falls like |lambda_2 / lambda_1|^t. Deflation A <- A - lambda u u^T then finds "
         "the next eigenvectors one after another.";
-    m.metrics = {
-        {"rayleigh", "Rayleigh quotient rho_t = v_t^T A v_t, the eigenvalue estimate (-> lambda_1)", false},
-        {"angle_to_top",
-         "angle (radians) between v_t and the top eigenvector u_1 of the current (deflated) matrix, from "
-         "Eigen's eigensolver; tan theta_t <= |lambda_2/lambda_1|^t tan theta_0",
-         true},
-        {"residual", "||A v_t - rho_t v_t||, zero exactly at an eigenvector", true},
-    };
+    m.metrics = metric_table().infos();
     m.sub_steps = {"multiply", "normalise"};
     m.default_dataset = "iris";
     m.default_cli_steps = 100;
@@ -151,89 +190,10 @@ const ModuleInfo& PowerIteration::info() const {
   return kInfo;
 }
 
-const ParamSpecs& PowerIteration::params() const {
-  static const ParamSpecs kSpecs = [] {
-    ParamSpecs s(7);
-    s[0].name = "matrix";
-    s[0].type = ParamType::Choice;
-    s[0].choices = {"covariance", "synthetic"};
-    s[0].choice_help = {"C = (1/n) sum_i (x_i - mean)(x_i - mean)^T of the dataset",
-                        "A = Q diag(1, ratio, ratio^2, ...) Q^T, Q random orthogonal (seeded)"};
-    // Synthetic by default: a 2-D matrix with lambda_2/lambda_1 = 0.8 shows the arrow pulled round
-    // the circle over tens of iterations (a dataset's covariance, e.g. iris, converges in a handful).
-    s[0].def = 1;
-    s[0].help = "which symmetric matrix A to iterate with";
-    s[0].update = ParamUpdate::Rebuild;
-
-    s[1].name = "dim";
-    s[1].type = ParamType::Int;
-    s[1].min = 2;
-    s[1].max = 64;
-    s[1].def = 2;
-    s[1].help = "matrix=synthetic: size d of A (2 or 3 shows v as an arrow)";
-    s[1].update = ParamUpdate::Rebuild;
-
-    s[2].name = "ratio";
-    s[2].type = ParamType::Real;
-    s[2].min = -0.999;
-    s[2].max = 0.999;
-    s[2].def = 0.8;
-    s[2].help = "matrix=synthetic: lambda_2 / lambda_1 (eigen-gap = 1 - |ratio|); spectrum lambda_i = ratio^(i-1)";
-    s[2].formula = "theta_t ~ |lambda_2/lambda_1|^t";
-    s[2].update = ParamUpdate::Rebuild;
-
-    s[3].name = "n_components";
-    s[3].type = ParamType::Int;
-    s[3].min = 1;
-    s[3].max = 64;
-    s[3].def = 1;
-    s[3].help = "number m of eigenpairs, found one after another by deflation (scikit-learn: n_components)";
-    s[3].formula = "A <- A - lambda_hat u_hat u_hat^T";
-    s[3].update = ParamUpdate::Rebuild;
-
-    s[4].name = "init";
-    s[4].type = ParamType::Choice;
-    s[4].choices = {"random", "ones", "orthogonal"};
-    s[4].choice_help = {"v_0 ~ N(0, I), normalised (seeded)", "v_0 = (1, ..., 1) / sqrt(d)",
-                        "random, then made orthogonal to the top eigenvector: exact arithmetic would never "
-                        "find u_1; rounding brings it back"};
-    s[4].def = 0;
-    s[4].help = "start vector of each component";
-    s[4].update = ParamUpdate::Rebuild;
-
-    s[5].name = "tol";
-    s[5].type = ParamType::Real;
-    s[5].min = 0.0;
-    s[5].max = 1.0;
-    s[5].def = 1e-10;
-    s[5].log_scale = true;
-    s[5].help = "a component has converged when ||A v - rho v|| <= tol |rho| (0: run to max_iter)";
-    s[5].update = ParamUpdate::Live;
-
-    s[6].name = "max_iter";
-    s[6].type = ParamType::Int;
-    s[6].min = 1;
-    s[6].max = 100000;
-    s[6].def = 1000;
-    s[6].help = "iteration budget per component";
-    s[6].update = ParamUpdate::Live;
-    return s;
-  }();
-  return kSpecs;
-}
+const ParamSpecs& PowerIteration::params() const { return param_table().specs(); }
 
 PowerIteration::Params PowerIteration::params_from(const ParamValues& values) {
-  static const PowerIteration kProto;
-  const ParamValues v = validated(kProto.params(), values);
-  Params p;
-  p.matrix = static_cast<Matrix>(get_choice(v, "matrix"));
-  p.dim = get_int(v, "dim");
-  p.ratio = get_real(v, "ratio");
-  p.n_components = get_int(v, "n_components");
-  p.init = static_cast<Init>(get_choice(v, "init"));
-  p.tol = get_real(v, "tol");
-  p.max_iter = get_int(v, "max_iter");
-  return p;
+  return param_table().read(values);
 }
 
 // ---------------------------------------------------------------- lifecycle
@@ -480,17 +440,7 @@ void PowerIteration::sub_step() {
 // ---------------------------------------------------------------- edits
 
 void PowerIteration::set_live(const std::string& name, double value) {
-  const ParamSpec* s = find_param(params(), name);
-  if (!s || (name != "tol" && name != "max_iter")) {
-    Module::set_live(name, value);
-    return;
-  }
-  const bool is_int = name == "max_iter";
-  if (!std::isfinite(value) || value < s->min || value > s->max || (is_int && value != std::floor(value)))
-    throw std::invalid_argument("parameter '" + name + "': expected " + (is_int ? "an integer" : "a number") +
-                                " in [" + fmt_g(s->min) + ", " + fmt_g(s->max) + "], got '" + fmt_g(value) + "'");
-  if (is_int) p_.max_iter = static_cast<int>(value);
-  else p_.tol = value;
+  param_table().set_live(p_, name, value, info().name);  // throws: unknown, rebuild or out of range
   if (!problem_ || phase_ != 0 || status_ == Status::Failed || status_ == Status::Diverged) return;
   // Re-judge the current component under the new rule (it may go on, or be done now).
   evaluate();
@@ -537,7 +487,10 @@ std::shared_ptr<const PowerSnapshot> PowerIteration::power_snapshot() const {
   s->phase = phase_;
   s->status = status_;
   s->message = message_;
-  s->metrics = {rayleigh_, angle_, residual_};
+  s->metrics = metric_table().blank();
+  s->metrics[kMetricRayleigh] = rayleigh_;
+  s->metrics[kMetricAngle] = angle_;
+  s->metrics[kMetricResidual] = residual_;
   s->problem = problem_;
   s->stage = stage_;
   s->v = v_;

@@ -123,6 +123,43 @@ double SvdLowRank::spectral_norm(const Eigen::Ref<const Eigen::MatrixXd>& a, uin
 
 // ---------------------------------------------------------------- description
 
+namespace {
+
+const ParamTable<SvdLowRank::Params>& param_table() {
+  using P = SvdLowRank::Params;
+  static const ParamTable<P> kTable = {
+      Choice("input", &P::input, {"photo", "dataset"})
+          .choice_help({"the shipped photograph (assets/camera.png, 512 x 512 gray, CC0)",
+                        "the run's dataset: image data -> the row `index` as an image; other data -> "
+                        "the whole n x d matrix"})
+          .help("which matrix A to decompose"),
+      Int("index", &P::index, 0, 10000000).help("input=dataset with image rows: which row (item) is the image A"),
+      Int("k", &P::k, 0, 8192)
+          .help("rank K of the approximation A_K (0 .. r = min(m, n)); each step adds one layer")
+          .formula("A_K = sum_{i<=K} sigma_i u_i v_i^T")
+          .live(),
+  };
+  return kTable;
+}
+
+const MetricTable& metric_table() {
+  static const MetricTable kMetrics = {
+      {SvdLowRank::kMetricRank, "rank", "K, the number of rank-one layers in A_K = sum_{i<=K} sigma_i u_i v_i^T",
+       false},
+      {SvdLowRank::kMetricFrobenius, "frobenius_error", "||A - A_K||_F measured from the residual's entries", true},
+      {SvdLowRank::kMetricFrobeniusEY, "eckart_young_frobenius",
+       "sqrt(sum_{i>K} sigma_i^2), the Eckart-Young value of ||A - A_K||_F", true},
+      {SvdLowRank::kMetricSpectral, "spectral_error",
+       "||A - A_K||_2 measured from the residual (Lanczos bidiagonalisation); Eckart-Young: sigma_{K+1}", true},
+      {SvdLowRank::kMetricSigmaNext, "sigma_next", "sigma_{K+1}, the Eckart-Young value of ||A - A_K||_2 (0 when K = r)",
+       true},
+      {SvdLowRank::kMetricRelative, "relative_error", "||A - A_K||_F / ||A||_F", true},
+  };
+  return kMetrics;
+}
+
+}  // namespace
+
 const ModuleInfo& SvdLowRank::info() const {
   static const ModuleInfo kInfo = [] {
     ModuleInfo m;
@@ -135,17 +172,7 @@ const ModuleInfo& SvdLowRank::info() const {
         "v_i^T. Each step adds the next rank-one layer. The measured errors ||A - A_K||_F and "
         "||A - A_K||_2 are shown beside the Eckart-Young values sqrt(sum_{i>K} sigma_i^2) and "
         "sigma_{K+1}.";
-    m.metrics = {
-        {"rank", "K, the number of rank-one layers in A_K = sum_{i<=K} sigma_i u_i v_i^T", false},
-        {"frobenius_error", "||A - A_K||_F measured from the residual's entries", true},
-        {"eckart_young_frobenius", "sqrt(sum_{i>K} sigma_i^2), the Eckart-Young value of ||A - A_K||_F",
-         true},
-        {"spectral_error",
-         "||A - A_K||_2 measured from the residual (Lanczos bidiagonalisation); Eckart-Young: sigma_{K+1}",
-         true},
-        {"sigma_next", "sigma_{K+1}, the Eckart-Young value of ||A - A_K||_2 (0 when K = r)", true},
-        {"relative_error", "||A - A_K||_F / ||A||_F", true},
-    };
+    m.metrics = metric_table().infos();
     m.default_dataset = "fashion-mnist:split=test,n=1000";
     m.table_columns = {"rank", "frobenius_error", "spectral_error", "sigma_next"};
     m.default_cli_steps = 64;
@@ -154,49 +181,9 @@ const ModuleInfo& SvdLowRank::info() const {
   return kInfo;
 }
 
-const ParamSpecs& SvdLowRank::params() const {
-  static const ParamSpecs kSpecs = [] {
-    ParamSpecs s(3);
-    s[0].name = "input";
-    s[0].type = ParamType::Choice;
-    s[0].choices = {"photo", "dataset"};
-    s[0].choice_help = {"the shipped photograph (assets/camera.png, 512 x 512 gray, CC0)",
-                        "the run's dataset: image data -> the row `index` as an image; other data -> "
-                        "the whole n x d matrix"};
-    s[0].def = 0;
-    s[0].help = "which matrix A to decompose";
-    s[0].update = ParamUpdate::Rebuild;
+const ParamSpecs& SvdLowRank::params() const { return param_table().specs(); }
 
-    s[1].name = "index";
-    s[1].type = ParamType::Int;
-    s[1].min = 0;
-    s[1].max = 10000000;
-    s[1].def = 0;
-    s[1].help = "input=dataset with image rows: which row (item) is the image A";
-    s[1].update = ParamUpdate::Rebuild;
-
-    s[2].name = "k";
-    s[2].type = ParamType::Int;
-    s[2].min = 0;
-    s[2].max = 8192;
-    s[2].def = 0;
-    s[2].help = "rank K of the approximation A_K (0 .. r = min(m, n)); each step adds one layer";
-    s[2].formula = "A_K = sum_{i<=K} sigma_i u_i v_i^T";
-    s[2].update = ParamUpdate::Live;
-    return s;
-  }();
-  return kSpecs;
-}
-
-SvdLowRank::Params SvdLowRank::params_from(const ParamValues& values) {
-  static const SvdLowRank kProto;
-  const ParamValues v = validated(kProto.params(), values);
-  Params p;
-  p.input = static_cast<Input>(get_choice(v, "input"));
-  p.index = get_int(v, "index");
-  p.k = get_int(v, "k");
-  return p;
-}
+SvdLowRank::Params SvdLowRank::params_from(const ParamValues& values) { return param_table().read(values); }
 
 // ---------------------------------------------------------------- lifecycle
 
@@ -317,8 +304,13 @@ void SvdLowRank::measure() {
   const double fro = resid.norm();
   const double spec = spectral_norm(resid, seed_ * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(rank_) + 1);
   const double next = f.sigma_next(rank_);
-  metrics_ = {static_cast<double>(rank_), fro, f.eckart_young_frobenius(rank_), spec, next,
-              f.frobenius > 0 ? fro / f.frobenius : 0.0};
+  metrics_ = metric_table().blank();
+  metrics_[kMetricRank] = static_cast<double>(rank_);
+  metrics_[kMetricFrobenius] = fro;
+  metrics_[kMetricFrobeniusEY] = f.eckart_young_frobenius(rank_);
+  metrics_[kMetricSpectral] = spec;
+  metrics_[kMetricSigmaNext] = next;
+  metrics_[kMetricRelative] = f.frobenius > 0 ? fro / f.frobenius : 0.0;
   const std::vector<double> row = {static_cast<double>(rank_), fro, spec, next};
   auto it = std::lower_bound(table_.begin(), table_.end(), row[0],
                              [](const std::vector<double>& a, double k) { return a[0] < k; });
@@ -351,15 +343,13 @@ void SvdLowRank::step() {
 // ---------------------------------------------------------------- edits
 
 void SvdLowRank::set_live(const std::string& name, double value) {
-  if (name != "k") {
-    Module::set_live(name, value);
-    return;
-  }
+  Params p = p_;
+  param_table().set_live(p, name, value, info().name);  // throws: unknown, rebuild or out of range
   const int r = svd_ ? svd_->r() : 8192;
-  if (!std::isfinite(value) || value != std::floor(value) || value < 0 || value > r)
+  if (value > r)  // the table's range is [0, 8192]; the input's rank is the real bound
     throw std::invalid_argument("parameter 'k': expected an integer in [0, " + std::to_string(r) +
                                 "] (r = min(m, n) of the input), got '" + fmt_g(value) + "'");
-  p_.k = static_cast<int>(value);
+  p_ = p;
   if (!svd_) return;
   set_rank(p_.k);
   message_ = "jumped to rank " + std::to_string(p_.k);
@@ -390,7 +380,7 @@ std::shared_ptr<const SvdSnapshot> SvdLowRank::svd_snapshot() const {
   s->iteration = iteration_;
   s->status = status_;
   s->message = message_;
-  s->metrics = metrics_;
+  s->metrics = metrics_.empty() ? metric_table().blank() : metrics_;
   s->table = table_;
   s->svd = svd_;
   s->rank = rank_;

@@ -132,12 +132,10 @@ class SvdLowRank : public Module {
   static double spectral_norm(const Eigen::Ref<const Eigen::MatrixXd>& m, uint64_t seed);
 
   // Metric indices.
-  static constexpr int kMetricRank = 0;
-  static constexpr int kMetricFrobenius = 1;
-  static constexpr int kMetricFrobeniusEY = 2;
-  static constexpr int kMetricSpectral = 3;
-  static constexpr int kMetricSigmaNext = 4;
-  static constexpr int kMetricRelative = 5;
+  enum Metric : int {
+    kMetricRank, kMetricFrobenius, kMetricFrobeniusEY, kMetricSpectral, kMetricSigmaNext, kMetricRelative,
+    kNumMetrics
+  };
 
  private:
   void set_rank(int k);      // A_K directly from the factors

@@ -307,7 +307,7 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
             show_error("the view asked for an unknown parameter '" + vi.param + "'");
             break;
           }
-          if (spec->type == ParamType::Text) {
+          if (is_text_valued(*spec)) {
             values_.text[spec->name] = vi.text;
             text_edit_[spec->name] = vi.text;
             text_edit_dirty_[spec->name] = true;

@@ -48,7 +48,7 @@ std::string param_tooltip(const ParamSpec& s) {
      << (s.update == ParamUpdate::Live ? "Live: applies from the next step, the run continues."
                                        : "Rebuild: changing it restarts the run from iteration 0.")
      << "\nCLI: --set " << s.name << "="
-     << (s.type == ParamType::Text ? "'" + s.text_def + "'" : format_value(s, s.def));
+     << (s.type == ParamType::Text ? "'" + s.text_def + "'" : s.type == ParamType::IntList ? s.text_def : format_value(s, s.def));
   return os.str();
 }
 
@@ -448,7 +448,7 @@ void App::draw_params_panel() {
   const ParamValues& running = running_;
   for (const ParamSpec& s : specs_) {
     if (is_compound(s) || !param_shown(specs_, s, values_)) continue;
-    if (s.type == ParamType::Text) {
+    if (is_text_valued(s)) {
       draw_text_param(s);
       continue;
     }
@@ -492,6 +492,7 @@ void App::draw_params_panel() {
         break;
       }
       case ParamType::Text:
+      case ParamType::IntList:
         break;
       case ParamType::Real: {
         // Doubles end to end: a value set from the CLI or a view (reg = 1e-6)

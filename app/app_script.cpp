@@ -160,7 +160,7 @@ bool App::run_script_line() {
         continue;
       }
       try {
-        if (spec->type == ParamType::Text) {
+        if (is_text_valued(*spec)) {
           // The rest of the line is the text (formulas may contain spaces).
           std::string rest;
           std::getline(in, rest);

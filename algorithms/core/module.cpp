@@ -4,6 +4,7 @@
 #include <atomic>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <stdexcept>
 
 namespace cilab {
@@ -43,6 +44,20 @@ void Module::set_live(const std::string& name, double) {
 }
 
 bool Module::apply(const Intent&) { return false; }
+
+MetricTable::MetricTable(std::initializer_list<MetricRow> rows) {
+  for (const MetricRow& r : rows) {
+    if (r.index != static_cast<int>(infos_.size()))
+      throw std::logic_error("metric table: row '" + r.name + "' has index " + std::to_string(r.index) +
+                             " at position " + std::to_string(infos_.size()) +
+                             "; list the rows in the order of the metric enum");
+    infos_.push_back(MetricInfo{r.name, r.help, r.log_scale});
+  }
+}
+
+std::vector<double> MetricTable::blank() const {
+  return std::vector<double>(infos_.size(), std::numeric_limits<double>::quiet_NaN());
+}
 
 void require_usable_data(const Dataset* data, const std::string& module) {
   if (!data) throw std::invalid_argument(module + ": no dataset; load or generate one first");

@@ -24,6 +24,7 @@
 
 #include <cstddef>
 #include <cstdint>
+#include <initializer_list>
 #include <memory>
 #include <string>
 #include <vector>
@@ -64,6 +65,38 @@ struct ModuleInfo {
   // False for one-shot modules (a fit is one step): the shell then hides the
   // per-iteration metrics strip, which would show single dots.
   bool iterative = true;
+};
+
+// Metric tables: one row per per-iteration scalar. The module's enum gives the
+// index (its slot in Snapshot::metrics); the rows must list the enum in order
+// (checked on construction: std::logic_error otherwise), so the index, the CSV
+// column and the tooltip cannot drift apart.
+//
+//   enum Metric : int { kMetricObjective, kMetricChanged, kNumMetrics };
+//   static const MetricTable kMetrics = {
+//       {kMetricObjective, "objective", "J = sum_i ...", true},
+//       {kMetricChanged, "changed", "points whose cluster changed", false},
+//   };
+//   info.metrics = kMetrics.infos();
+//   snap.metrics = kMetrics.blank();  snap.metrics[kMetricObjective] = J;
+struct MetricRow {
+  int index;              // the module's enum value: the slot in Snapshot::metrics
+  std::string name;       // MetricInfo::name
+  std::string help;       // MetricInfo::help
+  bool log_scale = false; // MetricInfo::log_scale
+};
+
+class MetricTable {
+ public:
+  MetricTable(std::initializer_list<MetricRow> rows);
+  // ModuleInfo::metrics, in index order.
+  const std::vector<MetricInfo>& infos() const { return infos_; }
+  size_t size() const { return infos_.size(); }
+  // A metric vector of the right size, every entry NaN ("n/a").
+  std::vector<double> blank() const;
+
+ private:
+  std::vector<MetricInfo> infos_;
 };
 
 // A number unique to one snapshot object in the process: every construction,

@@ -26,6 +26,9 @@ std::string range_text(const ParamSpec& s) {
       return "true or false";
     case ParamType::Text:
       return "a text";
+    case ParamType::IntList:
+      return "1 to " + std::to_string(s.max_items) + " comma-separated integers in [" + fmt_num(s.min) +
+             ", " + fmt_num(s.max) + "]";
     case ParamType::Choice: {
       std::string out = "one of ";
       for (size_t i = 0; i < s.choices.size(); ++i) out += (i ? ", " : "") + s.choices[i];
@@ -42,6 +45,67 @@ std::string range_text(const ParamSpec& s) {
 
 }  // namespace
 
+std::vector<int> parse_int_list(const ParamSpec& s, const std::string& text) {
+  std::vector<int> out;
+  size_t start = 0;
+  for (;;) {
+    const size_t comma = text.find(',', start);
+    std::string item = text.substr(start, comma == std::string::npos ? std::string::npos : comma - start);
+    const size_t b = item.find_first_not_of(" \t"), e = item.find_last_not_of(" \t");
+    item = b == std::string::npos ? std::string() : item.substr(b, e - b + 1);
+    if (item.empty()) bad_value(s, text);
+    errno = 0;
+    char* end = nullptr;
+    const double v = std::strtod(item.c_str(), &end);
+    if (end == item.c_str() || *end != '\0' || errno == ERANGE || !std::isfinite(v) || v != std::floor(v) ||
+        v < s.min || v > s.max)
+      bad_value(s, text);
+    out.push_back(static_cast<int>(v));
+    if (out.size() > s.max_items) bad_value(s, text);
+    if (comma == std::string::npos) break;
+    start = comma + 1;
+  }
+  return out;
+}
+
+std::string format_int_list(const std::vector<int>& values) {
+  std::string out;
+  for (size_t i = 0; i < values.size(); ++i) out += (i ? "," : "") + std::to_string(values[i]);
+  return out;
+}
+
+void check_live_value(const ParamSpec* s, const std::string& name, double value,
+                      const std::string& module_name) {
+  if (!s) throw std::invalid_argument("unknown parameter '" + name + "' for module " + module_name);
+  if (s->update != ParamUpdate::Live || is_compound(*s) || is_text_valued(*s))
+    throw std::invalid_argument("parameter '" + name + "' of " + module_name +
+                                " cannot change mid-run; changing it restarts the run");
+  bool ok = std::isfinite(value);
+  if (ok && s->type == ParamType::Choice)
+    ok = value == std::floor(value) && value >= 0 && value < static_cast<double>(s->choices.size());
+  else if (ok && s->type == ParamType::Bool)
+    ok = value == 0.0 || value == 1.0;
+  else if (ok)
+    ok = value >= s->min && value <= s->max && (s->type != ParamType::Int || value == std::floor(value));
+  if (!ok) bad_value(*s, fmt_num(value));
+}
+
+void finish_param_specs(ParamSpecs& specs) {
+  for (size_t i = 0; i < specs.size(); ++i) {
+    for (size_t j = 0; j < i; ++j)
+      if (specs[j].name == specs[i].name)
+        throw std::logic_error("parameter table: '" + specs[i].name + "' is listed twice");
+    for (const std::string& c : specs[i].components) {
+      const ParamSpec* t = find_param(specs, c);
+      if (!t || is_compound(*t) || is_text_valued(*t))
+        throw std::logic_error("parameter table: compound '" + specs[i].name + "' names '" + c +
+                               "', which is not a numeric parameter of the table");
+    }
+    if (is_text_valued(specs[i]) && specs[i].type == ParamType::IntList)
+      parse_int_list(specs[i], specs[i].text_def);  // the default must be valid
+  }
+}
+
 const ParamSpec* find_param(const ParamSpecs& specs, const std::string& name) {
   for (const ParamSpec& s : specs)
     if (s.name == name) return &s;
@@ -52,7 +116,7 @@ ParamValues default_values(const ParamSpecs& specs) {
   ParamValues v;
   for (const ParamSpec& s : specs) {
     if (is_compound(s)) continue;
-    if (s.type == ParamType::Text)
+    if (is_text_valued(s))
       v.text[s.name] = s.text_def;
     else
       v[s.name] = s.def;
@@ -61,7 +125,7 @@ ParamValues default_values(const ParamSpecs& specs) {
 }
 
 double parse_value(const ParamSpec& s, const std::string& text) {
-  if (s.type == ParamType::Text || is_compound(s))
+  if (is_text_valued(s) || is_compound(s))
     throw std::invalid_argument("parameter '" + s.name + "' is not a number (internal: use apply_assignment)");
   if (s.type == ParamType::Choice) {
     for (size_t i = 0; i < s.choices.size(); ++i)
@@ -96,6 +160,7 @@ std::string format_value(const ParamSpec& s, double value) {
       return std::to_string(static_cast<long long>(value));
     case ParamType::Real:
     case ParamType::Text:
+    case ParamType::IntList:
       return fmt_num(value);
   }
   return fmt_num(value);
@@ -120,6 +185,10 @@ void apply_assignment(const ParamSpecs& specs, ParamValues& values, const std::s
   }
   if (s->type == ParamType::Text) {
     values.text[key] = text;
+    return;
+  }
+  if (s->type == ParamType::IntList) {
+    values.text[key] = format_int_list(parse_int_list(*s, text));
     return;
   }
   if (is_compound(*s)) {
@@ -155,13 +224,14 @@ ParamValues validated(const ParamSpecs& specs, const ParamValues& values) {
   ParamValues out = default_values(specs);
   for (const auto& [key, t] : values.text) {
     const ParamSpec* s = find_param(specs, key);
-    if (!s || s->type != ParamType::Text) throw std::invalid_argument("unknown text parameter '" + key + "'");
+    if (!s || !is_text_valued(*s)) throw std::invalid_argument("unknown text parameter '" + key + "'");
+    if (s->type == ParamType::IntList) parse_int_list(*s, t);  // throws naming the parameter
     out.text[key] = t;
   }
   for (const auto& [key, v] : values) {
     const ParamSpec* s = find_param(specs, key);
     if (!s) throw std::invalid_argument("unknown parameter '" + key + "'");
-    if (s->type == ParamType::Text || is_compound(*s))
+    if (is_text_valued(*s) || is_compound(*s))
       throw std::invalid_argument("parameter '" + key + "' takes no number");
     const bool ok_finite = std::isfinite(v);
     bool ok = ok_finite;
@@ -223,7 +293,9 @@ std::string describe_params(const ParamSpecs& specs) {
       os << "\t\t\t" << s.help << "\n";
       continue;
     }
-    const std::string def = s.type == ParamType::Text ? "'" + s.text_def + "'" : format_value(s, s.def);
+    const std::string def = s.type == ParamType::Text      ? "'" + s.text_def + "'"
+                            : s.type == ParamType::IntList ? s.text_def
+                                                           : format_value(s, s.def);
     os << s.name << "\t" << range_text(s) << "\tdefault " << def << "\t"
        << (s.update == ParamUpdate::Live ? "live" : "rebuild") << "\t" << s.help;
     if (!s.formula.empty()) os << " [" << s.formula << "]";

@@ -1,20 +1,31 @@
 // Parameter tables: the single description of a module's hyper-parameters.
 //
-// Every module describes each parameter once in a ParamSpec table (name, type,
-// range, default, meaning, formula, live or rebuild). The GUI sliders, the
-// CLI's `--set key=value`, `cilab list params MODULE` and presets are all
-// generated from that table. Values travel as ParamValues (name -> double);
-// a Choice parameter stores the index of the chosen option. Each module turns
-// ParamValues into its own plain `Params` struct with the get_* helpers below.
+// Every module describes each parameter once, in a ParamTable bound to the
+// members of its plain `Params` struct (see the end of this file): name, kind,
+// range, meaning, formula, live or rebuild. The defaults are the struct's
+// member initialisers. From the table come the ParamSpecs (the runtime
+// description: GUI sliders, the CLI's `--set key=value`, `cilab list params
+// MODULE`), the reading of ParamValues into the struct, the range checks and
+// the live updates with their messages. Values travel as ParamValues (name ->
+// double); a Choice parameter stores the index of the chosen option, Text and
+// IntList parameters travel as strings in ParamValues::text.
 #pragma once
 
+#include <cmath>
+#include <functional>
+#include <initializer_list>
 #include <map>
+#include <stdexcept>
 #include <string>
+#include <type_traits>
+#include <utility>
 #include <vector>
 
 namespace cilab {
 
-enum class ParamType { Int, Real, Choice, Bool, Text };
+// IntList: comma-separated integers, "256,128" (layer widths...), each in
+// [min, max], between 1 and max_items of them; travels as text.
+enum class ParamType { Int, Real, Choice, Bool, Text, IntList };
 
 // Live: may change mid-run (applied between steps). Rebuild: changing it
 // restarts the run from iteration 0.
@@ -38,6 +49,7 @@ struct ParamSpec {
   // the listed options, "function=quadratic|least_squares" (empty: always).
   // The parameter still exists and is validated; the CLI is unaffected.
   std::string shown_if;
+  size_t max_items = 16;             // IntList only: at most this many entries
 };
 
 using ParamSpecs = std::vector<ParamSpec>;
@@ -59,11 +71,22 @@ inline bool operator!=(const ParamValues& a, const ParamValues& b) { return !(a 
 
 // True for a compound alias spec (stores nothing itself).
 inline bool is_compound(const ParamSpec& s) { return !s.components.empty(); }
+// True for the kinds whose value is a string in ParamValues::text (Text, IntList).
+inline bool is_text_valued(const ParamSpec& s) {
+  return s.type == ParamType::Text || s.type == ParamType::IntList;
+}
+
+// Parses an IntList value ("256,128", spaces allowed) against its spec. Throws
+// std::invalid_argument: "parameter 'layers': expected 1 to 16 comma-separated
+// integers in [1, 4096], got '256,x'".
+std::vector<int> parse_int_list(const ParamSpec& spec, const std::string& text);
+// "256,128": the text parse_int_list reads.
+std::string format_int_list(const std::vector<int>& values);
 
 // The spec called `name`, or nullptr.
 const ParamSpec* find_param(const ParamSpecs& specs, const std::string& name);
 
-// All defaults of a table (Text defaults in .text; compound specs skipped).
+// All defaults of a table (Text and IntList defaults in .text; compound specs skipped).
 ParamValues default_values(const ParamSpecs& specs);
 
 // Parses `text` for a numeric `spec` ("5", "0.01", "kmeans++", "true"). Throws
@@ -98,5 +121,263 @@ const std::string& get_text(const ParamValues& v, const std::string& name);
 
 // One human-readable line per parameter: name, type/range, default, live/rebuild, help.
 std::string describe_params(const ParamSpecs& specs);
+
+// Checks a mid-run change of `spec` to `value` (the spec is Live, numeric, and
+// the value in range; an integer for Int, Choice and Bool). Throws
+// std::invalid_argument naming the parameter: unknown (spec == nullptr),
+// rebuild-only, or the expected range and the value found.
+void check_live_value(const ParamSpec* spec, const std::string& name, double value,
+                      const std::string& module_name);
+
+// ------------------------------------------------------------------------
+// Declarative tables (compare Dear ImGui's GStyleVarInfo: one row per field).
+//
+//   struct Params { int k = 4; Init init = Init::KMeansPlusPlus; int max_iter = 300; };
+//   static const ParamTable<Params> kTable = {
+//       Int("k", &Params::k, 1, 64).help("number of clusters (scikit-learn: n_clusters)"),
+//       Choice("init", &Params::init, {"random", "kmeans++", "first", "manual"}).help("..."),
+//       Int("max_iter", &Params::max_iter, 1, 10000).live().help("iteration budget"),
+//   };
+//   Params p = kTable.read(values);             // validated ParamValues -> struct
+//   kTable.set_live(p, "max_iter", 500, "kmeans");  // range-checked, Live only
+//
+// A row binds a member pointer (&Params::k) or, for nested members, an
+// accessor written with the struct named: Real<Params>("gamma", [](Params& p)
+// -> double& { return p.schedule.gamma; }, 0.01, 1). Enum members are Choice
+// indices. The default of every row is read from a default-constructed Params:
+// the member initialisers are the one place defaults live. Groups of rows
+// (std::vector<ParamField<P>>) can be spliced into a table whole, e.g. the
+// shared optimizer and schedule groups of algorithms/optim/optim_params.h.
+
+namespace param_detail {
+template <class T>
+double to_number(const T& v) {
+  if constexpr (std::is_enum_v<T>) return static_cast<double>(static_cast<int>(v));
+  else return static_cast<double>(v);
+}
+template <class T>
+T from_number(double v) {
+  if constexpr (std::is_enum_v<T>) return static_cast<T>(static_cast<int>(std::lround(v)));
+  else if constexpr (std::is_same_v<T, bool>) return v != 0.0;
+  else if constexpr (std::is_integral_v<T>) return static_cast<T>(std::llround(v));
+  else return static_cast<T>(v);
+}
+}  // namespace param_detail
+
+// One row of a ParamTable: the runtime spec plus the accessors into P.
+template <class P>
+struct ParamField {
+  ParamSpec spec;
+  std::function<double(const P&)> get;                   // numeric kinds
+  std::function<void(P&, double)> set;
+  std::function<std::string(const P&)> get_text;         // Text, IntList
+  std::function<void(P&, const std::string&)> set_text;  // (already validated)
+
+  ParamField& help(std::string h) { spec.help = std::move(h); return *this; }
+  ParamField& formula(std::string f) { spec.formula = std::move(f); return *this; }
+  ParamField& live(bool on = true) {
+    spec.update = on ? ParamUpdate::Live : ParamUpdate::Rebuild;
+    return *this;
+  }
+  ParamField& log_scale(bool on = true) { spec.log_scale = on; return *this; }
+  ParamField& choice_help(std::vector<std::string> h) { spec.choice_help = std::move(h); return *this; }
+  // Panel only: show the control while Choice `param` has one of the options
+  // ("function=quadratic|rosenbrock"); see ParamSpec::shown_if.
+  ParamField& shown_if(std::string cond) { spec.shown_if = std::move(cond); return *this; }
+  ParamField& max_items(size_t n) { spec.max_items = n; return *this; }
+};
+
+namespace param_detail {
+// Binds a numeric field through `ref` (member pointer or accessor returning T&).
+template <class P, class T, class Ref>
+ParamField<P> numeric(std::string name, ParamType type, double lo, double hi, Ref ref) {
+  ParamField<P> f;
+  f.spec.name = std::move(name);
+  f.spec.type = type;
+  f.spec.min = lo;
+  f.spec.max = hi;
+  f.get = [ref](const P& p) { return to_number<T>(std::invoke(ref, const_cast<P&>(p))); };
+  f.set = [ref](P& p, double v) { std::invoke(ref, p) = from_number<T>(v); };
+  return f;
+}
+template <class P, class Ref>
+using RefTarget = std::remove_reference_t<std::invoke_result_t<Ref, P&>>;
+}  // namespace param_detail
+
+// An integer in [lo, hi] (int member).
+template <class P, class T>
+ParamField<P> Int(std::string name, T P::*m, double lo, double hi) {
+  return param_detail::numeric<P, T>(std::move(name), ParamType::Int, lo, hi, m);
+}
+template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
+ParamField<P> Int(std::string name, Ref ref, double lo, double hi) {
+  return param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Int, lo, hi, ref);
+}
+// A real number in [lo, hi] (double member); .log_scale() for a log slider.
+template <class P, class T>
+ParamField<P> Real(std::string name, T P::*m, double lo, double hi) {
+  return param_detail::numeric<P, T>(std::move(name), ParamType::Real, lo, hi, m);
+}
+template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
+ParamField<P> Real(std::string name, Ref ref, double lo, double hi) {
+  return param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Real, lo, hi, ref);
+}
+// true / false (bool member).
+template <class P, class T>
+ParamField<P> Bool(std::string name, T P::*m) {
+  return param_detail::numeric<P, T>(std::move(name), ParamType::Bool, 0, 1, m);
+}
+template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
+ParamField<P> Bool(std::string name, Ref ref) {
+  return param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Bool, 0, 1, ref);
+}
+// One of `choices` (an enum or int member holding the option's index).
+template <class P, class T>
+ParamField<P> Choice(std::string name, T P::*m, std::vector<std::string> choices) {
+  // min/max stay unused (0, 1): a Choice's range is its option list.
+  ParamField<P> f = param_detail::numeric<P, T>(std::move(name), ParamType::Choice, 0, 1, m);
+  f.spec.choices = std::move(choices);
+  return f;
+}
+template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
+ParamField<P> Choice(std::string name, Ref ref, std::vector<std::string> choices) {
+  ParamField<P> f =
+      param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Choice, 0, 1, ref);
+  f.spec.choices = std::move(choices);
+  return f;
+}
+namespace param_detail {
+template <class P, class Ref>
+ParamField<P> text(std::string name, Ref ref) {
+  ParamField<P> f;
+  f.spec.name = std::move(name);
+  f.spec.type = ParamType::Text;
+  f.get_text = [ref](const P& p) { return std::string(std::invoke(ref, const_cast<P&>(p))); };
+  f.set_text = [ref](P& p, const std::string& t) { std::invoke(ref, p) = t; };
+  return f;
+}
+template <class P, class Ref>
+ParamField<P> int_list(std::string name, Ref ref, double lo, double hi) {
+  ParamField<P> f;
+  f.spec.name = std::move(name);
+  f.spec.type = ParamType::IntList;
+  f.spec.min = lo;
+  f.spec.max = hi;
+  f.get_text = [ref](const P& p) { return format_int_list(std::invoke(ref, const_cast<P&>(p))); };
+  // The text was validated against the final spec (max_items...) before it is set.
+  f.set_text = [ref, lo, hi](P& p, const std::string& t) {
+    ParamSpec any;
+    any.type = ParamType::IntList;
+    any.min = lo;
+    any.max = hi;
+    any.max_items = static_cast<size_t>(-1);
+    std::invoke(ref, p) = parse_int_list(any, t);
+  };
+  return f;
+}
+}  // namespace param_detail
+
+// Free text (std::string member), e.g. a formula.
+template <class P>
+ParamField<P> Text(std::string name, std::string P::*m) {
+  return param_detail::text<P>(std::move(name), m);
+}
+template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
+ParamField<P> Text(std::string name, Ref ref) {
+  return param_detail::text<P>(std::move(name), ref);
+}
+// Comma-separated integers in [lo, hi] (std::vector<int> member): "layers=256,128".
+template <class P>
+ParamField<P> IntList(std::string name, std::vector<int> P::*m, double lo, double hi) {
+  return param_detail::int_list<P>(std::move(name), m, lo, hi);
+}
+template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
+ParamField<P> IntList(std::string name, Ref ref, double lo, double hi) {
+  return param_detail::int_list<P>(std::move(name), ref, lo, hi);
+}
+// A compound alias: "start=-1.5,2" assigns the listed rows in order.
+template <class P>
+ParamField<P> Compound(std::string name, std::vector<std::string> components) {
+  ParamField<P> f;
+  f.spec.name = std::move(name);
+  f.spec.components = std::move(components);
+  return f;
+}
+
+// Rows spliced into a table: one field, or a whole group.
+template <class P>
+struct ParamRows {
+  std::vector<ParamField<P>> rows;
+  ParamRows(ParamField<P> f) { rows.push_back(std::move(f)); }  // NOLINT: implicit by design
+  ParamRows(std::vector<ParamField<P>> g) : rows(std::move(g)) {}  // NOLINT
+};
+
+// Non-template core of a table, shared by every instantiation (params.cpp).
+void finish_param_specs(ParamSpecs& specs);  // checks names unique, compounds resolve
+
+template <class P>
+class ParamTable {
+ public:
+  ParamTable(std::initializer_list<ParamRows<P>> groups) {
+    for (const ParamRows<P>& g : groups)
+      for (const ParamField<P>& f : g.rows) fields_.push_back(f);
+    finish();
+  }
+  explicit ParamTable(std::vector<ParamField<P>> fields) : fields_(std::move(fields)) { finish(); }
+
+  // The runtime description (defaults filled in from P{}).
+  const ParamSpecs& specs() const { return specs_; }
+
+  // Validates `values` (missing keys take the defaults; std::invalid_argument
+  // naming the parameter otherwise) and reads them into a Params struct.
+  P read(const ParamValues& values) const {
+    const ParamValues v = validated(specs_, values);
+    P p{};
+    for (const ParamField<P>& f : fields_) {
+      if (is_compound(f.spec)) continue;
+      if (is_text_valued(f.spec)) f.set_text(p, get_text(v, f.spec.name));
+      else f.set(p, v.at(f.spec.name));
+    }
+    return p;
+  }
+
+  // The ParamValues that read() turns into `p`.
+  ParamValues values(const P& p) const {
+    ParamValues v;
+    for (const ParamField<P>& f : fields_) {
+      if (is_compound(f.spec)) continue;
+      if (is_text_valued(f.spec)) v.text[f.spec.name] = f.get_text(p);
+      else v[f.spec.name] = f.get(p);
+    }
+    return v;
+  }
+
+  // A mid-run change: checks (check_live_value) and assigns `value` to p.
+  void set_live(P& p, const std::string& name, double value, const std::string& module_name) const {
+    const ParamField<P>* f = field(name);
+    check_live_value(f ? &f->spec : nullptr, name, value, module_name);
+    f->set(p, value);
+  }
+
+ private:
+  const ParamField<P>* field(const std::string& name) const {
+    for (const ParamField<P>& f : fields_)
+      if (f.spec.name == name) return &f;
+    return nullptr;
+  }
+  void finish() {
+    const P defaults{};
+    for (const ParamField<P>& f : fields_) {
+      ParamSpec s = f.spec;
+      if (is_text_valued(s) && f.get_text) s.text_def = f.get_text(defaults);
+      else if (!is_compound(s) && f.get) s.def = f.get(defaults);
+      specs_.push_back(std::move(s));
+    }
+    finish_param_specs(specs_);
+  }
+
+  std::vector<ParamField<P>> fields_;
+  ParamSpecs specs_;
+};
 
 }  // namespace cilab

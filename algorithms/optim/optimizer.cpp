@@ -71,6 +71,30 @@ Optimizer::State<float>& state_of<float>(Optimizer::State<double>&, Optimizer::S
 const char* optimizer_name(OptimizerKind kind) { return kNames[static_cast<int>(kind)]; }
 const char* optimizer_title(OptimizerKind kind) { return kTitles[static_cast<int>(kind)]; }
 
+namespace {
+const char* const kHelp[kNumOptimizerKinds] = {
+    "GD: theta -= lr * grad f(theta) with the full gradient (torch.optim.SGD, momentum=0)",
+    "SGD: theta -= lr * g, g = mini-batch gradient (finite-sum problems) or grad + simulated "
+    "N(0, noise^2) noise (analytic functions) (torch.optim.SGD, momentum=0)",
+    "heavy ball, torch.optim.SGD(momentum, dampening): b = momentum b + (1 - dampening) g (b_1 = g), "
+    "theta -= lr b; with dampening 0 identical to the course's theta_{k+1} = theta_k - lr grad + "
+    "beta (theta_k - theta_{k-1}), beta = momentum",
+    "Nesterov, torch.optim.SGD(momentum, nesterov=True): b as heavy ball, theta -= lr (g + momentum "
+    "b); equivalent to the look-ahead form theta' = theta_k + beta (theta_k - theta_{k-1}), "
+    "theta_{k+1} = theta' - lr grad(theta') in shifted variables (dampening ignored: torch requires 0)",
+    "AdaGrad, torch.optim.Adagrad: sum += g^2 (sum_0 = initial_accumulator_value), theta -= clr g / "
+    "(sqrt(sum) + eps), clr = lr / (1 + (t-1) lr_decay); eps outside the root (torch default 1e-10)",
+    "RMSProp, torch.optim.RMSprop: sq = alpha sq + (1-alpha) g^2 (sq_0 = 0), theta -= lr g / "
+    "(sqrt(sq) + eps); momentum 0 (torch default)",
+    "Adam, torch.optim.Adam: m = beta1 m + (1-beta1) g, v = beta2 v + (1-beta2) g^2, theta -= lr "
+    "m_hat / (sqrt(v_hat) + eps), m_hat = m / (1-beta1^t), v_hat = v / (1-beta2^t)",
+    "AdamW, torch.optim.AdamW: theta *= 1 - lr weight_decay (decoupled), then the Adam step "
+    "(torch's default weight_decay is 1e-2; here the shared weight_decay param)",
+};
+}  // namespace
+
+const char* optimizer_help(OptimizerKind kind) { return kHelp[static_cast<int>(kind)]; }
+
 OptimizerKind optimizer_from_name(const std::string& name) {
   std::string known;
   for (int i = 0; i < kNumOptimizerKinds; ++i) {

@@ -68,6 +68,8 @@ constexpr int kNumOptimizerKinds = 8;
 const char* optimizer_name(OptimizerKind kind);
 // Display title: "GD", "SGD", "Momentum", "Nesterov", "AdaGrad", "RMSProp", "Adam", "AdamW".
 const char* optimizer_title(OptimizerKind kind);
+// One line per kind: its update and its torch.optim class (option help in the GUI).
+const char* optimizer_help(OptimizerKind kind);
 // The kind called `name` (optimizer_name spelling). Throws std::invalid_argument
 // listing the known names.
 OptimizerKind optimizer_from_name(const std::string& name);

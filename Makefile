@@ -60,15 +60,13 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# Every bench/run_*.sh, in name order, each given the build directory as $1; the
+# CMake target `benches` builds every bench/*.cpp executable and the app they run.
+BENCH_SCRIPTS := $(sort $(wildcard bench/run_*.sh))
+
 bench: build deps-bench
-	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans bench_pca bench_power bench_gmm bench_optimizers
-	./bench/run_benchmarks.sh $(BUILD)
-	./bench/run_pca.sh $(BUILD)
-	./bench/run_power.sh $(BUILD)
-	./bench/run_gmm.sh $(BUILD)
-	./bench/run_optimizers.sh $(BUILD)
-	./bench/gui_frames.sh $(BUILD)
-	./bench/gui_frames_optimizers.sh $(BUILD)
+	cmake --build $(BUILD) -j $(JOBS) --target benches
+	set -e; for s in $(BENCH_SCRIPTS); do echo "== $$s"; ./$$s $(BUILD); done
 
 # Regenerates the README screenshots with the app itself.
 screenshot: build

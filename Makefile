@@ -26,6 +26,11 @@ BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthre
 LAUNCHER    := -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 # Paths under the checkout are hashed relative to it: clones share the cache.
 export CCACHE_BASEDIR := $(CURDIR)
+# With -g (the RelWithDebInfo ASan build) ccache also hashes the working directory,
+# which would miss in every fresh clone; leave it out. The only cost: an object
+# taken from another checkout's build names that checkout's directory in its debug
+# info (source paths in gdb and sanitizer reports); code and line numbers are the same.
+export CCACHE_NOHASHDIR := 1
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DCILAB_WERROR=ON $(LAUNCHER)
 
 .PHONY: run test test-asan bench deps deps-bench build build-asan clean screenshot

@@ -26,6 +26,11 @@ BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthre
 LAUNCHER    := -DCMAKE_CXX_COMPILER_LAUNCHER=ccache
 # Paths under the checkout are hashed relative to it: clones share the cache.
 export CCACHE_BASEDIR := $(CURDIR)
+# With -g (the RelWithDebInfo ASan build) ccache also hashes the working directory,
+# which would miss in every fresh clone; leave it out. The only cost: an object
+# taken from another checkout's build names that checkout's directory in its debug
+# info (source paths in gdb and sanitizer reports); code and line numbers are the same.
+export CCACHE_NOHASHDIR := 1
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DCILAB_WERROR=ON $(LAUNCHER)
 
 .PHONY: run test test-asan bench deps deps-bench build build-asan clean screenshot
@@ -60,15 +65,13 @@ deps:
 	  DEBIAN_FRONTEND=noninteractive $(SUDO) apt-get install -y -qq --no-install-recommends $$missing; \
 	fi
 
+# Every bench/run_*.sh, in name order, each given the build directory as $1; the
+# CMake target `benches` builds every bench/*.cpp executable and the app they run.
+BENCH_SCRIPTS := $(sort $(wildcard bench/run_*.sh))
+
 bench: build deps-bench
-	cmake --build $(BUILD) -j $(JOBS) --target bench_kmeans bench_pca bench_power bench_gmm bench_optimizers
-	./bench/run_benchmarks.sh $(BUILD)
-	./bench/run_pca.sh $(BUILD)
-	./bench/run_power.sh $(BUILD)
-	./bench/run_gmm.sh $(BUILD)
-	./bench/run_optimizers.sh $(BUILD)
-	./bench/gui_frames.sh $(BUILD)
-	./bench/gui_frames_optimizers.sh $(BUILD)
+	cmake --build $(BUILD) -j $(JOBS) --target benches
+	set -e; for s in $(BENCH_SCRIPTS); do echo "== $$s"; ./$$s $(BUILD); done
 
 # Regenerates the README screenshots with the app itself.
 screenshot: build

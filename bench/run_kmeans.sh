@@ -1,6 +1,6 @@
 #!/usr/bin/env bash
 # k-means beside scikit-learn, in one invocation (same machine state):
-#   bench/run_benchmarks.sh BUILD_DIR [ITERS]
+#   bench/run_kmeans.sh BUILD_DIR [ITERS]
 # Runs BUILD_DIR/bench_kmeans (which writes the data and the initial centroids
 # as .npy), then bench/kmeans_sklearn.py with /usr/bin/python3 on the same
 # files, and prints a table: case | cilab ms/iter | sklearn lloyd | sklearn
@@ -9,12 +9,12 @@
 # The load average is printed before and after: on a busy machine (other
 # builds) compare only numbers from the same invocation, and repeat.
 set -euo pipefail
-build=${1:?usage: run_benchmarks.sh BUILD_DIR [ITERS]}
+build=${1:?usage: run_kmeans.sh BUILD_DIR [ITERS]}
 iters=${2:-20}
 here=$(cd "$(dirname "$0")" && pwd)
 exe=$build/bench_kmeans
 py=/usr/bin/python3
-[ -x "$exe" ] || { echo "run_benchmarks.sh: $exe not found; build it: cmake --build $build --target bench_kmeans" >&2; exit 1; }
+[ -x "$exe" ] || { echo "run_kmeans.sh: $exe not found; build it: cmake --build $build --target bench_kmeans" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cilab-bench.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 

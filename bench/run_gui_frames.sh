@@ -3,7 +3,7 @@
 # renderer (llvmpipe: what a lecture-hall VM or remote desktop gives you):
 # 100 000 and 1 000 000 points, each against the same view with 1 000 points
 # in the same run. Targets: <= 1.5x at 100 000, <= 3x at 1 000 000.
-#   bench/gui_frames.sh BUILD_DIR [FRAMES]
+#   bench/run_gui_frames.sh BUILD_DIR [FRAMES]
 set -euo pipefail
 build=${1:-build}
 frames=${2:-150}

@@ -7,7 +7,7 @@
 # when the landscape or the window changes) and the paths are decimated in
 # pixel space and cached per racer, so the long race should cost about what
 # the short one does.
-#   bench/gui_frames_optimizers.sh BUILD_DIR [FRAMES] [ROUNDS]
+#   bench/run_gui_frames_optimizers.sh BUILD_DIR [FRAMES] [ROUNDS]
 set -euo pipefail
 build=${1:-build}
 frames=${2:-150}

@@ -2,6 +2,7 @@
 // the k-means comparison plot and the side column. The model-selection sweep
 // panel and its worker thread live in gmm_view_select.cpp.
 #include "views/gmm_view.h"
+#include "views/view_registry.h"
 
 #include "algorithms/gmm.h"
 #include "algorithms/gmm_select.h"
@@ -831,5 +832,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
+
+CILAB_REGISTER_VIEW(Gmm, GmmView);
 
 }  // namespace cilab

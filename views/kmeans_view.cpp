@@ -1,4 +1,5 @@
 #include "views/kmeans_view.h"
+#include "views/view_registry.h"
 #include "views/ui.h"
 
 #include "algorithms/kmeans.h"
@@ -452,5 +453,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   }
   ImGui::EndChild();
 }
+
+CILAB_REGISTER_VIEW(KMeans, KMeansView);
 
 }  // namespace cilab

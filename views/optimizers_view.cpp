@@ -3,6 +3,7 @@
 // per-racer caches. The table, theory block and curves are in
 // optimizers_view_panels.cpp.
 #include "views/optimizers_view.h"
+#include "views/view_registry.h"
 #include "views/optimizers_view_internal.h"
 #include "views/optimizers_view_util.h"
 #include "views/ui.h"
@@ -654,5 +655,7 @@ void OptimizersView::draw_inset(const OptimizersSnapshot& s, ImVec2 pos, ImVec2 
     plot::EndPlot();
   }
 }
+
+CILAB_REGISTER_VIEW(Optimizers, OptimizersView);
 
 }  // namespace cilab

@@ -1,6 +1,7 @@
 // The PCA view: dispatch, controls, and the 2-D / 3-D line fit (see pca_view.h).
 // The high-dimensional layout is in pca_view_highd.cpp.
 #include "views/pca_view.h"
+#include "views/view_registry.h"
 #include "views/ui.h"
 
 #include "algorithms/pca.h"
@@ -606,5 +607,7 @@ void PcaView::draw_readouts(const PcaSnapshot& s, std::vector<ViewIntent>& out) 
                                     : "not standardised (s = 1)");
   if (s.zero_std_features > 0) ImGui::TextWrapped("%s", s.message.c_str());
 }
+
+CILAB_REGISTER_VIEW(PCA, PcaView);
 
 }  // namespace cilab

@@ -1,4 +1,5 @@
 #include "views/power_view.h"
+#include "views/view_registry.h"
 #include "views/ui.h"
 
 #include "algorithms/power_iteration.h"
@@ -577,5 +578,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
   ImGui::PopTextWrapPos();
   ImGui::EndChild();
 }
+
+CILAB_REGISTER_VIEW(PowerIteration, PowerView);
 
 }  // namespace cilab

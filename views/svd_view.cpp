@@ -1,4 +1,5 @@
 #include "views/svd_view.h"
+#include "views/view_registry.h"
 #include "views/ui.h"
 
 #include "algorithms/svd_lowrank.h"
@@ -376,5 +377,7 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   ImGui::EndGroup();
   if (body_scrolls) ImGui::EndChild();
 }
+
+CILAB_REGISTER_VIEW(SvdLowRank, SvdView);
 
 }  // namespace cilab

@@ -1,13 +1,9 @@
-// Which view draws which module. A module without a view of its own gets the
-// generic view: its metric curves and status, so nothing is ever blank.
-#include "views/gmm_view.h"
-#include "views/kmeans_view.h"
+// The view registry (view_registry.h). A module without a view of its own
+// (which the conformance suite reports) gets the generic view: its metric
+// curves and status, so nothing is ever blank.
+#include "views/view_registry.h"
+
 #include "views/metrics_view.h"
-#include "views/optimizers_view.h"
-#include "views/pca_view.h"
-#include "views/power_view.h"
-#include "views/svd_view.h"
-#include "views/view.h"
 
 #include <imgui.h>
 
@@ -33,15 +29,33 @@ class GenericView : public ModuleView {
   }
 };
 
+std::vector<ViewEntry>& mutable_registry() {
+  static std::vector<ViewEntry> entries;  // filled during static initialisation only
+  return entries;
+}
+
 }  // namespace
 
+ViewRegistration::ViewRegistration(std::unique_ptr<Module> (*probe)(), std::unique_ptr<ModuleView> (*make)()) {
+  mutable_registry().push_back(ViewEntry{probe, make});
+}
+
+const std::vector<ViewEntry>& view_registry() { return mutable_registry(); }
+
+namespace {
+
+const ViewEntry* find_view(const std::string& module_name) {
+  for (const ViewEntry& e : view_registry())
+    if (e.probe()->info().name == module_name) return &e;
+  return nullptr;
+}
+
+}  // namespace
+
+bool has_own_view(const std::string& module_name) { return find_view(module_name) != nullptr; }
+
 std::unique_ptr<ModuleView> make_view(const std::string& module_name) {
-  if (module_name == "kmeans") return std::make_unique<KMeansView>();
-  if (module_name == "optimizers") return std::make_unique<OptimizersView>();
-  if (module_name == "gmm") return std::make_unique<GmmView>();
-  if (module_name == "pca") return std::make_unique<PcaView>();
-  if (module_name == "svd-lowrank") return std::make_unique<SvdView>();
-  if (module_name == "power-iteration") return std::make_unique<PowerView>();
+  if (const ViewEntry* e = find_view(module_name)) return e->make();
   return std::make_unique<GenericView>();
 }
 

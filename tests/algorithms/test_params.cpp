@@ -1,10 +1,13 @@
 // The parameter table machinery: parsing, validation, Text parameters and
 // compound aliases ("start=-1.5,2" -> start_x, start_y).
+#include "algorithms/core/module.h"
 #include "algorithms/core/params.h"
 #include "algorithms/core/registry.h"
+#include "algorithms/optim/optim_params.h"
 
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -153,4 +156,164 @@ TEST_CASE("params: every module's shown_if names a Choice parameter and its real
       }
     }
   }
+}
+
+// ---------------------------------------------------------------- declarative tables
+
+namespace {
+
+enum class Shape { Round = 0, Square = 1, Star = 2 };
+
+struct Toy {
+  int k = 4;
+  double lr = 0.05;
+  bool on = true;
+  Shape shape = Shape::Square;
+  std::string expr = "x^2";
+  std::vector<int> layers = {256, 128};
+  double sx = 1.0, sy = -2.0;
+  struct {
+    double gamma = 0.5;
+  } nested;
+};
+
+const ParamTable<Toy>& toy_table() {
+  static const ParamTable<Toy> t = {
+      Int("k", &Toy::k, 1, 64).help("clusters"),
+      Real("lr", &Toy::lr, 1e-5, 10).live().log_scale().help("step"),
+      Bool("on", &Toy::on).live(),
+      Choice("shape", &Toy::shape, {"round", "square", "star"}),
+      Text("expr", &Toy::expr),
+      IntList("layers", &Toy::layers, 1, 4096).max_items(4),
+      Compound<Toy>("start", {"sx", "sy"}),
+      Real("sx", &Toy::sx, -5, 5),
+      Real("sy", &Toy::sy, -5, 5),
+      Real<Toy>("gamma", [](Toy& t) -> double& { return t.nested.gamma; }, 0.01, 1).live(),
+  };
+  return t;
+}
+
+}  // namespace
+
+TEST_CASE("param table: the defaults are the struct's initialisers, every kind") {
+  const ParamValues v = default_values(toy_table().specs());
+  CHECK(v.at("k") == 4);
+  CHECK(v.at("lr") == 0.05);
+  CHECK(v.at("on") == 1);
+  CHECK(v.at("shape") == 1);
+  CHECK(v.text.at("expr") == "x^2");
+  CHECK(v.text.at("layers") == "256,128");
+  CHECK(v.at("gamma") == 0.5);
+  CHECK(find_param(toy_table().specs(), "lr")->log_scale);
+  CHECK(find_param(toy_table().specs(), "lr")->update == ParamUpdate::Live);
+  CHECK(find_param(toy_table().specs(), "k")->update == ParamUpdate::Rebuild);
+  CHECK(toy_table().values(Toy{}) == v);
+}
+
+TEST_CASE("param table: read() turns assignments into the struct, values() turns it back") {
+  const ParamSpecs& specs = toy_table().specs();
+  ParamValues v = default_values(specs);
+  for (const char* a : {"k=9", "lr=0.5", "on=false", "shape=star", "expr=sin(x), y", "layers=64, 32,16", "start=0.5,-1",
+                        "gamma=0.25"})
+    apply_assignment(specs, v, a, "toy");
+  const Toy t = toy_table().read(v);
+  CHECK(t.k == 9);
+  CHECK(t.lr == 0.5);
+  CHECK(!t.on);
+  CHECK(t.shape == Shape::Star);
+  CHECK(t.expr == "sin(x), y");
+  CHECK(t.layers == std::vector<int>{64, 32, 16});
+  CHECK(t.sx == 0.5);
+  CHECK(t.sy == -1);
+  CHECK(t.nested.gamma == 0.25);
+  CHECK(toy_table().read(toy_table().values(t)).layers == t.layers);
+  CHECK(get_text(v, "layers") == "64,32,16");  // normalised on assignment
+}
+
+TEST_CASE("param table: an integer list is checked item by item, naming the parameter") {
+  const ParamSpecs& specs = toy_table().specs();
+  ParamValues v = default_values(specs);
+  for (const char* bad : {"layers=", "layers=64,,32", "layers=64,x", "layers=0", "layers=5000", "layers=1.5",
+                          "layers=1,2,3,4,5"})
+    CHECK_THROWS_WITH_AS(apply_assignment(specs, v, bad, "toy"),
+                         doctest::Contains("parameter 'layers': expected 1 to 4 comma-separated integers in [1, 4096]"),
+                         std::invalid_argument);
+  CHECK(get_text(v, "layers") == "256,128");  // untouched
+  v.text["layers"] = "8,x";                   // e.g. from a saved session
+  CHECK_THROWS_WITH_AS(toy_table().read(v), doctest::Contains("'layers'"), std::invalid_argument);
+  CHECK(describe_params(specs).find("layers\t1 to 4 comma-separated integers in [1, 4096]\tdefault 256,128") !=
+        std::string::npos);
+}
+
+TEST_CASE("param table: set_live assigns live values and refuses rebuild, unknown and out-of-range ones") {
+  Toy t;
+  toy_table().set_live(t, "lr", 0.2, "toy");
+  toy_table().set_live(t, "gamma", 0.75, "toy");
+  toy_table().set_live(t, "on", 0, "toy");
+  CHECK(t.lr == 0.2);
+  CHECK(t.nested.gamma == 0.75);
+  CHECK(!t.on);
+  CHECK_THROWS_WITH_AS(toy_table().set_live(t, "k", 5, "toy"),
+                       doctest::Contains("parameter 'k' of toy cannot change mid-run"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(toy_table().set_live(t, "expr", 0, "toy"), doctest::Contains("'expr'"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(toy_table().set_live(t, "nope", 1, "toy"),
+                       doctest::Contains("unknown parameter 'nope' for module toy"), std::invalid_argument);
+  CHECK_THROWS_WITH_AS(toy_table().set_live(t, "lr", 20, "toy"),
+                       doctest::Contains("parameter 'lr': expected a number in [1e-05, 10], got '20'"),
+                       std::invalid_argument);
+  CHECK_THROWS_AS(toy_table().set_live(t, "on", 0.5, "toy"), std::invalid_argument);
+  CHECK(t.lr == 0.2);  // a refused value changes nothing
+}
+
+TEST_CASE("param table: a name listed twice or a compound naming a missing row is a programming error") {
+  CHECK_THROWS_WITH_AS((ParamTable<Toy>{Int("k", &Toy::k, 1, 2), Int("k", &Toy::k, 1, 2)}),
+                       doctest::Contains("'k' is listed twice"), std::logic_error);
+  CHECK_THROWS_WITH_AS((ParamTable<Toy>{Real("sx", &Toy::sx, -5, 5), Compound<Toy>("start", {"sx", "sz"})}),
+                       doctest::Contains("names 'sz'"), std::logic_error);
+}
+
+TEST_CASE("metric table: rows must follow the metric enum, and blank() has one NaN per metric") {
+  enum Metric : int { kA, kB, kNum };
+  const MetricTable ok = {{kA, "a", "first", false}, {kB, "b", "second", true}};
+  REQUIRE(ok.size() == kNum);
+  CHECK(ok.infos()[kB].name == "b");
+  CHECK(ok.infos()[kB].log_scale);
+  CHECK(ok.blank().size() == 2);
+  CHECK(std::isnan(ok.blank()[kA]));
+  CHECK_THROWS_WITH_AS((MetricTable{{kB, "b", "", false}, {kA, "a", "", false}}),
+                       doctest::Contains("row 'b' has index 1 at position 0"), std::logic_error);
+}
+
+namespace {
+struct Trainer {
+  OptimizerConfig optim;
+  ScheduleConfig schedule;
+};
+}  // namespace
+
+TEST_CASE("optimizer groups: a trainer spells its optimizer settings as the optimizers module does") {
+  const ParamTable<Trainer> trainer = {optimizer_params(&Trainer::optim), schedule_params(&Trainer::schedule)};
+  const ParamSpecs& race = make_module("optimizers")->params();
+  for (const ParamSpec& s : trainer.specs()) {
+    INFO(s.name);
+    const ParamSpec* o = find_param(race, s.name);
+    REQUIRE(o != nullptr);
+    CHECK(o->type == s.type);
+    CHECK(o->min == s.min);
+    CHECK(o->max == s.max);
+    CHECK(o->choices == s.choices);
+    CHECK(o->update == s.update);
+    CHECK(o->log_scale == s.log_scale);
+  }
+  // torch.optim's names, and the defaults of OptimizerConfig / ScheduleConfig.
+  for (const char* n : {"optimizer", "lr", "momentum", "dampening", "nesterov", "beta1", "beta2", "eps", "alpha",
+                        "weight_decay", "lr_decay", "initial_accumulator_value", "centered", "amsgrad", "schedule",
+                        "step_size", "gamma", "decay", "t_max", "eta_min"})
+    CHECK_MESSAGE(find_param(trainer.specs(), n) != nullptr, n);
+  const Trainer t = trainer.read(ParamValues{{"optimizer", 5}, {"lr", 0.01}, {"schedule", 4}, {"t_max", 50}});
+  CHECK(t.optim.kind == OptimizerKind::RMSProp);
+  CHECK(t.optim.lr == 0.01);
+  CHECK(t.optim.eps == OptimizerConfig{}.eps);
+  CHECK(t.schedule.kind == ScheduleKind::Cosine);
+  CHECK(t.schedule.t_max == 50);
 }

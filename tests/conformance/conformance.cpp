@@ -1,0 +1,302 @@
+// The module contract, checked per registry entry (conformance.h).
+#include "conformance.h"
+
+#include "../support/imgui_headless.h"
+#include "algorithms/data/datasets.h"
+#include "app/headless/cli.h"
+#include "app/headless/runner.h"
+#include "views/view_registry.h"
+
+#include <cmath>
+#include <cstdio>
+#include <cstring>
+#include <filesystem>
+#include <fstream>
+#include <sstream>
+#include <stdexcept>
+
+namespace cilab::conformance {
+namespace {
+
+constexpr uint64_t kSeed = 7;
+
+std::shared_ptr<const Dataset> default_data(const ModuleInfo& info) {
+  return info.default_dataset.empty() ? nullptr : make_dataset(info.default_dataset);
+}
+
+// A module reset on its default data and parameters (throws what reset throws).
+std::unique_ptr<Module> fresh(const ModuleEntry& e, const ParamValues* values = nullptr) {
+  std::unique_ptr<Module> m = e.make();
+  const ParamValues v = values ? *values : default_values(m->params());
+  m->reset(default_data(m->info()), v, kSeed);
+  return m;
+}
+
+// Bitwise equality of two metric vectors (NaN equals NaN with the same bits).
+bool same_bits(const std::vector<double>& a, const std::vector<double>& b) {
+  return a.size() == b.size() && (a.empty() || std::memcmp(a.data(), b.data(), a.size() * sizeof(double)) == 0);
+}
+
+std::string describe(const std::vector<double>& v) {
+  std::ostringstream os;
+  os.precision(17);
+  for (size_t i = 0; i < v.size(); ++i) os << (i ? ", " : "") << v[i];
+  return "[" + os.str() + "]";
+}
+
+std::string what_of(const std::exception_ptr& p) {
+  try {
+    std::rethrow_exception(p);
+  } catch (const std::exception& ex) {
+    return ex.what();
+  } catch (...) {
+    return "(not a std::exception)";
+  }
+}
+
+// "" if f throws std::invalid_argument whose message names 'param'; else why not.
+template <class F>
+std::string throws_naming(const std::string& param, const std::string& action, F&& f) {
+  try {
+    f();
+  } catch (const std::invalid_argument& ex) {
+    if (std::string(ex.what()).find("'" + param + "'") != std::string::npos) return "";
+    return action + ": the error does not name '" + param + "': " + ex.what();
+  } catch (...) {
+    return action + ": threw something other than std::invalid_argument: " + what_of(std::current_exception());
+  }
+  return action + ": did not throw";
+}
+
+std::string check_defaults_validate(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = e.make();
+  if (m->info().name != e.name)
+    return "registry name '" + e.name + "' differs from info().name '" + m->info().name + "'";
+  try {
+    validated(m->params(), default_values(m->params()));
+    fresh(e);
+  } catch (const std::exception& ex) {
+    return std::string("the defaults do not reset: ") + ex.what();
+  }
+  return "";
+}
+
+std::string check_metric_sizes(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = fresh(e);
+  const size_t want = m->info().metrics.size();
+  auto size_ok = [&](const char* when, int k) -> std::string {
+    const size_t got = m->snapshot()->metrics.size();
+    if (got == want) return "";
+    return std::string(when) + " " + std::to_string(k) + ": " + std::to_string(got) + " metrics, info() declares " +
+           std::to_string(want);
+  };
+  if (std::string f = size_ok("after reset", 0); !f.empty()) return f;
+  for (int i = 1; i <= 4; ++i) {
+    m->sub_step();
+    if (std::string f = size_ok("after sub-step", i); !f.empty()) return f;
+    m->step();
+    if (std::string f = size_ok("after step", i); !f.empty()) return f;
+  }
+  return "";
+}
+
+std::string check_clone_then_step(const ModuleEntry& e) {
+  std::unique_ptr<Module> a = fresh(e);
+  a->step();
+  a->sub_step();
+  std::unique_ptr<Module> b = a->clone();
+  for (int i = 0; i < 4; ++i) {
+    a->step();
+    b->step();
+    const Snapshot &sa = *a->snapshot(), &sb = *b->snapshot();
+    if (sa.iteration != sb.iteration || sa.phase != sb.phase || sa.status != sb.status || sa.message != sb.message ||
+        !same_bits(sa.metrics, sb.metrics))
+      return "step " + std::to_string(i + 1) + " after the clone: original " + describe(sa.metrics) + " at " +
+             std::to_string(sa.iteration) + ", clone " + describe(sb.metrics) + " at " + std::to_string(sb.iteration);
+  }
+  return "";
+}
+
+std::string check_set_live(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = fresh(e);
+  const ParamValues v = default_values(m->params());
+  for (const ParamSpec& s : m->params()) {
+    if (is_compound(s)) continue;
+    const double current = is_text_valued(s) ? 0.0 : v.at(s.name);
+    if (s.update == ParamUpdate::Rebuild || is_text_valued(s)) {
+      if (std::string f = throws_naming(s.name, "set_live on rebuild parameter '" + s.name + "'",
+                                        [&] { m->set_live(s.name, current); });
+          !f.empty())
+        return f;
+      continue;
+    }
+    try {  // a Live parameter takes its own current value
+      m->set_live(s.name, current);
+    } catch (const std::exception& ex) {
+      return "set_live('" + s.name + "', its default) threw: " + ex.what();
+    }
+    const double bad = s.type == ParamType::Choice ? static_cast<double>(s.choices.size())
+                       : s.type == ParamType::Bool ? 2.0
+                                                   : s.max + std::max(1.0, std::abs(s.max));
+    if (std::string f = throws_naming(s.name, "set_live on live parameter '" + s.name + "' out of range",
+                                      [&] { m->set_live(s.name, bad); });
+        !f.empty())
+      return f;
+  }
+  return throws_naming("no_such_parameter", "set_live on an unknown parameter",
+                       [&] { m->set_live("no_such_parameter", 1.0); });
+}
+
+std::string check_bad_values(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = e.make();
+  const ParamSpecs& specs = m->params();
+  const std::shared_ptr<const Dataset> data = default_data(m->info());
+  for (const ParamSpec& s : specs) {
+    ParamValues v = default_values(specs);
+    if (is_compound(s)) {  // one number for a compound of several
+      if (std::string f = throws_naming(s.name, "--set " + s.name + "=1",
+                                        [&] { apply_assignment(specs, v, s.name + "=1", e.name); });
+          !f.empty())
+        return f;
+      continue;
+    }
+    if (s.type == ParamType::Text) continue;  // any text is a value; the module judges it (tested per module)
+    if (s.type == ParamType::IntList) {
+      v.text[s.name] = "x";
+    } else {
+      v[s.name] = s.type == ParamType::Choice ? static_cast<double>(s.choices.size())
+                  : s.type == ParamType::Bool ? 2.0
+                                              : s.max + std::max(1.0, std::abs(s.max));
+    }
+    if (std::string f = throws_naming(s.name, "reset with '" + s.name + "' out of range",
+                                      [&] { e.make()->reset(data, v, kSeed); });
+        !f.empty())
+      return f;
+  }
+  return "";
+}
+
+std::string check_own_view(const ModuleEntry& e) {
+  if (has_own_view(e.name)) return "";
+  return "module '" + e.name + "' has no view of its own (add CILAB_REGISTER_VIEW(Module, View) to its view's .cpp); "
+         "it would get the generic view";
+}
+
+std::string check_frames(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = fresh(e);
+  std::unique_ptr<ModuleView> view = make_view(e.name);
+  const std::shared_ptr<const Dataset> data = default_data(m->info());
+  const ParamValues values = default_values(m->params());
+  std::vector<std::vector<double>> history;
+  ImGuiHeadless ui;
+  auto frames = [&](const char* when) -> std::string {
+    const std::shared_ptr<const Snapshot> snap = m->snapshot();
+    if (snap->phase == 0) history.push_back(snap->metrics);
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &m->info();
+    ctx.metric_history = &history;
+    ctx.values = &values;
+    ctx.seed = kSeed;
+    ctx.data_version = 1;
+    ctx.stored_snapshot = [](int) { return std::shared_ptr<const Snapshot>(); };
+    for (int f = 0; f < 3; ++f) {
+      std::vector<ViewIntent> intents;
+      const FrameStats st = ui.frame_in_window([&] {
+        view->draw(*snap, ctx, intents);
+        view->draw_controls(*snap, ctx);
+      });
+      if (st.vertices == 0) return std::string("frame ") + std::to_string(f + 1) + " " + when + " drew nothing";
+    }
+    return "";
+  };
+  if (std::string f = frames("before a step"); !f.empty()) return f;
+  m->step();
+  if (std::string f = frames("after a step"); !f.empty()) return f;
+  m->sub_step();
+  return frames("after a sub-step");
+}
+
+std::string check_cli_columns(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = e.make();
+  const ModuleInfo& info = m->info();
+  const std::string path =
+      (std::filesystem::temp_directory_path() / ("cilab_conformance_" + e.name + ".csv")).string();
+  const char* argv[] = {"cilab", "run", e.name.c_str(), "--steps", "3", "--out", path.c_str()};
+  std::ostringstream out, err;
+  const CliResult r = run_cli(7, argv, out, err);
+  if (r.exit_code != 0) return "cilab run " + e.name + " exited " + std::to_string(r.exit_code) + ": " + err.str();
+  std::ifstream in(path);
+  std::string header, row;
+  std::getline(in, header);
+  std::vector<std::string> want;
+  if (!info.table_columns.empty()) {
+    want = info.table_columns;
+  } else {
+    want.push_back("iteration");
+    for (const MetricInfo& mi : info.metrics) want.push_back(mi.name);
+  }
+  want.push_back("step_ms");
+  std::string expected;
+  for (size_t i = 0; i < want.size(); ++i) expected += (i ? "," : "") + want[i];
+  std::remove(path.c_str());
+  if (header != expected) return "cilab run header '" + header + "', declared '" + expected + "'";
+  return "";
+}
+
+std::string check_rewind(const ModuleEntry& e) {
+  std::unique_ptr<Module> probe = e.make();
+  RunnerConfig cfg;
+  cfg.threaded = false;
+  cfg.history_budget_bytes = 0;  // keep no snapshots: seeking back must re-simulate
+  cfg.keyframe_interval = 3;
+  Runner runner([&e] { return e.make(); }, cfg);
+  runner.reset(default_data(probe->info()), default_values(probe->params()), kSeed);
+  runner.step_n(8);
+  const std::vector<IterationRecord> records = runner.history();
+  const int last = runner.last_iteration();
+  for (int target : {last / 2, std::max(0, last - 1), 0}) {
+    runner.seek(target);
+    const std::shared_ptr<const Snapshot> s = runner.latest();
+    if (!s || s->iteration != target) return "seek(" + std::to_string(target) + ") did not show that iteration";
+    if (!same_bits(s->metrics, records[static_cast<size_t>(target)].metrics))
+      return "seek(" + std::to_string(target) + "): metrics " + describe(s->metrics) + ", first run " +
+             describe(records[static_cast<size_t>(target)].metrics);
+  }
+  return "";
+}
+
+// Runs a check, turning an exception into a failure.
+std::string guarded(const Check& c, const ModuleEntry& e) {
+  try {
+    return c.run(e);
+  } catch (...) {
+    return std::string("threw: ") + what_of(std::current_exception());
+  }
+}
+
+}  // namespace
+
+const std::vector<Check>& checks() {
+  static const std::vector<Check> kChecks = {
+      {"defaults validate and reset", check_defaults_validate},
+      {"metric vector has the declared size", check_metric_sizes},
+      {"clone-then-step equals step", check_clone_then_step},
+      {"set_live: rebuild throws, live takes its value", check_set_live},
+      {"a bad value names the parameter", check_bad_values},
+      {"has its own view", check_own_view},
+      {"three headless frames draw", check_frames},
+      {"cilab run writes the declared columns", check_cli_columns},
+      {"runner rewind reproduces the metrics", check_rewind},
+  };
+  return kChecks;
+}
+
+std::vector<std::string> failures(const ModuleEntry& entry) {
+  std::vector<std::string> out;
+  for (const Check& c : checks())
+    if (std::string f = guarded(c, entry); !f.empty()) out.push_back(std::string(c.name) + ": " + f);
+  return out;
+}
+
+}  // namespace cilab::conformance

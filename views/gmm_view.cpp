@@ -1,6 +1,6 @@
 // The GMM view: main plot (soft colours, ellipses, density, draggable means),
 // the k-means comparison plot and the side column. The model-selection sweep
-// panel and its worker thread live in gmm_view_select.cpp.
+// panel and its background job live in gmm_view_select.cpp.
 #include "views/gmm_view.h"
 
 #include "algorithms/gmm.h"
@@ -80,10 +80,7 @@ double param_or(const ViewContext& ctx, const char* name, double fallback) {
 
 GmmView::GmmView() = default;
 
-GmmView::~GmmView() {
-  cancel_sweep();
-  join_retired(true);
-}
+GmmView::~GmmView() { cancel_sweep(); }
 
 void GmmView::on_reset() {
   drag_index_ = -1;
@@ -304,7 +301,6 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
   ellipses_drawn_ = 0;
   contour_segments_drawn_ = 0;
   kmeans_plot_drawn_ = false;
-  join_retired(false);
   if (!snap_ptr || !ctx.data || ctx.data->rows() == 0) {
     ImGui::TextDisabled("No Gaussian-mixture state to show.");
     return;

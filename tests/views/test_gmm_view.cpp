@@ -10,6 +10,7 @@
 #include "algorithms/gmm_select.h"
 #include "views/gmm_view.h"
 #include "views/gmm_view_density.h"
+#include "views/jobs.h"
 
 #include <doctest/doctest.h>
 
@@ -21,6 +22,7 @@ using namespace cilab;
 namespace {
 
 struct Fixture {
+  BackgroundJobs jobs;  // first: destroyed last, joining the sweeps the views started
   std::shared_ptr<const Dataset> data;
   std::unique_ptr<Module> gmm = make_module("gmm");
   ParamValues values;
@@ -63,6 +65,7 @@ struct Fixture {
     ctx.data_version = 1;
     ctx.values = &values;
     ctx.seed = seed;
+    ctx.jobs = &jobs;
     return ctx;
   }
 };
@@ -431,20 +434,47 @@ TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clickin
   CHECK(view.sweep_rows().size() == 5);
 }
 
-TEST_CASE("gmm view: on_reset cancels a running sweep without blocking - the destructor joins it") {
+TEST_CASE("gmm view: on_reset and the destructor cancel a running sweep without blocking - the app's jobs join it") {
   auto data = make_dataset("blobs:n=20000,centers=6,seed=2");
   Fixture f(data, {"k=2"});
   auto view = std::make_unique<GmmView>();
   view->sweep_kmax = 20;
-  view->start_sweep(*data, f.values, 1, 1);
+  view->start_sweep(f.jobs, *data, f.values, 1, 1);
   CHECK(view->sweep_running());
+  REQUIRE(f.jobs.statuses().size() == 1);
+  CHECK_FALSE(f.jobs.statuses()[0].cancel_requested);
   const auto t0 = std::chrono::steady_clock::now();
   view->on_reset();
   const double reset_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK_FALSE(view->sweep_running());
   CHECK(view->sweep_rows().empty());
   CHECK(reset_s < 0.5);
-  view.reset();  // joins the retired thread (cancelled after its current K)
+  CHECK(f.jobs.statuses()[0].cancel_requested);  // the job stops after its current K
+
+  // A module switch destroys the view: its running sweep is cancelled, nobody waits for it.
+  view->start_sweep(f.jobs, *data, f.values, 1, 1);
+  CHECK(view->sweep_running());
+  const auto t1 = std::chrono::steady_clock::now();
+  view.reset();
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count() < 0.5);
+  for (const JobStatus& s : f.jobs.statuses()) CHECK(s.cancel_requested);
+  // ~Fixture: ~BackgroundJobs joins both threads.
+}
+
+TEST_CASE("gmm view: without background jobs the sweep panel refuses politely") {
+  Fixture f("faithful", {"k=2"});
+  f.steps(1);
+  ImGuiHeadless ui;
+  GmmView view;
+  view.show_model_selection = true;
+  std::vector<ViewIntent> intents;
+  ViewContext ctx = f.context();
+  ctx.jobs = nullptr;
+  const std::string text = frame_text(ui, [&] { view.draw(f.snap(), ctx, intents); });
+  CHECK(text.find("no background jobs are available") != std::string::npos);
+  CHECK_FALSE(view.sweep_running());
+  CHECK(view.sweep_rows().empty());
+  CHECK(f.jobs.statuses().empty());
 }
 
 TEST_CASE("gmm view: heatmap density goes through the texture provider - large n colours are cached") {

@@ -397,16 +397,17 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
     for (double v : density_grid_)
       if (std::isfinite(v)) density_max_ = std::max(density_max_, v);
     contours_.clear();
-    contour_level_of_.clear();
     density_rgba_.clear();
     if (std::isfinite(density_max_)) {
       if (density == Density::Contours) {
+        std::vector<double> levels;
+        contour_colours_.clear();
         for (int i = 1; i <= kContourLevels; ++i) {
-          const size_t before = contours_.size();
-          contour_segments(density_grid_, kDensityGrid, kDensityGrid, grid_x0_, grid_x1_, grid_y0_, grid_y1_,
-                           density_max_ - kContourStep * i, contours_);
-          contour_level_of_.insert(contour_level_of_.end(), contours_.size() - before, i);
+          levels.push_back(density_max_ - kContourStep * i);
+          contour_colours_.push_back(IM_COL32(230, 230, 240, 150 - 12 * i));  // fainter further out
         }
+        density_contours(density_grid_, kDensityGrid, kDensityGrid, grid_x0_, grid_x1_, grid_y0_, grid_y1_, levels,
+                         contours_);
       } else {
         density_rgba_.resize(density_grid_.size());
         for (size_t i = 0; i < density_grid_.size(); ++i) {
@@ -419,21 +420,19 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
   }
   // Its key: contours get a legend entry (hiding it hides them), the heatmap a colour bar
   // (SetupColorBar in draw_gmm_plot).
+  const char* label = "density p(x): log p falls by 1 per line##density";
   plot::Spec spec;
   spec.flags = plot::ItemFlags_NoFit | (density == Density::Contours ? 0 : plot::ItemFlags_NoLegend);
   spec.color = IM_COL32(230, 230, 240, 255);
-  if (!plot::BeginItem("density p(x): log p falls by 1 per line##density", spec)) return;
-  ImDrawList* dl = plot::GetPlotDrawList();
   if (density == Density::Contours) {
-    for (size_t s = 0; s < contours_.size(); ++s) {
-      const Segment2& g = contours_[s];
-      const int level = contour_level_of_[s];
-      const int alpha = 150 - 12 * level;
-      dl->AddLine(plot::PlotToPixels(g.x0, g.y0), plot::PlotToPixels(g.x1, g.y1), IM_COL32(230, 230, 240, alpha),
-                  1.0f);
-    }
-    contour_segments_drawn_ = static_cast<int>(contours_.size());
-  } else if (!density_rgba_.empty()) {
+    spec.line_weight = 1.0f;
+    if (plot::PlotContours(label, contours_, contour_colours_.data(), spec))
+      contour_segments_drawn_ = static_cast<int>(contours_.size());
+    return;
+  }
+  if (!plot::BeginItem(label, spec)) return;
+  ImDrawList* dl = plot::GetPlotDrawList();
+  if (!density_rgba_.empty()) {
     const ImVec2 tl = plot::PlotToPixels(grid_x0_, grid_y1_), br = plot::PlotToPixels(grid_x1_, grid_y0_);
     plot::TextureProvider* tex = plot::GetTextureProvider();
     if (tex) {

@@ -145,8 +145,8 @@ class GmmView : public ModuleView {
   uint64_t density_uploaded_key_ = 0;
   ImTextureID density_texture_ = nullptr;
   double grid_x0_ = 0, grid_x1_ = 1, grid_y0_ = 0, grid_y1_ = 1;
-  std::vector<Segment2> contours_;
-  std::vector<int> contour_level_of_;
+  plot::ContourSegments contours_;
+  std::vector<ImU32> contour_colours_;  // per level
 
   // Limits of the GMM plot (the k-means plot beside it follows them).
   double lim_x0_ = 0, lim_x1_ = 1, lim_y0_ = 0, lim_y1_ = 1;

@@ -535,30 +535,37 @@ TEST_CASE("gmm density: log density of one component matches the closed form - m
   CHECK(grid[11] == doctest::Approx(mixture_log_density({g}, 2.5, -3.5)));
 }
 
-TEST_CASE("gmm density: marching-squares contours of a radial function lie on the circle") {
+TEST_CASE("gmm density: the contours of a cell-centre grid (row 0 at the top) go through the plot library and lie on the circle") {
   const int n = 64;
   std::vector<double> grid(n * n);
   const double x0 = -2, x1 = 2, y0 = -2, y1 = 2;
+  // Off-centre, so that a flipped row order or a half-cell shift would show.
+  const double cx = 0.3, cy = 0.5;
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) {
       const double x = x0 + (c + 0.5) * (x1 - x0) / n, y = y1 - (r + 0.5) * (y1 - y0) / n;
-      grid[r * n + c] = -(x * x + y * y);
+      grid[r * n + c] = -((x - cx) * (x - cx) + (y - cy) * (y - cy));
     }
-  std::vector<Segment2> segs;
-  contour_segments(grid, n, n, x0, x1, y0, y1, -1.0, segs);
+  plot::ContourSegments segs;
+  density_contours(grid, n, n, x0, x1, y0, y1, {-1.0, -0.25}, segs);
   REQUIRE(segs.size() > 50);
-  double length = 0;
-  for (const Segment2& s : segs) {
-    CHECK(std::hypot(s.x0, s.y0) == doctest::Approx(1.0).epsilon(0.01));
-    CHECK(std::hypot(s.x1, s.y1) == doctest::Approx(1.0).epsilon(0.01));
-    length += std::hypot(s.x1 - s.x0, s.y1 - s.y0);
+  double length[2] = {0, 0};
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const double* s = &segs.xy[4 * i];
+    const double radius = segs.level[i] == 0 ? 1.0 : 0.5;
+    CHECK(std::hypot(s[0] - cx, s[1] - cy) == doctest::Approx(radius).epsilon(0.01));
+    CHECK(std::hypot(s[2] - cx, s[3] - cy) == doctest::Approx(radius).epsilon(0.01));
+    length[segs.level[i]] += std::hypot(s[2] - s[0], s[3] - s[1]);
   }
-  CHECK(length == doctest::Approx(2 * M_PI).epsilon(0.01));
-  // A level outside the range gives nothing; NaN corners are skipped.
+  CHECK(length[0] == doctest::Approx(2 * M_PI).epsilon(0.01));
+  CHECK(length[1] == doctest::Approx(M_PI).epsilon(0.01));
+  // A level outside the range gives nothing; -inf corners (degenerate mixtures) are skipped.
   segs.clear();
-  contour_segments(grid, n, n, x0, x1, y0, y1, 5.0, segs);
-  CHECK(segs.empty());
-  grid.assign(grid.size(), NAN);
-  contour_segments(grid, n, n, x0, x1, y0, y1, -1.0, segs);
-  CHECK(segs.empty());
+  density_contours(grid, n, n, x0, x1, y0, y1, {5.0}, segs);
+  CHECK(segs.size() == 0);
+  std::vector<double> holed = grid;
+  for (int c = 0; c < n; ++c) holed[(n / 2) * n + c] = -INFINITY;
+  density_contours(holed, n, n, x0, x1, y0, y1, {-1.0}, segs);
+  REQUIRE(segs.size() > 0);
+  for (double v : segs.xy) CHECK(std::isfinite(v));
 }

@@ -92,7 +92,7 @@ void GmmView::on_reset() {
 }
 
 void GmmView::refresh_points(const Dataset& data, uint64_t version) {
-  if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
+  if (!scatter_.update(data, version, projection)) return;
   const int d = data.cols();
   const int n = data.rows();
   // Smallest positive feature variance: the scale a covariance eigenvalue is
@@ -216,7 +216,7 @@ void GmmView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
   if (!snap || !ctx.data) return;
   const Dataset& data = *ctx.data;
   ImGui::TextDisabled("View");
-  ScatterProjection::draw_controls(data, projection, feature_x, feature_y,
+  ScatterProjection::draw_controls(data, projection,
                                    "Scatter of the scores on the first two principal axes. The ellipses and the "
                                    "density are the images of the components under that map: N(P mu_k, P Sigma_k "
                                    "P^T). EM still runs in all d dimensions.");

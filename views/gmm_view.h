@@ -60,14 +60,12 @@ class GmmView : public ModuleView {
   // when the data or the parameters no longer match).
   void on_reset() override;
 
-  using Projection = ScatterMode;
   enum class ColourBy { Responsibility = 0, TrueLabel = 1 };
   enum class Density { Off = 0, Contours = 1, Heatmap = 2 };
 
   // View options (public: tests and presets set them).
-  Projection projection = Projection::Principal;
+  ProjectionChoice projection;  // the projection control (d > 2): principal axes or two features
   ColourBy colour_by = ColourBy::Responsibility;
-  int feature_x = 0, feature_y = 1;
   bool show_ellipses = true;
   Density density = Density::Contours;
   bool show_model_selection = false;  // the sweep panel under the plots

@@ -43,7 +43,7 @@ void KMeansView::on_reset() {
 }
 
 void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
-  if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
+  if (!scatter_.update(data, version, projection)) return;
   ++colours_version_;
   colours_mode_ = -1;
   fit_pending_ = true;  // new data or a new projection: show all of it
@@ -163,7 +163,7 @@ void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx
   const Dataset& data = *ctx.data;
   ImGui::TextDisabled("View");
   const int d = data.cols();
-  ScatterProjection::draw_controls(data, projection, feature_x, feature_y,
+  ScatterProjection::draw_controls(data, projection,
                                    "Scatter of the scores on the first two principal axes of the data "
                                    "(eigenvectors of the covariance with the largest eigenvalues). Clustering "
                                    "still happens in all d dimensions.");

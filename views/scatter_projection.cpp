@@ -10,9 +10,11 @@
 
 namespace cilab {
 
-bool ScatterProjection::update(const Dataset& data, uint64_t data_version, ScatterMode mode, int& feature_x,
-                               int& feature_y) {
+bool ScatterProjection::update(const Dataset& data, uint64_t data_version, ProjectionChoice& choice) {
   const int d = data.cols();
+  int& feature_x = choice.feature_x;
+  int& feature_y = choice.feature_y;
+  const ScatterMode mode = choice.mode;
   feature_x = std::clamp(feature_x, 0, std::max(0, d - 1));
   feature_y = std::clamp(feature_y, 0, std::max(0, d - 1));
   const int n = data.rows();
@@ -51,32 +53,52 @@ bool ScatterProjection::update(const Dataset& data, uint64_t data_version, Scatt
   return true;
 }
 
-void ScatterProjection::draw_controls(const Dataset& data, ScatterMode& mode, int& feature_x, int& feature_y,
-                                      const char* principal_help) {
+namespace {
+
+// Centre of the last ImGui item.
+ImVec2 last_item_centre() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  return ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+}
+
+}  // namespace
+
+bool ScatterProjection::draw_controls(const Dataset& data, ProjectionChoice& choice, const char* principal_help) {
+  choice.widgets = ProjectionChoice::Widgets();
   const int d = data.cols();
-  if (d <= 2) return;
-  int proj = static_cast<int>(mode);
+  if (d <= 2) return false;
+  const ProjectionChoice before = choice;
+  int proj = static_cast<int>(choice.mode);
   ImGui::RadioButton("principal axes", &proj, 1);
+  choice.widgets.principal = last_item_centre();
   tooltip_text(principal_help);
   ImGui::SameLine();
   ImGui::RadioButton("two features", &proj, 0);
-  mode = static_cast<ScatterMode>(proj);
-  if (mode != ScatterMode::Features) return;
-  auto name = [&](int j) {
-    return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
-                                                          : "x" + std::to_string(j);
-  };
-  auto feature_combo = [&](const char* label, int& f) {
-    f = std::clamp(f, 0, d - 1);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    if (ImGui::BeginCombo(label, name(f).c_str())) {
-      for (int j = 0; j < d; ++j)
-        if (ImGui::Selectable(name(j).c_str(), j == f)) f = j;
-      ImGui::EndCombo();
-    }
-  };
-  feature_combo("x feature", feature_x);
-  feature_combo("y feature", feature_y);
+  choice.widgets.features = last_item_centre();
+  choice.mode = static_cast<ScatterMode>(proj);
+  if (choice.mode == ScatterMode::Features) {
+    auto name = [&](int j) {
+      return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
+                                                            : "x" + std::to_string(j);
+    };
+    auto feature_combo = [&](const char* label, int& f, ImVec2& centre) {
+      f = std::clamp(f, 0, d - 1);
+      const float width = ImGui::GetFontSize() * 10;
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      centre = ImVec2(at.x + width * 0.5f, at.y + ImGui::GetFrameHeight() * 0.5f);  // the combo's box
+      ImGui::SetNextItemWidth(width);
+      if (ImGui::BeginCombo(label, name(f).c_str())) {
+        for (int j = 0; j < d; ++j)
+          if (ImGui::Selectable(name(j).c_str(), j == f)) f = j;
+        ImGui::EndCombo();
+      }
+    };
+    feature_combo("x feature", choice.feature_x, choice.widgets.x_combo);
+    feature_combo("y feature", choice.feature_y, choice.widgets.y_combo);
+  }
+  return choice.mode != before.mode ||
+         (choice.mode == ScatterMode::Features &&
+          (choice.feature_x != before.feature_x || choice.feature_y != before.feature_y));
 }
 
 Eigen::Vector2d ScatterProjection::project(const Eigen::VectorXd& p) const {

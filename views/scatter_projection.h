@@ -16,6 +16,7 @@
 #include <Eigen/Core>
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,16 +28,30 @@ struct Dataset;
 // What a scatter of d > 2 data shows.
 enum class ScatterMode { Features = 0, Principal = 1 };
 
+// The projection control of a clustering scatter (k-means, GMM): the user's
+// choice of 2-D map for d > 2 data, edited by ScatterProjection::draw_controls
+// and read by ScatterProjection::update. View state: the view owns it (tests
+// and presets set it), together with where its widgets were drawn.
+struct ProjectionChoice {
+  ScatterMode mode = ScatterMode::Principal;
+  int feature_x = 0, feature_y = 1;  // Features mode: the columns on x and y
+  // Screen centres of the control's widgets in the last frame that drew them
+  // (NaN when not drawn: d <= 2, or the combos in Principal mode). Tests.
+  struct Widgets {
+    ImVec2 principal{NAN, NAN}, features{NAN, NAN}, x_combo{NAN, NAN}, y_combo{NAN, NAN};
+  } widgets;
+};
+
 // Cached scatter coordinates of one dataset under one 2-D map.
 class ScatterProjection {
  public:
   // Rows used to estimate the principal axes (labelled "estimated" beyond).
   static constexpr int kProjectionRows = 5000;
 
-  // Clamps feature_x / feature_y to [0, d - 1] (written back), then recomputes
-  // xs/ys if data_version, the row count, mode or the features changed (the
+  // Clamps the choice's features to [0, d - 1] (written back), then recomputes
+  // xs/ys if data_version, the row count, the mode or the features changed (the
   // principal axes only when the data changed). Returns true if it recomputed.
-  bool update(const Dataset& data, uint64_t data_version, ScatterMode mode, int& feature_x, int& feature_y);
+  bool update(const Dataset& data, uint64_t data_version, ProjectionChoice& choice);
 
   // True when the plane is two features (Features mode, or d <= 2).
   bool uses_features() const { return mode_ == ScatterMode::Features || !has_axes_; }
@@ -52,12 +67,13 @@ class ScatterProjection {
   // "" for the y axis of 1-D data.
   std::string axis_label(int axis, const Dataset& data) const;
 
-  // The view controls of the map for d > 2 data: "principal axes" / "two features" radio
-  // buttons (principal_help: the first one's tooltip) and, for features, the x and y feature
-  // combos. The features are clamped to [0, d - 1] first: the data may have just been replaced
-  // by data with fewer columns. Draws nothing for d <= 2.
-  static void draw_controls(const Dataset& data, ScatterMode& mode, int& feature_x, int& feature_y,
-                            const char* principal_help);
+  // The projection control, one for every clustering view, for d > 2 data: "principal axes" /
+  // "two features" radio buttons (principal_help: the first one's tooltip, the view's own
+  // words) and, for features, the x and y feature combos. The features are clamped to
+  // [0, d - 1] first: the data may have just been replaced by data with fewer columns. Draws
+  // nothing for d <= 2. Records the widgets' centres in choice.widgets. Returns true if the
+  // user changed the choice this frame.
+  static bool draw_controls(const Dataset& data, ProjectionChoice& choice, const char* principal_help);
 
   // Plot coordinates of the rows (size n).
   const std::vector<float>& xs() const { return xs_; }

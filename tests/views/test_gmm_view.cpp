@@ -156,12 +156,12 @@ TEST_CASE("gmm view: switching to data with fewer columns clamps the chosen feat
   Fixture f3("blobs:n=150,centers=3,dim=3,seed=2", {"k=3"});
   ImGuiHeadless ui;
   GmmView view;
-  view.projection = GmmView::Projection::Features;
-  view.feature_x = 5;
+  view.projection.mode = ScatterMode::Features;
+  view.projection.feature_x = 5;
   frame_text(ui, [&] { view.draw_controls(f6.snap(), f6.context()); });
   const std::string text = frame_text(ui, [&] { view.draw_controls(f3.snap(), f3.context()); });
   CAPTURE(text);
-  CHECK(view.feature_x == 2);
+  CHECK(view.projection.feature_x == 2);
   CHECK(text.find(f3.data->column_names[2]) != std::string::npos);
 }
 

@@ -24,8 +24,6 @@ namespace {
 constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 170);
 const ImVec4 kWarnColour(1.0f, 0.85f, 0.4f, 1.0f);
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
-// Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
-constexpr int kHoverMaxPoints = 300000;
 // Density grid resolution (cells per side) over the visible plot range.
 constexpr int kDensityGrid = 96;
 // Contour levels: log p = peak - kContourStep * i, i = 1..kContourLevels.
@@ -38,8 +36,6 @@ constexpr int kKeyCompare = 'K';
 constexpr int kLegendMaxEntries = 16;
 // Regularisation the rewind button sets (scikit-learn's default reg_covar).
 constexpr double kSafeReg = 1e-6;
-
-ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
 
 uint64_t mix_hash(uint64_t h, const void* p, size_t n) {
   const auto* b = static_cast<const unsigned char*>(p);
@@ -561,60 +557,20 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
   if (!any_drag) drag_index_ = -1;
 
   // Clicks: manual placement, point edits.
-  if (!any_drag && plot::IsPlotHovered()) {
-    const plot::Point m = plot::GetPlotMousePos();
-    if (unplaced > 0 && snap.iteration == 0 && snap.phase == 0 && plot::IsPlotClicked(0) && !point_edit) {
-      ViewIntent vi;
-      vi.intent.kind = "place_mean";
-      vi.intent.index = -1;
-      const Eigen::VectorXd p = scatter_.unproject(scatter_.click_origin(data), m.x, m.y);
-      vi.intent.values.assign(p.data(), p.data() + p.size());
-      out.push_back(vi);
-    } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::AddPoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    } else if (ctx.edit_points && d == 2 && plot::IsPlotClicked(1)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::RemovePoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    }
-  }
+  if (!any_drag)
+    scatter_clicks(scatter_, data, ctx, unplaced > 0 && snap.iteration == 0 && snap.phase == 0, point_edit, "place_mean",
+                   out);
   hovered_row_ = -1;
   if (!any_drag && plot::IsPlotHovered() && !ImGui::IsMouseDown(0)) hover_readout(snap, data);
   plot::EndPlot();
 }
 
 void GmmView::hover_readout(const GmmSnapshot& snap, const Dataset& data) {
-  const std::vector<float>& xs = scatter_.xs();
-  const std::vector<float>& ys = scatter_.ys();
-  const int n = static_cast<int>(xs.size());
-  if (n == 0 || n > kHoverMaxPoints) return;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  int best = -1;
-  float best_d2 = 10.0f * 10.0f;  // pixels
-  for (int i = 0; i < n; ++i) {
-    const ImVec2 p = plot::PlotToPixels(xs[i], ys[i]);
-    const float dx = p.x - mouse.x, dy = p.y - mouse.y;
-    const float d2 = dx * dx + dy * dy;
-    if (d2 < best_d2) best_d2 = d2, best = i;
-  }
+  const int best = scatter_.hovered_row();
   if (best < 0) return;
   hovered_row_ = best;
-  const ImVec2 p = plot::PlotToPixels(xs[best], ys[best]);
-  plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
   ImGui::BeginTooltip();
-  ImGui::Text("row %d", best);
-  if (data.has_labels() && data.labels[best] >= 0) {
-    const int l = data.labels[best];
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
-                       l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
-                                                                     : std::to_string(l).c_str());
-  }
+  row_tooltip_header(data, best);
   if (data.cols() <= 6)
     for (int j = 0; j < data.cols(); ++j)
       ImGui::Text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
@@ -672,23 +628,7 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
     const Eigen::Vector2d v = scatter_.project(km.centroids.row(j).transpose());
     sites[j] = {v.x(), v.y()};
   }
-  if (d == 2 && k > 1) {
-    const plot::Limits lim = plot::GetPlotLimits();
-    const double px = lim.x_max - lim.x_min, py = lim.y_max - lim.y_min;
-    for (int j = 0; j < k; ++j) {
-      const std::vector<Vec2> cell =
-          voronoi_cell(sites, j, lim.x_min - px, lim.y_min - py, lim.x_max + px, lim.y_max + py);
-      if (cell.size() < 3) continue;
-      std::vector<double> cx(cell.size()), cy(cell.size());
-      for (size_t i = 0; i < cell.size(); ++i) cx[i] = cell[i].x, cy[i] = cell[i].y;
-      plot::Spec spec;
-      spec.color = with_alpha(plot::GetColormapColor(j), 110);
-      spec.line_weight = 1.0f;
-      spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-      plot::PlotPolygon(cx.data(), cy.data(), static_cast<int>(cell.size()), with_alpha(plot::GetColormapColor(j), 24),
-                        spec);
-    }
-  }
+  if (d == 2 && k > 1) voronoi_regions(sites, 24, nullptr);
   plot::Spec pts;
   pts.colors = kcolours_.data();
   pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;

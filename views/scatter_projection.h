@@ -11,7 +11,9 @@
 #pragma once
 
 #include "algorithms/projection.h"
+#include "views/geometry.h"
 #include "views/plot/plot.h"
+#include "views/view.h"
 
 #include <Eigen/Core>
 #include <imgui.h>
@@ -47,6 +49,8 @@ class ScatterProjection {
  public:
   // Rows used to estimate the principal axes (labelled "estimated" beyond).
   static constexpr int kProjectionRows = 5000;
+  // Rows above which hovering shows no point (hovered_row searches all of them every frame).
+  static constexpr int kHoverMaxPoints = 300000;
 
   // Clamps the choice's features to [0, d - 1] (written back), then recomputes
   // xs/ys if data_version, the row count, the mode or the features changed (the
@@ -75,6 +79,10 @@ class ScatterProjection {
   // user changed the choice this frame.
   static bool draw_controls(const Dataset& data, ProjectionChoice& choice, const char* principal_help);
 
+  // Inside a plot: the row drawn nearest the mouse, within 10 pixels, ringed in white; -1 if
+  // none, or if there are more than kHoverMaxPoints rows (the search is O(n) per frame).
+  int hovered_row() const;
+
   // Plot coordinates of the rows (size n).
   const std::vector<float>& xs() const { return xs_; }
   const std::vector<float>& ys() const { return ys_; }
@@ -99,6 +107,23 @@ constexpr plot::Marker kLabelMarker = plot::Marker::Square;
 // they swap and `version` advances (the scatter's splat image is rebuilt only
 // then). Returns whether a colour changed.
 bool publish_colours(std::vector<ImU32>& shown, std::vector<ImU32>& next, uint64_t& version);
+
+// Inside a tooltip: "row i" and the row's class (in the label palette) if it has one.
+void row_tooltip_header(const Dataset& data, int row);
+
+// Inside a plot: the clicks of a clustering scatter (call when no handle is being dragged).
+// Left click: while `placing` (manual init, centres left to place) and not editing points,
+// a Module intent `place_kind` (index -1) at the click unprojected into feature space;
+// with `point_edit` (the "click to add" mode, or Shift) on 2-D data an AddPoint. Right click
+// in the "click to add" mode on 2-D data: a RemovePoint.
+void scatter_clicks(const ScatterProjection& scatter, const Dataset& data, const ViewContext& ctx, bool placing,
+                    bool point_edit, const char* place_kind, std::vector<ViewIntent>& out);
+
+// Inside a plot: the Voronoi cells of `sites` (plot coordinates) over the visible range, one
+// filled polygon per site in its cluster colour (outline alpha 110, fill `fill_alpha`), neither
+// fitted nor in the legend. id_prefix names one item per cell ("<prefix><j>"); nullptr draws
+// them as label-free polygons.
+void voronoi_regions(const std::vector<Vec2>& sites, int fill_alpha, const char* id_prefix);
 
 // Inside a plot: one legend entry per class (its name, else "class c") in the label palette.
 // shown[c] (resized to the class count) is false for classes the user hid in the legend.

@@ -12,8 +12,9 @@
 //   thread. Nothing in this class or in JobHandle waits for a job except
 //   JobHandle::wait() (tests, command line) and the destructor.
 // - cancel() only sets the job's flag; the function sees it through
-//   CancelToken::cancelled() and returns early. Its thread is joined later
-//   (on the next submit(), reap() or in the destructor), never by a frame.
+//   CancelToken::cancelled() and returns early. Its thread is joined once the
+//   function has returned (by the next submit() or reap(), which never wait
+//   for a running function) or by the destructor.
 // - Everything the function wrote before returning happens-before a
 //   JobHandle::state() call that returns a terminal state (Finished, Failed,
 //   Cancelled): reading a job's results after seeing it finished is safe.

@@ -220,6 +220,7 @@ void App::shutdown() {
   pending_module_.reset();
   retired_runners_.clear();
   runner_.reset();
+  jobs_.reset();  // cancels the views' background jobs and joins their threads
   if (window_) {
     plot::SetTextureProvider(nullptr);
     textures_.reset();

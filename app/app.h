@@ -12,6 +12,7 @@
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
 #include "app/headless/settings.h"
+#include "views/jobs.h"
 #include "views/ui.h"
 #include "views/view.h"
 
@@ -110,6 +111,8 @@ class App {
   std::string module_name_;
   std::unique_ptr<Runner> runner_;
   std::unique_ptr<ModuleView> view_;
+  // Work of the views that outlasts a frame (sweeps), lent through ViewContext::jobs; joined in shutdown().
+  std::unique_ptr<BackgroundJobs> jobs_ = std::make_unique<BackgroundJobs>();
   ParamSpecs specs_;
   ParamValues values_;        // what the parameter panel shows
   // Text parameters being edited: kept when a restart with them fails, so the

@@ -525,6 +525,7 @@ void App::draw_params_panel() {
     ctx.info = runner_->info();
     ctx.values = &running;
     ctx.seed = seed_;
+    ctx.jobs = jobs_.get();
     view_->draw_controls(*snap, ctx);
   }
 }
@@ -552,6 +553,7 @@ void App::draw_center(float width, float height) {
     ctx.values = &running_;
     ctx.seed = seed_;
     ctx.keys = &view_keys_;
+    ctx.jobs = jobs_.get();
     std::vector<ViewIntent> intents;
     view_->draw(*snap, ctx, intents);
     for (ViewIntent& vi : intents)

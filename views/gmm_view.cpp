@@ -1,6 +1,6 @@
 // The GMM view: main plot (soft colours, ellipses, density, draggable means),
 // the k-means comparison plot and the side column. The model-selection sweep
-// panel and its worker thread live in gmm_view_select.cpp.
+// panel and its background job live in gmm_view_select.cpp.
 #include "views/gmm_view.h"
 #include "views/view_registry.h"
 
@@ -25,8 +25,6 @@ namespace {
 constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 170);
 const ImVec4 kWarnColour(1.0f, 0.85f, 0.4f, 1.0f);
 const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
-// Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
-constexpr int kHoverMaxPoints = 300000;
 // Density grid resolution (cells per side) over the visible plot range.
 constexpr int kDensityGrid = 96;
 // Contour levels: log p = peak - kContourStep * i, i = 1..kContourLevels.
@@ -39,8 +37,6 @@ constexpr int kKeyCompare = 'K';
 constexpr int kLegendMaxEntries = 16;
 // Regularisation the rewind button sets (scikit-learn's default reg_covar).
 constexpr double kSafeReg = 1e-6;
-
-ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
 
 uint64_t mix_hash(uint64_t h, const void* p, size_t n) {
   const auto* b = static_cast<const unsigned char*>(p);
@@ -81,10 +77,7 @@ double param_or(const ViewContext& ctx, const char* name, double fallback) {
 
 GmmView::GmmView() = default;
 
-GmmView::~GmmView() {
-  cancel_sweep();
-  join_retired(true);
-}
+GmmView::~GmmView() { cancel_sweep(); }
 
 void GmmView::on_reset() {
   drag_index_ = -1;
@@ -96,7 +89,7 @@ void GmmView::on_reset() {
 }
 
 void GmmView::refresh_points(const Dataset& data, uint64_t version) {
-  if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
+  if (!scatter_.update(data, version, projection)) return;
   const int d = data.cols();
   const int n = data.rows();
   // Smallest positive feature variance: the scale a covariance eigenvalue is
@@ -220,7 +213,7 @@ void GmmView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
   if (!snap || !ctx.data) return;
   const Dataset& data = *ctx.data;
   ImGui::TextDisabled("View");
-  ScatterProjection::draw_controls(data, projection, feature_x, feature_y,
+  ScatterProjection::draw_controls(data, projection,
                                    "Scatter of the scores on the first two principal axes. The ellipses and the "
                                    "density are the images of the components under that map: N(P mu_k, P Sigma_k "
                                    "P^T). EM still runs in all d dimensions.");
@@ -305,7 +298,6 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
   ellipses_drawn_ = 0;
   contour_segments_drawn_ = 0;
   kmeans_plot_drawn_ = false;
-  join_retired(false);
   if (!snap_ptr || !ctx.data || ctx.data->rows() == 0) {
     ImGui::TextDisabled("No Gaussian-mixture state to show.");
     return;
@@ -402,16 +394,17 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
     for (double v : density_grid_)
       if (std::isfinite(v)) density_max_ = std::max(density_max_, v);
     contours_.clear();
-    contour_level_of_.clear();
     density_rgba_.clear();
     if (std::isfinite(density_max_)) {
       if (density == Density::Contours) {
+        std::vector<double> levels;
+        contour_colours_.clear();
         for (int i = 1; i <= kContourLevels; ++i) {
-          const size_t before = contours_.size();
-          contour_segments(density_grid_, kDensityGrid, kDensityGrid, grid_x0_, grid_x1_, grid_y0_, grid_y1_,
-                           density_max_ - kContourStep * i, contours_);
-          contour_level_of_.insert(contour_level_of_.end(), contours_.size() - before, i);
+          levels.push_back(density_max_ - kContourStep * i);
+          contour_colours_.push_back(IM_COL32(230, 230, 240, 150 - 12 * i));  // fainter further out
         }
+        density_contours(density_grid_, kDensityGrid, kDensityGrid, grid_x0_, grid_x1_, grid_y0_, grid_y1_, levels,
+                         contours_);
       } else {
         density_rgba_.resize(density_grid_.size());
         for (size_t i = 0; i < density_grid_.size(); ++i) {
@@ -424,21 +417,19 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
   }
   // Its key: contours get a legend entry (hiding it hides them), the heatmap a colour bar
   // (SetupColorBar in draw_gmm_plot).
+  const char* label = "density p(x): log p falls by 1 per line##density";
   plot::Spec spec;
   spec.flags = plot::ItemFlags_NoFit | (density == Density::Contours ? 0 : plot::ItemFlags_NoLegend);
   spec.color = IM_COL32(230, 230, 240, 255);
-  if (!plot::BeginItem("density p(x): log p falls by 1 per line##density", spec)) return;
-  ImDrawList* dl = plot::GetPlotDrawList();
   if (density == Density::Contours) {
-    for (size_t s = 0; s < contours_.size(); ++s) {
-      const Segment2& g = contours_[s];
-      const int level = contour_level_of_[s];
-      const int alpha = 150 - 12 * level;
-      dl->AddLine(plot::PlotToPixels(g.x0, g.y0), plot::PlotToPixels(g.x1, g.y1), IM_COL32(230, 230, 240, alpha),
-                  1.0f);
-    }
-    contour_segments_drawn_ = static_cast<int>(contours_.size());
-  } else if (!density_rgba_.empty()) {
+    spec.line_weight = 1.0f;
+    if (plot::PlotContours(label, contours_, contour_colours_.data(), spec))
+      contour_segments_drawn_ = static_cast<int>(contours_.size());
+    return;
+  }
+  if (!plot::BeginItem(label, spec)) return;
+  ImDrawList* dl = plot::GetPlotDrawList();
+  if (!density_rgba_.empty()) {
     const ImVec2 tl = plot::PlotToPixels(grid_x0_, grid_y1_), br = plot::PlotToPixels(grid_x1_, grid_y0_);
     plot::TextureProvider* tex = plot::GetTextureProvider();
     if (tex) {
@@ -567,60 +558,20 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
   if (!any_drag) drag_index_ = -1;
 
   // Clicks: manual placement, point edits.
-  if (!any_drag && plot::IsPlotHovered()) {
-    const plot::Point m = plot::GetPlotMousePos();
-    if (unplaced > 0 && snap.iteration == 0 && snap.phase == 0 && plot::IsPlotClicked(0) && !point_edit) {
-      ViewIntent vi;
-      vi.intent.kind = "place_mean";
-      vi.intent.index = -1;
-      const Eigen::VectorXd p = scatter_.unproject(scatter_.click_origin(data), m.x, m.y);
-      vi.intent.values.assign(p.data(), p.data() + p.size());
-      out.push_back(vi);
-    } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::AddPoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    } else if (ctx.edit_points && d == 2 && plot::IsPlotClicked(1)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::RemovePoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    }
-  }
+  if (!any_drag)
+    scatter_clicks(scatter_, data, ctx, unplaced > 0 && snap.iteration == 0 && snap.phase == 0, point_edit, "place_mean",
+                   out);
   hovered_row_ = -1;
   if (!any_drag && plot::IsPlotHovered() && !ImGui::IsMouseDown(0)) hover_readout(snap, data);
   plot::EndPlot();
 }
 
 void GmmView::hover_readout(const GmmSnapshot& snap, const Dataset& data) {
-  const std::vector<float>& xs = scatter_.xs();
-  const std::vector<float>& ys = scatter_.ys();
-  const int n = static_cast<int>(xs.size());
-  if (n == 0 || n > kHoverMaxPoints) return;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  int best = -1;
-  float best_d2 = 10.0f * 10.0f;  // pixels
-  for (int i = 0; i < n; ++i) {
-    const ImVec2 p = plot::PlotToPixels(xs[i], ys[i]);
-    const float dx = p.x - mouse.x, dy = p.y - mouse.y;
-    const float d2 = dx * dx + dy * dy;
-    if (d2 < best_d2) best_d2 = d2, best = i;
-  }
+  const int best = scatter_.hovered_row();
   if (best < 0) return;
   hovered_row_ = best;
-  const ImVec2 p = plot::PlotToPixels(xs[best], ys[best]);
-  plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
   ImGui::BeginTooltip();
-  ImGui::Text("row %d", best);
-  if (data.has_labels() && data.labels[best] >= 0) {
-    const int l = data.labels[best];
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
-                       l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
-                                                                     : std::to_string(l).c_str());
-  }
+  row_tooltip_header(data, best);
   if (data.cols() <= 6)
     for (int j = 0; j < data.cols(); ++j)
       ImGui::Text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
@@ -678,23 +629,7 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
     const Eigen::Vector2d v = scatter_.project(km.centroids.row(j).transpose());
     sites[j] = {v.x(), v.y()};
   }
-  if (d == 2 && k > 1) {
-    const plot::Limits lim = plot::GetPlotLimits();
-    const double px = lim.x_max - lim.x_min, py = lim.y_max - lim.y_min;
-    for (int j = 0; j < k; ++j) {
-      const std::vector<Vec2> cell =
-          voronoi_cell(sites, j, lim.x_min - px, lim.y_min - py, lim.x_max + px, lim.y_max + py);
-      if (cell.size() < 3) continue;
-      std::vector<double> cx(cell.size()), cy(cell.size());
-      for (size_t i = 0; i < cell.size(); ++i) cx[i] = cell[i].x, cy[i] = cell[i].y;
-      plot::Spec spec;
-      spec.color = with_alpha(plot::GetColormapColor(j), 110);
-      spec.line_weight = 1.0f;
-      spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-      plot::PlotPolygon(cx.data(), cy.data(), static_cast<int>(cell.size()), with_alpha(plot::GetColormapColor(j), 24),
-                        spec);
-    }
-  }
+  if (d == 2 && k > 1) voronoi_regions(sites, 24, nullptr);
   plot::Spec pts;
   pts.colors = kcolours_.data();
   pts.marker_size = data.rows() > 5000 ? 2.0f : 3.5f;

@@ -22,12 +22,14 @@
 // for 2-D data).
 //
 // Model selection: a sweep K = 1..Kmax (gmm_sweep, scikit-learn's BIC and AIC
-// and the final log-likelihood) on a worker thread owned by the view (cancelled
-// and joined in on_reset() and the destructor; never blocks a frame).
+// and the final log-likelihood) run as a job of the app's BackgroundJobs
+// (ViewContext::jobs; cancelled in on_reset() and the destructor, never waited
+// for in a frame; without jobs the panel says it cannot run).
 // Clicking a K in its plot sets the parameter k.
 #pragma once
 
 #include "views/gmm_view_density.h"
+#include "views/jobs.h"
 #include "views/scatter_projection.h"
 #include "views/view.h"
 
@@ -37,10 +39,7 @@
 #include <cmath>
 #include <cstdint>
 #include <memory>
-#include <mutex>
 #include <string>
-#include <thread>
-#include <utility>
 #include <vector>
 
 namespace cilab {
@@ -51,7 +50,7 @@ struct GmmSweepRow;
 class GmmView : public ModuleView {
  public:
   GmmView();
-  ~GmmView() override;  // cancels and joins a running sweep
+  ~GmmView() override;  // cancels a running sweep (BackgroundJobs joins its thread)
   GmmView(const GmmView&) = delete;
   GmmView& operator=(const GmmView&) = delete;
 
@@ -61,25 +60,24 @@ class GmmView : public ModuleView {
   // when the data or the parameters no longer match).
   void on_reset() override;
 
-  using Projection = ScatterMode;
   enum class ColourBy { Responsibility = 0, TrueLabel = 1 };
   enum class Density { Off = 0, Contours = 1, Heatmap = 2 };
 
   // View options (public: tests and presets set them).
-  Projection projection = Projection::Principal;
+  ProjectionChoice projection;  // the projection control (d > 2): principal axes or two features
   ColourBy colour_by = ColourBy::Responsibility;
-  int feature_x = 0, feature_y = 1;
   bool show_ellipses = true;
   Density density = Density::Contours;
   bool show_model_selection = false;  // the sweep panel under the plots
   int sweep_kmax = 8;
 
-  // Starts the model-selection sweep (K = 1..sweep_kmax) on a worker thread
+  // Starts the model-selection sweep (K = 1..sweep_kmax) as a job of `jobs`
   // with a copy of `data` (a running sweep is cancelled first).
-  void start_sweep(const Dataset& data, const ParamValues& values, uint64_t seed, uint64_t data_version);
-  // Cancels a running sweep and waits for its thread.
+  void start_sweep(BackgroundJobs& jobs, const Dataset& data, const ParamValues& values, uint64_t seed,
+                   uint64_t data_version);
+  // Cancels a running sweep and forgets it (returns at once; finished results are kept).
   void cancel_sweep();
-  // Test helper: waits (blocking) until the sweep thread ends.
+  // Test helper: waits (blocking) until the sweep job ends.
   void join_sweep();
   bool sweep_running() const;
   // Finished sweep rows (empty while running or if never run).
@@ -104,7 +102,7 @@ class GmmView : public ModuleView {
   ImVec2 sweep_pixel(int k) const;
 
  private:
-  struct SweepJob;
+  struct SweepResult;
 
   void refresh_points(const Dataset& data, uint64_t version);
   void refresh_colours(const GmmSnapshot& snap, const Dataset& data);
@@ -117,8 +115,6 @@ class GmmView : public ModuleView {
   void draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
   void hover_readout(const GmmSnapshot& snap, const Dataset& data);
   int last_good_iteration(const GmmSnapshot& snap, const ViewContext& ctx) const;
-  // Joins retired (cancelled) sweep threads: finished ones only, or all (wait).
-  void join_retired(bool wait);
 
   // Cached per dataset / projection.
   ScatterProjection scatter_;
@@ -147,8 +143,8 @@ class GmmView : public ModuleView {
   uint64_t density_uploaded_key_ = 0;
   ImTextureID density_texture_ = nullptr;
   double grid_x0_ = 0, grid_x1_ = 1, grid_y0_ = 0, grid_y1_ = 1;
-  std::vector<Segment2> contours_;
-  std::vector<int> contour_level_of_;
+  plot::ContourSegments contours_;
+  std::vector<ImU32> contour_colours_;  // per level
 
   // Limits of the GMM plot (the k-means plot beside it follows them).
   double lim_x0_ = 0, lim_x1_ = 1, lim_y0_ = 0, lim_y1_ = 1;
@@ -164,11 +160,9 @@ class GmmView : public ModuleView {
   int rewind_target_ = -1;
   int drag_index_ = -1;
 
-  // Model-selection sweep.
-  std::shared_ptr<SweepJob> job_;
-  std::thread worker_;
-  // Cancelled sweeps still finishing their current K (joined without blocking a frame).
-  std::vector<std::pair<std::shared_ptr<SweepJob>, std::thread>> retired_;
+  // Model-selection sweep: its results (written by the job, read once it ended) and its job.
+  std::shared_ptr<SweepResult> sweep_;
+  JobHandle sweep_job_;
   std::string sweep_key_;       // data/params/seed the finished rows belong to
   std::string sweep_error_;
   std::vector<double> sweep_px_x_, sweep_px_y_;  // pixels of K = 1..: BIC plot

@@ -2,6 +2,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 
 namespace cilab {
@@ -42,50 +43,13 @@ std::vector<double> mixture_log_density_grid(const std::vector<Gauss2>& mix, int
   return out;
 }
 
-void contour_segments(const std::vector<double>& grid, int rows, int cols, double x0, double x1, double y0,
-                      double y1, double level, std::vector<Segment2>& out) {
-  if (rows < 2 || cols < 2 || grid.size() < static_cast<size_t>(rows) * cols) return;
+void density_contours(const std::vector<double>& grid, int rows, int cols, double x0, double x1, double y0,
+                      double y1, const std::vector<double>& levels, plot::ContourSegments& out) {
+  if (grid.size() < static_cast<size_t>(rows) * cols) return;
   const double dx = (x1 - x0) / cols, dy = (y1 - y0) / rows;
-  auto px = [&](double c) { return x0 + (c + 0.5) * dx; };
-  auto py = [&](double r) { return y1 - (r + 0.5) * dy; };
-  auto at = [&](int r, int c) { return grid[static_cast<size_t>(r) * cols + c]; };
-  // Where the level crosses between two corner values (fraction from the first).
-  auto frac = [&](double va, double vb) {
-    const double t = (level - va) / (vb - va);
-    return std::clamp(t, 0.0, 1.0);
-  };
-  for (int r = 0; r + 1 < rows; ++r) {
-    for (int c = 0; c + 1 < cols; ++c) {
-      const double tl = at(r, c), tr = at(r, c + 1), br = at(r + 1, c + 1), bl = at(r + 1, c);
-      if (!std::isfinite(tl) || !std::isfinite(tr) || !std::isfinite(br) || !std::isfinite(bl)) continue;
-      const bool s_tl = tl >= level, s_tr = tr >= level, s_br = br >= level, s_bl = bl >= level;
-      // Crossing points on the edges top, right, bottom, left (NaN x = none).
-      double ex[4] = {0, 0, 0, 0}, ey[4] = {0, 0, 0, 0};
-      bool has[4] = {s_tl != s_tr, s_tr != s_br, s_bl != s_br, s_tl != s_bl};
-      if (has[0]) ex[0] = px(c + frac(tl, tr)), ey[0] = py(r);
-      if (has[1]) ex[1] = px(c + 1), ey[1] = py(r + frac(tr, br));
-      if (has[2]) ex[2] = px(c + frac(bl, br)), ey[2] = py(r + 1);
-      if (has[3]) ex[3] = px(c), ey[3] = py(r + frac(tl, bl));
-      const int count = has[0] + has[1] + has[2] + has[3];
-      auto seg = [&](int a, int b) { out.push_back({ex[a], ey[a], ex[b], ey[b]}); };
-      if (count == 2) {
-        int e[2] = {0, 0}, m = 0;
-        for (int i = 0; i < 4; ++i)
-          if (has[i]) e[m++] = i;
-        seg(e[0], e[1]);
-      } else if (count == 4) {
-        // Saddle: cut off the two corners on the other side than the cell centre.
-        const bool s_centre = 0.25 * (tl + tr + br + bl) >= level;
-        if (s_centre == s_tl) {
-          seg(0, 1);  // cut tr
-          seg(2, 3);  // cut bl
-        } else {
-          seg(3, 0);  // cut tl
-          seg(1, 2);  // cut br
-        }
-      }
-    }
-  }
+  // Row 0 at the top: the y range is given top to bottom.
+  plot::contour_segments(grid.data(), rows, cols, x0 + 0.5 * dx, x1 - 0.5 * dx, y1 - 0.5 * dy, y0 + 0.5 * dy, levels,
+                         out);
 }
 
 }  // namespace cilab

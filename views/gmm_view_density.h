@@ -1,5 +1,5 @@
 // ImGui-free maths of the GMM view (unit-tested): the 2-D picture of a
-// mixture and its density.
+// mixture, its density and the density's contour lines.
 //
 // A view of d > 2 data shows a linear 2-D map s = P (x - c) of the points
 // (P: 2 x d, two chosen features or the first two principal axes). The image
@@ -7,6 +7,8 @@
 // ellipses drawn are exact, and the drawn density is the exact density of the
 // projected data (a marginal for feature pairs).
 #pragma once
+
+#include "views/plot/contour.h"
 
 #include <vector>
 
@@ -26,15 +28,11 @@ double mixture_log_density(const std::vector<Gauss2>& mix, double x, double y);
 std::vector<double> mixture_log_density_grid(const std::vector<Gauss2>& mix, int rows, int cols, double x0,
                                              double x1, double y0, double y1);
 
-// A contour line segment in data coordinates.
-struct Segment2 {
-  double x0 = 0, y0 = 0, x1 = 0, y1 = 0;
-};
-
-// Marching squares: segments of the level set {f = level} of a grid laid out
-// like mixture_log_density_grid (row 0 at the top, cell centres). Corners
-// with non-finite values produce no segment. Appends to `out`.
-void contour_segments(const std::vector<double>& grid, int rows, int cols, double x0, double x1, double y0,
-                      double y1, double level, std::vector<Segment2>& out);
+// The contour lines of `levels` of a grid laid out like mixture_log_density_grid
+// (row 0 at the top, cell centres), by the plot library's marching squares
+// (plot::contour_segments, samples at the nodes): the nodes span the cell
+// centres and the y range is passed top first. Appends to `out`.
+void density_contours(const std::vector<double>& grid, int rows, int cols, double x0, double x1, double y0,
+                      double y1, const std::vector<double>& levels, plot::ContourSegments& out);
 
 }  // namespace cilab

@@ -1,13 +1,15 @@
-// The GMM view's model-selection panel: a sweep K = 1..Kmax (gmm_sweep) on a
-// worker thread owned by the view, plotted as BIC, AIC and the final
-// log-likelihood against K. Clicking a K shows its fitted model (ViewIntent SetParam k, then
-// Seek to the iteration where the sweep's fit of that K stopped).
+// The GMM view's model-selection panel: a sweep K = 1..Kmax (gmm_sweep) run as
+// a job of the app's BackgroundJobs (views/jobs.h), plotted as BIC, AIC and the
+// final log-likelihood against K. Clicking a K shows its fitted model
+// (ViewIntent SetParam k, then Seek to the iteration where the sweep's fit of
+// that K stopped).
 //
-// Threading: the worker gets a copy of the dataset and the parameters and
-// writes only into its SweepJob (under the job's mutex; progress as atomics).
-// Cancelling sets a flag that gmm_sweep's progress callback reads after each
-// K; the thread is then "retired" and joined once finished (never blocking a
-// frame), or in the destructor.
+// Threading: the job gets a copy of the dataset and the parameters and writes
+// only into its SweepResult, which the view reads once the job has ended (the
+// facility publishes the job's writes with its end state); progress goes through
+// the CancelToken. Cancelling sets the job's flag, which gmm_sweep's progress
+// callback reads after each K; BackgroundJobs joins the thread later, never in
+// a frame.
 #include "views/gmm_view.h"
 
 #include "algorithms/gmm.h"
@@ -24,15 +26,10 @@
 
 namespace cilab {
 
-struct GmmView::SweepJob {
-  std::atomic<bool> cancel{false};
-  std::atomic<bool> finished{false};
-  std::atomic<int> done{0};
+// What a sweep job writes (before it ends) and the view reads (after).
+struct GmmView::SweepResult {
   int kmax = 0;
-  std::string key;
-  std::mutex mu;                  // guards rows and error
   std::vector<GmmSweepRow> rows;
-  std::string error;
 };
 
 namespace {
@@ -52,65 +49,39 @@ std::string sweep_key(const ParamValues& values, uint64_t seed, uint64_t data_ve
 
 }  // namespace
 
-void GmmView::start_sweep(const Dataset& data, const ParamValues& values, uint64_t seed, uint64_t data_version) {
+void GmmView::start_sweep(BackgroundJobs& jobs, const Dataset& data, const ParamValues& values, uint64_t seed,
+                          uint64_t data_version) {
   cancel_sweep();
-  auto job = std::make_shared<SweepJob>();
-  job->kmax = std::clamp(sweep_kmax, 1, std::min(20, std::max(1, data.rows())));
-  job->key = sweep_key(values, seed, data_version, job->kmax);
-  sweep_key_ = job->key;
+  auto result = std::make_shared<SweepResult>();
+  result->kmax = std::clamp(sweep_kmax, 1, std::min(20, std::max(1, data.rows())));
+  sweep_key_ = sweep_key(values, seed, data_version, result->kmax);
   std::shared_ptr<const Dataset> copy = std::make_shared<Dataset>(data);  // the app may replace its dataset
   ParamValues base = values;
   base["compare_kmeans"] = 0.0;
-  job_ = job;
-  worker_ = std::thread([job, copy, base, seed] {
-    try {
-      std::vector<GmmSweepRow> rows = gmm_sweep(copy, base, job->kmax, seed, [&job](int done, int) {
-        job->done.store(done);
-        return !job->cancel.load();
-      });
-      std::lock_guard<std::mutex> lock(job->mu);
-      job->rows = std::move(rows);
-    } catch (const std::exception& e) {
-      std::lock_guard<std::mutex> lock(job->mu);
-      job->error = e.what();
-    }
-    job->finished.store(true);
-  });
+  sweep_ = result;
+  sweep_job_ = jobs.submit("GMM model selection (K = 1.." + std::to_string(result->kmax) + ")",
+                           [result, copy, base, seed](const CancelToken& token) {
+                             result->rows = gmm_sweep(copy, base, result->kmax, seed, [&token](int done, int total) {
+                               token.set_progress(done, total);
+                               return !token.cancelled();
+                             });
+                           });
 }
 
 void GmmView::cancel_sweep() {
-  if (!job_) return;
-  if (job_->finished.load()) {
-    if (worker_.joinable()) worker_.join();
-    if (job_->cancel.load()) job_.reset();
-    return;
-  }
-  job_->cancel.store(true);
-  if (worker_.joinable()) retired_.emplace_back(job_, std::move(worker_));
-  job_.reset();
+  if (!sweep_ || is_terminal(sweep_job_.state())) return;  // finished results are kept
+  sweep_job_.cancel();
+  sweep_job_ = JobHandle();
+  sweep_.reset();
 }
 
-void GmmView::join_retired(bool wait) {
-  for (auto it = retired_.begin(); it != retired_.end();) {
-    if (wait || it->first->finished.load()) {
-      if (it->second.joinable()) it->second.join();
-      it = retired_.erase(it);
-    } else {
-      ++it;
-    }
-  }
-}
+void GmmView::join_sweep() { sweep_job_.wait(); }
 
-void GmmView::join_sweep() {
-  if (worker_.joinable()) worker_.join();
-}
-
-bool GmmView::sweep_running() const { return job_ && !job_->finished.load(); }
+bool GmmView::sweep_running() const { return sweep_ && sweep_job_.running(); }
 
 std::vector<GmmSweepRow> GmmView::sweep_rows() const {
-  if (!job_ || !job_->finished.load()) return {};
-  std::lock_guard<std::mutex> lock(job_->mu);
-  return job_->rows;
+  if (!sweep_ || !is_terminal(sweep_job_.state())) return {};
+  return sweep_->rows;
 }
 
 ImVec2 GmmView::sweep_pixel(int k) const {
@@ -126,15 +97,15 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
   const float inner_h = ImGui::GetContentRegionAvail().y;
   const float controls_w = ImGui::GetFontSize() * 15;
 
-  const bool can_run = ctx.data && ctx.values;
+  const bool can_run = ctx.data && ctx.values && ctx.jobs;
   const std::string want_key =
       can_run ? sweep_key(*ctx.values, ctx.seed, ctx.data_version,
                           std::clamp(sweep_kmax, 1, std::min(20, std::max(1, ctx.data->rows()))))
               : std::string();
   // Opening the panel with no results starts a sweep (once per parameter set).
-  if (!job_ && can_run && sweep_auto_key_ != want_key) {
+  if (!sweep_ && can_run && sweep_auto_key_ != want_key) {
     sweep_auto_key_ = want_key;
-    start_sweep(*ctx.data, *ctx.values, ctx.seed, ctx.data_version);
+    start_sweep(*ctx.jobs, *ctx.data, *ctx.values, ctx.seed, ctx.data_version);
   }
 
   // ---- controls and status.
@@ -148,24 +119,20 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
   ImGui::SliderInt("Kmax", &sweep_kmax, 1, 20);
   const bool running = sweep_running();
   if (running) {
-    const int done = job_->done.load();
+    const int done = sweep_job_.progress().done;
+    const int kmax = sweep_->kmax;
     char txt[64];
-    std::snprintf(txt, sizeof txt, "fitting K = %d of %d", std::min(done + 1, job_->kmax), job_->kmax);
-    ImGui::ProgressBar(static_cast<float>(done) / static_cast<float>(std::max(1, job_->kmax)),
-                       ImVec2(controls_w, 0), txt);
+    std::snprintf(txt, sizeof txt, "fitting K = %d of %d", std::min(done + 1, kmax), kmax);
+    ImGui::ProgressBar(static_cast<float>(done) / static_cast<float>(std::max(1, kmax)), ImVec2(controls_w, 0), txt);
     if (ImGui::Button("Cancel")) cancel_sweep();
   } else {
     if (!can_run) ImGui::BeginDisabled();
-    if (ImGui::Button(job_ ? "Re-run sweep" : "Run sweep") && can_run)
-      start_sweep(*ctx.data, *ctx.values, ctx.seed, ctx.data_version);
+    if (ImGui::Button(sweep_ ? "Re-run sweep" : "Run sweep") && can_run)
+      start_sweep(*ctx.jobs, *ctx.data, *ctx.values, ctx.seed, ctx.data_version);
     if (!can_run) ImGui::EndDisabled();
   }
   std::vector<GmmSweepRow> rows = sweep_rows();
-  std::string error;
-  if (job_ && job_->finished.load()) {
-    std::lock_guard<std::mutex> lock(job_->mu);
-    error = job_->error;
-  }
+  const std::string error = sweep_ ? sweep_job_.error() : std::string();
   int best_bic = -1, best_aic = -1;
   for (int i = 0; i < static_cast<int>(rows.size()); ++i) {
     if (!std::isfinite(rows[i].bic)) continue;
@@ -181,8 +148,10 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
     int diverged = 0;
     for (const GmmSweepRow& r : rows) diverged += r.diverged ? 1 : 0;
     if (diverged) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%d fit(s) collapsed (reg = 0)", diverged);
-    if (job_ && sweep_key_ != want_key)
+    if (sweep_ && sweep_key_ != want_key)
       ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "data or parameters changed since: re-run");
+  } else if (!ctx.jobs) {
+    ImGui::TextDisabled("The sweep runs in the background, and no background jobs are available here.");
   } else if (!running) {
     ImGui::TextDisabled("Press Run sweep.");
   }

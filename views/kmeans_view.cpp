@@ -17,13 +17,9 @@ namespace cilab {
 namespace {
 
 constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 150);
-// Hover readout searches the nearest point only up to this many points (O(n) per mouse move).
-constexpr int kHoverMaxPoints = 300000;
 constexpr uint64_t kHoverTextureKey = 0x6b6d686f76657231ull;
 // Clusters listed in the scatter's legend by default (more: from its right-click menu).
 constexpr int kLegendMaxEntries = 16;
-
-ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
 
 // A caption that says what the step just shown did, after the shared position label.
 std::string caption(const KMeansSnapshot& s, const ModuleInfo* info) {
@@ -44,7 +40,7 @@ void KMeansView::on_reset() {
 }
 
 void KMeansView::refresh_points(const Dataset& data, uint64_t version) {
-  if (!scatter_.update(data, version, projection, feature_x, feature_y)) return;
+  if (!scatter_.update(data, version, projection)) return;
   ++colours_version_;
   colours_mode_ = -1;
   fit_pending_ = true;  // new data or a new projection: show all of it
@@ -103,30 +99,10 @@ void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data
 }
 
 void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) {
-  const std::vector<float>& xs = scatter_.xs();
-  const std::vector<float>& ys = scatter_.ys();
-  const int n = static_cast<int>(xs.size());
-  if (n == 0 || n > kHoverMaxPoints) return;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  int best = -1;
-  float best_d2 = 10.0f * 10.0f;  // pixels
-  for (int i = 0; i < n; ++i) {
-    const ImVec2 p = plot::PlotToPixels(xs[i], ys[i]);
-    const float dx = p.x - mouse.x, dy = p.y - mouse.y;
-    const float d2 = dx * dx + dy * dy;
-    if (d2 < best_d2) best_d2 = d2, best = i;
-  }
+  const int best = scatter_.hovered_row();
   if (best < 0) return;
-  const ImVec2 p = plot::PlotToPixels(xs[best], ys[best]);
-  plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
   ImGui::BeginTooltip();
-  ImGui::Text("row %d", best);
-  if (data.has_labels() && data.labels[best] >= 0) {
-    const int l = data.labels[best];
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
-                       l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
-                                                                     : std::to_string(l).c_str());
-  }
+  row_tooltip_header(data, best);
   const int z = snap.labels && best < static_cast<int>(snap.labels->size()) ? (*snap.labels)[best] : -1;
   if (z >= 0) {
     const double dist2 = (data.x.row(best) - snap.centroids.row(z)).squaredNorm();
@@ -164,7 +140,7 @@ void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx
   const Dataset& data = *ctx.data;
   ImGui::TextDisabled("View");
   const int d = data.cols();
-  ScatterProjection::draw_controls(data, projection, feature_x, feature_y,
+  ScatterProjection::draw_controls(data, projection,
                                    "Scatter of the scores on the first two principal axes of the data "
                                    "(eigenvectors of the covariance with the largest eigenvalues). Clustering "
                                    "still happens in all d dimensions.");
@@ -269,25 +245,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
     }
 
     // Voronoi regions (2-D data only: a projection's cells would be wrong).
-    if (show_voronoi && d == 2 && k > 1) {
-      const plot::Limits lim = plot::GetPlotLimits();
-      const double pad_x = (lim.x_max - lim.x_min), pad_y = (lim.y_max - lim.y_min);
-      for (int j = 0; j < k; ++j) {
-        const std::vector<Vec2> cell = voronoi_cell(sites, j, lim.x_min - pad_x, lim.y_min - pad_y,
-                                                    lim.x_max + pad_x, lim.y_max + pad_y);
-        if (cell.size() < 3) continue;
-        std::vector<double> cx(cell.size()), cy(cell.size());
-        for (size_t i = 0; i < cell.size(); ++i) cx[i] = cell[i].x, cy[i] = cell[i].y;
-        plot::Spec spec;
-        spec.color = with_alpha(plot::GetColormapColor(j), 110);
-        spec.line_weight = 1.0f;
-        spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-        char id[32];
-        std::snprintf(id, sizeof id, "##voronoi%d", j);
-        plot::PlotPolygon(id, cx.data(), cy.data(), static_cast<int>(cell.size()),
-                          with_alpha(plot::GetColormapColor(j), 28), spec);
-      }
-    }
+    if (show_voronoi && d == 2 && k > 1) voronoi_regions(sites, 28, "##voronoi");
 
     // The data, with its colour key (hiding a legend entry hides its points).
     if (colouring_now == Colouring::TrueLabel)
@@ -379,29 +337,9 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
     if (!any_drag) drag_index_ = -1;
 
     // Clicks: manual placement, point edits.
-    if (!any_drag && plot::IsPlotHovered()) {
-      const plot::Point m = plot::GetPlotMousePos();
-      if (manual && unplaced > 0 && snap.iteration == 0 && plot::IsPlotClicked(0) && !point_edit) {
-        ViewIntent vi;
-        vi.intent.kind = "place_centroid";
-        vi.intent.index = -1;
-        const Eigen::VectorXd p = scatter_.unproject(scatter_.click_origin(data), m.x, m.y);
-        vi.intent.values.assign(p.data(), p.data() + p.size());
-        out.push_back(vi);
-      } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {
-        ViewIntent vi;
-        vi.kind = ViewIntent::Kind::AddPoint;
-        vi.x = m.x;
-        vi.y = m.y;
-        out.push_back(vi);
-      } else if (ctx.edit_points && d == 2 && plot::IsPlotClicked(1)) {
-        ViewIntent vi;
-        vi.kind = ViewIntent::Kind::RemovePoint;
-        vi.x = m.x;
-        vi.y = m.y;
-        out.push_back(vi);
-      }
-    }
+    if (!any_drag)
+      scatter_clicks(scatter_, data, ctx, manual && unplaced > 0 && snap.iteration == 0, point_edit, "place_centroid",
+                     out);
     if (!any_drag && plot::IsPlotHovered() && !ImGui::IsMouseDown(0)) hover_readout(snap, data);
     plot::EndPlot();
   }

@@ -31,13 +31,11 @@ class KMeansView : public ModuleView {
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;
 
-  using Projection = ScatterMode;
   enum class ColourBy { Cluster = 0, TrueLabel = 1 };
 
   // View options (public: tests and presets set them).
-  Projection projection = Projection::Principal;
+  ProjectionChoice projection;  // the projection control (d > 2): principal axes or two features
   ColourBy colour_by = ColourBy::Cluster;
-  int feature_x = 0, feature_y = 1;
   bool show_voronoi = true;
   bool show_trails = true;
   int trail_length = 30;

@@ -10,8 +10,6 @@ namespace cilab::optview {
 
 ImU32 racer_color(OptimizerKind kind) { return plot::GetColormapColor(static_cast<int>(kind)); }
 
-ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
-
 std::string fmt(double v, const char* format) {
   if (std::isnan(v)) return "n/a";
   if (std::isinf(v)) return v > 0 ? "inf" : "-inf";

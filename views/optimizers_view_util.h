@@ -4,6 +4,7 @@
 
 #include "algorithms/optim/optimizer.h"
 #include "algorithms/optimizers.h"
+#include "views/ui.h"
 
 #include <imgui.h>
 
@@ -13,8 +14,7 @@ namespace cilab::optview {
 
 // The colour of an optimizer kind, the same in every panel.
 ImU32 racer_color(OptimizerKind kind);
-// Colour with another alpha (0..255).
-ImU32 with_alpha(ImU32 c, int alpha);
+using cilab::with_alpha;  // views/ui.h
 // "%.4g", "n/a" for NaN, "inf" for infinities.
 std::string fmt(double v, const char* format = "%.4g");
 // The parameter holding a racer's base lr: "lr" for the primary, "lr_<name>" otherwise.

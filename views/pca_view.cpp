@@ -28,8 +28,6 @@ constexpr ImU32 kAxisColour1 = IM_COL32(240, 90, 80, 255);
 constexpr ImU32 kAxisColour2 = IM_COL32(90, 200, 120, 255);
 constexpr ImU32 kAxisColour3 = IM_COL32(100, 150, 255, 255);
 
-ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
-
 std::string column_name(const Dataset& data, int j) {
   return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
                                                         : "x" + std::to_string(j);

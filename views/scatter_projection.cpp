@@ -10,9 +10,11 @@
 
 namespace cilab {
 
-bool ScatterProjection::update(const Dataset& data, uint64_t data_version, ScatterMode mode, int& feature_x,
-                               int& feature_y) {
+bool ScatterProjection::update(const Dataset& data, uint64_t data_version, ProjectionChoice& choice) {
   const int d = data.cols();
+  int& feature_x = choice.feature_x;
+  int& feature_y = choice.feature_y;
+  const ScatterMode mode = choice.mode;
   feature_x = std::clamp(feature_x, 0, std::max(0, d - 1));
   feature_y = std::clamp(feature_y, 0, std::max(0, d - 1));
   const int n = data.rows();
@@ -51,32 +53,131 @@ bool ScatterProjection::update(const Dataset& data, uint64_t data_version, Scatt
   return true;
 }
 
-void ScatterProjection::draw_controls(const Dataset& data, ScatterMode& mode, int& feature_x, int& feature_y,
-                                      const char* principal_help) {
+namespace {
+
+// Centre of the last ImGui item.
+ImVec2 last_item_centre() {
+  const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
+  return ImVec2((a.x + b.x) * 0.5f, (a.y + b.y) * 0.5f);
+}
+
+}  // namespace
+
+bool ScatterProjection::draw_controls(const Dataset& data, ProjectionChoice& choice, const char* principal_help) {
+  choice.widgets = ProjectionChoice::Widgets();
   const int d = data.cols();
-  if (d <= 2) return;
-  int proj = static_cast<int>(mode);
+  if (d <= 2) return false;
+  const ProjectionChoice before = choice;
+  int proj = static_cast<int>(choice.mode);
   ImGui::RadioButton("principal axes", &proj, 1);
+  choice.widgets.principal = last_item_centre();
   tooltip_text(principal_help);
   ImGui::SameLine();
   ImGui::RadioButton("two features", &proj, 0);
-  mode = static_cast<ScatterMode>(proj);
-  if (mode != ScatterMode::Features) return;
-  auto name = [&](int j) {
-    return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
-                                                          : "x" + std::to_string(j);
-  };
-  auto feature_combo = [&](const char* label, int& f) {
-    f = std::clamp(f, 0, d - 1);
-    ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-    if (ImGui::BeginCombo(label, name(f).c_str())) {
-      for (int j = 0; j < d; ++j)
-        if (ImGui::Selectable(name(j).c_str(), j == f)) f = j;
-      ImGui::EndCombo();
+  choice.widgets.features = last_item_centre();
+  choice.mode = static_cast<ScatterMode>(proj);
+  if (choice.mode == ScatterMode::Features) {
+    auto name = [&](int j) {
+      return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
+                                                            : "x" + std::to_string(j);
+    };
+    auto feature_combo = [&](const char* label, int& f, ImVec2& centre) {
+      f = std::clamp(f, 0, d - 1);
+      const float width = ImGui::GetFontSize() * 10;
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      centre = ImVec2(at.x + width * 0.5f, at.y + ImGui::GetFrameHeight() * 0.5f);  // the combo's box
+      ImGui::SetNextItemWidth(width);
+      if (ImGui::BeginCombo(label, name(f).c_str())) {
+        for (int j = 0; j < d; ++j)
+          if (ImGui::Selectable(name(j).c_str(), j == f)) f = j;
+        ImGui::EndCombo();
+      }
+    };
+    feature_combo("x feature", choice.feature_x, choice.widgets.x_combo);
+    feature_combo("y feature", choice.feature_y, choice.widgets.y_combo);
+  }
+  return choice.mode != before.mode ||
+         (choice.mode == ScatterMode::Features &&
+          (choice.feature_x != before.feature_x || choice.feature_y != before.feature_y));
+}
+
+int ScatterProjection::hovered_row() const {
+  const int n = static_cast<int>(xs_.size());
+  if (n == 0 || n > kHoverMaxPoints) return -1;
+  const ImVec2 mouse = ImGui::GetIO().MousePos;
+  int best = -1;
+  float best_d2 = 10.0f * 10.0f;  // pixels
+  for (int i = 0; i < n; ++i) {
+    const ImVec2 p = plot::PlotToPixels(xs_[i], ys_[i]);
+    const float dx = p.x - mouse.x, dy = p.y - mouse.y;
+    const float d2 = dx * dx + dy * dy;
+    if (d2 < best_d2) best_d2 = d2, best = i;
+  }
+  if (best < 0) return -1;
+  const ImVec2 p = plot::PlotToPixels(xs_[best], ys_[best]);
+  plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+  return best;
+}
+
+void row_tooltip_header(const Dataset& data, int row) {
+  ImGui::Text("row %d", row);
+  if (data.has_labels() && data.labels[row] >= 0) {
+    const int l = data.labels[row];
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
+                       l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
+                                                                     : std::to_string(l).c_str());
+  }
+}
+
+void scatter_clicks(const ScatterProjection& scatter, const Dataset& data, const ViewContext& ctx, bool placing,
+                    bool point_edit, const char* place_kind, std::vector<ViewIntent>& out) {
+  if (!plot::IsPlotHovered()) return;
+  const int d = data.cols();
+  const plot::Point m = plot::GetPlotMousePos();
+  if (placing && plot::IsPlotClicked(0) && !point_edit) {
+    ViewIntent vi;
+    vi.intent.kind = place_kind;
+    vi.intent.index = -1;
+    const Eigen::VectorXd p = scatter.unproject(scatter.click_origin(data), m.x, m.y);
+    vi.intent.values.assign(p.data(), p.data() + p.size());
+    out.push_back(vi);
+  } else if (point_edit && d == 2 && plot::IsPlotClicked(0)) {
+    ViewIntent vi;
+    vi.kind = ViewIntent::Kind::AddPoint;
+    vi.x = m.x;
+    vi.y = m.y;
+    out.push_back(vi);
+  } else if (ctx.edit_points && d == 2 && plot::IsPlotClicked(1)) {
+    ViewIntent vi;
+    vi.kind = ViewIntent::Kind::RemovePoint;
+    vi.x = m.x;
+    vi.y = m.y;
+    out.push_back(vi);
+  }
+}
+
+void voronoi_regions(const std::vector<Vec2>& sites, int fill_alpha, const char* id_prefix) {
+  const int k = static_cast<int>(sites.size());
+  const plot::Limits lim = plot::GetPlotLimits();
+  const double pad_x = lim.x_max - lim.x_min, pad_y = lim.y_max - lim.y_min;
+  for (int j = 0; j < k; ++j) {
+    const std::vector<Vec2> cell =
+        voronoi_cell(sites, j, lim.x_min - pad_x, lim.y_min - pad_y, lim.x_max + pad_x, lim.y_max + pad_y);
+    if (cell.size() < 3) continue;
+    std::vector<double> cx(cell.size()), cy(cell.size());
+    for (size_t i = 0; i < cell.size(); ++i) cx[i] = cell[i].x, cy[i] = cell[i].y;
+    plot::Spec spec;
+    spec.color = with_alpha(plot::GetColormapColor(j), 110);
+    spec.line_weight = 1.0f;
+    spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
+    const ImU32 fill = with_alpha(plot::GetColormapColor(j), fill_alpha);
+    if (id_prefix) {
+      const std::string id = id_prefix + std::to_string(j);
+      plot::PlotPolygon(id.c_str(), cx.data(), cy.data(), static_cast<int>(cell.size()), fill, spec);
+    } else {
+      plot::PlotPolygon(cx.data(), cy.data(), static_cast<int>(cell.size()), fill, spec);
     }
-  };
-  feature_combo("x feature", feature_x);
-  feature_combo("y feature", feature_y);
+  }
 }
 
 Eigen::Vector2d ScatterProjection::project(const Eigen::VectorXd& p) const {
@@ -134,12 +235,6 @@ std::string ScatterProjection::axis_label(int axis, const Dataset& data) const {
     std::snprintf(buf, sizeof buf, "PC2 (%.1f%%)", share);
   return buf;
 }
-
-namespace {
-
-ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
-
-}  // namespace
 
 void label_legend(const Dataset& data, std::vector<char>& shown) {
   const int classes = data.num_classes();

@@ -11,11 +11,14 @@
 #pragma once
 
 #include "algorithms/projection.h"
+#include "views/geometry.h"
 #include "views/plot/plot.h"
+#include "views/view.h"
 
 #include <Eigen/Core>
 #include <imgui.h>
 
+#include <cmath>
 #include <cstdint>
 #include <string>
 #include <vector>
@@ -27,16 +30,32 @@ struct Dataset;
 // What a scatter of d > 2 data shows.
 enum class ScatterMode { Features = 0, Principal = 1 };
 
+// The projection control of a clustering scatter (k-means, GMM): the user's
+// choice of 2-D map for d > 2 data, edited by ScatterProjection::draw_controls
+// and read by ScatterProjection::update. View state: the view owns it (tests
+// and presets set it), together with where its widgets were drawn.
+struct ProjectionChoice {
+  ScatterMode mode = ScatterMode::Principal;
+  int feature_x = 0, feature_y = 1;  // Features mode: the columns on x and y
+  // Screen centres of the control's widgets in the last frame that drew them
+  // (NaN when not drawn: d <= 2, or the combos in Principal mode). Tests.
+  struct Widgets {
+    ImVec2 principal{NAN, NAN}, features{NAN, NAN}, x_combo{NAN, NAN}, y_combo{NAN, NAN};
+  } widgets;
+};
+
 // Cached scatter coordinates of one dataset under one 2-D map.
 class ScatterProjection {
  public:
   // Rows used to estimate the principal axes (labelled "estimated" beyond).
   static constexpr int kProjectionRows = 5000;
+  // Rows above which hovering shows no point (hovered_row searches all of them every frame).
+  static constexpr int kHoverMaxPoints = 300000;
 
-  // Clamps feature_x / feature_y to [0, d - 1] (written back), then recomputes
-  // xs/ys if data_version, the row count, mode or the features changed (the
+  // Clamps the choice's features to [0, d - 1] (written back), then recomputes
+  // xs/ys if data_version, the row count, the mode or the features changed (the
   // principal axes only when the data changed). Returns true if it recomputed.
-  bool update(const Dataset& data, uint64_t data_version, ScatterMode mode, int& feature_x, int& feature_y);
+  bool update(const Dataset& data, uint64_t data_version, ProjectionChoice& choice);
 
   // True when the plane is two features (Features mode, or d <= 2).
   bool uses_features() const { return mode_ == ScatterMode::Features || !has_axes_; }
@@ -52,12 +71,17 @@ class ScatterProjection {
   // "" for the y axis of 1-D data.
   std::string axis_label(int axis, const Dataset& data) const;
 
-  // The view controls of the map for d > 2 data: "principal axes" / "two features" radio
-  // buttons (principal_help: the first one's tooltip) and, for features, the x and y feature
-  // combos. The features are clamped to [0, d - 1] first: the data may have just been replaced
-  // by data with fewer columns. Draws nothing for d <= 2.
-  static void draw_controls(const Dataset& data, ScatterMode& mode, int& feature_x, int& feature_y,
-                            const char* principal_help);
+  // The projection control, one for every clustering view, for d > 2 data: "principal axes" /
+  // "two features" radio buttons (principal_help: the first one's tooltip, the view's own
+  // words) and, for features, the x and y feature combos. The features are clamped to
+  // [0, d - 1] first: the data may have just been replaced by data with fewer columns. Draws
+  // nothing for d <= 2. Records the widgets' centres in choice.widgets. Returns true if the
+  // user changed the choice this frame.
+  static bool draw_controls(const Dataset& data, ProjectionChoice& choice, const char* principal_help);
+
+  // Inside a plot: the row drawn nearest the mouse, within 10 pixels, ringed in white; -1 if
+  // none, or if there are more than kHoverMaxPoints rows (the search is O(n) per frame).
+  int hovered_row() const;
 
   // Plot coordinates of the rows (size n).
   const std::vector<float>& xs() const { return xs_; }
@@ -83,6 +107,23 @@ constexpr plot::Marker kLabelMarker = plot::Marker::Square;
 // they swap and `version` advances (the scatter's splat image is rebuilt only
 // then). Returns whether a colour changed.
 bool publish_colours(std::vector<ImU32>& shown, std::vector<ImU32>& next, uint64_t& version);
+
+// Inside a tooltip: "row i" and the row's class (in the label palette) if it has one.
+void row_tooltip_header(const Dataset& data, int row);
+
+// Inside a plot: the clicks of a clustering scatter (call when no handle is being dragged).
+// Left click: while `placing` (manual init, centres left to place) and not editing points,
+// a Module intent `place_kind` (index -1) at the click unprojected into feature space;
+// with `point_edit` (the "click to add" mode, or Shift) on 2-D data an AddPoint. Right click
+// in the "click to add" mode on 2-D data: a RemovePoint.
+void scatter_clicks(const ScatterProjection& scatter, const Dataset& data, const ViewContext& ctx, bool placing,
+                    bool point_edit, const char* place_kind, std::vector<ViewIntent>& out);
+
+// Inside a plot: the Voronoi cells of `sites` (plot coordinates) over the visible range, one
+// filled polygon per site in its cluster colour (outline alpha 110, fill `fill_alpha`), neither
+// fitted nor in the legend. id_prefix names one item per cell ("<prefix><j>"); nullptr draws
+// them as label-free polygons.
+void voronoi_regions(const std::vector<Vec2>& sites, int fill_alpha, const char* id_prefix);
 
 // Inside a plot: one legend entry per class (its name, else "class c") in the label palette.
 // shown[c] (resized to the class count) is false for classes the user hid in the legend.

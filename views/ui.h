@@ -5,6 +5,9 @@
 
 namespace cilab {
 
+// The colour c with its alpha replaced by `alpha` (0..255).
+inline ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static_cast<ImU32>(alpha) << 24); }
+
 // A wrapped tooltip (about 32 characters wide per em) for the last item, when it is hovered.
 void tooltip_text(const char* text);
 

@@ -19,6 +19,8 @@
 
 namespace cilab {
 
+class BackgroundJobs;
+
 // What the app lends a view for one frame.
 struct ViewContext {
   const Dataset* data = nullptr;     // the run's dataset (nullptr if none)
@@ -37,6 +39,10 @@ struct ViewContext {
   // their shortcuts here, not with ImGui::IsKeyPressed, which misses a press
   // and release between two frames. Empty while a text field or popup has the keys.
   const std::vector<int>* keys = nullptr;
+  // The app's background jobs (views/jobs.h) for work longer than a frame
+  // (sweeps). nullptr when there are none (tests): a view then refuses such
+  // work politely. A view keeps only the JobHandles it got, never this pointer.
+  BackgroundJobs* jobs = nullptr;
 };
 
 // Number of presses of `key` in ctx.keys.

@@ -4,6 +4,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstddef>
 #include <limits>
 #include <map>
 #include <random>
@@ -346,4 +347,28 @@ TEST_CASE("contour: skip_visited never breaks a slowly advancing smooth path") {
     }
     for (double v : d.xs()) CHECK_FALSE(std::isnan(v));
     CHECK(d.xs().size() > 150);
+}
+
+TEST_CASE("contour: a reversed y range contours a grid stored top row first - the same lines as the flipped grid") {
+    const int rows = 31, cols = 41;
+    // Stored bottom row first over [-1, 1] x [-1, 1]; an off-centre ellipse, so a wrong flip shows.
+    const std::vector<double> up = sample([](double x, double y) { return (x - 0.3) * (x - 0.3) + 2 * (y - 0.4) * (y - 0.4); },
+                                          rows, cols, -1, 1, -1, 1);
+    std::vector<double> down(up.size());
+    for (int r = 0; r < rows; ++r)
+        std::copy_n(up.begin() + static_cast<std::ptrdiff_t>(r) * cols, cols,
+                    down.begin() + static_cast<std::ptrdiff_t>(rows - 1 - r) * cols);
+    ContourSegments a, b;
+    plot::contour_segments(up.data(), rows, cols, -1, 1, -1, 1, {0.2, 0.5}, a);
+    plot::contour_segments(down.data(), rows, cols, -1, 1, 1, -1, {0.2, 0.5}, b);
+    REQUIRE(a.size() > 20);
+    REQUIRE(b.size() == a.size());
+    // The same set of end points (each segment's ends counted), level by level.
+    CHECK(endpoint_counts(a) == endpoint_counts(b));
+    CHECK(std::count(a.level.begin(), a.level.end(), 1) == std::count(b.level.begin(), b.level.end(), 1));
+    for (size_t i = 0; i < b.size(); ++i) {
+        const double* p = &b.xy[4 * i];
+        const double lv = b.level[i] == 0 ? 0.2 : 0.5;
+        CHECK((p[0] - 0.3) * (p[0] - 0.3) + 2 * (p[1] - 0.4) * (p[1] - 0.4) == doctest::Approx(lv).epsilon(0.05));
+    }
 }

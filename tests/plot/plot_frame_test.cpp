@@ -15,6 +15,7 @@
 
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
+#include "views/plot/contour.h"
 #include "views/plot/plot.h"
 #include "views/plot/plot_internal.h"
 #include "views/plot/texture.h"
@@ -898,6 +899,72 @@ TEST_CASE("PlotLegendEntry lists a group in the legend, in its marker shape, and
     ui.frame_in_window(draw);
     CHECK_FALSE(shown[0]);
     CHECK(shown[1]);
+}
+
+TEST_CASE("PlotContours draws each level in its colour under one legend entry (a filled swatch) and reports hiding it") {
+    ImGuiHeadless ui;
+    Seen s;
+    // Circles x^2 + y^2 = 0.25 and = 0.64 on a node grid over [-1, 1]^2.
+    const int n = 41;
+    std::vector<double> v(static_cast<size_t>(n) * n);
+    for (int r = 0; r < n; ++r)
+        for (int c = 0; c < n; ++c) {
+            const double x = -1 + 2.0 * c / (n - 1), y = -1 + 2.0 * r / (n - 1);
+            v[static_cast<size_t>(r) * n + c] = x * x + y * y;
+        }
+    plot::ContourSegments segs;
+    plot::contour_segments(v.data(), n, n, -1, 1, -1, 1, {0.25, 0.64}, segs);
+    REQUIRE(segs.size() > 40);
+    const ImU32 level_colors[2] = {IM_COL32(255, 0, 0, 200), IM_COL32(0, 255, 0, 120)};
+    bool shown = false;
+    int first_vtx = 0, last_vtx = 0;
+    ImDrawList* plot_dl = nullptr;
+    auto draw = [&] {
+        if (plot::BeginPlot("contours", ImVec2(800, 600))) {
+            plot::SetupAxesLimits(-1.0, 1.0, -1.0, 1.0);
+            plot::Spec spec;
+            spec.color = IM_COL32(230, 230, 240, 255);
+            spec.line_weight = 1.0f;
+            plot_dl = plot::GetPlotDrawList();
+            first_vtx = plot_dl->VtxBuffer.Size;
+            shown = plot::PlotContours("density##contours", segs, level_colors, spec);
+            last_vtx = plot_dl->VtxBuffer.Size;
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(shown);
+    // Both level colours are drawn, and nothing else.
+    const plot::PlotState& st = ui.plot_context()->plots.begin()->second;
+    REQUIRE(st.legend_order.size() == 1);
+    CHECK(st.items.at(st.legend_order[0]).swatch == plot::SwatchKind::Fill);
+    CHECK(st.items.at(st.legend_order[0]).used_color == IM_COL32(230, 230, 240, 255));
+    // The draw list still holds the last frame's vertices.
+    int per_level[2] = {0, 0}, other = 0;
+    REQUIRE(plot_dl != nullptr);
+    REQUIRE(last_vtx > first_vtx);
+    for (int i = first_vtx; i < last_vtx; ++i) {
+        const ImU32 rgb = plot_dl->VtxBuffer[i].col & 0x00FFFFFFu;
+        if (rgb == (level_colors[0] & 0x00FFFFFFu)) ++per_level[0];
+        else if (rgb == (level_colors[1] & 0x00FFFFFFu)) ++per_level[1];
+        else ++other;
+    }
+    CHECK(per_level[0] > 0);
+    CHECK(per_level[1] > per_level[0]);  // the larger circle crosses more cells
+    CHECK(other == 0);
+    // Click its legend entry: hidden, nothing drawn, and the caller is told.
+    const float fh = ImGui::GetFontSize();
+    ui.mouse_move(s.pos.x + 8.0f + fh * 1.5f, s.pos.y + 8.0f + fh * 0.45f + fh * 0.5f);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK_FALSE(shown);
+    CHECK(last_vtx == first_vtx);
 }
 
 TEST_CASE("label palette: 10 opaque colours, none of them a cluster colour") {

@@ -10,6 +10,7 @@
 #include "algorithms/gmm_select.h"
 #include "views/gmm_view.h"
 #include "views/gmm_view_density.h"
+#include "views/jobs.h"
 
 #include <doctest/doctest.h>
 
@@ -21,6 +22,7 @@ using namespace cilab;
 namespace {
 
 struct Fixture {
+  BackgroundJobs jobs;  // first: destroyed last, joining the sweeps the views started
   std::shared_ptr<const Dataset> data;
   std::unique_ptr<Module> gmm = make_module("gmm");
   ParamValues values;
@@ -63,6 +65,7 @@ struct Fixture {
     ctx.data_version = 1;
     ctx.values = &values;
     ctx.seed = seed;
+    ctx.jobs = &jobs;
     return ctx;
   }
 };
@@ -153,12 +156,12 @@ TEST_CASE("gmm view: switching to data with fewer columns clamps the chosen feat
   Fixture f3("blobs:n=150,centers=3,dim=3,seed=2", {"k=3"});
   ImGuiHeadless ui;
   GmmView view;
-  view.projection = GmmView::Projection::Features;
-  view.feature_x = 5;
+  view.projection.mode = ScatterMode::Features;
+  view.projection.feature_x = 5;
   frame_text(ui, [&] { view.draw_controls(f6.snap(), f6.context()); });
   const std::string text = frame_text(ui, [&] { view.draw_controls(f3.snap(), f3.context()); });
   CAPTURE(text);
-  CHECK(view.feature_x == 2);
+  CHECK(view.projection.feature_x == 2);
   CHECK(text.find(f3.data->column_names[2]) != std::string::npos);
 }
 
@@ -431,20 +434,47 @@ TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clickin
   CHECK(view.sweep_rows().size() == 5);
 }
 
-TEST_CASE("gmm view: on_reset cancels a running sweep without blocking - the destructor joins it") {
+TEST_CASE("gmm view: on_reset and the destructor cancel a running sweep without blocking - the app's jobs join it") {
   auto data = make_dataset("blobs:n=20000,centers=6,seed=2");
   Fixture f(data, {"k=2"});
   auto view = std::make_unique<GmmView>();
   view->sweep_kmax = 20;
-  view->start_sweep(*data, f.values, 1, 1);
+  view->start_sweep(f.jobs, *data, f.values, 1, 1);
   CHECK(view->sweep_running());
+  REQUIRE(f.jobs.statuses().size() == 1);
+  CHECK_FALSE(f.jobs.statuses()[0].cancel_requested);
   const auto t0 = std::chrono::steady_clock::now();
   view->on_reset();
   const double reset_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK_FALSE(view->sweep_running());
   CHECK(view->sweep_rows().empty());
   CHECK(reset_s < 0.5);
-  view.reset();  // joins the retired thread (cancelled after its current K)
+  CHECK(f.jobs.statuses()[0].cancel_requested);  // the job stops after its current K
+
+  // A module switch destroys the view: its running sweep is cancelled, nobody waits for it.
+  view->start_sweep(f.jobs, *data, f.values, 1, 1);
+  CHECK(view->sweep_running());
+  const auto t1 = std::chrono::steady_clock::now();
+  view.reset();
+  CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count() < 0.5);
+  for (const JobStatus& s : f.jobs.statuses()) CHECK(s.cancel_requested);
+  // ~Fixture: ~BackgroundJobs joins both threads.
+}
+
+TEST_CASE("gmm view: without background jobs the sweep panel refuses politely") {
+  Fixture f("faithful", {"k=2"});
+  f.steps(1);
+  ImGuiHeadless ui;
+  GmmView view;
+  view.show_model_selection = true;
+  std::vector<ViewIntent> intents;
+  ViewContext ctx = f.context();
+  ctx.jobs = nullptr;
+  const std::string text = frame_text(ui, [&] { view.draw(f.snap(), ctx, intents); });
+  CHECK(text.find("no background jobs are available") != std::string::npos);
+  CHECK_FALSE(view.sweep_running());
+  CHECK(view.sweep_rows().empty());
+  CHECK(f.jobs.statuses().empty());
 }
 
 TEST_CASE("gmm view: heatmap density goes through the texture provider - large n colours are cached") {
@@ -505,30 +535,37 @@ TEST_CASE("gmm density: log density of one component matches the closed form - m
   CHECK(grid[11] == doctest::Approx(mixture_log_density({g}, 2.5, -3.5)));
 }
 
-TEST_CASE("gmm density: marching-squares contours of a radial function lie on the circle") {
+TEST_CASE("gmm density: the contours of a cell-centre grid (row 0 at the top) go through the plot library and lie on the circle") {
   const int n = 64;
   std::vector<double> grid(n * n);
   const double x0 = -2, x1 = 2, y0 = -2, y1 = 2;
+  // Off-centre, so that a flipped row order or a half-cell shift would show.
+  const double cx = 0.3, cy = 0.5;
   for (int r = 0; r < n; ++r)
     for (int c = 0; c < n; ++c) {
       const double x = x0 + (c + 0.5) * (x1 - x0) / n, y = y1 - (r + 0.5) * (y1 - y0) / n;
-      grid[r * n + c] = -(x * x + y * y);
+      grid[r * n + c] = -((x - cx) * (x - cx) + (y - cy) * (y - cy));
     }
-  std::vector<Segment2> segs;
-  contour_segments(grid, n, n, x0, x1, y0, y1, -1.0, segs);
+  plot::ContourSegments segs;
+  density_contours(grid, n, n, x0, x1, y0, y1, {-1.0, -0.25}, segs);
   REQUIRE(segs.size() > 50);
-  double length = 0;
-  for (const Segment2& s : segs) {
-    CHECK(std::hypot(s.x0, s.y0) == doctest::Approx(1.0).epsilon(0.01));
-    CHECK(std::hypot(s.x1, s.y1) == doctest::Approx(1.0).epsilon(0.01));
-    length += std::hypot(s.x1 - s.x0, s.y1 - s.y0);
+  double length[2] = {0, 0};
+  for (size_t i = 0; i < segs.size(); ++i) {
+    const double* s = &segs.xy[4 * i];
+    const double radius = segs.level[i] == 0 ? 1.0 : 0.5;
+    CHECK(std::hypot(s[0] - cx, s[1] - cy) == doctest::Approx(radius).epsilon(0.01));
+    CHECK(std::hypot(s[2] - cx, s[3] - cy) == doctest::Approx(radius).epsilon(0.01));
+    length[segs.level[i]] += std::hypot(s[2] - s[0], s[3] - s[1]);
   }
-  CHECK(length == doctest::Approx(2 * M_PI).epsilon(0.01));
-  // A level outside the range gives nothing; NaN corners are skipped.
+  CHECK(length[0] == doctest::Approx(2 * M_PI).epsilon(0.01));
+  CHECK(length[1] == doctest::Approx(M_PI).epsilon(0.01));
+  // A level outside the range gives nothing; -inf corners (degenerate mixtures) are skipped.
   segs.clear();
-  contour_segments(grid, n, n, x0, x1, y0, y1, 5.0, segs);
-  CHECK(segs.empty());
-  grid.assign(grid.size(), NAN);
-  contour_segments(grid, n, n, x0, x1, y0, y1, -1.0, segs);
-  CHECK(segs.empty());
+  density_contours(grid, n, n, x0, x1, y0, y1, {5.0}, segs);
+  CHECK(segs.size() == 0);
+  std::vector<double> holed = grid;
+  for (int c = 0; c < n; ++c) holed[(n / 2) * n + c] = -INFINITY;
+  density_contours(holed, n, n, x0, x1, y0, y1, {-1.0}, segs);
+  REQUIRE(segs.size() > 0);
+  for (double v : segs.xy) CHECK(std::isfinite(v));
 }

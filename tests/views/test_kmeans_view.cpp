@@ -139,9 +139,9 @@ TEST_CASE("kmeans view: d > 2 data is projected on principal axes - image data s
   CHECK(s.vertices > 150 * 4);
   CHECK(intents.empty());
   // Features mode too.
-  view.projection = KMeansView::Projection::Features;
-  view.feature_x = 2;
-  view.feature_y = 3;
+  view.projection.mode = ScatterMode::Features;
+  view.projection.feature_x = 2;
+  view.projection.feature_y = 3;
   s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
   CHECK(s.vertices > 150 * 4);
   // Controls panel: the projection choice and the chosen features are on screen.
@@ -241,15 +241,15 @@ TEST_CASE("kmeans view: switching to data with fewer columns clamps the chosen f
   REQUIRE(f3.data->cols() == 3);
   ImGuiHeadless ui;
   KMeansView view;
-  view.projection = KMeansView::Projection::Features;
-  view.feature_x = 5;
-  view.feature_y = 4;
+  view.projection.mode = ScatterMode::Features;
+  view.projection.feature_x = 5;
+  view.projection.feature_y = 4;
   std::string text = frame_text(ui, [&] { view.draw_controls(*f6.km.snapshot(), f6.context()); });
   CHECK(text.find(f6.data->column_names[5]) != std::string::npos);
   text = frame_text(ui, [&] { view.draw_controls(*f3.km.snapshot(), f3.context()); });
   CAPTURE(text);
-  CHECK(view.feature_x == 2);
-  CHECK(view.feature_y == 2);
+  CHECK(view.projection.feature_x == 2);
+  CHECK(view.projection.feature_y == 2);
   CHECK(text.find(f3.data->column_names[2]) != std::string::npos);
 }
 

@@ -6,6 +6,8 @@
 // Grid convention: values[r * cols + c] is f(x_c, y_r) with x_c = x_min + c (x_max - x_min)/(cols-1)
 // and y_r = y_min + r (y_max - y_min)/(rows-1): samples at the nodes, row 0 at the BOTTOM (y_min).
 // (PlotHeatmap draws row 0 at the top: flip rows when showing the same grid as a heatmap.)
+// A range may be given reversed (y_min > y_max): row 0 then lies at the first value given, so a
+// grid stored top row first (a heatmap's layout) is contoured as it is, with y_min = its top y.
 //
 // Marching squares: each cell's four corners are classified against the level; edges whose ends
 // straddle it get a crossing by linear interpolation; the two ambiguous (saddle) cases are

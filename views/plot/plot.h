@@ -33,6 +33,7 @@
 namespace plot {
 
 struct Context;
+struct ContourSegments;  // contour.h
 
 // ---- [SECTION] flags and enums ----------------------------------------------------------------
 
@@ -222,6 +223,13 @@ void PlotTrail(const char* label_id, const float* xs, const float* ys, int n, co
 // plot::contour_segments (contour.h); spec.colors: optional per-segment colours. Not fitted
 // unless asked (no ItemFlags_NoFit): fits use the end points. Implemented in plot_contour.cpp.
 void PlotSegments(const char* label_id, const double* xy, int count, const Spec& spec = Spec());
+// The contour lines of plot::contour_segments (contour.h) as one item: segment i drawn in
+// level_colors[segs.level[i]] (one colour per level; null: spec.color for all), spec.line_weight
+// thick. Its legend swatch is a filled patch in spec.color: the item stands for a whole field
+// (e.g. a density), not for one line. Not fitted unless asked, as PlotSegments. Returns false
+// (drawing nothing) while the user has hidden it from the legend.
+bool PlotContours(const char* label_id, const ContourSegments& segs, const ImU32* level_colors,
+                  const Spec& spec = Spec());
 
 // Label-free forms of the glyphs above (no legend entry; all share one item per kind, so the
 // auto colour is that item's palette colour - pass spec.color to choose).

@@ -1,16 +1,18 @@
 // plot_contour.cpp - PlotSegments: many independent line segments in one item (contour lines
-// from contour.h's marching squares). Segments fully outside the plot area are culled.
+// from contour.h's marching squares); PlotContours: the segments of a ContourSegments, coloured
+// per level. Segments fully outside the plot area are culled.
 #include <algorithm>
 #include <cmath>
 
+#include "views/plot/contour.h"
 #include "views/plot/plot_internal.h"
 
 namespace plot {
+namespace {
 
-void PlotSegments(const char* label_id, const double* xy, int count, const Spec& spec) {
-    if (xy == nullptr) count = 0;
-    ItemState* it = RegisterItem(label_id, spec, SwatchKind::Line);
-    if (it == nullptr) return;
+// Draws segment i of xy in colour_of(i) into the current item (fitted unless NoFit), then ends it.
+template <class ColourOf>
+void draw_segments(const double* xy, int count, const Spec& spec, ColourOf colour_of) {
     Context& c = *GetCurrentContext();
     if (!(spec.flags & ItemFlags_NoFit) && FitThisFrame())
         for (int i = 0; i < count; ++i) {
@@ -20,7 +22,6 @@ void PlotSegments(const char* label_id, const double* xy, int count, const Spec&
     const ImRect& pr = c.plot_rect;
     const Axis& ax = c.plot->x;
     const Axis& ay = c.plot->y;
-    const ImU32 base = it->used_color;
     ImDrawList* dl = c.draw_list;
     for (int i = 0; i < count; ++i) {
         const double* s = xy + 4 * static_cast<size_t>(i);
@@ -31,11 +32,31 @@ void PlotSegments(const char* label_id, const double* xy, int count, const Spec&
         if (std::max(x0, x1) < pr.Min.x || std::min(x0, x1) > pr.Max.x || std::max(y0, y1) < pr.Min.y ||
             std::min(y0, y1) > pr.Max.y)
             continue;
-        const ImU32 col = spec.colors ? spec.colors[i] : base;
         dl->AddLine(ImVec2(static_cast<float>(x0), static_cast<float>(y0)),
-                    ImVec2(static_cast<float>(x1), static_cast<float>(y1)), col, spec.line_weight);
+                    ImVec2(static_cast<float>(x1), static_cast<float>(y1)), colour_of(i), spec.line_weight);
     }
     c.item = nullptr;
+}
+
+}  // namespace
+
+void PlotSegments(const char* label_id, const double* xy, int count, const Spec& spec) {
+    if (xy == nullptr) count = 0;
+    const ItemState* it = RegisterItem(label_id, spec, SwatchKind::Line);
+    if (it == nullptr) return;
+    const ImU32 base = it->used_color;
+    draw_segments(xy, count, spec, [&](int i) { return spec.colors ? spec.colors[i] : base; });
+}
+
+bool PlotContours(const char* label_id, const ContourSegments& segs, const ImU32* level_colors, const Spec& spec) {
+    const ItemState* it = RegisterItem(label_id, spec, SwatchKind::Fill);
+    if (it == nullptr) return false;
+    const ImU32 base = it->used_color;
+    const int count = static_cast<int>(std::min(segs.size(), segs.xy.size() / 4));
+    draw_segments(segs.xy.data(), count, spec, [&](int i) {
+        return level_colors ? level_colors[segs.level[static_cast<size_t>(i)]] : base;
+    });
+    return true;
 }
 
 }  // namespace plot

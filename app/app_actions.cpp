@@ -146,6 +146,7 @@ bool ready(const std::future<T>& f) {
 }  // namespace
 
 void App::poll_pending() {
+  if (jobs_) jobs_->reap();  // joins the threads of ended background jobs (never waits)
   // Finished loads, in the order they were asked for: each posts a reset.
   while (!loads_.empty() && ready(loads_.front().result)) {
     DataLoad l = std::move(loads_.front());

@@ -167,7 +167,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     runner.run_steps(steps, [&](const Snapshot& s, double step_ms) {
       // A run that stops half-way through an iteration (EM diverging in its
       // M-step after the E-step) reports that partial iteration as the next one.
-      *os << s.iteration + (s.phase > 0 ? 1 : 0);
+      *os << position_iteration(s);
       for (double v : s.metrics) {
         *os << ",";
         write_number(*os, v);
@@ -181,7 +181,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   const std::shared_ptr<const Snapshot> last = runner.latest();
   if (last && (last->status == Status::Diverged || last->status == Status::Failed)) {
     err << "cilab: " << module_name << " " << status_name(last->status) << " at iteration "
-        << last->iteration + (last->phase > 0 ? 1 : 0) << ": " << last->message << "\n";
+        << position_iteration(*last) << ": " << last->message << "\n";
   }
   return 0;
 }

@@ -4,12 +4,11 @@
 // Shapes: X is n x d (centred copy, column-major, shared by clones); a_j are
 // the centred means (k x d); P_j the d x d precision Cholesky factors (upper
 // triangular, P_j P_j^T = Sigma_j^{-1}; diagonal for diag/spherical; one
-// shared factor for tied); q is n x k. One E pass runs over fixed blocks of
-// rows (block_rows(d)): per block the log densities lp (B x k), their row-wise
-// log-sum-exp, q = exp(lp - lse), and the shifted M statistics
+// shared factor for tied); q is n x k. The E pass (gmm_estep.cpp, e_pass)
+// runs over fixed blocks of rows and returns q with the shifted M statistics
 //   N_j = sum q_ij,  S_j = sum q_ij D_ij,  T_j = sum q_ij D_ij D_ij^T
-// with D_ij = x_i - a_j (T_j: only the diagonal for diag/spherical). Blocks are
-// reduced in index order, so results do not depend on the thread count.
+// with D_ij = x_i - a_j (T_j: only the diagonal for diag/spherical), reduced
+// in block order, so results do not depend on the thread count.
 //
 // The M-step from the statistics, with nk_j = N_j + 10 eps (scikit-learn):
 //   m_j = S_j / nk_j,  mu_j = a_j + m_j,
@@ -25,6 +24,7 @@
 // rounding for reg << the data's variances (the tests check ll_{t+1} >= ll_t -
 // 1e-12 |ll_t| over many seeds, datasets and covariance types).
 #include "algorithms/gmm.h"
+#include "algorithms/gmm_internal.h"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -35,49 +35,19 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "algorithms/core/rng.h"
 
 namespace cilab {
 
+using namespace gmm_detail;
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kParallelMinWork = 1e5;  // n * k * (d + 8) below which one thread runs
 constexpr double kCollapseRel = 1e-12;    // eigenvalue < this * mean data variance: collapsed
-const double kLog2Pi = std::log(2.0 * 3.14159265358979323846);
-
-std::atomic<int> g_max_threads{0};
-
-int worker_count(int blocks, double work) {
-  if (blocks <= 1 || work < kParallelMinWork) return 1;
-  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  int limit = g_max_threads.load();
-  if (limit <= 0) limit = hw;
-  return std::max(1, std::min({blocks, limit, 16}));
-}
-
-// Runs f(b) for every block b in [0, blocks) on `threads` threads (the caller
-// is one of them); f writes only block-private outputs.
-template <class F>
-void for_each_block(int blocks, int threads, const F& f) {
-  if (threads <= 1) {
-    for (int b = 0; b < blocks; ++b) f(b);
-    return;
-  }
-  std::atomic<int> next{0};
-  auto worker = [&]() {
-    for (int b = next.fetch_add(1); b < blocks; b = next.fetch_add(1)) f(b);
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
-}
 
 std::string fmt_g(double v) {
   char buf[64];
@@ -101,26 +71,6 @@ double min_eig(const Eigen::MatrixXd& s) {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(s, Eigen::EigenvaluesOnly);
   return es.eigenvalues()[0];
 }
-
-// M statistics of one block (or the whole pass).
-struct Stats {
-  Eigen::VectorXd n;                // k: sum q
-  Eigen::MatrixXd s;                // d x k: sum q D
-  std::vector<Eigen::MatrixXd> t;   // k: d x d sum q D D^T (full/tied) or d x 1 diagonal
-  double ll = 0.0;                  // sum of per-row log densities
-  void init(int k, int d, bool diag) {
-    n.setZero(k);
-    s.setZero(d, k);
-    t.assign(static_cast<size_t>(k), Eigen::MatrixXd::Zero(d, diag ? 1 : d));
-    ll = 0.0;
-  }
-  void add(const Stats& o) {
-    n += o.n;
-    s += o.s;
-    for (size_t j = 0; j < t.size(); ++j) t[j] += o.t[j];
-    ll += o.ll;
-  }
-};
 
 }  // namespace
 
@@ -296,8 +246,6 @@ int Gmm::n_parameters(Covariance type, int k, int d) {
   }
   return cov + k * d + k - 1;
 }
-
-void Gmm::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
 
 // ---------------------------------------------------------------- lifecycle
 
@@ -604,178 +552,10 @@ void Gmm::sub_step() {
   invalidate();
 }
 
-namespace {
-
-// One E pass over the centred data. Writes q into `resp` (n x k, may be null)
-// and accumulates the statistics shifted by `means` when `stats` is set.
-struct EInput {
-  const Eigen::MatrixXd* x;
-  const Eigen::MatrixXd* means;  // k x d
-  const std::vector<Eigen::MatrixXd>* prec;
-  Eigen::VectorXd log_c;         // k: log pi_j + log det P_j - d/2 log 2 pi
-  bool diag;
-  // d > 4, full/tied: (x - a_j) P_j = x P_j - a_j P_j from one GEMM x [P_1 .. P_k]
-  // (tied: x P once). pall is d x (k d) (tied: d x d), mp row j = a_j P_j.
-  bool shared = false;
-  Eigen::MatrixXd pall;
-  Eigen::MatrixXd mp;
-};
-
-// Rows per work block (fixed for a given d: results do not depend on threads).
-int block_rows(int d) { return d <= 4 ? 1024 : 256; }
-
-EInput make_einput(const Eigen::MatrixXd& x, const Eigen::MatrixXd& means,
-                   const std::vector<Eigen::MatrixXd>& prec, const Eigen::VectorXd& weights,
-                   const Eigen::VectorXd& log_det_prec, bool diag, bool tied) {
-  const int k = static_cast<int>(means.rows()), d = static_cast<int>(means.cols());
-  EInput in{&x, &means, &prec, Eigen::VectorXd(k), diag, false, Eigen::MatrixXd(), Eigen::MatrixXd()};
-  for (int j = 0; j < k; ++j)
-    in.log_c[j] = std::log(weights[j]) + log_det_prec[j] - 0.5 * d * kLog2Pi;
-  if (d > 4 && !diag) {
-    in.shared = tied;
-    const int blocks = tied ? 1 : k;
-    in.pall.resize(d, blocks * d);
-    for (int j = 0; j < blocks; ++j) in.pall.middleCols(j * d, d) = prec[static_cast<size_t>(j)];
-    in.mp.resize(k, d);
-    for (int j = 0; j < k; ++j) in.mp.row(j) = means.row(j) * prec[static_cast<size_t>(j)];
-  }
-  return in;
-}
-
-// Log densities lp(i, j) = log_c_j - 1/2 ||(x_i - a_j) P_j||^2 for d = D <= 4
-// (fixed sizes: the loop over rows vectorises).
-template <int D>
-void log_dens_low(const EInput& in, int r0, int b, Eigen::ArrayXXd& lp) {
-  const Eigen::MatrixXd& x = *in.x;
-  const int k = static_cast<int>(in.means->rows());
-  const double* xc[D];
-  for (int c = 0; c < D; ++c) xc[c] = x.col(c).data() + r0;
-  for (int j = 0; j < k; ++j) {
-    const Eigen::MatrixXd& p = (*in.prec)[static_cast<size_t>(j)];
-    double m[D], pm[D][D];
-    for (int r = 0; r < D; ++r) {
-      m[r] = (*in.means)(j, r);
-      for (int c = 0; c < D; ++c) pm[r][c] = in.diag ? (r == c ? p(r, 0) : 0.0) : p(r, c);
-    }
-    const double cj = in.log_c[j];
-    double* out = &lp(0, j);
-    for (int i = 0; i < b; ++i) {
-      double u[D];
-      for (int r = 0; r < D; ++r) u[r] = xc[r][i] - m[r];
-      double sq = 0.0;
-      for (int c = 0; c < D; ++c) {
-        double y = 0.0;
-        for (int r = 0; r <= c; ++r) y += u[r] * pm[r][c];
-        sq += y * y;
-      }
-      out[i] = cj - 0.5 * sq;
-    }
-  }
-}
-
-// Shifted statistics of one block for d = D <= 4 (q: b x k responsibilities).
-template <int D>
-void stats_low(const EInput& in, int r0, int b, const Eigen::ArrayXXd& q, Stats& st) {
-  const Eigen::MatrixXd& x = *in.x;
-  const int k = static_cast<int>(in.means->rows());
-  for (int j = 0; j < k; ++j) {
-    Eigen::Array<double, Eigen::Dynamic, D> u(b, D);
-    for (int c = 0; c < D; ++c)
-      u.col(c) = x.col(c).segment(r0, b).array() - (*in.means)(j, c);
-    const Eigen::ArrayXd qj = q.col(j);
-    st.n[j] = qj.sum();
-    Eigen::MatrixXd& t = st.t[static_cast<size_t>(j)];
-    for (int r = 0; r < D; ++r) {
-      const Eigen::ArrayXd w = qj * u.col(r);
-      st.s(r, j) = w.sum();
-      if (in.diag) {
-        t(r, 0) = (w * u.col(r)).sum();
-      } else {
-        for (int c = r; c < D; ++c) t(r, c) = t(c, r) = (w * u.col(c)).sum();
-      }
-    }
-  }
-}
-
-void e_block(const EInput& in, int r0, int r1, Eigen::MatrixXd* resp, Stats* stats) {
-  const Eigen::MatrixXd& x = *in.x;
-  const int b = r1 - r0, d = static_cast<int>(x.cols()), k = static_cast<int>(in.means->rows());
-  Eigen::ArrayXXd lp(b, k);
-  switch (d) {
-    case 1: log_dens_low<1>(in, r0, b, lp); break;
-    case 2: log_dens_low<2>(in, r0, b, lp); break;
-    case 3: log_dens_low<3>(in, r0, b, lp); break;
-    case 4: log_dens_low<4>(in, r0, b, lp); break;
-    default:
-      if (in.diag) {
-        Eigen::MatrixXd dj(b, d), y(b, d);
-        for (int j = 0; j < k; ++j) {
-          dj.noalias() = x.middleRows(r0, b).rowwise() - in.means->row(j);
-          const Eigen::MatrixXd& p = (*in.prec)[static_cast<size_t>(j)];
-          y = (dj.array().rowwise() * p.col(0).transpose().array()).matrix();
-          Eigen::ArrayXd sq = y.col(0).array().square();
-          for (int c = 1; c < d; ++c) sq += y.col(c).array().square();
-          lp.col(j) = in.log_c[j] - 0.5 * sq;
-        }
-      } else {
-        Eigen::MatrixXd xp(b, in.pall.cols());
-        xp.noalias() = x.middleRows(r0, b) * in.pall;
-        for (int j = 0; j < k; ++j) {
-          const int off = in.shared ? 0 : j * d;
-          Eigen::ArrayXd sq = (xp.col(off).array() - in.mp(j, 0)).square();
-          for (int c = 1; c < d; ++c) sq += (xp.col(off + c).array() - in.mp(j, c)).square();
-          lp.col(j) = in.log_c[j] - 0.5 * sq;
-        }
-      }
-  }
-  Eigen::ArrayXd mx = lp.col(0);
-  for (int j = 1; j < k; ++j) mx = mx.max(lp.col(j));
-  for (int j = 0; j < k; ++j) lp.col(j) -= mx;
-  Eigen::ArrayXXd e = lp.exp();  // a plain array: Eigen's vectorised exp
-  Eigen::ArrayXd s = e.col(0);
-  for (int j = 1; j < k; ++j) s += e.col(j);
-  const Eigen::ArrayXd inv = s.inverse();
-  e.colwise() *= inv;
-  if (resp) resp->middleRows(r0, b) = e.matrix();
-  if (!stats) return;
-  stats->ll = (mx + s.log()).sum();
-  if (stats->n.size() == 0) return;  // score(): the log-likelihood only
-  switch (d) {
-    case 1: stats_low<1>(in, r0, b, e, *stats); return;
-    case 2: stats_low<2>(in, r0, b, e, *stats); return;
-    case 3: stats_low<3>(in, r0, b, e, *stats); return;
-    case 4: stats_low<4>(in, r0, b, e, *stats); return;
-    default: break;
-  }
-  Eigen::MatrixXd dj(b, d), w(b, d);
-  for (int j = 0; j < k; ++j) {
-    dj.noalias() = x.middleRows(r0, b).rowwise() - in.means->row(j);
-    stats->n[j] = e.col(j).sum();
-    Eigen::MatrixXd& t = stats->t[static_cast<size_t>(j)];
-    if (in.diag) {
-      w = (dj.array().colwise() * e.col(j)).matrix();
-      stats->s.col(j) = w.colwise().sum().transpose();
-      t = (w.array() * dj.array()).colwise().sum().transpose().matrix();
-    } else {
-      // T_j = W^T W with W = sqrt(q_j) D_j (symmetric rank update: half the flops).
-      const Eigen::ArrayXd sq = e.col(j).sqrt();
-      w = (dj.array().colwise() * sq).matrix();
-      stats->s.col(j) = (dj.transpose() * e.col(j).matrix());
-      t.setZero();
-      t.selfadjointView<Eigen::Lower>().rankUpdate(w.transpose());
-      t.triangularView<Eigen::StrictlyUpper>() = t.transpose();
-    }
-  }
-}
-
-}  // namespace
-
 void Gmm::e_half() {
   State& s = *st_;
-  const int n = s.n, k = s.k, d = s.d;
+  const int n = s.n, k = s.k;
   const bool diag = is_diagonal_type(p_.covariance);
-  const EInput in = make_einput(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
-                                p_.covariance == Covariance::Tied);
 
   std::shared_ptr<Eigen::MatrixXd> resp;
   if (s.spare && s.spare.use_count() == 1 && s.spare->rows() == n && s.spare->cols() == k) {
@@ -786,18 +566,8 @@ void Gmm::e_half() {
   }
   s.spare.reset();
 
-  const int rows = block_rows(d);
-  const int blocks = (n + rows - 1) / rows;
-  std::vector<Stats> part(static_cast<size_t>(blocks));
-  for (Stats& st : part) st.init(k, d, diag);
-  const int threads = worker_count(blocks, static_cast<double>(n) * k * (d * (diag ? 1 : d) + 8));
-  for_each_block(blocks, threads, [&](int bi) {
-    const int r0 = bi * rows, r1 = std::min(n, r0 + rows);
-    e_block(in, r0, r1, resp.get(), &part[static_cast<size_t>(bi)]);
-  });
-  Stats total;
-  total.init(k, d, diag);
-  for (const Stats& st : part) total.add(st);
+  Stats total = e_pass(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                       p_.covariance == Covariance::Tied, resp.get(), true);
   const double ll = total.ll / n;
 
   if (!std::isfinite(ll)) {
@@ -879,22 +649,10 @@ void Gmm::m_half() {
 double Gmm::score() const {
   if (!st_ || st_->prec.size() != static_cast<size_t>(st_->k)) return kNaN;
   const State& s = *st_;
-  const int n = s.n, k = s.k, d = s.d;
   const bool diag = is_diagonal_type(p_.covariance);
-  const EInput in = make_einput(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
-                                p_.covariance == Covariance::Tied);
-  const int rows = block_rows(d);
-  const int blocks = (n + rows - 1) / rows;
-  std::vector<Stats> part(static_cast<size_t>(blocks));
-  // Uninitialised Stats: e_block computes only the log-likelihood.
-  const int threads = worker_count(blocks, static_cast<double>(n) * k * (d * (diag ? 1 : d) + 8));
-  for_each_block(blocks, threads, [&](int bi) {
-    const int r0 = bi * rows, r1 = std::min(n, r0 + rows);
-    e_block(in, r0, r1, nullptr, &part[static_cast<size_t>(bi)]);
-  });
-  double total = 0.0;
-  for (const Stats& st : part) total += st.ll;
-  return total / n;
+  const Stats total = e_pass(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                             p_.covariance == Covariance::Tied, nullptr, false);
+  return total.ll / s.n;
 }
 
 // ---------------------------------------------------------------- edits

@@ -52,9 +52,9 @@
 //   after assign: J <- J - sum_{i changed} (D_i,old - D_i,new)   (each term >= 0)
 //   after update: J <- J - sum_j n_j ||mu_j,new - mu_j,old||^2   (each term >= 0)
 // (clamped at 0) and computed afresh (sum of per-point distances) after the
-// first assign, or from the cluster sums after an edit. Work is split into fixed row blocks processed by up to
-// hardware_concurrency threads; partial sums are reduced in block order, so
-// results are bit-identical whatever the number of threads.
+// first assign, or from the cluster sums after an edit. Work is split into fixed row blocks processed by
+// parallel_for_blocks (algorithms/core/parallel.h); partial sums are reduced in
+// block order, so results are bit-identical whatever the number of threads.
 #pragma once
 
 #include "algorithms/core/module.h"
@@ -154,9 +154,6 @@ class KMeans : public Module {
   std::shared_ptr<const KMeansSnapshot> kmeans_snapshot() const;
   // Parses and validates a parameter table into Params.
   static Params params_from(const ParamValues& values);
-  // Upper bound on worker threads (0 = hardware_concurrency, the default).
-  // Results do not depend on it; benchmarks and tests use it.
-  static void set_max_threads(int threads);
 
   // Metric indices in info().metrics / Snapshot::metrics.
   static constexpr int kMetricObjective = 0;

@@ -11,13 +11,13 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 #include <utility>
+
+#include "algorithms/core/parallel.h"
 
 namespace cilab {
 
@@ -29,7 +29,6 @@ constexpr int kPartitions = 4;    // fixed row partitions (determinism)
 constexpr int kBlockRows = 256;   // rows per preprocessed block
 constexpr double kParallelMinWork = 4e6;  // n*d*d below which one thread runs
 
-std::atomic<int> g_max_threads{0};
 
 using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -37,31 +36,6 @@ std::string fmt_g(double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;
-}
-
-int thread_count(double work) {
-  if (work < kParallelMinWork) return 1;
-  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  int limit = g_max_threads.load();
-  if (limit <= 0) limit = hw;
-  return std::max(1, std::min(limit, kPartitions));
-}
-
-// Runs f(p) for p in [0, kPartitions) on `threads` threads (caller included).
-template <class F>
-void for_each_partition(int threads, const F& f) {
-  if (threads <= 1) {
-    for (int p = 0; p < kPartitions; ++p) f(p);
-    return;
-  }
-  std::atomic<int> next{0};
-  auto worker = [&]() {
-    for (int p = next.fetch_add(1); p < kPartitions; p = next.fetch_add(1)) f(p);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
 }
 
 // Rows [r0, r1) of partition p of n rows.
@@ -299,8 +273,6 @@ PCA::Params PCA::params_from(const ParamValues& values) {
   return p;
 }
 
-void PCA::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
-
 // ---------------------------------------------------------------- lifecycle
 
 PCA::PCA() = default;
@@ -403,22 +375,29 @@ void PCA::fit() {
 
   if (d <= n) {
     // C = (1/n) sum_i x'_i x'_i^T by rank updates over fixed row partitions.
-    std::vector<Eigen::MatrixXd> part(kPartitions);
-    const int threads = thread_count(static_cast<double>(n) * d * d);
-    for_each_partition(threads, [&](int pi) {
-      int r0, r1;
-      partition_rows(n, pi, &r0, &r1);
-      Eigen::MatrixXd& acc = part[static_cast<size_t>(pi)];
-      acc.setZero(d, d);
-      Eigen::MatrixXd b;
-      for (int r = r0; r < r1; r += kBlockRows) {
-        const int rows = std::min(kBlockRows, r1 - r);
-        preprocess_block(x, r, rows, offset_, inv_s, b);
-        acc.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose());
-      }
-    });
-    Eigen::MatrixXd c = std::move(part[0]);
-    for (int pi = 1; pi < kPartitions; ++pi) c += part[static_cast<size_t>(pi)];
+    Eigen::MatrixXd c;
+    const int threads =
+        parallel_threads(kPartitions, static_cast<double>(n) * d * d, kParallelMinWork);
+    parallel_reduce_blocks(
+        kPartitions, threads,
+        [&](int pi) {
+          int r0, r1;
+          partition_rows(n, pi, &r0, &r1);
+          Eigen::MatrixXd acc = Eigen::MatrixXd::Zero(d, d);
+          Eigen::MatrixXd b;
+          for (int r = r0; r < r1; r += kBlockRows) {
+            const int rows = std::min(kBlockRows, r1 - r);
+            preprocess_block(x, r, rows, offset_, inv_s, b);
+            acc.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose());
+          }
+          return acc;
+        },
+        [&](int pi, Eigen::MatrixXd&& acc) {
+          if (pi == 0)
+            c = std::move(acc);
+          else
+            c += acc;
+        });
     c *= 1.0 / n;
     c.triangularView<Eigen::StrictlyUpper>() = c.transpose();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(c);
@@ -459,25 +438,31 @@ void PCA::fit() {
   // Scores Z = X' U_K^T and their column sums of squares (for e(K')).
   const int held = std::min(k, kMaxHeldScores);
   auto scores = std::make_shared<Eigen::MatrixXf>(n, held);
-  std::vector<Eigen::VectorXd> ss(kPartitions);
   const Eigen::MatrixXd ut = comps.transpose();  // d x K
-  const int threads = thread_count(static_cast<double>(n) * d * k);
-  for_each_partition(threads, [&](int pi) {
-    int r0, r1;
-    partition_rows(n, pi, &r0, &r1);
-    Eigen::VectorXd& acc = ss[static_cast<size_t>(pi)];
-    acc.setZero(k);
-    Eigen::MatrixXd b, z;
-    for (int r = r0; r < r1; r += kBlockRows) {
-      const int rows = std::min(kBlockRows, r1 - r);
-      preprocess_block(x, r, rows, offset_, inv_s, b);
-      z.noalias() = b * ut;
-      acc += z.colwise().squaredNorm().transpose();
-      scores->middleRows(r, rows) = z.leftCols(held).cast<float>();
-    }
-  });
-  Eigen::VectorXd col_ss = ss[0];
-  for (int pi = 1; pi < kPartitions; ++pi) col_ss += ss[static_cast<size_t>(pi)];
+  Eigen::VectorXd col_ss;
+  const int threads = parallel_threads(kPartitions, static_cast<double>(n) * d * k, kParallelMinWork);
+  parallel_reduce_blocks(
+      kPartitions, threads,
+      [&](int pi) {
+        int r0, r1;
+        partition_rows(n, pi, &r0, &r1);
+        Eigen::VectorXd acc = Eigen::VectorXd::Zero(k);
+        Eigen::MatrixXd b, z;
+        for (int r = r0; r < r1; r += kBlockRows) {
+          const int rows = std::min(kBlockRows, r1 - r);
+          preprocess_block(x, r, rows, offset_, inv_s, b);
+          z.noalias() = b * ut;
+          acc += z.colwise().squaredNorm().transpose();
+          scores->middleRows(r, rows) = z.leftCols(held).cast<float>();
+        }
+        return acc;
+      },
+      [&](int pi, Eigen::VectorXd&& acc) {
+        if (pi == 0)
+          col_ss = std::move(acc);
+        else
+          col_ss += acc;
+      });
   f->recon_error.resize(k + 1);
   double captured = 0.0;
   f->recon_error[0] = total_;

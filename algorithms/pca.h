@@ -173,8 +173,6 @@ class PCA : public Module {
 
   std::shared_ptr<const PcaSnapshot> pca_snapshot() const;
   static Params params_from(const ParamValues& values);
-  // Upper bound on worker threads (0 = hardware_concurrency). Results do not depend on it.
-  static void set_max_threads(int threads);
 
  private:
   struct Fit;  // eigen-decomposition results shared by clones and snapshots

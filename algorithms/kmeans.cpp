@@ -2,12 +2,12 @@
 // the convergence and empty-cluster rules and the numerics.
 //
 // Shapes: X is n x d (centred copy, row-major, shared by clones), U is k x d
-// (mu_, centred), labels z has size n. The assign half-step runs one pass of
+// (mu, centred), labels z has size n. The assign half-step runs one pass of
 // the assign kernel (kmeans_assign.cpp) over fixed blocks of kBlockRows rows;
 // it returns per-block labels and sufficient statistics (n_j, S_j = sum x_i,
 // Q_j = sum ||x_i||^2), which are reduced here in block order, so the update
 // half-step is O(k d) and every result is independent of the thread count.
-// For d > 4 this file keeps the Hamerly bounds per point (upper_, lower_) and
+// For d > 4 this file keeps the Hamerly bounds per point (upper, lower) and
 // the centroid shifts they are moved by.
 #include "algorithms/kmeans.h"
 #include "algorithms/kmeans_internal.h"
@@ -28,15 +28,15 @@ namespace cilab {
 
 using namespace kmeans_detail;
 
+namespace {
+
 // The dataset, centred once: x_i - mean, row-major, with its squared row norms.
-struct KMeans::Prepared {
+struct Prepared {
   RowMatrixXd x;          // n x d
   Eigen::MatrixXd xcol;   // n x d column-major (d <= 4 only; empty otherwise)
   Eigen::VectorXd norm2;  // n, ||x_i - mean||^2
   Eigen::VectorXd mean;   // d
 };
-
-namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kParallelMinWork = 2e5;  // n*k*d below which one thread runs
@@ -49,6 +49,52 @@ std::string fmt_g(double v) {
 }
 
 }  // namespace
+
+// Everything a KMeans holds (a value type: clone() copies it).
+struct KMeans::State {
+  std::shared_ptr<const Dataset> data;
+  std::shared_ptr<const Prepared> prep;  // centred data, shared by clones
+  Params p;
+  int n = 0;
+  int d = 0;
+
+  Eigen::MatrixXd mu;       // k x d, centred centroids
+  Eigen::MatrixXd sums;     // k x d, sum of centred x over each cluster (current labels)
+  Eigen::VectorXd sq_sums;  // k, sum of ||x - mean||^2 over each cluster
+  std::vector<int> counts;  // k, n_j
+  std::shared_ptr<const std::vector<int>> labels;
+  // The previous label vector, reused by the next assign when no snapshot or
+  // clone shares it any more (label vectors are never created const).
+  std::shared_ptr<std::vector<int>> spare_labels;
+  std::shared_ptr<const KMeansSeeding> seeding;
+  std::vector<char> placed;
+  std::vector<int> reseeded;
+
+  int iteration = 0;
+  int phase = 0;
+  Status status = Status::Running;
+  std::string message;
+  double objective = kNaN;
+  double changed = kNaN;
+  double center_shift = kNaN;
+  double reseeded_count = kNaN;
+  bool assigned = false;  // labels hold a real assignment
+
+  // Hamerly bounds (d > 4 only; see the header comment): upper/lower distance
+  // bounds per point, valid for the centroids mu_bounds.
+  std::vector<double> upper;
+  std::vector<double> lower;
+  Eigen::MatrixXd mu_bounds;
+  bool bounds_valid = false;
+
+  mutable std::shared_ptr<const KMeansSnapshot> cache;
+
+  void assign_half();
+  void update_half();
+  void seed_centroids(uint64_t seed);
+  double objective_from_sums() const;
+  void invalidate() { cache.reset(); }
+};
 
 // ---------------------------------------------------------------- description
 
@@ -131,14 +177,14 @@ KMeans::Params KMeans::params_from(const ParamValues& values) {
 
 // ---------------------------------------------------------------- lifecycle
 
-KMeans::KMeans()
-    : objective_(kNaN), changed_(kNaN), center_shift_(kNaN), reseeded_count_(kNaN) {}
+KMeans::KMeans() : st_(std::make_unique<State>()) {}
 KMeans::~KMeans() = default;
-KMeans::KMeans(const KMeans&) = default;
+KMeans::KMeans(const KMeans& o) : st_(std::make_unique<State>(*o.st_)) {}
 
 std::unique_ptr<Module> KMeans::clone() const { return std::make_unique<KMeans>(*this); }
 
 void KMeans::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+  State& s = *st_;
   const Params p = params_from(values);
   require_usable_data(data.get(), "k-means");
   const int n = data->rows(), d = data->cols();
@@ -148,50 +194,50 @@ void KMeans::reset(std::shared_ptr<const Dataset> data, const ParamValues& value
                                 "); try k <= " + std::to_string(n));
 
   // Reuse the centred copy when resetting on the same dataset.
-  if (!(prep_ && data_ == data)) {
+  if (!(s.prep && s.data == data)) {
     auto prep = std::make_shared<Prepared>();
     prep->mean = data->x.colwise().mean().transpose();
     prep->x = data->x.rowwise() - prep->mean.transpose();
     prep->norm2 = prep->x.rowwise().squaredNorm();
     if (d <= kLowDimMax) prep->xcol = prep->x;
-    prep_ = std::move(prep);
+    s.prep = std::move(prep);
   }
-  data_ = std::move(data);
-  p_ = p;
-  n_ = n;
-  d_ = d;
-  iteration_ = 0;
-  phase_ = 0;
-  status_ = Status::Running;
-  message_.clear();
-  objective_ = changed_ = center_shift_ = reseeded_count_ = kNaN;
-  assigned_ = false;
-  upper_.clear();
-  lower_.clear();
-  bounds_valid_ = false;
-  labels_ = std::make_shared<std::vector<int>>(static_cast<size_t>(n), -1);  // non-const: recycled
-  sums_.setZero(p.k, d);
-  sq_sums_.setZero(p.k);
-  counts_.assign(static_cast<size_t>(p.k), 0);
-  reseeded_.clear();
-  placed_.assign(p.init == Init::Manual ? static_cast<size_t>(p.k) : 0, 0);
-  seed_centroids(seed);
-  invalidate();
+  s.data = std::move(data);
+  s.p = p;
+  s.n = n;
+  s.d = d;
+  s.iteration = 0;
+  s.phase = 0;
+  s.status = Status::Running;
+  s.message.clear();
+  s.objective = s.changed = s.center_shift = s.reseeded_count = kNaN;
+  s.assigned = false;
+  s.upper.clear();
+  s.lower.clear();
+  s.bounds_valid = false;
+  s.labels = std::make_shared<std::vector<int>>(static_cast<size_t>(n), -1);  // non-const: recycled
+  s.sums.setZero(p.k, d);
+  s.sq_sums.setZero(p.k);
+  s.counts.assign(static_cast<size_t>(p.k), 0);
+  s.reseeded.clear();
+  s.placed.assign(p.init == Init::Manual ? static_cast<size_t>(p.k) : 0, 0);
+  s.seed_centroids(seed);
+  s.invalidate();
 }
 
-void KMeans::seed_centroids(uint64_t seed) {
-  const int k = p_.k, n = n_, d = d_;
-  const RowMatrixXd& x = prep_->x;
+void KMeans::State::seed_centroids(uint64_t seed) {
+  const int k = p.k, n = this->n, d = this->d;
+  const RowMatrixXd& x = prep->x;
   Rng rng(seed);
   auto seeding = std::make_shared<KMeansSeeding>();
   std::vector<int>& rows = seeding->rows;
 
-  switch (p_.init) {
+  switch (p.init) {
     case Init::First:
       for (int j = 0; j < k; ++j) rows.push_back(j);
       break;
     case Init::Manual:
-      message_ = "manual init: the centroids start at the first " + std::to_string(k) +
+      message = "manual init: the centroids start at the first " + std::to_string(k) +
                  " rows; drag or place them, then step";
       break;
     case Init::Random:
@@ -249,45 +295,47 @@ void KMeans::seed_centroids(uint64_t seed) {
       break;
     }
   }
-  mu_.resize(k, d);
+  mu.resize(k, d);
   for (int j = 0; j < k; ++j) {
-    const int r = p_.init == Init::Manual ? j : rows[static_cast<size_t>(j)];
-    mu_.row(j) = x.row(r);
+    const int r = p.init == Init::Manual ? j : rows[static_cast<size_t>(j)];
+    mu.row(j) = x.row(r);
   }
-  seeding_ = std::move(seeding);
+  this->seeding = std::move(seeding);
 }
 
 // ---------------------------------------------------------------- iteration
 
 void KMeans::step() {
-  if (!prep_ || is_terminal(status_)) return;
-  if (phase_ == 0) assign_half();
-  if (!is_terminal(status_) && phase_ == 1) update_half();
+  State& s = *st_;
+  if (!s.prep || is_terminal(s.status)) return;
+  if (s.phase == 0) s.assign_half();
+  if (!is_terminal(s.status) && s.phase == 1) s.update_half();
 }
 
 void KMeans::sub_step() {
-  if (!prep_ || is_terminal(status_)) return;
-  if (phase_ == 0)
-    assign_half();
+  State& s = *st_;
+  if (!s.prep || is_terminal(s.status)) return;
+  if (s.phase == 0)
+    s.assign_half();
   else
-    update_half();
+    s.update_half();
 }
 
-void KMeans::assign_half() {
-  const int k = p_.k, n = n_, d = d_;
+void KMeans::State::assign_half() {
+  const int k = p.k, n = this->n, d = this->d;
   // Reuse the label vector of two assigns ago when nothing else holds it (no
   // snapshot, no clone): saves allocating and faulting in n ints per pass.
   std::shared_ptr<std::vector<int>> next;
-  if (spare_labels_ && spare_labels_.use_count() == 1 &&
-      spare_labels_->size() == static_cast<size_t>(n)) {
+  if (spare_labels && spare_labels.use_count() == 1 &&
+      spare_labels->size() == static_cast<size_t>(n)) {
     std::atomic_thread_fence(std::memory_order_acquire);  // pairs with the last owner's release
-    next = std::move(spare_labels_);
+    next = std::move(spare_labels);
   } else {
     next = std::make_shared<std::vector<int>>(static_cast<size_t>(n));
   }
-  spare_labels_.reset();
-  const Eigen::VectorXd mu_norm2 = mu_.rowwise().squaredNorm();
-  AssignInput in{prep_->x.data(), prep_->norm2.data(), n, d, k, &mu_, labels_->data(),
+  spare_labels.reset();
+  const Eigen::VectorXd mu_norm2 = mu.rowwise().squaredNorm();
+  AssignInput in{prep->x.data(), prep->norm2.data(), n, d, k, &mu, labels->data(),
                  next->data(), mu_norm2.maxCoeff()};
   const bool low = d <= kLowDimMax;
 
@@ -297,19 +345,19 @@ void KMeans::assign_half() {
   Eigen::VectorXd delta, s_half;
   RowMatrixXd mu_rows;
   if (!low) {
-    if (upper_.size() != static_cast<size_t>(n)) {
-      upper_.assign(static_cast<size_t>(n), kInf);
-      lower_.assign(static_cast<size_t>(n), 0.0);
-      bounds_valid_ = false;
+    if (upper.size() != static_cast<size_t>(n)) {
+      upper.assign(static_cast<size_t>(n), kInf);
+      lower.assign(static_cast<size_t>(n), 0.0);
+      bounds_valid = false;
     }
-    mu_rows = mu_;
+    mu_rows = mu;
     delta = Eigen::VectorXd::Zero(k);
-    if (bounds_valid_)
-      for (int j = 0; j < k; ++j) delta[j] = (mu_.row(j) - mu_bounds_.row(j)).norm();
+    if (bounds_valid)
+      for (int j = 0; j < k; ++j) delta[j] = (mu.row(j) - mu_bounds.row(j)).norm();
     s_half = Eigen::VectorXd::Constant(k, kInf);
     for (int a = 0; a < k; ++a)
       for (int b = a + 1; b < k; ++b) {
-        const double h = 0.5 * (mu_.row(a) - mu_.row(b)).norm();
+        const double h = 0.5 * (mu.row(a) - mu.row(b)).norm();
         s_half[a] = std::min(s_half[a], h);
         s_half[b] = std::min(s_half[b], h);
       }
@@ -321,77 +369,77 @@ void KMeans::assign_half() {
     bd.dmax2 = 0.0;
     for (int j = 0; j < k; ++j)
       if (j != bd.amax) bd.dmax2 = std::max(bd.dmax2, delta[j]);
-    bd.u = upper_.data();
-    bd.l = lower_.data();
+    bd.u = upper.data();
+    bd.l = lower.data();
     bd.delta = delta.data();
     bd.s_half = s_half.data();
     bd.mu_rows = mu_rows.data();
-    bd.valid = bounds_valid_ && assigned_;
+    bd.valid = bounds_valid && assigned;
   }
 
   const int blocks = block_count(n);
   std::vector<BlockStats> stats(static_cast<size_t>(blocks));
   for (BlockStats& s : stats) s.init(k, d);
   const int threads = parallel_threads(blocks, static_cast<double>(n) * k * d, kParallelMinWork);
-  assign_pass(in, low ? prep_->xcol.data() : nullptr, mu_norm2, bd, blocks, threads, stats);
+  assign_pass(in, low ? prep->xcol.data() : nullptr, mu_norm2, bd, blocks, threads, stats);
 
   // Reduce in block order (deterministic whatever the thread count). The low-d
   // path recomputes the cluster statistics; the GEMM path adds the moves.
-  if (low || !assigned_) {
-    sums_.setZero(k, d);
-    sq_sums_.setZero(k);
-    counts_.assign(static_cast<size_t>(k), 0);
+  if (low || !assigned) {
+    sums.setZero(k, d);
+    sq_sums.setZero(k);
+    counts.assign(static_cast<size_t>(k), 0);
   }
   double fresh = 0.0, decrement = 0.0;
   long changed = 0;
   for (const BlockStats& s : stats) {
-    sums_ += s.sums;
-    sq_sums_ += s.sq;
-    for (int j = 0; j < k; ++j) counts_[static_cast<size_t>(j)] += s.counts[static_cast<size_t>(j)];
+    sums += s.sums;
+    sq_sums += s.sq;
+    for (int j = 0; j < k; ++j) counts[static_cast<size_t>(j)] += s.counts[static_cast<size_t>(j)];
     fresh += s.fresh;
     decrement += s.decrement;
     changed += s.changed;
   }
   if (!low) {
-    mu_bounds_ = mu_;
-    bounds_valid_ = true;
+    mu_bounds = mu;
+    bounds_valid = true;
   }
-  spare_labels_ = std::const_pointer_cast<std::vector<int>>(labels_);
-  labels_ = std::move(next);
-  if (!assigned_) {
-    objective_ = fresh;  // first assign: every distance was computed
-  } else if (!std::isfinite(objective_)) {
-    objective_ = objective_from_sums();
+  spare_labels = std::const_pointer_cast<std::vector<int>>(labels);
+  labels = std::move(next);
+  if (!assigned) {
+    objective = fresh;  // first assign: every distance was computed
+  } else if (!std::isfinite(objective)) {
+    objective = objective_from_sums();
   } else if (changed > 0) {
-    objective_ = std::max(0.0, objective_ - decrement);  // each term D_old - D_new >= 0
+    objective = std::max(0.0, objective - decrement);  // each term D_old - D_new >= 0
   }  // no label changed: J(z, U) is exactly the previous value
-  assigned_ = true;
-  changed_ = static_cast<double>(changed);
-  center_shift_ = kNaN;
-  reseeded_count_ = kNaN;
-  reseeded_.clear();
-  phase_ = 1;
-  message_.clear();
-  if (!std::isfinite(objective_)) {
-    status_ = Status::Diverged;
-    message_ = "the objective became non-finite in the assign half-step (a centroid far out "
+  assigned = true;
+  this->changed = static_cast<double>(changed);
+  center_shift = kNaN;
+  reseeded_count = kNaN;
+  reseeded.clear();
+  phase = 1;
+  message.clear();
+  if (!std::isfinite(objective)) {
+    status = Status::Diverged;
+    message = "the objective became non-finite in the assign half-step (a centroid far out "
                "of range?); rewind or move the centroid back";
   }
   invalidate();
 }
 
-void KMeans::update_half() {
-  const int k = p_.k, d = d_;
-  const RowMatrixXd& x = prep_->x;
-  Eigen::MatrixXd mu_new = mu_;
-  Eigen::MatrixXd mu_ref = mu_;  // centroid the identity is taken against
+void KMeans::State::update_half() {
+  const int k = this->p.k, d = this->d;
+  const RowMatrixXd& x = prep->x;
+  Eigen::MatrixXd mu_new = mu;
+  Eigen::MatrixXd mu_ref = mu;  // centroid the identity is taken against
   double removed = 0.0;          // sum of D_p of points moved into empty clusters
-  reseeded_.clear();
+  reseeded.clear();
   std::string notice;
 
   std::vector<int> empties;
   for (int j = 0; j < k; ++j)
-    if (counts_[static_cast<size_t>(j)] == 0) empties.push_back(j);
+    if (counts[static_cast<size_t>(j)] == 0) empties.push_back(j);
   if (!empties.empty()) {
     // Re-seed each empty cluster j at the point p farthest from its assigned
     // centroid (D_p = ||x_p - mu_{z_p}||^2 with the centroids of the assign),
@@ -401,23 +449,23 @@ void KMeans::update_half() {
     // minimises J for fixed labels. Only points with D_p > 0 (beyond the tie
     // tolerance) whose cluster keeps another point qualify, so no new empty
     // cluster appears.
-    auto labels = std::make_shared<std::vector<int>>(*labels_);
-    const RowMatrixXd mu_rows = mu_;
-    const double mu_norm2_max = mu_.rowwise().squaredNorm().maxCoeff();
-    std::vector<double> dist(static_cast<size_t>(n_));
-    for (int i = 0; i < n_; ++i)
+    auto labels = std::make_shared<std::vector<int>>(*this->labels);
+    const RowMatrixXd mu_rows = mu;
+    const double mu_norm2_max = mu.rowwise().squaredNorm().maxCoeff();
+    std::vector<double> dist(static_cast<size_t>(n));
+    for (int i = 0; i < n; ++i)
       dist[static_cast<size_t>(i)] =
           sq_dist(x.data() + static_cast<size_t>(i) * d,
                   mu_rows.data() + static_cast<size_t>((*labels)[static_cast<size_t>(i)]) * d, d);
-    std::vector<char> taken(static_cast<size_t>(n_), 0);
+    std::vector<char> taken(static_cast<size_t>(n), 0);
     for (int j : empties) {
       int p = -1;
       double best = 0.0;
-      for (int i = 0; i < n_; ++i) {
+      for (int i = 0; i < n; ++i) {
         const double di = dist[static_cast<size_t>(i)];
-        if (di > best && di > kTieRel * (prep_->norm2[i] + mu_norm2_max) &&
+        if (di > best && di > kTieRel * (prep->norm2[i] + mu_norm2_max) &&
             !taken[static_cast<size_t>(i)] &&
-            counts_[static_cast<size_t>((*labels)[static_cast<size_t>(i)])] >= 2) {
+            counts[static_cast<size_t>((*labels)[static_cast<size_t>(i)])] >= 2) {
           best = di;
           p = i;
         }
@@ -431,64 +479,64 @@ void KMeans::update_half() {
       const int o = (*labels)[static_cast<size_t>(p)];
       taken[static_cast<size_t>(p)] = 1;
       (*labels)[static_cast<size_t>(p)] = j;
-      counts_[static_cast<size_t>(o)] -= 1;
-      counts_[static_cast<size_t>(j)] = 1;
-      sums_.row(o) -= x.row(p);
-      sums_.row(j) = x.row(p);
-      sq_sums_[o] -= prep_->norm2[p];
-      sq_sums_[j] = prep_->norm2[p];
+      counts[static_cast<size_t>(o)] -= 1;
+      counts[static_cast<size_t>(j)] = 1;
+      sums.row(o) -= x.row(p);
+      sums.row(j) = x.row(p);
+      sq_sums[o] -= prep->norm2[p];
+      sq_sums[j] = prep->norm2[p];
       mu_ref.row(j) = x.row(p);
-      if (!upper_.empty()) {  // p changed cluster outside the assign: re-examine it
-        upper_[static_cast<size_t>(p)] = kInf;
-        lower_[static_cast<size_t>(p)] = 0.0;
+      if (!upper.empty()) {  // p changed cluster outside the assign: re-examine it
+        upper[static_cast<size_t>(p)] = kInf;
+        lower[static_cast<size_t>(p)] = 0.0;
       }
       removed += best;
-      reseeded_.push_back(j);
+      reseeded.push_back(j);
       notice += (notice.empty() ? "" : "; ") + std::string("cluster ") + std::to_string(j) +
                 " was empty: re-seeded at the farthest point (row " + std::to_string(p) + ")";
     }
-    labels_ = std::move(labels);
+    this->labels = std::move(labels);
   }
 
   double decrease = 0.0, shift = 0.0;
-  bool moved = !reseeded_.empty();
+  bool moved = !reseeded.empty();
   for (int j = 0; j < k; ++j) {
-    const int nj = counts_[static_cast<size_t>(j)];
-    if (nj > 0) mu_new.row(j) = sums_.row(j) / static_cast<double>(nj);
+    const int nj = counts[static_cast<size_t>(j)];
+    if (nj > 0) mu_new.row(j) = sums.row(j) / static_cast<double>(nj);
     decrease += nj * (mu_new.row(j) - mu_ref.row(j)).squaredNorm();
-    shift += (mu_new.row(j) - mu_.row(j)).squaredNorm();
-    if (!moved && !(mu_new.row(j).array() == mu_.row(j).array()).all()) moved = true;
+    shift += (mu_new.row(j) - mu.row(j)).squaredNorm();
+    if (!moved && !(mu_new.row(j).array() == mu.row(j).array()).all()) moved = true;
   }
-  mu_ = std::move(mu_new);
-  objective_ = std::max(0.0, (objective_ - removed) - decrease);
-  center_shift_ = shift;
-  reseeded_count_ = static_cast<double>(reseeded_.size());
-  phase_ = 0;
-  ++iteration_;
-  message_ = notice;
-  if (!std::isfinite(objective_) || !mu_.allFinite()) {
-    status_ = Status::Diverged;
-    message_ = "a centroid or the objective became non-finite in the update half-step; rewind "
+  mu = std::move(mu_new);
+  objective = std::max(0.0, (objective - removed) - decrease);
+  center_shift = shift;
+  reseeded_count = static_cast<double>(reseeded.size());
+  phase = 0;
+  ++iteration;
+  message = notice;
+  if (!std::isfinite(objective) || !mu.allFinite()) {
+    status = Status::Diverged;
+    message = "a centroid or the objective became non-finite in the update half-step; rewind "
                "or move the centroid back";
-  } else if (changed_ == 0.0 && !moved) {
-    status_ = Status::Converged;
-    message_ = "converged after " + std::to_string(iteration_) +
+  } else if (changed == 0.0 && !moved) {
+    status = Status::Converged;
+    message = "converged after " + std::to_string(iteration) +
                " iterations: the assignment changed no point";
-  } else if (iteration_ >= p_.max_iter) {
-    status_ = Status::Stopped;
-    message_ = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence (" +
-               fmt_g(changed_) + " points changed cluster in the last iteration)";
+  } else if (iteration >= this->p.max_iter) {
+    status = Status::Stopped;
+    message = "reached max_iter = " + std::to_string(this->p.max_iter) + " before convergence (" +
+               fmt_g(changed) + " points changed cluster in the last iteration)";
   }
   invalidate();
 }
 
-double KMeans::objective_from_sums() const {
+double KMeans::State::objective_from_sums() const {
   // J(z, U) = sum_j [ Q_j - 2 mu_j . S_j + n_j ||mu_j||^2 ] (exact for any U).
   double j_total = 0.0;
-  for (int j = 0; j < p_.k; ++j) {
-    const int nj = counts_[static_cast<size_t>(j)];
+  for (int j = 0; j < p.k; ++j) {
+    const int nj = counts[static_cast<size_t>(j)];
     if (nj == 0) continue;
-    j_total += sq_sums_[j] - 2.0 * mu_.row(j).dot(sums_.row(j)) + nj * mu_.row(j).squaredNorm();
+    j_total += sq_sums[j] - 2.0 * mu.row(j).dot(sums.row(j)) + nj * mu.row(j).squaredNorm();
   }
   return std::max(0.0, j_total);
 }
@@ -504,54 +552,55 @@ void KMeans::set_live(const std::string& name, double value) {
   if (!std::isfinite(value) || value != std::floor(value) || value < s->min || value > s->max)
     throw std::invalid_argument("parameter 'max_iter': expected an integer in [1, 10000], got '" +
                                 fmt_g(value) + "'");
-  p_.max_iter = static_cast<int>(value);
-  if (!prep_) return;
-  if (status_ == Status::Stopped && iteration_ < p_.max_iter) {
-    status_ = Status::Running;
-    message_.clear();
-  } else if (status_ == Status::Running && phase_ == 0 && iteration_ >= p_.max_iter) {
-    status_ = Status::Stopped;
-    message_ = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence";
+  st_->p.max_iter = static_cast<int>(value);
+  if (!st_->prep) return;
+  if (st_->status == Status::Stopped && st_->iteration < st_->p.max_iter) {
+    st_->status = Status::Running;
+    st_->message.clear();
+  } else if (st_->status == Status::Running && st_->phase == 0 && st_->iteration >= st_->p.max_iter) {
+    st_->status = Status::Stopped;
+    st_->message = "reached max_iter = " + std::to_string(st_->p.max_iter) + " before convergence";
   }
-  invalidate();
+  st_->invalidate();
 }
 
 bool KMeans::apply(const Intent& intent) {
-  if (!prep_) return false;
+  State& s = *st_;
+  if (!s.prep) return false;
   const bool move = intent.kind == "move_centroid";
   const bool place = intent.kind == "place_centroid";
   if (!move && !place) return false;
   int j = intent.index;
   if (place) {
-    if (p_.init != Init::Manual || iteration_ != 0 || phase_ != 0 || assigned_) return false;
+    if (s.p.init != Init::Manual || s.iteration != 0 || s.phase != 0 || s.assigned) return false;
     if (j < 0) {
       j = -1;
-      for (int t = 0; t < p_.k; ++t)
-        if (!placed_[static_cast<size_t>(t)]) {
+      for (int t = 0; t < s.p.k; ++t)
+        if (!s.placed[static_cast<size_t>(t)]) {
           j = t;
           break;
         }
     }
   }
-  if (j < 0 || j >= p_.k) return false;
+  if (j < 0 || j >= s.p.k) return false;
   const int nv = static_cast<int>(intent.values.size());
-  if (nv != d_ && !(nv == 2 && d_ > 2)) return false;
+  if (nv != s.d && !(nv == 2 && s.d > 2)) return false;
   for (double v : intent.values)
     if (!std::isfinite(v)) return false;
   for (int c = 0; c < nv; ++c)
-    mu_(j, c) = intent.values[static_cast<size_t>(c)] - prep_->mean[c];
-  if (place) placed_[static_cast<size_t>(j)] = 1;
+    s.mu(j, c) = intent.values[static_cast<size_t>(c)] - s.prep->mean[c];
+  if (place) s.placed[static_cast<size_t>(j)] = 1;
 
   // The labels stay; the objective is J(z, U) for the edited centroids.
-  objective_ = assigned_ ? objective_from_sums() : kNaN;
-  phase_ = 0;
-  if (status_ == Status::Converged || status_ == Status::Diverged ||
-      (status_ == Status::Stopped && iteration_ < p_.max_iter)) {
-    status_ = Status::Running;
+  s.objective = s.assigned ? s.objective_from_sums() : kNaN;
+  s.phase = 0;
+  if (s.status == Status::Converged || s.status == Status::Diverged ||
+      (s.status == Status::Stopped && s.iteration < s.p.max_iter)) {
+    s.status = Status::Running;
   }
-  message_ = (place ? "placed" : "moved") + std::string(" centroid ") + std::to_string(j);
-  if (status_ == Status::Stopped) message_ += " (max_iter reached: raise it to continue)";
-  invalidate();
+  s.message = (place ? "placed" : "moved") + std::string(" centroid ") + std::to_string(j);
+  if (s.status == Status::Stopped) s.message += " (max_iter reached: raise it to continue)";
+  s.invalidate();
   return true;
 }
 
@@ -573,29 +622,30 @@ size_t KMeansSnapshot::byte_size() const {
 }
 
 std::shared_ptr<const KMeansSnapshot> KMeans::kmeans_snapshot() const {
-  if (cache_) return cache_;
-  auto s = std::make_shared<KMeansSnapshot>();
-  if (!prep_) {
-    s->status = Status::Failed;
-    s->message = "k-means: not reset yet (no dataset)";
-    s->metrics.assign(4, kNaN);
-    s->labels = std::make_shared<const std::vector<int>>();
-    cache_ = s;
-    return cache_;
+  const State& s = *st_;
+  if (s.cache) return s.cache;
+  auto out = std::make_shared<KMeansSnapshot>();
+  if (!s.prep) {
+    out->status = Status::Failed;
+    out->message = "k-means: not reset yet (no dataset)";
+    out->metrics.assign(4, kNaN);
+    out->labels = std::make_shared<const std::vector<int>>();
+    s.cache = out;
+    return s.cache;
   }
-  s->iteration = iteration_;
-  s->phase = phase_;
-  s->status = status_;
-  s->message = message_;
-  s->metrics = {objective_, changed_, center_shift_, reseeded_count_};
-  s->centroids = mu_.rowwise() + prep_->mean.transpose();
-  s->labels = labels_;
-  s->cluster_sizes = counts_;
-  s->reseeded = reseeded_;
-  s->placed = placed_;
-  if (iteration_ == 0 && phase_ == 0 && !assigned_) s->seeding = seeding_;
-  cache_ = s;
-  return cache_;
+  out->iteration = s.iteration;
+  out->phase = s.phase;
+  out->status = s.status;
+  out->message = s.message;
+  out->metrics = {s.objective, s.changed, s.center_shift, s.reseeded_count};
+  out->centroids = s.mu.rowwise() + s.prep->mean.transpose();
+  out->labels = s.labels;
+  out->cluster_sizes = s.counts;
+  out->reseeded = s.reseeded;
+  out->placed = s.placed;
+  if (s.iteration == 0 && s.phase == 0 && !s.assigned) out->seeding = s.seeding;
+  s.cache = out;
+  return s.cache;
 }
 
 std::shared_ptr<const Snapshot> KMeans::snapshot() const { return kmeans_snapshot(); }

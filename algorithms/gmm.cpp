@@ -72,18 +72,17 @@ double min_eig(const Eigen::MatrixXd& s) {
   return es.eigenvalues()[0];
 }
 
-}  // namespace
-
-// The dataset, centred once.
-struct Gmm::Prepared {
+// The dataset, centred once (shared by clones).
+struct Prepared {
   Eigen::MatrixXd x;     // n x d, x_i - mean
   Eigen::VectorXd mean;  // d
   Eigen::MatrixXd cov;   // d x d, MLE covariance (1/n)
   double scale = 0.0;    // mean variance trace(cov) / d
 };
 
-// Parameters and bookkeeping (a value type: clones copy it).
-struct Gmm::State {
+// The fitted model and the run's bookkeeping (a value type: clones copy it).
+// Created by reset(); absent before.
+struct Fit {
   int n = 0, d = 0, k = 0;
   Eigen::VectorXd weights;                // k
   Eigen::MatrixXd means;                  // k x d, centred
@@ -111,6 +110,34 @@ struct Gmm::State {
   Eigen::VectorXd att_weights;
   Eigen::MatrixXd att_means;
   std::vector<Eigen::MatrixXd> att_cov;
+};
+
+}  // namespace
+
+// Everything a Gmm holds; clone() copies it (deep: Fit and the lockstep k-means).
+struct Gmm::State {
+  std::shared_ptr<const Dataset> data;
+  std::shared_ptr<const Prepared> prep;
+  std::unique_ptr<Fit> fit;     // nullptr before reset()
+  std::unique_ptr<KMeans> km;   // lockstep k-means (compare_kmeans), else nullptr
+  Params p;
+  mutable std::shared_ptr<const GmmSnapshot> cache;
+
+  State() = default;
+  State(const State& o)
+      : data(o.data),
+        prep(o.prep),
+        fit(o.fit ? std::make_unique<Fit>(*o.fit) : nullptr),
+        km(o.km ? std::make_unique<KMeans>(*o.km) : nullptr),
+        p(o.p),
+        cache(o.cache) {
+    if (fit) fit->spare.reset();  // never share a writable buffer between clones
+  }
+  State& operator=(const State&) = delete;
+
+  void e_half();
+  void m_half();
+  void invalidate() { cache.reset(); }
 };
 
 // ---------------------------------------------------------------- description
@@ -249,17 +276,9 @@ int Gmm::n_parameters(Covariance type, int k, int d) {
 
 // ---------------------------------------------------------------- lifecycle
 
-Gmm::Gmm() = default;
+Gmm::Gmm() : st_(std::make_unique<State>()) {}
 Gmm::~Gmm() = default;
-Gmm::Gmm(const Gmm& o)
-    : data_(o.data_),
-      prep_(o.prep_),
-      st_(o.st_ ? std::make_unique<State>(*o.st_) : nullptr),
-      km_(o.km_ ? std::make_unique<KMeans>(*o.km_) : nullptr),
-      p_(o.p_),
-      cache_(o.cache_) {
-  if (st_) st_->spare.reset();  // never share a writable buffer between clones
-}
+Gmm::Gmm(const Gmm& o) : st_(std::make_unique<State>(*o.st_)) {}
 
 std::unique_ptr<Module> Gmm::clone() const { return std::make_unique<Gmm>(*this); }
 
@@ -397,23 +416,23 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) +
                                 " exceeds the number of samples (" + std::to_string(n) +
                                 "); try k <= " + std::to_string(n));
-  if (!(prep_ && data_ == data)) {
+  if (!(st_->prep && st_->data == data)) {
     auto prep = std::make_shared<Prepared>();
     prep->mean = data->x.colwise().mean().transpose();
     prep->x = data->x.rowwise() - prep->mean.transpose();
     prep->cov = prep->x.transpose() * prep->x / static_cast<double>(n);
     prep->scale = prep->cov.trace() / d;
-    prep_ = std::move(prep);
+    st_->prep = std::move(prep);
   }
-  data_ = std::move(data);
-  p_ = p;
-  km_.reset();
-  st_ = std::make_unique<State>();
-  State& s = *st_;
+  st_->data = std::move(data);
+  st_->p = p;
+  st_->km.reset();
+  st_->fit = std::make_unique<Fit>();
+  Fit& s = *st_->fit;
   s.n = n;
   s.d = d;
   s.k = p.k;
-  const Eigen::MatrixXd& x = prep_->x;
+  const Eigen::MatrixXd& x = st_->prep->x;
   const int k = p.k;
   const bool diag = is_diagonal_type(p.covariance);
 
@@ -428,7 +447,7 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
       kv["k"] = k;
       kv["init"] = 1;  // kmeans++
       kv["max_iter"] = 300;
-      km.reset(data_, kv, seed);
+      km.reset(st_->data, kv, seed);
       while (!is_terminal(km.status())) km.step();
       const std::vector<int>& labels = km.kmeans_snapshot()->assignments();
       Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, k);
@@ -477,9 +496,9 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
       if (diag)
         one.t[0] = x.array().square().colwise().sum().transpose().matrix();
       else
-        one.t[0] = prep_->cov * static_cast<double>(n);
+        one.t[0] = st_->prep->cov * static_cast<double>(n);
       const MResult r1 = m_from_stats(one, Eigen::MatrixXd::Zero(1, d), p.covariance, p.reg,
-                                      kCollapseRel * prep_->scale);
+                                      kCollapseRel * st_->prep->scale);
       s.weights = Eigen::VectorXd::Constant(k, 1.0 / k);
       s.means.resize(k, d);
       for (int j = 0; j < k; ++j) s.means.row(j) = x.row(rows[static_cast<size_t>(j)]);
@@ -510,52 +529,53 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     s.stats = std::move(init_stats);
     s.means = shift;  // the shift of the statistics, used by the init M-step
     s.init_pending = true;
-    m_half();  // the initial M-step (does not count as an iteration)
+    st_->m_half();  // the initial M-step (does not count as an iteration)
   }
 
   if (p.compare_kmeans) {
-    km_ = std::make_unique<KMeans>();
-    ParamValues kv = default_values(km_->params());
+    st_->km = std::make_unique<KMeans>();
+    ParamValues kv = default_values(st_->km->params());
     kv["k"] = k;
     kv["init"] = 3;  // manual: placed at this run's initial means
     kv["max_iter"] = 10000;
-    km_->reset(data_, kv, seed);
+    st_->km->reset(st_->data, kv, seed);
     for (int j = 0; j < k; ++j) {
       Intent in;
       in.kind = "place_centroid";
       in.index = j;
-      const Eigen::VectorXd m = s.means.row(j).transpose() + prep_->mean;
+      const Eigen::VectorXd m = s.means.row(j).transpose() + st_->prep->mean;
       in.values.assign(m.data(), m.data() + d);
-      km_->apply(in);
+      st_->km->apply(in);
     }
   }
-  invalidate();
+  st_->invalidate();
 }
 
 // ---------------------------------------------------------------- iteration
 
 void Gmm::step() {
-  if (!st_ || is_terminal(st_->status)) return;
-  if (st_->phase == 0) sub_step();
-  if (!is_terminal(st_->status) && st_->phase == 1) sub_step();
+  if (!st_->fit || is_terminal(st_->fit->status)) return;
+  if (st_->fit->phase == 0) sub_step();
+  if (!is_terminal(st_->fit->status) && st_->fit->phase == 1) sub_step();
 }
 
 void Gmm::sub_step() {
-  if (!st_ || is_terminal(st_->status)) return;
-  const bool e = st_->phase == 0;
+  State& s = *st_;
+  if (!s.fit || is_terminal(s.fit->status)) return;
+  const bool e = s.fit->phase == 0;
   if (e)
-    e_half();
+    s.e_half();
   else
-    m_half();
+    s.m_half();
   // The lockstep k-means: assign with E, update with M (when it did not fail).
-  if (km_ && !(st_->status == Status::Diverged)) km_->sub_step();
-  invalidate();
+  if (s.km && !(s.fit->status == Status::Diverged)) s.km->sub_step();
+  s.invalidate();
 }
 
-void Gmm::e_half() {
-  State& s = *st_;
+void Gmm::State::e_half() {
+  Fit& s = *fit;
   const int n = s.n, k = s.k;
-  const bool diag = is_diagonal_type(p_.covariance);
+  const bool diag = is_diagonal_type(p.covariance);
 
   std::shared_ptr<Eigen::MatrixXd> resp;
   if (s.spare && s.spare.use_count() == 1 && s.spare->rows() == n && s.spare->cols() == k) {
@@ -566,8 +586,8 @@ void Gmm::e_half() {
   }
   s.spare.reset();
 
-  Stats total = e_pass(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
-                       p_.covariance == Covariance::Tied, resp.get(), true);
+  Stats total = e_pass(prep->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                       p.covariance == Covariance::Tied, resp.get(), true);
   const double ll = total.ll / n;
 
   if (!std::isfinite(ll)) {
@@ -595,10 +615,10 @@ void Gmm::e_half() {
   s.message.clear();
 }
 
-void Gmm::m_half() {
-  State& s = *st_;
-  const double thr = kCollapseRel * prep_->scale;
-  MResult r = m_from_stats(s.stats, s.means, p_.covariance, p_.reg, thr);
+void Gmm::State::m_half() {
+  Fit& s = *fit;
+  const double thr = kCollapseRel * prep->scale;
+  MResult r = m_from_stats(s.stats, s.means, p.covariance, p.reg, thr);
   if (r.bad >= 0) {
     const int j = r.bad;
     s.status = Status::Diverged;
@@ -635,23 +655,23 @@ void Gmm::m_half() {
   s.phase = 0;
   ++s.iteration;
   s.status = Status::Running;
-  if (s.iteration >= 2 && std::isfinite(s.delta) && std::abs(s.delta) < p_.tol) {
+  if (s.iteration >= 2 && std::isfinite(s.delta) && std::abs(s.delta) < p.tol) {
     s.status = Status::Converged;
     s.message = "converged after " + std::to_string(s.iteration) +
-                " iterations: |delta| = " + fmt_g(std::abs(s.delta)) + " < tol = " + fmt_g(p_.tol);
-  } else if (s.iteration >= p_.max_iter) {
+                " iterations: |delta| = " + fmt_g(std::abs(s.delta)) + " < tol = " + fmt_g(p.tol);
+  } else if (s.iteration >= p.max_iter) {
     s.status = Status::Stopped;
-    s.message = "reached max_iter = " + std::to_string(p_.max_iter) +
+    s.message = "reached max_iter = " + std::to_string(p.max_iter) +
                 " before convergence (|delta| = " + fmt_g(std::abs(s.delta)) + ")";
   }
 }
 
 double Gmm::score() const {
-  if (!st_ || st_->prec.size() != static_cast<size_t>(st_->k)) return kNaN;
-  const State& s = *st_;
-  const bool diag = is_diagonal_type(p_.covariance);
-  const Stats total = e_pass(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
-                             p_.covariance == Covariance::Tied, nullptr, false);
+  if (!st_->fit || st_->fit->prec.size() != static_cast<size_t>(st_->fit->k)) return kNaN;
+  const Fit& s = *st_->fit;
+  const bool diag = is_diagonal_type(st_->p.covariance);
+  const Stats total = e_pass(st_->prep->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                             st_->p.covariance == Covariance::Tied, nullptr, false);
   return total.ll / s.n;
 }
 
@@ -670,11 +690,11 @@ void Gmm::set_live(const std::string& name, double value) {
                                 (is_int ? std::string("an integer") : std::string("a number")) +
                                 " in [" + fmt_g(spec->min) + ", " + fmt_g(spec->max) + "], got '" +
                                 fmt_g(value) + "'");
-  if (name == "reg") p_.reg = value;
-  if (name == "tol") p_.tol = value;
-  if (name == "max_iter") p_.max_iter = static_cast<int>(value);
-  if (!st_) return;
-  State& s = *st_;
+  if (name == "reg") st_->p.reg = value;
+  if (name == "tol") st_->p.tol = value;
+  if (name == "max_iter") st_->p.max_iter = static_cast<int>(value);
+  if (!st_->fit) return;
+  Fit& s = *st_->fit;
   if (name == "reg" && s.status == Status::Diverged && s.show_attempt) {
     // Retry the rejected M-step with the new reg.
     s.status = Status::Running;
@@ -682,10 +702,10 @@ void Gmm::set_live(const std::string& name, double value) {
     s.collapsed = -1;
     s.message = "reg = " + fmt_g(value) + ": the next sub-step retries the M-step";
     if (s.init_pending) {
-      if (s.resp == nullptr && s.prec.empty() && p_.init != Init::KMeans && p_.init != Init::Random) {
+      if (s.resp == nullptr && s.prec.empty() && st_->p.init != Init::KMeans && st_->p.init != Init::Random) {
         // random_points/manual with a singular data covariance: redo the K = 1 fit.
-        const MResult r1 = m_from_stats(s.stats, Eigen::MatrixXd::Zero(1, s.d), p_.covariance,
-                                        p_.reg, kCollapseRel * prep_->scale);
+        const MResult r1 = m_from_stats(s.stats, Eigen::MatrixXd::Zero(1, s.d), st_->p.covariance,
+                                        st_->p.reg, kCollapseRel * st_->prep->scale);
         if (r1.bad >= 0) {
           s.status = Status::Diverged;
           s.collapsed = 0;
@@ -703,28 +723,28 @@ void Gmm::set_live(const std::string& name, double value) {
           s.message = "reg = " + fmt_g(value) + ": initial covariances recomputed";
         }
       } else {
-        m_half();
+        st_->m_half();
       }
     }
-  } else if (s.status == Status::Stopped && s.iteration < p_.max_iter) {
+  } else if (s.status == Status::Stopped && s.iteration < st_->p.max_iter) {
     s.status = Status::Running;
     s.message.clear();
-  } else if (s.status == Status::Running && s.phase == 0 && s.iteration >= p_.max_iter) {
+  } else if (s.status == Status::Running && s.phase == 0 && s.iteration >= st_->p.max_iter) {
     s.status = Status::Stopped;
-    s.message = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence";
+    s.message = "reached max_iter = " + std::to_string(st_->p.max_iter) + " before convergence";
   }
-  invalidate();
+  st_->invalidate();
 }
 
 bool Gmm::apply(const Intent& intent) {
-  if (!st_) return false;
-  State& s = *st_;
+  if (!st_->fit) return false;
+  Fit& s = *st_->fit;
   const bool move = intent.kind == "move_mean";
   const bool place = intent.kind == "place_mean";
   if (!move && !place) return false;
   int j = intent.index;
   if (place) {
-    if (p_.init != Init::Manual || s.iteration != 0 || s.phase != 0 || s.e_done) return false;
+    if (st_->p.init != Init::Manual || s.iteration != 0 || s.phase != 0 || s.e_done) return false;
     if (j < 0) {
       for (int t = 0; t < s.k; ++t)
         if (!s.placed[static_cast<size_t>(t)]) {
@@ -739,28 +759,28 @@ bool Gmm::apply(const Intent& intent) {
   for (double v : intent.values)
     if (!std::isfinite(v)) return false;
   if (s.init_pending && s.prec.empty()) return false;  // no valid parameters to continue from
-  for (int c = 0; c < nv; ++c) s.means(j, c) = intent.values[static_cast<size_t>(c)] - prep_->mean[c];
+  for (int c = 0; c < nv; ++c) s.means(j, c) = intent.values[static_cast<size_t>(c)] - st_->prep->mean[c];
   if (place) s.placed[static_cast<size_t>(j)] = 1;
   s.phase = 0;
   s.show_attempt = false;
   s.collapsed = -1;
   s.init_pending = false;
   if (s.status == Status::Converged || s.status == Status::Diverged ||
-      (s.status == Status::Stopped && s.iteration < p_.max_iter))
+      (s.status == Status::Stopped && s.iteration < st_->p.max_iter))
     s.status = Status::Running;
   s.message = (place ? "placed" : "moved") + std::string(" mean ") + std::to_string(j);
   if (s.status == Status::Stopped) s.message += " (max_iter reached: raise it to continue)";
-  if (km_) {
+  if (st_->km) {
     Intent ki;
     ki.kind = place ? "place_centroid" : "move_centroid";
     ki.index = j;
     ki.values = intent.values;
-    if (!km_->apply(ki) && place) {
+    if (!st_->km->apply(ki) && place) {
       ki.kind = "move_centroid";
-      km_->apply(ki);
+      st_->km->apply(ki);
     }
   }
-  invalidate();
+  st_->invalidate();
   return true;
 }
 
@@ -777,17 +797,17 @@ size_t GmmSnapshot::byte_size() const {
 }
 
 std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
-  if (cache_) return cache_;
+  if (st_->cache) return st_->cache;
   auto out = std::make_shared<GmmSnapshot>();
-  out->covariance_type = static_cast<int>(p_.covariance);
-  if (!st_) {
+  out->covariance_type = static_cast<int>(st_->p.covariance);
+  if (!st_->fit) {
     out->status = Status::Failed;
     out->message = "gmm: not reset yet (no dataset)";
     out->metrics.assign(3, kNaN);
-    cache_ = out;
-    return cache_;
+    st_->cache = out;
+    return st_->cache;
   }
-  const State& s = *st_;
+  const Fit& s = *st_->fit;
   out->iteration = s.iteration;
   out->phase = s.phase;
   out->status = s.status;
@@ -795,7 +815,7 @@ std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
   const bool att = s.show_attempt;
   out->weights = att ? s.att_weights : s.weights;
   const Eigen::MatrixXd& m = att ? s.att_means : s.means;
-  out->means = m.rowwise() + prep_->mean.transpose();
+  out->means = m.rowwise() + st_->prep->mean.transpose();
   out->covariances = att ? s.att_cov : s.cov;
   out->resp = s.resp;
   out->min_eigenvalue.resize(static_cast<size_t>(s.k));
@@ -807,12 +827,12 @@ std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
   }
   out->collapsed = s.collapsed;
   out->placed = s.placed;
-  if (km_) out->kmeans = km_->kmeans_snapshot();
-  out->reg = p_.reg;
-  out->n_parameters = n_parameters(p_.covariance, s.k, s.d);
+  if (st_->km) out->kmeans = st_->km->kmeans_snapshot();
+  out->reg = st_->p.reg;
+  out->n_parameters = n_parameters(st_->p.covariance, s.k, s.d);
   out->metrics = {s.ll, s.delta, std::isfinite(lo) ? lo : kNaN};
-  cache_ = out;
-  return cache_;
+  st_->cache = out;
+  return st_->cache;
 }
 
 std::shared_ptr<const Snapshot> Gmm::snapshot() const { return gmm_snapshot(); }

@@ -173,20 +173,8 @@ class Gmm : public Module {
   static constexpr int kMetricMinEigenvalue = 2;
 
  private:
-  struct Prepared;  // centred data (shared by clones)
-  struct State;     // parameters, factors, statistics (heavy Eigen, in gmm.cpp)
-
-  void e_half();
-  void m_half();
-  void invalidate() { cache_.reset(); }
-
-  std::shared_ptr<const Dataset> data_;
-  std::shared_ptr<const Prepared> prep_;
+  struct State;  // every member (gmm.cpp)
   std::unique_ptr<State> st_;
-  std::unique_ptr<KMeans> km_;  // lockstep k-means (compare_kmeans), else nullptr
-  Params p_;
-
-  mutable std::shared_ptr<const GmmSnapshot> cache_;
 };
 
 }  // namespace cilab

@@ -759,7 +759,8 @@ bool Gmm::apply(const Intent& intent) {
   for (double v : intent.values)
     if (!std::isfinite(v)) return false;
   if (s.init_pending && s.prec.empty()) return false;  // no valid parameters to continue from
-  for (int c = 0; c < nv; ++c) s.means(j, c) = intent.values[static_cast<size_t>(c)] - st_->prep->mean[c];
+  for (int c = 0; c < nv; ++c)
+    s.means(j, c) = intent.values[static_cast<size_t>(c)] - st_->prep->mean[c];
   if (place) s.placed[static_cast<size_t>(j)] = 1;
   s.phase = 0;
   s.show_attempt = false;

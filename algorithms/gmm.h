@@ -57,11 +57,11 @@
 // the Cholesky factor of its precision (P_j with P_j P_j^T = Sigma_j^{-1},
 // scikit-learn's precisions_cholesky_), so log N(x|mu,Sigma) = -d/2 log 2 pi +
 // log det P - 1/2 ||(x - mu) P||^2. The E pass runs over fixed blocks of rows
-// (parallel_reduce_blocks, algorithms/core/parallel.h: partial sums are reduced
-// in block order, so results do not depend on the thread count) and accumulates, with the responsibilities, the
-// M-step statistics N_j, sum q (x - a_j), sum q (x - a_j)(x - a_j)^T shifted by
-// the current means a_j (no cancellation near convergence), so the M sub-step
-// costs O(k d^3).
+// (parallel_reduce_blocks, algorithms/core/parallel.h: partial sums are
+// reduced in block order, so results do not depend on the thread count) and
+// accumulates, with the responsibilities, the M-step statistics N_j,
+// sum q (x - a_j), sum q (x - a_j)(x - a_j)^T shifted by the current means a_j
+// (no cancellation near convergence), so the M sub-step costs O(k d^3).
 #pragma once
 
 #include "algorithms/core/module.h"

@@ -52,9 +52,10 @@
 //   after assign: J <- J - sum_{i changed} (D_i,old - D_i,new)   (each term >= 0)
 //   after update: J <- J - sum_j n_j ||mu_j,new - mu_j,old||^2   (each term >= 0)
 // (clamped at 0) and computed afresh (sum of per-point distances) after the
-// first assign, or from the cluster sums after an edit. Work is split into fixed row blocks processed by
-// parallel_for_blocks (algorithms/core/parallel.h); partial sums are reduced in
-// block order, so results are bit-identical whatever the number of threads.
+// first assign, or from the cluster sums after an edit. Work is split into
+// fixed row blocks processed by parallel_for_blocks (algorithms/core/parallel.h);
+// partial sums are reduced in block order, so results are bit-identical
+// whatever the number of threads.
 #pragma once
 
 #include "algorithms/core/module.h"

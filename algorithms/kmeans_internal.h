@@ -38,7 +38,6 @@ struct BlockStats {
   }
 };
 
-
 // ||a - b||^2 over d entries (Eigen's vectorised reduction: fixed order).
 inline double sq_dist(const double* a, const double* b, int d) {
   const Eigen::Map<const Eigen::VectorXd> va(a, d), vb(b, d);
@@ -72,6 +71,7 @@ struct Bounds {
   int amax;               // argmax delta
   bool valid;
 };
+
 // One assign pass over `blocks` fixed blocks of kBlockRows rows on up to
 // `threads` threads (parallel_for_blocks): writes in.new_labels and stats[b]
 // (initialised by the caller) for every block b; the caller reduces stats in

@@ -464,7 +464,8 @@ void PCA::State::fit() {
   auto scores = std::make_shared<Eigen::MatrixXf>(n, held);
   const Eigen::MatrixXd ut = comps.transpose();  // d x K
   Eigen::VectorXd col_ss;
-  const int threads = parallel_threads(kPartitions, static_cast<double>(n) * d * k, kParallelMinWork);
+  const int threads =
+      parallel_threads(kPartitions, static_cast<double>(n) * d * k, kParallelMinWork);
   parallel_reduce_blocks(
       kPartitions, threads,
       [&](int pi) {

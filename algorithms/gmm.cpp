@@ -4,12 +4,11 @@
 // Shapes: X is n x d (centred copy, column-major, shared by clones); a_j are
 // the centred means (k x d); P_j the d x d precision Cholesky factors (upper
 // triangular, P_j P_j^T = Sigma_j^{-1}; diagonal for diag/spherical; one
-// shared factor for tied); q is n x k. One E pass runs over fixed blocks of
-// rows (block_rows(d)): per block the log densities lp (B x k), their row-wise
-// log-sum-exp, q = exp(lp - lse), and the shifted M statistics
+// shared factor for tied); q is n x k. The E pass (gmm_estep.cpp, e_pass)
+// runs over fixed blocks of rows and returns q with the shifted M statistics
 //   N_j = sum q_ij,  S_j = sum q_ij D_ij,  T_j = sum q_ij D_ij D_ij^T
-// with D_ij = x_i - a_j (T_j: only the diagonal for diag/spherical). Blocks are
-// reduced in index order, so results do not depend on the thread count.
+// with D_ij = x_i - a_j (T_j: only the diagonal for diag/spherical), reduced
+// in block order, so results do not depend on the thread count.
 //
 // The M-step from the statistics, with nk_j = N_j + 10 eps (scikit-learn):
 //   m_j = S_j / nk_j,  mu_j = a_j + m_j,
@@ -25,6 +24,7 @@
 // rounding for reg << the data's variances (the tests check ll_{t+1} >= ll_t -
 // 1e-12 |ll_t| over many seeds, datasets and covariance types).
 #include "algorithms/gmm.h"
+#include "algorithms/gmm_internal.h"
 
 #include <Eigen/Cholesky>
 #include <Eigen/Eigenvalues>
@@ -35,49 +35,19 @@
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 #include <utility>
 
 #include "algorithms/core/rng.h"
 
 namespace cilab {
 
+using namespace gmm_detail;
+
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
-constexpr double kParallelMinWork = 1e5;  // n * k * (d + 8) below which one thread runs
 constexpr double kCollapseRel = 1e-12;    // eigenvalue < this * mean data variance: collapsed
-const double kLog2Pi = std::log(2.0 * 3.14159265358979323846);
-
-std::atomic<int> g_max_threads{0};
-
-int worker_count(int blocks, double work) {
-  if (blocks <= 1 || work < kParallelMinWork) return 1;
-  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  int limit = g_max_threads.load();
-  if (limit <= 0) limit = hw;
-  return std::max(1, std::min({blocks, limit, 16}));
-}
-
-// Runs f(b) for every block b in [0, blocks) on `threads` threads (the caller
-// is one of them); f writes only block-private outputs.
-template <class F>
-void for_each_block(int blocks, int threads, const F& f) {
-  if (threads <= 1) {
-    for (int b = 0; b < blocks; ++b) f(b);
-    return;
-  }
-  std::atomic<int> next{0};
-  auto worker = [&]() {
-    for (int b = next.fetch_add(1); b < blocks; b = next.fetch_add(1)) f(b);
-  };
-  std::vector<std::thread> pool;
-  pool.reserve(static_cast<size_t>(threads - 1));
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
-}
 
 std::string fmt_g(double v) {
   char buf[64];
@@ -102,38 +72,17 @@ double min_eig(const Eigen::MatrixXd& s) {
   return es.eigenvalues()[0];
 }
 
-// M statistics of one block (or the whole pass).
-struct Stats {
-  Eigen::VectorXd n;                // k: sum q
-  Eigen::MatrixXd s;                // d x k: sum q D
-  std::vector<Eigen::MatrixXd> t;   // k: d x d sum q D D^T (full/tied) or d x 1 diagonal
-  double ll = 0.0;                  // sum of per-row log densities
-  void init(int k, int d, bool diag) {
-    n.setZero(k);
-    s.setZero(d, k);
-    t.assign(static_cast<size_t>(k), Eigen::MatrixXd::Zero(d, diag ? 1 : d));
-    ll = 0.0;
-  }
-  void add(const Stats& o) {
-    n += o.n;
-    s += o.s;
-    for (size_t j = 0; j < t.size(); ++j) t[j] += o.t[j];
-    ll += o.ll;
-  }
-};
-
-}  // namespace
-
-// The dataset, centred once.
-struct Gmm::Prepared {
+// The dataset, centred once (shared by clones).
+struct Prepared {
   Eigen::MatrixXd x;     // n x d, x_i - mean
   Eigen::VectorXd mean;  // d
   Eigen::MatrixXd cov;   // d x d, MLE covariance (1/n)
   double scale = 0.0;    // mean variance trace(cov) / d
 };
 
-// Parameters and bookkeeping (a value type: clones copy it).
-struct Gmm::State {
+// The fitted model and the run's bookkeeping (a value type: clones copy it).
+// Created by reset(); absent before.
+struct Fit {
   int n = 0, d = 0, k = 0;
   Eigen::VectorXd weights;                // k
   Eigen::MatrixXd means;                  // k x d, centred
@@ -161,6 +110,34 @@ struct Gmm::State {
   Eigen::VectorXd att_weights;
   Eigen::MatrixXd att_means;
   std::vector<Eigen::MatrixXd> att_cov;
+};
+
+}  // namespace
+
+// Everything a Gmm holds; clone() copies it (deep: Fit and the lockstep k-means).
+struct Gmm::State {
+  std::shared_ptr<const Dataset> data;
+  std::shared_ptr<const Prepared> prep;
+  std::unique_ptr<Fit> fit;     // nullptr before reset()
+  std::unique_ptr<KMeans> km;   // lockstep k-means (compare_kmeans), else nullptr
+  Params p;
+  mutable std::shared_ptr<const GmmSnapshot> cache;
+
+  State() = default;
+  State(const State& o)
+      : data(o.data),
+        prep(o.prep),
+        fit(o.fit ? std::make_unique<Fit>(*o.fit) : nullptr),
+        km(o.km ? std::make_unique<KMeans>(*o.km) : nullptr),
+        p(o.p),
+        cache(o.cache) {
+    if (fit) fit->spare.reset();  // never share a writable buffer between clones
+  }
+  State& operator=(const State&) = delete;
+
+  void e_half();
+  void m_half();
+  void invalidate() { cache.reset(); }
 };
 
 // ---------------------------------------------------------------- description
@@ -257,21 +234,11 @@ int Gmm::n_parameters(Covariance type, int k, int d) {
   return cov + k * d + k - 1;
 }
 
-void Gmm::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
-
 // ---------------------------------------------------------------- lifecycle
 
-Gmm::Gmm() = default;
+Gmm::Gmm() : st_(std::make_unique<State>()) {}
 Gmm::~Gmm() = default;
-Gmm::Gmm(const Gmm& o)
-    : data_(o.data_),
-      prep_(o.prep_),
-      st_(o.st_ ? std::make_unique<State>(*o.st_) : nullptr),
-      km_(o.km_ ? std::make_unique<KMeans>(*o.km_) : nullptr),
-      p_(o.p_),
-      cache_(o.cache_) {
-  if (st_) st_->spare.reset();  // never share a writable buffer between clones
-}
+Gmm::Gmm(const Gmm& o) : st_(std::make_unique<State>(*o.st_)) {}
 
 std::unique_ptr<Module> Gmm::clone() const { return std::make_unique<Gmm>(*this); }
 
@@ -409,23 +376,23 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) +
                                 " exceeds the number of samples (" + std::to_string(n) +
                                 "); try k <= " + std::to_string(n));
-  if (!(prep_ && data_ == data)) {
+  if (!(st_->prep && st_->data == data)) {
     auto prep = std::make_shared<Prepared>();
     prep->mean = data->x.colwise().mean().transpose();
     prep->x = data->x.rowwise() - prep->mean.transpose();
     prep->cov = prep->x.transpose() * prep->x / static_cast<double>(n);
     prep->scale = prep->cov.trace() / d;
-    prep_ = std::move(prep);
+    st_->prep = std::move(prep);
   }
-  data_ = std::move(data);
-  p_ = p;
-  km_.reset();
-  st_ = std::make_unique<State>();
-  State& s = *st_;
+  st_->data = std::move(data);
+  st_->p = p;
+  st_->km.reset();
+  st_->fit = std::make_unique<Fit>();
+  Fit& s = *st_->fit;
   s.n = n;
   s.d = d;
   s.k = p.k;
-  const Eigen::MatrixXd& x = prep_->x;
+  const Eigen::MatrixXd& x = st_->prep->x;
   const int k = p.k;
   const bool diag = is_diagonal_type(p.covariance);
 
@@ -440,7 +407,7 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
       kv["k"] = k;
       kv["init"] = 1;  // kmeans++
       kv["max_iter"] = 300;
-      km.reset(data_, kv, seed);
+      km.reset(st_->data, kv, seed);
       while (!is_terminal(km.status())) km.step();
       const std::vector<int>& labels = km.kmeans_snapshot()->assignments();
       Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, k);
@@ -489,9 +456,9 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
       if (diag)
         one.t[0] = x.array().square().colwise().sum().transpose().matrix();
       else
-        one.t[0] = prep_->cov * static_cast<double>(n);
+        one.t[0] = st_->prep->cov * static_cast<double>(n);
       const MResult r1 = m_from_stats(one, Eigen::MatrixXd::Zero(1, d), p.covariance, p.reg,
-                                      kCollapseRel * prep_->scale);
+                                      kCollapseRel * st_->prep->scale);
       s.weights = Eigen::VectorXd::Constant(k, 1.0 / k);
       s.means.resize(k, d);
       for (int j = 0; j < k; ++j) s.means.row(j) = x.row(rows[static_cast<size_t>(j)]);
@@ -522,220 +489,53 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     s.stats = std::move(init_stats);
     s.means = shift;  // the shift of the statistics, used by the init M-step
     s.init_pending = true;
-    m_half();  // the initial M-step (does not count as an iteration)
+    st_->m_half();  // the initial M-step (does not count as an iteration)
   }
 
   if (p.compare_kmeans) {
-    km_ = std::make_unique<KMeans>();
-    ParamValues kv = default_values(km_->params());
+    st_->km = std::make_unique<KMeans>();
+    ParamValues kv = default_values(st_->km->params());
     kv["k"] = k;
     kv["init"] = 3;  // manual: placed at this run's initial means
     kv["max_iter"] = 10000;
-    km_->reset(data_, kv, seed);
+    st_->km->reset(st_->data, kv, seed);
     for (int j = 0; j < k; ++j) {
       Intent in;
       in.kind = "place_centroid";
       in.index = j;
-      const Eigen::VectorXd m = s.means.row(j).transpose() + prep_->mean;
+      const Eigen::VectorXd m = s.means.row(j).transpose() + st_->prep->mean;
       in.values.assign(m.data(), m.data() + d);
-      km_->apply(in);
+      st_->km->apply(in);
     }
   }
-  invalidate();
+  st_->invalidate();
 }
 
 // ---------------------------------------------------------------- iteration
 
 void Gmm::step() {
-  if (!st_ || is_terminal(st_->status)) return;
-  if (st_->phase == 0) sub_step();
-  if (!is_terminal(st_->status) && st_->phase == 1) sub_step();
+  if (!st_->fit || is_terminal(st_->fit->status)) return;
+  if (st_->fit->phase == 0) sub_step();
+  if (!is_terminal(st_->fit->status) && st_->fit->phase == 1) sub_step();
 }
 
 void Gmm::sub_step() {
-  if (!st_ || is_terminal(st_->status)) return;
-  const bool e = st_->phase == 0;
-  if (e)
-    e_half();
-  else
-    m_half();
-  // The lockstep k-means: assign with E, update with M (when it did not fail).
-  if (km_ && !(st_->status == Status::Diverged)) km_->sub_step();
-  invalidate();
-}
-
-namespace {
-
-// One E pass over the centred data. Writes q into `resp` (n x k, may be null)
-// and accumulates the statistics shifted by `means` when `stats` is set.
-struct EInput {
-  const Eigen::MatrixXd* x;
-  const Eigen::MatrixXd* means;  // k x d
-  const std::vector<Eigen::MatrixXd>* prec;
-  Eigen::VectorXd log_c;         // k: log pi_j + log det P_j - d/2 log 2 pi
-  bool diag;
-  // d > 4, full/tied: (x - a_j) P_j = x P_j - a_j P_j from one GEMM x [P_1 .. P_k]
-  // (tied: x P once). pall is d x (k d) (tied: d x d), mp row j = a_j P_j.
-  bool shared = false;
-  Eigen::MatrixXd pall;
-  Eigen::MatrixXd mp;
-};
-
-// Rows per work block (fixed for a given d: results do not depend on threads).
-int block_rows(int d) { return d <= 4 ? 1024 : 256; }
-
-EInput make_einput(const Eigen::MatrixXd& x, const Eigen::MatrixXd& means,
-                   const std::vector<Eigen::MatrixXd>& prec, const Eigen::VectorXd& weights,
-                   const Eigen::VectorXd& log_det_prec, bool diag, bool tied) {
-  const int k = static_cast<int>(means.rows()), d = static_cast<int>(means.cols());
-  EInput in{&x, &means, &prec, Eigen::VectorXd(k), diag, false, Eigen::MatrixXd(), Eigen::MatrixXd()};
-  for (int j = 0; j < k; ++j)
-    in.log_c[j] = std::log(weights[j]) + log_det_prec[j] - 0.5 * d * kLog2Pi;
-  if (d > 4 && !diag) {
-    in.shared = tied;
-    const int blocks = tied ? 1 : k;
-    in.pall.resize(d, blocks * d);
-    for (int j = 0; j < blocks; ++j) in.pall.middleCols(j * d, d) = prec[static_cast<size_t>(j)];
-    in.mp.resize(k, d);
-    for (int j = 0; j < k; ++j) in.mp.row(j) = means.row(j) * prec[static_cast<size_t>(j)];
-  }
-  return in;
-}
-
-// Log densities lp(i, j) = log_c_j - 1/2 ||(x_i - a_j) P_j||^2 for d = D <= 4
-// (fixed sizes: the loop over rows vectorises).
-template <int D>
-void log_dens_low(const EInput& in, int r0, int b, Eigen::ArrayXXd& lp) {
-  const Eigen::MatrixXd& x = *in.x;
-  const int k = static_cast<int>(in.means->rows());
-  const double* xc[D];
-  for (int c = 0; c < D; ++c) xc[c] = x.col(c).data() + r0;
-  for (int j = 0; j < k; ++j) {
-    const Eigen::MatrixXd& p = (*in.prec)[static_cast<size_t>(j)];
-    double m[D], pm[D][D];
-    for (int r = 0; r < D; ++r) {
-      m[r] = (*in.means)(j, r);
-      for (int c = 0; c < D; ++c) pm[r][c] = in.diag ? (r == c ? p(r, 0) : 0.0) : p(r, c);
-    }
-    const double cj = in.log_c[j];
-    double* out = &lp(0, j);
-    for (int i = 0; i < b; ++i) {
-      double u[D];
-      for (int r = 0; r < D; ++r) u[r] = xc[r][i] - m[r];
-      double sq = 0.0;
-      for (int c = 0; c < D; ++c) {
-        double y = 0.0;
-        for (int r = 0; r <= c; ++r) y += u[r] * pm[r][c];
-        sq += y * y;
-      }
-      out[i] = cj - 0.5 * sq;
-    }
-  }
-}
-
-// Shifted statistics of one block for d = D <= 4 (q: b x k responsibilities).
-template <int D>
-void stats_low(const EInput& in, int r0, int b, const Eigen::ArrayXXd& q, Stats& st) {
-  const Eigen::MatrixXd& x = *in.x;
-  const int k = static_cast<int>(in.means->rows());
-  for (int j = 0; j < k; ++j) {
-    Eigen::Array<double, Eigen::Dynamic, D> u(b, D);
-    for (int c = 0; c < D; ++c)
-      u.col(c) = x.col(c).segment(r0, b).array() - (*in.means)(j, c);
-    const Eigen::ArrayXd qj = q.col(j);
-    st.n[j] = qj.sum();
-    Eigen::MatrixXd& t = st.t[static_cast<size_t>(j)];
-    for (int r = 0; r < D; ++r) {
-      const Eigen::ArrayXd w = qj * u.col(r);
-      st.s(r, j) = w.sum();
-      if (in.diag) {
-        t(r, 0) = (w * u.col(r)).sum();
-      } else {
-        for (int c = r; c < D; ++c) t(r, c) = t(c, r) = (w * u.col(c)).sum();
-      }
-    }
-  }
-}
-
-void e_block(const EInput& in, int r0, int r1, Eigen::MatrixXd* resp, Stats* stats) {
-  const Eigen::MatrixXd& x = *in.x;
-  const int b = r1 - r0, d = static_cast<int>(x.cols()), k = static_cast<int>(in.means->rows());
-  Eigen::ArrayXXd lp(b, k);
-  switch (d) {
-    case 1: log_dens_low<1>(in, r0, b, lp); break;
-    case 2: log_dens_low<2>(in, r0, b, lp); break;
-    case 3: log_dens_low<3>(in, r0, b, lp); break;
-    case 4: log_dens_low<4>(in, r0, b, lp); break;
-    default:
-      if (in.diag) {
-        Eigen::MatrixXd dj(b, d), y(b, d);
-        for (int j = 0; j < k; ++j) {
-          dj.noalias() = x.middleRows(r0, b).rowwise() - in.means->row(j);
-          const Eigen::MatrixXd& p = (*in.prec)[static_cast<size_t>(j)];
-          y = (dj.array().rowwise() * p.col(0).transpose().array()).matrix();
-          Eigen::ArrayXd sq = y.col(0).array().square();
-          for (int c = 1; c < d; ++c) sq += y.col(c).array().square();
-          lp.col(j) = in.log_c[j] - 0.5 * sq;
-        }
-      } else {
-        Eigen::MatrixXd xp(b, in.pall.cols());
-        xp.noalias() = x.middleRows(r0, b) * in.pall;
-        for (int j = 0; j < k; ++j) {
-          const int off = in.shared ? 0 : j * d;
-          Eigen::ArrayXd sq = (xp.col(off).array() - in.mp(j, 0)).square();
-          for (int c = 1; c < d; ++c) sq += (xp.col(off + c).array() - in.mp(j, c)).square();
-          lp.col(j) = in.log_c[j] - 0.5 * sq;
-        }
-      }
-  }
-  Eigen::ArrayXd mx = lp.col(0);
-  for (int j = 1; j < k; ++j) mx = mx.max(lp.col(j));
-  for (int j = 0; j < k; ++j) lp.col(j) -= mx;
-  Eigen::ArrayXXd e = lp.exp();  // a plain array: Eigen's vectorised exp
-  Eigen::ArrayXd s = e.col(0);
-  for (int j = 1; j < k; ++j) s += e.col(j);
-  const Eigen::ArrayXd inv = s.inverse();
-  e.colwise() *= inv;
-  if (resp) resp->middleRows(r0, b) = e.matrix();
-  if (!stats) return;
-  stats->ll = (mx + s.log()).sum();
-  if (stats->n.size() == 0) return;  // score(): the log-likelihood only
-  switch (d) {
-    case 1: stats_low<1>(in, r0, b, e, *stats); return;
-    case 2: stats_low<2>(in, r0, b, e, *stats); return;
-    case 3: stats_low<3>(in, r0, b, e, *stats); return;
-    case 4: stats_low<4>(in, r0, b, e, *stats); return;
-    default: break;
-  }
-  Eigen::MatrixXd dj(b, d), w(b, d);
-  for (int j = 0; j < k; ++j) {
-    dj.noalias() = x.middleRows(r0, b).rowwise() - in.means->row(j);
-    stats->n[j] = e.col(j).sum();
-    Eigen::MatrixXd& t = stats->t[static_cast<size_t>(j)];
-    if (in.diag) {
-      w = (dj.array().colwise() * e.col(j)).matrix();
-      stats->s.col(j) = w.colwise().sum().transpose();
-      t = (w.array() * dj.array()).colwise().sum().transpose().matrix();
-    } else {
-      // T_j = W^T W with W = sqrt(q_j) D_j (symmetric rank update: half the flops).
-      const Eigen::ArrayXd sq = e.col(j).sqrt();
-      w = (dj.array().colwise() * sq).matrix();
-      stats->s.col(j) = (dj.transpose() * e.col(j).matrix());
-      t.setZero();
-      t.selfadjointView<Eigen::Lower>().rankUpdate(w.transpose());
-      t.triangularView<Eigen::StrictlyUpper>() = t.transpose();
-    }
-  }
-}
-
-}  // namespace
-
-void Gmm::e_half() {
   State& s = *st_;
-  const int n = s.n, k = s.k, d = s.d;
-  const bool diag = is_diagonal_type(p_.covariance);
-  const EInput in = make_einput(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
-                                p_.covariance == Covariance::Tied);
+  if (!s.fit || is_terminal(s.fit->status)) return;
+  const bool e = s.fit->phase == 0;
+  if (e)
+    s.e_half();
+  else
+    s.m_half();
+  // The lockstep k-means: assign with E, update with M (when it did not fail).
+  if (s.km && !(s.fit->status == Status::Diverged)) s.km->sub_step();
+  s.invalidate();
+}
+
+void Gmm::State::e_half() {
+  Fit& s = *fit;
+  const int n = s.n, k = s.k;
+  const bool diag = is_diagonal_type(p.covariance);
 
   std::shared_ptr<Eigen::MatrixXd> resp;
   if (s.spare && s.spare.use_count() == 1 && s.spare->rows() == n && s.spare->cols() == k) {
@@ -746,18 +546,8 @@ void Gmm::e_half() {
   }
   s.spare.reset();
 
-  const int rows = block_rows(d);
-  const int blocks = (n + rows - 1) / rows;
-  std::vector<Stats> part(static_cast<size_t>(blocks));
-  for (Stats& st : part) st.init(k, d, diag);
-  const int threads = worker_count(blocks, static_cast<double>(n) * k * (d * (diag ? 1 : d) + 8));
-  for_each_block(blocks, threads, [&](int bi) {
-    const int r0 = bi * rows, r1 = std::min(n, r0 + rows);
-    e_block(in, r0, r1, resp.get(), &part[static_cast<size_t>(bi)]);
-  });
-  Stats total;
-  total.init(k, d, diag);
-  for (const Stats& st : part) total.add(st);
+  Stats total = e_pass(prep->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                       p.covariance == Covariance::Tied, resp.get(), true);
   const double ll = total.ll / n;
 
   if (!std::isfinite(ll)) {
@@ -785,10 +575,10 @@ void Gmm::e_half() {
   s.message.clear();
 }
 
-void Gmm::m_half() {
-  State& s = *st_;
-  const double thr = kCollapseRel * prep_->scale;
-  MResult r = m_from_stats(s.stats, s.means, p_.covariance, p_.reg, thr);
+void Gmm::State::m_half() {
+  Fit& s = *fit;
+  const double thr = kCollapseRel * prep->scale;
+  MResult r = m_from_stats(s.stats, s.means, p.covariance, p.reg, thr);
   if (r.bad >= 0) {
     const int j = r.bad;
     s.status = Status::Diverged;
@@ -825,44 +615,32 @@ void Gmm::m_half() {
   s.phase = 0;
   ++s.iteration;
   s.status = Status::Running;
-  if (s.iteration >= 2 && std::isfinite(s.delta) && std::abs(s.delta) < p_.tol) {
+  if (s.iteration >= 2 && std::isfinite(s.delta) && std::abs(s.delta) < p.tol) {
     s.status = Status::Converged;
     s.message = "converged after " + std::to_string(s.iteration) +
-                " iterations: |delta| = " + fmt_g(std::abs(s.delta)) + " < tol = " + fmt_g(p_.tol);
-  } else if (s.iteration >= p_.max_iter) {
+                " iterations: |delta| = " + fmt_g(std::abs(s.delta)) + " < tol = " + fmt_g(p.tol);
+  } else if (s.iteration >= p.max_iter) {
     s.status = Status::Stopped;
-    s.message = "reached max_iter = " + std::to_string(p_.max_iter) +
+    s.message = "reached max_iter = " + std::to_string(p.max_iter) +
                 " before convergence (|delta| = " + fmt_g(std::abs(s.delta)) + ")";
   }
 }
 
 double Gmm::score() const {
-  if (!st_ || st_->prec.size() != static_cast<size_t>(st_->k)) return kNaN;
-  const State& s = *st_;
-  const int n = s.n, k = s.k, d = s.d;
-  const bool diag = is_diagonal_type(p_.covariance);
-  const EInput in = make_einput(prep_->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
-                                p_.covariance == Covariance::Tied);
-  const int rows = block_rows(d);
-  const int blocks = (n + rows - 1) / rows;
-  std::vector<Stats> part(static_cast<size_t>(blocks));
-  // Uninitialised Stats: e_block computes only the log-likelihood.
-  const int threads = worker_count(blocks, static_cast<double>(n) * k * (d * (diag ? 1 : d) + 8));
-  for_each_block(blocks, threads, [&](int bi) {
-    const int r0 = bi * rows, r1 = std::min(n, r0 + rows);
-    e_block(in, r0, r1, nullptr, &part[static_cast<size_t>(bi)]);
-  });
-  double total = 0.0;
-  for (const Stats& st : part) total += st.ll;
-  return total / n;
+  if (!st_->fit || st_->fit->prec.size() != static_cast<size_t>(st_->fit->k)) return kNaN;
+  const Fit& s = *st_->fit;
+  const bool diag = is_diagonal_type(st_->p.covariance);
+  const Stats total = e_pass(st_->prep->x, s.means, s.prec, s.weights, s.log_det_prec, diag,
+                             st_->p.covariance == Covariance::Tied, nullptr, false);
+  return total.ll / s.n;
 }
 
 // ---------------------------------------------------------------- edits
 
 void Gmm::set_live(const std::string& name, double value) {
-  param_table().set_live(p_, name, value, info().name);  // throws: unknown, rebuild or out of range
-  if (!st_) return;
-  State& s = *st_;
+  param_table().set_live(st_->p, name, value, info().name);  // throws: unknown, rebuild or out of range
+  if (!st_->fit) return;
+  Fit& s = *st_->fit;
   if (name == "reg" && s.status == Status::Diverged && s.show_attempt) {
     // Retry the rejected M-step with the new reg.
     s.status = Status::Running;
@@ -870,10 +648,10 @@ void Gmm::set_live(const std::string& name, double value) {
     s.collapsed = -1;
     s.message = "reg = " + fmt_g(value) + ": the next sub-step retries the M-step";
     if (s.init_pending) {
-      if (s.resp == nullptr && s.prec.empty() && p_.init != Init::KMeans && p_.init != Init::Random) {
+      if (s.resp == nullptr && s.prec.empty() && st_->p.init != Init::KMeans && st_->p.init != Init::Random) {
         // random_points/manual with a singular data covariance: redo the K = 1 fit.
-        const MResult r1 = m_from_stats(s.stats, Eigen::MatrixXd::Zero(1, s.d), p_.covariance,
-                                        p_.reg, kCollapseRel * prep_->scale);
+        const MResult r1 = m_from_stats(s.stats, Eigen::MatrixXd::Zero(1, s.d), st_->p.covariance,
+                                        st_->p.reg, kCollapseRel * st_->prep->scale);
         if (r1.bad >= 0) {
           s.status = Status::Diverged;
           s.collapsed = 0;
@@ -891,28 +669,28 @@ void Gmm::set_live(const std::string& name, double value) {
           s.message = "reg = " + fmt_g(value) + ": initial covariances recomputed";
         }
       } else {
-        m_half();
+        st_->m_half();
       }
     }
-  } else if (s.status == Status::Stopped && s.iteration < p_.max_iter) {
+  } else if (s.status == Status::Stopped && s.iteration < st_->p.max_iter) {
     s.status = Status::Running;
     s.message.clear();
-  } else if (s.status == Status::Running && s.phase == 0 && s.iteration >= p_.max_iter) {
+  } else if (s.status == Status::Running && s.phase == 0 && s.iteration >= st_->p.max_iter) {
     s.status = Status::Stopped;
-    s.message = "reached max_iter = " + std::to_string(p_.max_iter) + " before convergence";
+    s.message = "reached max_iter = " + std::to_string(st_->p.max_iter) + " before convergence";
   }
-  invalidate();
+  st_->invalidate();
 }
 
 bool Gmm::apply(const Intent& intent) {
-  if (!st_) return false;
-  State& s = *st_;
+  if (!st_->fit) return false;
+  Fit& s = *st_->fit;
   const bool move = intent.kind == "move_mean";
   const bool place = intent.kind == "place_mean";
   if (!move && !place) return false;
   int j = intent.index;
   if (place) {
-    if (p_.init != Init::Manual || s.iteration != 0 || s.phase != 0 || s.e_done) return false;
+    if (st_->p.init != Init::Manual || s.iteration != 0 || s.phase != 0 || s.e_done) return false;
     if (j < 0) {
       for (int t = 0; t < s.k; ++t)
         if (!s.placed[static_cast<size_t>(t)]) {
@@ -927,28 +705,29 @@ bool Gmm::apply(const Intent& intent) {
   for (double v : intent.values)
     if (!std::isfinite(v)) return false;
   if (s.init_pending && s.prec.empty()) return false;  // no valid parameters to continue from
-  for (int c = 0; c < nv; ++c) s.means(j, c) = intent.values[static_cast<size_t>(c)] - prep_->mean[c];
+  for (int c = 0; c < nv; ++c)
+    s.means(j, c) = intent.values[static_cast<size_t>(c)] - st_->prep->mean[c];
   if (place) s.placed[static_cast<size_t>(j)] = 1;
   s.phase = 0;
   s.show_attempt = false;
   s.collapsed = -1;
   s.init_pending = false;
   if (s.status == Status::Converged || s.status == Status::Diverged ||
-      (s.status == Status::Stopped && s.iteration < p_.max_iter))
+      (s.status == Status::Stopped && s.iteration < st_->p.max_iter))
     s.status = Status::Running;
   s.message = (place ? "placed" : "moved") + std::string(" mean ") + std::to_string(j);
   if (s.status == Status::Stopped) s.message += " (max_iter reached: raise it to continue)";
-  if (km_) {
+  if (st_->km) {
     Intent ki;
     ki.kind = place ? "place_centroid" : "move_centroid";
     ki.index = j;
     ki.values = intent.values;
-    if (!km_->apply(ki) && place) {
+    if (!st_->km->apply(ki) && place) {
       ki.kind = "move_centroid";
-      km_->apply(ki);
+      st_->km->apply(ki);
     }
   }
-  invalidate();
+  st_->invalidate();
   return true;
 }
 
@@ -965,17 +744,17 @@ size_t GmmSnapshot::byte_size() const {
 }
 
 std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
-  if (cache_) return cache_;
+  if (st_->cache) return st_->cache;
   auto out = std::make_shared<GmmSnapshot>();
-  out->covariance_type = static_cast<int>(p_.covariance);
-  if (!st_) {
+  out->covariance_type = static_cast<int>(st_->p.covariance);
+  if (!st_->fit) {
     out->status = Status::Failed;
     out->message = "gmm: not reset yet (no dataset)";
     out->metrics.assign(3, kNaN);
-    cache_ = out;
-    return cache_;
+    st_->cache = out;
+    return st_->cache;
   }
-  const State& s = *st_;
+  const Fit& s = *st_->fit;
   out->iteration = s.iteration;
   out->phase = s.phase;
   out->status = s.status;
@@ -983,7 +762,7 @@ std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
   const bool att = s.show_attempt;
   out->weights = att ? s.att_weights : s.weights;
   const Eigen::MatrixXd& m = att ? s.att_means : s.means;
-  out->means = m.rowwise() + prep_->mean.transpose();
+  out->means = m.rowwise() + st_->prep->mean.transpose();
   out->covariances = att ? s.att_cov : s.cov;
   out->resp = s.resp;
   out->min_eigenvalue.resize(static_cast<size_t>(s.k));
@@ -995,15 +774,15 @@ std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
   }
   out->collapsed = s.collapsed;
   out->placed = s.placed;
-  if (km_) out->kmeans = km_->kmeans_snapshot();
-  out->reg = p_.reg;
-  out->n_parameters = n_parameters(p_.covariance, s.k, s.d);
+  if (st_->km) out->kmeans = st_->km->kmeans_snapshot();
+  out->reg = st_->p.reg;
+  out->n_parameters = n_parameters(st_->p.covariance, s.k, s.d);
   out->metrics = metric_table().blank();
   out->metrics[kMetricLogLikelihood] = s.ll;
   out->metrics[kMetricDelta] = s.delta;
   out->metrics[kMetricMinEigenvalue] = std::isfinite(lo) ? lo : kNaN;
-  cache_ = out;
-  return cache_;
+  st_->cache = out;
+  return st_->cache;
 }
 
 std::shared_ptr<const Snapshot> Gmm::snapshot() const { return gmm_snapshot(); }

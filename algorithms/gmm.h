@@ -57,11 +57,11 @@
 // the Cholesky factor of its precision (P_j with P_j P_j^T = Sigma_j^{-1},
 // scikit-learn's precisions_cholesky_), so log N(x|mu,Sigma) = -d/2 log 2 pi +
 // log det P - 1/2 ||(x - mu) P||^2. The E pass runs over fixed blocks of rows
-// (threads take blocks, partial sums are reduced in block order: results do not
-// depend on the thread count) and accumulates, with the responsibilities, the
-// M-step statistics N_j, sum q (x - a_j), sum q (x - a_j)(x - a_j)^T shifted by
-// the current means a_j (no cancellation near convergence), so the M sub-step
-// costs O(k d^3).
+// (parallel_reduce_blocks, algorithms/core/parallel.h: partial sums are
+// reduced in block order, so results do not depend on the thread count) and
+// accumulates, with the responsibilities, the M-step statistics N_j,
+// sum q (x - a_j), sum q (x - a_j)(x - a_j)^T shifted by the current means a_j
+// (no cancellation near convergence), so the M sub-step costs O(k d^3).
 #pragma once
 
 #include "algorithms/core/module.h"
@@ -166,28 +166,13 @@ class Gmm : public Module {
   static int n_parameters(Covariance type, int k, int d);
   // Parses and validates a parameter table into Params.
   static Params params_from(const ParamValues& values);
-  // Upper bound on worker threads (0 = hardware_concurrency, the default).
-  // Results do not depend on it; benchmarks and tests use it.
-  static void set_max_threads(int threads);
 
   // Metric indices in info().metrics / Snapshot::metrics.
   enum Metric : int { kMetricLogLikelihood, kMetricDelta, kMetricMinEigenvalue, kNumMetrics };
 
  private:
-  struct Prepared;  // centred data (shared by clones)
-  struct State;     // parameters, factors, statistics (heavy Eigen, in gmm.cpp)
-
-  void e_half();
-  void m_half();
-  void invalidate() { cache_.reset(); }
-
-  std::shared_ptr<const Dataset> data_;
-  std::shared_ptr<const Prepared> prep_;
+  struct State;  // every member (gmm.cpp)
   std::unique_ptr<State> st_;
-  std::unique_ptr<KMeans> km_;  // lockstep k-means (compare_kmeans), else nullptr
-  Params p_;
-
-  mutable std::shared_ptr<const GmmSnapshot> cache_;
 };
 
 }  // namespace cilab

@@ -52,9 +52,10 @@
 //   after assign: J <- J - sum_{i changed} (D_i,old - D_i,new)   (each term >= 0)
 //   after update: J <- J - sum_j n_j ||mu_j,new - mu_j,old||^2   (each term >= 0)
 // (clamped at 0) and computed afresh (sum of per-point distances) after the
-// first assign, or from the cluster sums after an edit. Work is split into fixed row blocks processed by up to
-// hardware_concurrency threads; partial sums are reduced in block order, so
-// results are bit-identical whatever the number of threads.
+// first assign, or from the cluster sums after an edit. Work is split into
+// fixed row blocks processed by parallel_for_blocks (algorithms/core/parallel.h);
+// partial sums are reduced in block order, so results are bit-identical
+// whatever the number of threads.
 #pragma once
 
 #include "algorithms/core/module.h"
@@ -155,58 +156,13 @@ class KMeans : public Module {
   std::shared_ptr<const KMeansSnapshot> kmeans_snapshot() const;
   // Parses and validates a parameter table into Params.
   static Params params_from(const ParamValues& values);
-  // Upper bound on worker threads (0 = hardware_concurrency, the default).
-  // Results do not depend on it; benchmarks and tests use it.
-  static void set_max_threads(int threads);
 
   // Metric slots in info().metrics / Snapshot::metrics (rows of the metric table in kmeans.cpp).
   enum Metric : int { kMetricObjective, kMetricChanged, kMetricCenterShift, kMetricReseeded, kNumMetrics };
 
  private:
-  struct Prepared;  // centred row-major data, row norms, mean (shared by clones)
-
-  void assign_half();
-  void update_half();
-  void seed_centroids(uint64_t seed);
-  double objective_from_sums() const;
-  void invalidate() { cache_.reset(); }
-
-  std::shared_ptr<const Dataset> data_;
-  std::shared_ptr<const Prepared> prep_;
-  Params p_;
-  int n_ = 0;
-  int d_ = 0;
-
-  Eigen::MatrixXd mu_;       // k x d, centred centroids
-  Eigen::MatrixXd sums_;     // k x d, sum of centred x over each cluster (current labels)
-  Eigen::VectorXd sq_sums_;  // k, sum of ||x - mean||^2 over each cluster
-  std::vector<int> counts_;  // k, n_j
-  std::shared_ptr<const std::vector<int>> labels_;
-  // The previous label vector, reused by the next assign when no snapshot or
-  // clone shares it any more (labels_ vectors are never created const).
-  std::shared_ptr<std::vector<int>> spare_labels_;
-  std::shared_ptr<const KMeansSeeding> seeding_;
-  std::vector<char> placed_;
-  std::vector<int> reseeded_;
-
-  int iteration_ = 0;
-  int phase_ = 0;
-  Status status_ = Status::Running;
-  std::string message_;
-  double objective_;
-  double changed_;
-  double center_shift_;
-  double reseeded_count_;
-  bool assigned_ = false;  // labels_ hold a real assignment
-
-  // Hamerly bounds (d > 4 only; see kmeans.cpp): upper/lower distance bounds
-  // per point, valid for the centroids mu_bounds_.
-  std::vector<double> upper_;
-  std::vector<double> lower_;
-  Eigen::MatrixXd mu_bounds_;
-  bool bounds_valid_ = false;
-
-  mutable std::shared_ptr<const KMeansSnapshot> cache_;
+  struct State;  // every member (kmeans.cpp)
+  std::unique_ptr<State> st_;
 };
 
 }  // namespace cilab

@@ -347,7 +347,8 @@ struct Racer {
   bool stochastic = false;
 };
 
-struct Optimizers::Impl {
+// Everything an Optimizers holds (a value type: clone() copies it).
+struct Optimizers::State {
   Params p;
   std::shared_ptr<const Landscape> land;
   const FiniteSumLandscape* fs = nullptr;
@@ -375,7 +376,7 @@ struct Optimizers::Impl {
   Status module_status(std::string* msg) const;
 };
 
-OptimizerConfig Optimizers::Impl::config_for(OptimizerKind k) const {
+OptimizerConfig Optimizers::State::config_for(OptimizerKind k) const {
   OptimizerConfig c = OptimizerConfig::defaults(k);
   c.lr = base_lr(k);
   c.weight_decay = p.optim.weight_decay;
@@ -414,7 +415,7 @@ OptimizerConfig Optimizers::Impl::config_for(OptimizerKind k) const {
   return c;
 }
 
-Racer Optimizers::Impl::make_racer(OptimizerKind k) const {
+Racer Optimizers::State::make_racer(OptimizerKind k) const {
   Racer r;
   r.st.kind = k;
   r.st.name = optimizer_name(k);
@@ -431,7 +432,7 @@ Racer Optimizers::Impl::make_racer(OptimizerKind k) const {
   return r;
 }
 
-void Optimizers::Impl::evaluate(Racer& r) const {
+void Optimizers::State::evaluate(Racer& r) const {
   RacerState& s = r.st;
   const double x = s.theta.x(), y = s.theta.y();
   s.loss = land->value(x, y);
@@ -479,7 +480,7 @@ void Optimizers::Impl::evaluate(Racer& r) const {
   }
 }
 
-void Optimizers::Impl::gradient_half(Racer& r) {
+void Optimizers::State::gradient_half(Racer& r) {
   RacerState& s = r.st;
   Eigen::Vector2d g = r.full_grad;
   if (r.stochastic) {
@@ -509,7 +510,7 @@ void Optimizers::Impl::gradient_half(Racer& r) {
   s.grad_at = s.theta;
 }
 
-void Optimizers::Impl::update_half(Racer& r) {
+void Optimizers::State::update_half(Racer& r) {
   RacerState& s = r.st;
   const Eigen::Vector2d before = s.theta;
   r.opt.step(s.theta, r.pending_grad, r.pending_lr);
@@ -521,7 +522,7 @@ void Optimizers::Impl::update_half(Racer& r) {
   r.path.push(s.theta, s.loss);
 }
 
-RacerState Optimizers::Impl::publish(const Racer& r) const {
+RacerState Optimizers::State::publish(const Racer& r) const {
   RacerState s = r.st;
   s.averaged = p.average ? Eigen::Vector2d(r.avg.mean()) : s.theta;
   s.averaged_loss = p.average ? land->value(s.averaged.x(), s.averaged.y()) : s.loss;
@@ -540,7 +541,7 @@ RacerState Optimizers::Impl::publish(const Racer& r) const {
   return s;
 }
 
-double Optimizers::Impl::measured_rate(const Racer& r) const {
+double Optimizers::State::measured_rate(const Racer& r) const {
   if (minima.empty() || r.rate_t < kRateWindow) return kNaN;
   const Eigen::Vector2d& m = minima[static_cast<size_t>(r.rate_min)];
   const double e1 = (r.path.point(static_cast<size_t>(r.rate_t)) - m).norm();
@@ -549,7 +550,7 @@ double Optimizers::Impl::measured_rate(const Racer& r) const {
   return std::pow(e1 / e0, 1.0 / kRateWindow);
 }
 
-Status Optimizers::Impl::module_status(std::string* msg) const {
+Status Optimizers::State::module_status(std::string* msg) const {
   const RacerState& pr = racers.front().st;
   bool any_running = false;
   for (const Racer& r : racers) any_running = any_running || r.st.status == Status::Running;
@@ -566,7 +567,7 @@ Status Optimizers::Impl::module_status(std::string* msg) const {
   return pr.status;
 }
 
-void Optimizers::Impl::roster_changed() {
+void Optimizers::State::roster_changed() {
   // Keep the primary and existing racers; add newly enabled ones (catching up
   // with the current iteration); drop disabled ones. Order: primary, then kind order.
   std::vector<Racer> next;
@@ -595,9 +596,9 @@ void Optimizers::Impl::roster_changed() {
 
 // ---------------------------------------------------------------- lifecycle
 
-Optimizers::Optimizers() : impl_(std::make_unique<Impl>()) {}
+Optimizers::Optimizers() : st_(std::make_unique<State>()) {}
 Optimizers::~Optimizers() = default;
-Optimizers::Optimizers(const Optimizers& o) : impl_(std::make_unique<Impl>(*o.impl_)) {}
+Optimizers::Optimizers(const Optimizers& o) : st_(std::make_unique<State>(*o.st_)) {}
 std::unique_ptr<Module> Optimizers::clone() const { return std::make_unique<Optimizers>(*this); }
 
 void Optimizers::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
@@ -607,60 +608,60 @@ void Optimizers::reset(std::shared_ptr<const Dataset> data, const ParamValues& v
         "parameter 'nesterov': Nesterov momentum requires dampening = 0 (as torch.optim.SGD), got "
         "dampening " + fmt_g(p.optim.dampening) + "; set dampening=0 or nesterov=false");
 
-  auto impl = std::make_unique<Impl>();
-  impl->p = p;
-  impl->seed = seed;
+  auto st = std::make_unique<State>();
+  st->p = p;
+  st->seed = seed;
   // Throws for a bad expr, or (data=loaded) unusable data naming 'data'.
   if (p.loaded_data && p.land.kind == LandscapeKind::LeastSquares)
-    impl->land = make_least_squares_landscape(data.get(), p.land.standardize);
+    st->land = make_least_squares_landscape(data.get(), p.land.standardize);
   else if (p.loaded_data && p.land.kind == LandscapeKind::Logistic)
-    impl->land = make_logistic_landscape(data.get());
+    st->land = make_logistic_landscape(data.get());
   else
-    impl->land = make_landscape(p.land);
-  impl->fs = impl->land->finite_sum() ? static_cast<const FiniteSumLandscape*>(impl->land.get())
+    st->land = make_landscape(p.land);
+  st->fs = st->land->finite_sum() ? static_cast<const FiniteSumLandscape*>(st->land.get())
                                       : nullptr;
-  const double fstar = impl->land->min_value();
-  impl->f_ref = std::isfinite(fstar) ? fstar : 0.0;
-  impl->f0 = impl->land->value(p.start.x(), p.start.y());
-  impl->minima = impl->land->minima();
-  if (!std::isfinite(impl->f0))
+  const double fstar = st->land->min_value();
+  st->f_ref = std::isfinite(fstar) ? fstar : 0.0;
+  st->f0 = st->land->value(p.start.x(), p.start.y());
+  st->minima = st->land->minima();
+  if (!std::isfinite(st->f0))
     throw std::invalid_argument("parameter 'start': f is not finite at the start point (" +
                                 fmt_g(p.start.x()) + ", " + fmt_g(p.start.y()) +
                                 "); choose another start");
-  impl->racers.push_back(impl->make_racer(p.optim.kind));
-  impl->roster_changed();
-  impl->ready = true;
-  impl_ = std::move(impl);
+  st->racers.push_back(st->make_racer(p.optim.kind));
+  st->roster_changed();
+  st->ready = true;
+  st_ = std::move(st);
 }
 
 void Optimizers::step() {
-  Impl& m = *impl_;
-  if (!m.ready) return;
-  if (m.phase == 0) {
+  State& s = *st_;
+  if (!s.ready) return;
+  if (s.phase == 0) {
     std::string msg;
-    if (is_terminal(m.module_status(&msg))) return;
-    for (Racer& r : m.racers)
-      if (r.st.status == Status::Running) m.gradient_half(r);
+    if (is_terminal(s.module_status(&msg))) return;
+    for (Racer& r : s.racers)
+      if (r.st.status == Status::Running) s.gradient_half(r);
   }
-  for (Racer& r : m.racers)
-    if (r.st.status == Status::Running) m.update_half(r);
-  ++m.iteration;
-  m.phase = 0;
-  m.cache.reset();
+  for (Racer& r : s.racers)
+    if (r.st.status == Status::Running) s.update_half(r);
+  ++s.iteration;
+  s.phase = 0;
+  s.cache.reset();
 }
 
 void Optimizers::sub_step() {
-  Impl& m = *impl_;
-  if (!m.ready) return;
-  if (m.phase == 1) {
+  State& s = *st_;
+  if (!s.ready) return;
+  if (s.phase == 1) {
     step();
     return;
   }
   std::string msg;
-  if (is_terminal(m.module_status(&msg))) return;
-  for (Racer& r : m.racers) {
+  if (is_terminal(s.module_status(&msg))) return;
+  for (Racer& r : s.racers) {
     if (r.st.status != Status::Running) continue;
-    m.gradient_half(r);
+    s.gradient_half(r);
     // Preview: what the update will do (step and velocity), from a copy.
     Optimizer preview = r.opt;
     Eigen::Vector2d th = r.st.theta;
@@ -670,12 +671,12 @@ void Optimizers::sub_step() {
     r.preview_velocity = Eigen::Vector2d(v[0], v[1]);
     r.previewed = true;
   }
-  m.phase = 1;
-  m.cache.reset();
+  s.phase = 1;
+  s.cache.reset();
 }
 
 void Optimizers::set_live(const std::string& name, double value) {
-  Impl& m = *impl_;
+  State& m = *st_;
   Params p = m.p;
   param_table().set_live(p, name, value, info().name);  // throws: unknown, rebuild or out of range
   const bool roster = name.rfind("race_", 0) == 0;
@@ -716,37 +717,37 @@ void Optimizers::set_live(const std::string& name, double value) {
 std::shared_ptr<const Snapshot> Optimizers::snapshot() const { return optimizers_snapshot(); }
 
 std::shared_ptr<const OptimizersSnapshot> Optimizers::optimizers_snapshot() const {
-  const Impl& m = *impl_;
-  if (m.cache) return m.cache;
-  auto s = std::make_shared<OptimizersSnapshot>();
-  if (!m.ready) {
-    s->status = Status::Failed;
-    s->message = "optimizers: not reset yet";
-    s->metrics = metric_table().blank();
-    m.cache = s;
-    return s;
+  const State& s = *st_;
+  if (s.cache) return s.cache;
+  auto out = std::make_shared<OptimizersSnapshot>();
+  if (!s.ready) {
+    out->status = Status::Failed;
+    out->message = "optimizers: not reset yet";
+    out->metrics = metric_table().blank();
+    s.cache = out;
+    return out;
   }
-  s->iteration = m.iteration;
-  s->phase = m.phase;
-  s->status = m.module_status(&s->message);
-  s->landscape = m.land;
+  out->iteration = s.iteration;
+  out->phase = s.phase;
+  out->status = s.module_status(&out->message);
+  out->landscape = s.land;
   Eigen::Matrix2d h;
-  if (m.land->constant_hessian(&h)) s->theory = quadratic_theory(h, m.p.optim.lr);
-  s->schedule_note = robbins_monro(m.p.schedule).note;
-  for (const Racer& r : m.racers) {
-    s->racers.push_back(m.publish(r));
-    s->measured_rate.push_back(m.measured_rate(r));
+  if (s.land->constant_hessian(&h)) out->theory = quadratic_theory(h, s.p.optim.lr);
+  out->schedule_note = robbins_monro(s.p.schedule).note;
+  for (const Racer& r : s.racers) {
+    out->racers.push_back(s.publish(r));
+    out->measured_rate.push_back(s.measured_rate(r));
   }
-  const RacerState& pr = s->racers.front();
-  s->metrics = metric_table().blank();
-  s->metrics[kMetricLoss] = pr.loss;
-  s->metrics[kMetricX] = pr.theta.x();
-  s->metrics[kMetricY] = pr.theta.y();
-  s->metrics[kMetricGradNorm] = pr.grad_norm;
-  s->metrics[kMetricDist] = pr.dist_to_opt;
-  s->metrics[kMetricLr] = m.racers.front().last_lr;
-  m.cache = s;
-  return s;
+  const RacerState& pr = out->racers.front();
+  out->metrics = metric_table().blank();
+  out->metrics[kMetricLoss] = pr.loss;
+  out->metrics[kMetricX] = pr.theta.x();
+  out->metrics[kMetricY] = pr.theta.y();
+  out->metrics[kMetricGradNorm] = pr.grad_norm;
+  out->metrics[kMetricDist] = pr.dist_to_opt;
+  out->metrics[kMetricLr] = s.racers.front().last_lr;
+  s.cache = out;
+  return out;
 }
 
 }  // namespace cilab

@@ -194,8 +194,8 @@ class Optimizers : public Module {
   std::shared_ptr<const OptimizersSnapshot> optimizers_snapshot() const;
 
  private:
-  struct Impl;
-  std::unique_ptr<Impl> impl_;
+  struct State;  // every member (optimizers.cpp)
+  std::unique_ptr<State> st_;
 };
 
 }  // namespace cilab

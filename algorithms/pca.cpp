@@ -11,13 +11,13 @@
 #include <Eigen/Dense>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
-#include <thread>
 #include <utility>
+
+#include "algorithms/core/parallel.h"
 
 namespace cilab {
 
@@ -29,7 +29,6 @@ constexpr int kPartitions = 4;    // fixed row partitions (determinism)
 constexpr int kBlockRows = 256;   // rows per preprocessed block
 constexpr double kParallelMinWork = 4e6;  // n*d*d below which one thread runs
 
-std::atomic<int> g_max_threads{0};
 
 using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
@@ -37,31 +36,6 @@ std::string fmt_g(double v) {
   char buf[64];
   std::snprintf(buf, sizeof(buf), "%.6g", v);
   return buf;
-}
-
-int thread_count(double work) {
-  if (work < kParallelMinWork) return 1;
-  static const int hw = std::max(1, static_cast<int>(std::thread::hardware_concurrency()));
-  int limit = g_max_threads.load();
-  if (limit <= 0) limit = hw;
-  return std::max(1, std::min(limit, kPartitions));
-}
-
-// Runs f(p) for p in [0, kPartitions) on `threads` threads (caller included).
-template <class F>
-void for_each_partition(int threads, const F& f) {
-  if (threads <= 1) {
-    for (int p = 0; p < kPartitions; ++p) f(p);
-    return;
-  }
-  std::atomic<int> next{0};
-  auto worker = [&]() {
-    for (int p = next.fetch_add(1); p < kPartitions; p = next.fetch_add(1)) f(p);
-  };
-  std::vector<std::thread> pool;
-  for (int t = 1; t < threads; ++t) pool.emplace_back(worker);
-  worker();
-  for (std::thread& t : pool) t.join();
 }
 
 // Rows [r0, r1) of partition p of n rows.
@@ -89,14 +63,36 @@ void fix_signs(Eigen::MatrixXd& rows) {
   }
 }
 
-}  // namespace
-
 // Eigen-decomposition results (shared by clones and snapshots; immutable).
-struct PCA::Fit {
+struct Fit {
   Eigen::VectorXd eigenvalues;                     // min(n, d), descending
   std::shared_ptr<const Eigen::MatrixXd> components;  // K x d
   std::shared_ptr<const Eigen::MatrixXf> scores;      // n x min(K, kMaxHeldScores)
   Eigen::VectorXd recon_error;                     // K + 1
+};
+
+}  // namespace
+
+// Everything a PCA holds (a value type: clone() copies it).
+struct PCA::State {
+  std::shared_ptr<const Dataset> data;
+  Params p;
+  int n = 0, d = 0, k = 0;
+  Eigen::VectorXd mean, offset, scale;
+  int zero_std = 0;
+  double total = 0.0;
+  std::shared_ptr<const Eigen::MatrixXd> cov;  // d <= kKeepCovarianceMaxDim only
+  std::shared_ptr<const Fit> fit_result;       // shared by clones and snapshots
+  Eigen::VectorXd u;
+  double captured = 0.0;
+  int iteration = 0;
+  Status status = Status::Running;
+  std::string message;
+  mutable std::shared_ptr<const PcaSnapshot> cache;
+
+  void set_direction(const Eigen::VectorXd& u);
+  void fit();
+  void invalidate() { cache.reset(); }
 };
 
 // ---------------------------------------------------------------- free functions
@@ -269,17 +265,16 @@ const ParamSpecs& PCA::params() const { return param_table().specs(); }
 
 PCA::Params PCA::params_from(const ParamValues& values) { return param_table().read(values); }
 
-void PCA::set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
-
 // ---------------------------------------------------------------- lifecycle
 
-PCA::PCA() = default;
+PCA::PCA() : st_(std::make_unique<State>()) {}
 PCA::~PCA() = default;
-PCA::PCA(const PCA&) = default;
+PCA::PCA(const PCA& o) : st_(std::make_unique<State>(*o.st_)) {}
 
 std::unique_ptr<Module> PCA::clone() const { return std::make_unique<PCA>(*this); }
 
 void PCA::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t) {
+  State& s = *st_;
   const Params p = params_from(values);
   require_usable_data(data.get(), "pca");
   const int n = data->rows(), d = data->cols();
@@ -296,63 +291,63 @@ void PCA::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
                                 std::to_string(d) + " features); try components <= " +
                                 std::to_string(r) + ", or 0 for all");
 
-  data_ = std::move(data);
-  p_ = p;
-  n_ = n;
-  d_ = d;
-  k_ = p.components == 0 ? r : p.components;
-  const Eigen::MatrixXd& x = data_->x;
-  mean_.resize(d);
-  scale_ = Eigen::VectorXd::Ones(d);
-  zero_std_ = 0;
-  for (int j = 0; j < d; ++j) mean_[j] = x.col(j).mean();
-  offset_ = p.center ? mean_ : Eigen::VectorXd::Zero(d);
-  total_ = 0.0;
+  s.data = std::move(data);
+  s.p = p;
+  s.n = n;
+  s.d = d;
+  s.k = p.components == 0 ? r : p.components;
+  const Eigen::MatrixXd& x = s.data->x;
+  s.mean.resize(d);
+  s.scale = Eigen::VectorXd::Ones(d);
+  s.zero_std = 0;
+  for (int j = 0; j < d; ++j) s.mean[j] = x.col(j).mean();
+  s.offset = p.center ? s.mean : Eigen::VectorXd::Zero(d);
+  s.total = 0.0;
   for (int j = 0; j < d; ++j) {
-    const double var = (x.col(j).array() - mean_[j]).square().mean();  // about the mean (1/n)
+    const double var = (x.col(j).array() - s.mean[j]).square().mean();  // about the mean (1/n)
     if (p.standardize) {
       if (var > 0.0)
-        scale_[j] = std::sqrt(var);
+        s.scale[j] = std::sqrt(var);
       else
-        ++zero_std_;
+        ++s.zero_std;
     }
-    total_ += (x.col(j).array() - offset_[j]).square().mean() / (scale_[j] * scale_[j]);
+    s.total += (x.col(j).array() - s.offset[j]).square().mean() / (s.scale[j] * s.scale[j]);
   }
 
-  cov_.reset();
+  s.cov.reset();
   if (d <= kKeepCovarianceMaxDim) {
     Eigen::MatrixXd xp = x;
-    for (int j = 0; j < d; ++j) xp.col(j) = (xp.col(j).array() - offset_[j]) / scale_[j];
+    for (int j = 0; j < d; ++j) xp.col(j) = (xp.col(j).array() - s.offset[j]) / s.scale[j];
     Eigen::MatrixXd c = Eigen::MatrixXd::Zero(d, d);
     c.selfadjointView<Eigen::Lower>().rankUpdate(xp.transpose(), 1.0 / n);
     c.triangularView<Eigen::StrictlyUpper>() = c.transpose();
-    cov_ = std::make_shared<const Eigen::MatrixXd>(std::move(c));
+    s.cov = std::make_shared<const Eigen::MatrixXd>(std::move(c));
   }
-  fit_.reset();
-  iteration_ = 0;
-  status_ = Status::Running;
-  message_.clear();
-  if (zero_std_ > 0)
-    message_ = std::to_string(zero_std_) + " feature(s) have zero standard deviation and are "
+  s.fit_result.reset();
+  s.iteration = 0;
+  s.status = Status::Running;
+  s.message.clear();
+  if (s.zero_std > 0)
+    s.message = std::to_string(s.zero_std) + " feature(s) have zero standard deviation and are "
                "left unscaled (s_j = 1), as scikit-learn's StandardScaler does";
-  set_direction(pca_direction_from_angles(d, p.angle, p.elevation));
-  invalidate();
+  s.set_direction(pca_direction_from_angles(d, p.angle, p.elevation));
+  s.invalidate();
 }
 
-void PCA::set_direction(const Eigen::VectorXd& u) {
-  u_ = u.normalized();
-  if (fit_ && !cov_) {
+void PCA::State::set_direction(const Eigen::VectorXd& u) {
+  this->u = u.normalized();
+  if (fit_result && !cov) {
     // u^T C u = (1/n) ||X' u||^2 without C: from the eigen-decomposition when u is
     // a component, else one pass over the data (d large, rare: only intents).
-    const Eigen::MatrixXd& x = data_->x;
-    const Eigen::VectorXd w = u_.cwiseQuotient(scale_);
+    const Eigen::MatrixXd& x = data->x;
+    const Eigen::VectorXd w = this->u.cwiseQuotient(scale);
     const Eigen::VectorXd proj = x * w;
-    const double shift = offset_.dot(w);
-    captured_ = (proj.array() - shift).square().mean();
-  } else if (cov_) {
-    captured_ = pca_captured_variance(*cov_, u_);
+    const double shift = offset.dot(w);
+    captured = (proj.array() - shift).square().mean();
+  } else if (cov) {
+    captured = pca_captured_variance(*cov, this->u);
   } else {
-    captured_ = kNaN;
+    captured = kNaN;
   }
   invalidate();
 }
@@ -360,41 +355,49 @@ void PCA::set_direction(const Eigen::VectorXd& u) {
 // ---------------------------------------------------------------- the fit
 
 void PCA::step() {
-  if (!data_ || is_terminal(status_)) return;
-  fit();
+  State& s = *st_;
+  if (!s.data || is_terminal(s.status)) return;
+  s.fit();
 }
 
-void PCA::fit() {
-  const Eigen::MatrixXd& x = data_->x;
-  const int n = n_, d = d_, k = k_;
-  const Eigen::VectorXd inv_s = scale_.cwiseInverse();
+void PCA::State::fit() {
+  const Eigen::MatrixXd& x = data->x;
+  const int n = this->n, d = this->d, k = this->k;
+  const Eigen::VectorXd inv_s = scale.cwiseInverse();
   auto f = std::make_shared<Fit>();
   Eigen::MatrixXd comps(k, d);
 
   if (d <= n) {
     // C = (1/n) sum_i x'_i x'_i^T by rank updates over fixed row partitions.
-    std::vector<Eigen::MatrixXd> part(kPartitions);
-    const int threads = thread_count(static_cast<double>(n) * d * d);
-    for_each_partition(threads, [&](int pi) {
-      int r0, r1;
-      partition_rows(n, pi, &r0, &r1);
-      Eigen::MatrixXd& acc = part[static_cast<size_t>(pi)];
-      acc.setZero(d, d);
-      Eigen::MatrixXd b;
-      for (int r = r0; r < r1; r += kBlockRows) {
-        const int rows = std::min(kBlockRows, r1 - r);
-        preprocess_block(x, r, rows, offset_, inv_s, b);
-        acc.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose());
-      }
-    });
-    Eigen::MatrixXd c = std::move(part[0]);
-    for (int pi = 1; pi < kPartitions; ++pi) c += part[static_cast<size_t>(pi)];
+    Eigen::MatrixXd c;
+    const int threads =
+        parallel_threads(kPartitions, static_cast<double>(n) * d * d, kParallelMinWork);
+    parallel_reduce_blocks(
+        kPartitions, threads,
+        [&](int pi) {
+          int r0, r1;
+          partition_rows(n, pi, &r0, &r1);
+          Eigen::MatrixXd acc = Eigen::MatrixXd::Zero(d, d);
+          Eigen::MatrixXd b;
+          for (int r = r0; r < r1; r += kBlockRows) {
+            const int rows = std::min(kBlockRows, r1 - r);
+            preprocess_block(x, r, rows, offset, inv_s, b);
+            acc.selfadjointView<Eigen::Lower>().rankUpdate(b.transpose());
+          }
+          return acc;
+        },
+        [&](int pi, Eigen::MatrixXd&& acc) {
+          if (pi == 0)
+            c = std::move(acc);
+          else
+            c += acc;
+        });
     c *= 1.0 / n;
     c.triangularView<Eigen::StrictlyUpper>() = c.transpose();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(c);
     if (es.info() != Eigen::Success) {
-      status_ = Status::Failed;
-      message_ = "the eigen-solver did not converge on the d x d covariance; check the data";
+      status = Status::Failed;
+      message = "the eigen-solver did not converge on the d x d covariance; check the data";
       invalidate();
       return;
     }
@@ -403,14 +406,14 @@ void PCA::fit() {
   } else {
     // d > n: G = (1/n) X' X'^T shares the non-zero eigenvalues; u_k ~ X'^T v_k.
     Eigen::MatrixXd xp;
-    preprocess_block(x, 0, n, offset_, inv_s, xp);
+    preprocess_block(x, 0, n, offset, inv_s, xp);
     Eigen::MatrixXd g = Eigen::MatrixXd::Zero(n, n);
     g.selfadjointView<Eigen::Lower>().rankUpdate(xp, 1.0 / n);
     g.triangularView<Eigen::StrictlyUpper>() = g.transpose();
     Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(g);
     if (es.info() != Eigen::Success) {
-      status_ = Status::Failed;
-      message_ = "the eigen-solver did not converge on the n x n Gram matrix; check the data";
+      status = Status::Failed;
+      message = "the eigen-solver did not converge on the n x n Gram matrix; check the data";
       invalidate();
       return;
     }
@@ -429,87 +432,95 @@ void PCA::fit() {
   // Scores Z = X' U_K^T and their column sums of squares (for e(K')).
   const int held = std::min(k, kMaxHeldScores);
   auto scores = std::make_shared<Eigen::MatrixXf>(n, held);
-  std::vector<Eigen::VectorXd> ss(kPartitions);
   const Eigen::MatrixXd ut = comps.transpose();  // d x K
-  const int threads = thread_count(static_cast<double>(n) * d * k);
-  for_each_partition(threads, [&](int pi) {
-    int r0, r1;
-    partition_rows(n, pi, &r0, &r1);
-    Eigen::VectorXd& acc = ss[static_cast<size_t>(pi)];
-    acc.setZero(k);
-    Eigen::MatrixXd b, z;
-    for (int r = r0; r < r1; r += kBlockRows) {
-      const int rows = std::min(kBlockRows, r1 - r);
-      preprocess_block(x, r, rows, offset_, inv_s, b);
-      z.noalias() = b * ut;
-      acc += z.colwise().squaredNorm().transpose();
-      scores->middleRows(r, rows) = z.leftCols(held).cast<float>();
-    }
-  });
-  Eigen::VectorXd col_ss = ss[0];
-  for (int pi = 1; pi < kPartitions; ++pi) col_ss += ss[static_cast<size_t>(pi)];
+  Eigen::VectorXd col_ss;
+  const int threads =
+      parallel_threads(kPartitions, static_cast<double>(n) * d * k, kParallelMinWork);
+  parallel_reduce_blocks(
+      kPartitions, threads,
+      [&](int pi) {
+        int r0, r1;
+        partition_rows(n, pi, &r0, &r1);
+        Eigen::VectorXd acc = Eigen::VectorXd::Zero(k);
+        Eigen::MatrixXd b, z;
+        for (int r = r0; r < r1; r += kBlockRows) {
+          const int rows = std::min(kBlockRows, r1 - r);
+          preprocess_block(x, r, rows, offset, inv_s, b);
+          z.noalias() = b * ut;
+          acc += z.colwise().squaredNorm().transpose();
+          scores->middleRows(r, rows) = z.leftCols(held).cast<float>();
+        }
+        return acc;
+      },
+      [&](int pi, Eigen::VectorXd&& acc) {
+        if (pi == 0)
+          col_ss = std::move(acc);
+        else
+          col_ss += acc;
+      });
   f->recon_error.resize(k + 1);
   double captured = 0.0;
-  f->recon_error[0] = total_;
+  f->recon_error[0] = total;
   for (int kk = 0; kk < k; ++kk) {
     captured += col_ss[kk] / n;
-    f->recon_error[kk + 1] = std::max(0.0, total_ - captured);
+    f->recon_error[kk + 1] = std::max(0.0, total - captured);
   }
   f->components = std::make_shared<const Eigen::MatrixXd>(std::move(comps));
   f->scores = std::move(scores);
-  fit_ = std::move(f);
+  fit_result = std::move(f);
 
-  iteration_ = 1;
-  if (p_.mode == Mode::Fit) set_direction(fit_->components->row(0).transpose());
-  else set_direction(u_);
+  iteration = 1;
+  if (p.mode == Mode::Fit) set_direction(fit_result->components->row(0).transpose());
+  else set_direction(u);
   double top = 0.0;
-  for (int kk = 0; kk < k; ++kk) top += fit_->eigenvalues[kk];
-  status_ = Status::Converged;
+  for (int kk = 0; kk < k; ++kk) top += fit_result->eigenvalues[kk];
+  status = Status::Converged;
   std::string notice = "fitted: " + std::to_string(k) + " component(s) explain " +
-                       fmt_g(total_ > 0 ? 100.0 * top / total_ : 0.0) + "% of the variance";
-  if (total_ <= 0.0) notice = "fitted, but the total variance is 0 (all points coincide)";
-  message_ = message_.empty() || message_.rfind("fitted", 0) == 0 ? notice : message_ + "; " + notice;
+                       fmt_g(total > 0 ? 100.0 * top / total : 0.0) + "% of the variance";
+  if (total <= 0.0) notice = "fitted, but the total variance is 0 (all points coincide)";
+  message = message.empty() || message.rfind("fitted", 0) == 0 ? notice : message + "; " + notice;
   invalidate();
 }
 
 // ---------------------------------------------------------------- edits
 
 void PCA::set_live(const std::string& name, double value) {
-  Params p = p_;
+  Params p = st_->p;
   param_table().set_live(p, name, value, info().name);  // throws: unknown, rebuild or out of range
   if (name == "mode") {
     // Applies at once: fit snaps u to u_1 (once fitted), manual puts u at the angle parameters,
     // the direction the user controls (as a reset in manual mode would).
-    p_ = p;
-    if (p_.mode == Mode::Fit && fit_ && data_) set_direction(fit_->components->row(0).transpose());
-    if (p_.mode == Mode::Manual && data_) set_direction(pca_direction_from_angles(d_, p_.angle, p_.elevation));
+    st_->p = p;
+    if (st_->p.mode == Mode::Fit && st_->fit_result && st_->data) st_->set_direction(st_->fit_result->components->row(0).transpose());
+    if (st_->p.mode == Mode::Manual && st_->data) st_->set_direction(pca_direction_from_angles(st_->d, st_->p.angle, st_->p.elevation));
   } else {
-    p_ = p;
-    if (data_) set_direction(pca_direction_from_angles(d_, p_.angle, p_.elevation));
+    st_->p = p;
+    if (st_->data) st_->set_direction(pca_direction_from_angles(st_->d, st_->p.angle, st_->p.elevation));
   }
-  invalidate();
+  st_->invalidate();
 }
 
 bool PCA::apply(const Intent& intent) {
-  if (!data_) return false;
+  State& s = *st_;
+  if (!s.data) return false;
   if (intent.kind == "set_direction") {
-    if (static_cast<int>(intent.values.size()) != d_) return false;
-    Eigen::VectorXd u(d_);
-    for (int j = 0; j < d_; ++j) u[j] = intent.values[static_cast<size_t>(j)];
+    if (static_cast<int>(intent.values.size()) != s.d) return false;
+    Eigen::VectorXd u(s.d);
+    for (int j = 0; j < s.d; ++j) u[j] = intent.values[static_cast<size_t>(j)];
     if (!u.allFinite() || !(u.norm() > 0.0)) return false;
-    set_direction(u);
+    s.set_direction(u);
     return true;
   }
   if (intent.kind == "solve") {
-    if (fit_) {
-      set_direction(fit_->components->row(0).transpose());
+    if (s.fit_result) {
+      s.set_direction(s.fit_result->components->row(0).transpose());
       return true;
     }
-    if (!cov_) return false;
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(*cov_);
-    Eigen::MatrixXd top = es.eigenvectors().col(d_ - 1).transpose();
+    if (!s.cov) return false;
+    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(*s.cov);
+    Eigen::MatrixXd top = es.eigenvectors().col(s.d - 1).transpose();
     fix_signs(top);
-    set_direction(top.row(0).transpose());
+    s.set_direction(top.row(0).transpose());
     return true;
   }
   return false;
@@ -518,57 +529,58 @@ bool PCA::apply(const Intent& intent) {
 // ---------------------------------------------------------------- snapshot
 
 std::shared_ptr<const PcaSnapshot> PCA::pca_snapshot() const {
-  if (cache_) return cache_;
-  auto s = std::make_shared<PcaSnapshot>();
-  if (!data_) {
-    s->status = Status::Failed;
-    s->message = "pca: not reset yet (no dataset)";
-    s->metrics.assign(5, kNaN);
-    cache_ = s;
-    return cache_;
+  const State& s = *st_;
+  if (s.cache) return s.cache;
+  auto out = std::make_shared<PcaSnapshot>();
+  if (!s.data) {
+    out->status = Status::Failed;
+    out->message = "pca: not reset yet (no dataset)";
+    out->metrics.assign(5, kNaN);
+    s.cache = out;
+    return s.cache;
   }
-  s->iteration = iteration_;
-  s->status = status_;
-  s->message = message_;
-  s->n = n_;
-  s->d = d_;
-  s->fitted = static_cast<bool>(fit_);
-  s->centered = p_.center;
-  s->standardized = p_.standardize;
-  s->manual = p_.mode == Mode::Manual;
-  s->zero_std_features = zero_std_;
-  s->mean = mean_;
-  s->offset = offset_;
-  s->scale = scale_;
-  s->total_variance = total_;
-  s->covariance = cov_;
-  s->direction = u_;
-  s->captured = captured_;
-  s->residual = std::isfinite(captured_) ? std::max(0.0, total_ - captured_) : kNaN;
+  out->iteration = s.iteration;
+  out->status = s.status;
+  out->message = s.message;
+  out->n = s.n;
+  out->d = s.d;
+  out->fitted = static_cast<bool>(s.fit_result);
+  out->centered = s.p.center;
+  out->standardized = s.p.standardize;
+  out->manual = s.p.mode == Mode::Manual;
+  out->zero_std_features = s.zero_std;
+  out->mean = s.mean;
+  out->offset = s.offset;
+  out->scale = s.scale;
+  out->total_variance = s.total;
+  out->covariance = s.cov;
+  out->direction = s.u;
+  out->captured = s.captured;
+  out->residual = std::isfinite(s.captured) ? std::max(0.0, s.total - s.captured) : kNaN;
   double explained = kNaN, recon = kNaN;
-  if (fit_) {
-    s->eigenvalues = fit_->eigenvalues;
-    s->components = fit_->components;
-    s->scores = fit_->scores;
-    s->recon_error = fit_->recon_error;
+  if (s.fit_result) {
+    out->eigenvalues = s.fit_result->eigenvalues;
+    out->components = s.fit_result->components;
+    out->scores = s.fit_result->scores;
+    out->recon_error = s.fit_result->recon_error;
     double cum = 0.0;
-    for (int kk = 0; kk < k_; ++kk) {
-      const double lam = fit_->eigenvalues[kk];
+    for (int kk = 0; kk < s.k; ++kk) {
+      const double lam = s.fit_result->eigenvalues[kk];
       cum += lam;
-      const double ratio = total_ > 0 ? lam / total_ : 0.0;
-      s->table.push_back({static_cast<double>(kk + 1), lam, ratio, total_ > 0 ? cum / total_ : 0.0});
+      const double ratio = s.total > 0 ? lam / s.total : 0.0;
+      out->table.push_back({static_cast<double>(kk + 1), lam, ratio, s.total > 0 ? cum / s.total : 0.0});
     }
-    explained = total_ > 0 ? cum / total_ : 0.0;
-    recon = fit_->recon_error[k_];
+    explained = s.total > 0 ? cum / s.total : 0.0;
+    recon = s.fit_result->recon_error[s.k];
   }
-  s->metrics = metric_table().blank();
-  s->metrics[kMetricTotal] = total_;
-  s->metrics[kMetricCaptured] = s->captured;
-  s->metrics[kMetricResidual] = s->residual;
-  s->metrics[kMetricExplained] = explained;
-  s->metrics[kMetricReconError] = recon;
-  cache_ = s;
-  return cache_;
+  out->metrics = metric_table().blank();
+  out->metrics[kMetricTotal] = s.total;
+  out->metrics[kMetricCaptured] = out->captured;
+  out->metrics[kMetricResidual] = out->residual;
+  out->metrics[kMetricExplained] = explained;
+  out->metrics[kMetricReconError] = recon;
+  s.cache = out;
+  return s.cache;
 }
 
 std::shared_ptr<const Snapshot> PCA::snapshot() const { return pca_snapshot(); }

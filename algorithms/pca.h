@@ -172,30 +172,10 @@ class PCA : public Module {
 
   std::shared_ptr<const PcaSnapshot> pca_snapshot() const;
   static Params params_from(const ParamValues& values);
-  // Upper bound on worker threads (0 = hardware_concurrency). Results do not depend on it.
-  static void set_max_threads(int threads);
 
  private:
-  struct Fit;  // eigen-decomposition results shared by clones and snapshots
-
-  void set_direction(const Eigen::VectorXd& u);
-  void fit();
-  void invalidate() { cache_.reset(); }
-
-  std::shared_ptr<const Dataset> data_;
-  Params p_;
-  int n_ = 0, d_ = 0, k_ = 0;
-  Eigen::VectorXd mean_, offset_, scale_;
-  int zero_std_ = 0;
-  double total_ = 0.0;
-  std::shared_ptr<const Eigen::MatrixXd> cov_;  // d <= kKeepCovarianceMaxDim only
-  std::shared_ptr<const Fit> fit_;
-  Eigen::VectorXd u_;
-  double captured_ = 0.0;
-  int iteration_ = 0;
-  Status status_ = Status::Running;
-  std::string message_;
-  mutable std::shared_ptr<const PcaSnapshot> cache_;
+  struct State;  // every member (pca.cpp)
+  std::unique_ptr<State> st_;
 };
 
 }  // namespace cilab

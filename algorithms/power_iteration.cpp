@@ -44,15 +44,11 @@ void multiply_symmetric(const Eigen::MatrixXd& a, const Eigen::VectorXd& v, Eige
   }
 }
 
-}  // namespace
-
 // Reuse of the covariance problem across resets on the same dataset.
-struct PowerIteration::Cache {
+struct Cache {
   std::shared_ptr<const Dataset> data;
   std::shared_ptr<const PowerProblem> problem;
 };
-
-namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kCovBlockRows = 4096;
@@ -75,6 +71,37 @@ std::shared_ptr<const PowerStage> make_stage(Eigen::MatrixXd a) {
 }
 
 }  // namespace
+
+// Everything a PowerIteration holds (a value type: clone() copies it).
+struct PowerIteration::State {
+  std::shared_ptr<const Cache> data_cache;  // covariance of the last dataset (shared by clones)
+  std::shared_ptr<const PowerProblem> problem;
+  std::shared_ptr<const PowerStage> stage;
+  Params p;
+  uint64_t seed = 0;
+  uint64_t rng_state = 0;  // counter for per-component start vectors (deterministic)
+
+  Eigen::VectorXd v, av;
+  int component = 0;
+  std::vector<PowerComponent> components;
+  Eigen::MatrixXd found;
+  bool pending_deflation = false;
+  int iteration = 0;
+  int phase = 0;
+  Status status = Status::Running;
+  std::string message;
+  double rayleigh = 0, angle = 0, residual = 0;
+
+  mutable std::shared_ptr<const PowerSnapshot> cache;
+
+  void start_component(bool fresh_vector);
+  void multiply_half();
+  void normalise_half();
+  void evaluate();  // metrics for v from av; convergence check
+  void deflate();
+  Eigen::VectorXd initial_vector(const PowerStage& stage);
+  void invalidate() { cache.reset(); }
+};
 
 // ---------------------------------------------------------------- helpers
 
@@ -198,13 +225,14 @@ PowerIteration::Params PowerIteration::params_from(const ParamValues& values) {
 
 // ---------------------------------------------------------------- lifecycle
 
-PowerIteration::PowerIteration() = default;
+PowerIteration::PowerIteration() : st_(std::make_unique<State>()) {}
 PowerIteration::~PowerIteration() = default;
-PowerIteration::PowerIteration(const PowerIteration&) = default;
+PowerIteration::PowerIteration(const PowerIteration& o) : st_(std::make_unique<State>(*o.st_)) {}
 
 std::unique_ptr<Module> PowerIteration::clone() const { return std::make_unique<PowerIteration>(*this); }
 
 void PowerIteration::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+  State& s = *st_;
   const Params p = params_from(values);
   std::shared_ptr<const PowerProblem> problem;
   if (p.matrix == Matrix::Synthetic) {
@@ -229,8 +257,8 @@ void PowerIteration::reset(std::shared_ptr<const Dataset> data, const ParamValue
       throw std::invalid_argument("power-iteration: the dataset has d = " + std::to_string(d) +
                                   " features: the covariance is d x d and its reference eigen-solve O(d^3); "
                                   "at most " + std::to_string(kMaxDim) + " features are accepted; try fewer features");
-    if (data_cache_ && data_cache_->data == data) {
-      problem = data_cache_->problem;
+    if (s.data_cache && s.data_cache->data == data) {
+      problem = s.data_cache->problem;
     } else {
       if (!data->x.allFinite()) {
         for (int c = 0; c < d; ++c)
@@ -258,7 +286,7 @@ void PowerIteration::reset(std::shared_ptr<const Dataset> data, const ParamValue
       auto cache = std::make_shared<Cache>();
       cache->data = data;
       cache->problem = problem;
-      data_cache_ = cache;
+      s.data_cache = cache;
     }
   }
   const int d = problem->d();
@@ -273,39 +301,39 @@ void PowerIteration::reset(std::shared_ptr<const Dataset> data, const ParamValue
     throw std::invalid_argument("parameter 'init' = orthogonal needs d >= 2 (a 1 x 1 matrix has no "
                                 "orthogonal direction); try init=random");
 
-  problem_ = problem;
-  p_ = p;
-  seed_ = seed;
+  s.problem = problem;
+  s.p = p;
+  s.seed = seed;
   auto stage = std::make_shared<PowerStage>();
-  stage->a = problem_->a;
-  stage->eigvals = problem_->eigvals;
-  stage->top = problem_->eigvecs.col(0);
-  stage->rate = d > 1 ? std::abs(problem_->eigvals[1]) / std::abs(problem_->eigvals[0]) : 0.0;
-  stage_ = stage;
-  component_ = 0;
-  components_.clear();
-  found_.resize(d, 0);
-  pending_deflation_ = false;
-  iteration_ = 0;
-  phase_ = 0;
-  status_ = Status::Running;
-  message_.clear();
-  start_component(true);
+  stage->a = s.problem->a;
+  stage->eigvals = s.problem->eigvals;
+  stage->top = s.problem->eigvecs.col(0);
+  stage->rate = d > 1 ? std::abs(s.problem->eigvals[1]) / std::abs(s.problem->eigvals[0]) : 0.0;
+  s.stage = stage;
+  s.component = 0;
+  s.components.clear();
+  s.found.resize(d, 0);
+  s.pending_deflation = false;
+  s.iteration = 0;
+  s.phase = 0;
+  s.status = Status::Running;
+  s.message.clear();
+  s.start_component(true);
 }
 
 // ---------------------------------------------------------------- iteration
 
-Eigen::VectorXd PowerIteration::initial_vector(const PowerStage& stage) {
-  const int d = problem_->d();
+Eigen::VectorXd PowerIteration::State::initial_vector(const PowerStage& stage) {
+  const int d = problem->d();
   Eigen::VectorXd v(d);
-  if (p_.init == Init::Ones) {
+  if (p.init == Init::Ones) {
     v.setConstant(1.0 / std::sqrt(static_cast<double>(d)));
     return v;
   }
-  Rng rng(seed_ * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(component_) + 1);
+  Rng rng(seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(component) + 1);
   for (int attempt = 0; attempt < 8; ++attempt) {
     for (int i = 0; i < d; ++i) v[i] = rng.normal();
-    if (p_.init == Init::Orthogonal) {
+    if (p.init == Init::Orthogonal) {
       v -= v.dot(stage.top) * stage.top;
       v -= v.dot(stage.top) * stage.top;  // twice: orthogonal to rounding
     }
@@ -317,138 +345,141 @@ Eigen::VectorXd PowerIteration::initial_vector(const PowerStage& stage) {
   return v;
 }
 
-void PowerIteration::start_component(bool fresh_vector) {
-  if (fresh_vector) v_ = initial_vector(*stage_);
-  multiply_symmetric(stage_->a, v_, av_);
+void PowerIteration::State::start_component(bool fresh_vector) {
+  if (fresh_vector) v = initial_vector(*stage);
+  multiply_symmetric(stage->a, v, av);
   PowerComponent c;
-  c.start_iteration = iteration_;
-  c.rate = stage_->rate;
-  c.theta0 = line_angle(v_, stage_->top);
-  if (static_cast<int>(components_.size()) <= component_) components_.push_back(c);
-  else components_[static_cast<size_t>(component_)] = c;
-  phase_ = 0;
-  if (stage_->rate > 1.0 - 1e-9)
-    message_ = "|lambda_2| = |lambda_1| here: the top eigenvector is not unique and the angle need not fall";
+  c.start_iteration = iteration;
+  c.rate = stage->rate;
+  c.theta0 = line_angle(v, stage->top);
+  if (static_cast<int>(components.size()) <= component) components.push_back(c);
+  else components[static_cast<size_t>(component)] = c;
+  phase = 0;
+  if (stage->rate > 1.0 - 1e-9)
+    message = "|lambda_2| = |lambda_1| here: the top eigenvector is not unique and the angle need not fall";
   evaluate();
 }
 
-void PowerIteration::evaluate() {
-  rayleigh_ = v_.dot(av_);
-  residual_ = (av_ - rayleigh_ * v_).norm();
-  angle_ = line_angle(v_, stage_->top);
-  PowerComponent& c = components_[static_cast<size_t>(component_)];
-  c.lambda = rayleigh_;
-  if (!std::isfinite(rayleigh_) || !std::isfinite(residual_)) {
-    status_ = Status::Diverged;
-    message_ = "the iterate became non-finite at iteration " + std::to_string(iteration_);
+void PowerIteration::State::evaluate() {
+  rayleigh = v.dot(av);
+  residual = (av - rayleigh * v).norm();
+  angle = line_angle(v, stage->top);
+  PowerComponent& c = components[static_cast<size_t>(component)];
+  c.lambda = rayleigh;
+  if (!std::isfinite(rayleigh) || !std::isfinite(residual)) {
+    status = Status::Diverged;
+    message = "the iterate became non-finite at iteration " + std::to_string(iteration);
     invalidate();
     return;
   }
-  const bool conv = residual_ <= p_.tol * std::abs(rayleigh_);
-  if (conv || c.iterations >= p_.max_iter) {
+  const bool conv = residual <= p.tol * std::abs(rayleigh);
+  if (conv || c.iterations >= p.max_iter) {
     c.done = true;
     c.converged = conv;
-    c.angle_to_true = line_angle(v_, problem_->eigvecs.col(component_));
-    if (found_.cols() <= component_) {
-      found_.conservativeResize(Eigen::NoChange, component_ + 1);
+    c.angle_to_true = line_angle(v, problem->eigvecs.col(component));
+    if (found.cols() <= component) {
+      found.conservativeResize(Eigen::NoChange, component + 1);
     }
-    found_.col(component_) = v_;
-    const std::string what = "component " + std::to_string(component_ + 1) + " " +
+    found.col(component) = v;
+    const std::string what = "component " + std::to_string(component + 1) + " " +
                              (conv ? "converged after " : "stopped (max_iter) after ") +
-                             std::to_string(c.iterations) + " iterations: lambda_hat = " + fmt_g(rayleigh_);
-    if (component_ + 1 < p_.n_components) {
-      pending_deflation_ = true;
-      status_ = Status::Running;
-      message_ = what + "; the next step deflates A <- A - lambda_hat u_hat u_hat^T";
+                             std::to_string(c.iterations) + " iterations: lambda_hat = " + fmt_g(rayleigh);
+    if (component + 1 < p.n_components) {
+      pending_deflation = true;
+      status = Status::Running;
+      message = what + "; the next step deflates A <- A - lambda_hat u_hat u_hat^T";
     } else {
       bool all = true;
-      for (const PowerComponent& k : components_) all = all && k.converged;
-      status_ = all ? Status::Converged : Status::Stopped;
-      message_ = what + (all ? "" : " (raise max_iter or tol to go on)");
+      for (const PowerComponent& k : components) all = all && k.converged;
+      status = all ? Status::Converged : Status::Stopped;
+      message = what + (all ? "" : " (raise max_iter or tol to go on)");
     }
   } else {
     c.done = false;
-    pending_deflation_ = false;
-    status_ = Status::Running;
+    pending_deflation = false;
+    status = Status::Running;
   }
   invalidate();
 }
 
-void PowerIteration::multiply_half() {
+void PowerIteration::State::multiply_half() {
   // w = A v_t was computed with v_t (it gave rho and the residual): the
   // multiply sub-step shows it.
-  phase_ = 1;
-  message_ = "multiply: w = A v, ||w|| = " + fmt_g(av_.norm());
+  phase = 1;
+  message = "multiply: w = A v, ||w|| = " + fmt_g(av.norm());
   invalidate();
 }
 
-void PowerIteration::normalise_half() {
-  const double nrm = av_.norm();
+void PowerIteration::State::normalise_half() {
+  const double nrm = av.norm();
   if (!(nrm > 0) || !std::isfinite(nrm)) {
-    status_ = nrm == 0 ? Status::Failed : Status::Diverged;
-    message_ = nrm == 0 ? "A v = 0: v lies in the null space of A and cannot be normalised; restart with "
+    status = nrm == 0 ? Status::Failed : Status::Diverged;
+    message = nrm == 0 ? "A v = 0: v lies in the null space of A and cannot be normalised; restart with "
                           "another init (or drag v)"
                         : "A v is not finite";
-    phase_ = 0;
+    phase = 0;
     invalidate();
     return;
   }
-  v_ = av_ / nrm;
-  multiply_symmetric(stage_->a, v_, av_);
-  ++iteration_;
-  ++components_[static_cast<size_t>(component_)].iterations;
-  phase_ = 0;
-  message_.clear();
+  v = av / nrm;
+  multiply_symmetric(stage->a, v, av);
+  ++iteration;
+  ++components[static_cast<size_t>(component)].iterations;
+  phase = 0;
+  message.clear();
   evaluate();
 }
 
-void PowerIteration::deflate() {
-  const PowerComponent& c = components_[static_cast<size_t>(component_)];
-  const Eigen::VectorXd u = found_.col(component_);
-  Eigen::MatrixXd a = stage_->a;
+void PowerIteration::State::deflate() {
+  const PowerComponent& c = components[static_cast<size_t>(component)];
+  const Eigen::VectorXd u = found.col(component);
+  Eigen::MatrixXd a = stage->a;
   a.noalias() -= c.lambda * (u * u.transpose());
   const Eigen::MatrixXd sym = 0.5 * (a + a.transpose());
-  stage_ = make_stage(sym);
-  pending_deflation_ = false;
-  ++component_;
-  ++iteration_;
-  message_ = "deflated: A_" + std::to_string(component_ + 1) + " = A_" + std::to_string(component_) +
+  stage = make_stage(sym);
+  pending_deflation = false;
+  ++component;
+  ++iteration;
+  message = "deflated: A_" + std::to_string(component + 1) + " = A_" + std::to_string(component) +
              " - lambda_hat u_hat u_hat^T; new start vector";
   start_component(true);
 }
 
 void PowerIteration::step() {
-  if (!problem_ || is_terminal(status_)) return;
-  if (pending_deflation_) {
-    deflate();
+  State& s = *st_;
+  if (!s.problem || is_terminal(s.status)) return;
+  if (s.pending_deflation) {
+    s.deflate();
     return;
   }
-  if (phase_ == 0) multiply_half();
-  normalise_half();
+  if (s.phase == 0) s.multiply_half();
+  s.normalise_half();
 }
 
 void PowerIteration::sub_step() {
-  if (!problem_ || is_terminal(status_)) return;
-  if (pending_deflation_) {
-    deflate();
+  State& s = *st_;
+  if (!s.problem || is_terminal(s.status)) return;
+  if (s.pending_deflation) {
+    s.deflate();
     return;
   }
-  if (phase_ == 0) multiply_half();
-  else normalise_half();
+  if (s.phase == 0) s.multiply_half();
+  else s.normalise_half();
 }
 
 // ---------------------------------------------------------------- edits
 
 void PowerIteration::set_live(const std::string& name, double value) {
-  param_table().set_live(p_, name, value, info().name);  // throws: unknown, rebuild or out of range
-  if (!problem_ || phase_ != 0 || status_ == Status::Failed || status_ == Status::Diverged) return;
+  param_table().set_live(st_->p, name, value, info().name);  // throws: unknown, rebuild or out of range
+  if (!st_->problem || st_->phase != 0 || st_->status == Status::Failed || st_->status == Status::Diverged) return;
   // Re-judge the current component under the new rule (it may go on, or be done now).
-  evaluate();
+  st_->evaluate();
 }
 
 bool PowerIteration::apply(const Intent& intent) {
-  if (!problem_ || intent.kind != "set_vector") return false;
-  const int d = problem_->d();
+  State& s = *st_;
+  if (!s.problem || intent.kind != "set_vector") return false;
+  const int d = s.problem->d();
   if (static_cast<int>(intent.values.size()) != d) return false;
   Eigen::VectorXd v(d);
   for (int i = 0; i < d; ++i) {
@@ -457,11 +488,11 @@ bool PowerIteration::apply(const Intent& intent) {
   }
   const double nrm = v.norm();
   if (!(nrm > 0)) return false;
-  v_ = v / nrm;
-  pending_deflation_ = false;
-  status_ = Status::Running;
-  message_ = "v set by hand; component " + std::to_string(component_ + 1) + " restarts from it";
-  start_component(false);
+  s.v = v / nrm;
+  s.pending_deflation = false;
+  s.status = Status::Running;
+  s.message = "v set by hand; component " + std::to_string(s.component + 1) + " restarts from it";
+  s.start_component(false);
   return true;
 }
 
@@ -474,33 +505,34 @@ size_t PowerSnapshot::byte_size() const {
 }
 
 std::shared_ptr<const PowerSnapshot> PowerIteration::power_snapshot() const {
-  if (cache_snap_) return cache_snap_;
-  auto s = std::make_shared<PowerSnapshot>();
-  if (!problem_) {
-    s->status = Status::Failed;
-    s->message = "power-iteration: not reset yet";
-    s->metrics.assign(3, kNaN);
-    cache_snap_ = s;
-    return cache_snap_;
+  const State& s = *st_;
+  if (s.cache) return s.cache;
+  auto out = std::make_shared<PowerSnapshot>();
+  if (!s.problem) {
+    out->status = Status::Failed;
+    out->message = "power-iteration: not reset yet";
+    out->metrics.assign(3, kNaN);
+    s.cache = out;
+    return s.cache;
   }
-  s->iteration = iteration_;
-  s->phase = phase_;
-  s->status = status_;
-  s->message = message_;
-  s->metrics = metric_table().blank();
-  s->metrics[kMetricRayleigh] = rayleigh_;
-  s->metrics[kMetricAngle] = angle_;
-  s->metrics[kMetricResidual] = residual_;
-  s->problem = problem_;
-  s->stage = stage_;
-  s->v = v_;
-  s->av = av_;
-  s->component = component_;
-  s->n_components = p_.n_components;
-  s->components = components_;
-  s->found = found_;
-  cache_snap_ = s;
-  return cache_snap_;
+  out->iteration = s.iteration;
+  out->phase = s.phase;
+  out->status = s.status;
+  out->message = s.message;
+  out->metrics = metric_table().blank();
+  out->metrics[kMetricRayleigh] = s.rayleigh;
+  out->metrics[kMetricAngle] = s.angle;
+  out->metrics[kMetricResidual] = s.residual;
+  out->problem = s.problem;
+  out->stage = s.stage;
+  out->v = s.v;
+  out->av = s.av;
+  out->component = s.component;
+  out->n_components = s.p.n_components;
+  out->components = s.components;
+  out->found = s.found;
+  s.cache = out;
+  return s.cache;
 }
 
 std::shared_ptr<const Snapshot> PowerIteration::snapshot() const { return power_snapshot(); }

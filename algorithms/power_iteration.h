@@ -162,35 +162,8 @@ class PowerIteration : public Module {
   static constexpr int kMaxDim = 2048;
 
  private:
-  struct Cache;  // covariance + decomposition of the last dataset (shared by clones)
-
-  void start_component(bool fresh_vector);
-  void multiply_half();
-  void normalise_half();
-  void evaluate();     // metrics for v_ from av_; convergence check
-  void deflate();
-  Eigen::VectorXd initial_vector(const PowerStage& stage);
-  void invalidate() { cache_snap_.reset(); }
-
-  std::shared_ptr<const Cache> data_cache_;
-  std::shared_ptr<const PowerProblem> problem_;
-  std::shared_ptr<const PowerStage> stage_;
-  Params p_;
-  uint64_t seed_ = 0;
-  uint64_t rng_state_ = 0;  // counter for per-component start vectors (deterministic)
-
-  Eigen::VectorXd v_, av_;
-  int component_ = 0;
-  std::vector<PowerComponent> components_;
-  Eigen::MatrixXd found_;
-  bool pending_deflation_ = false;
-  int iteration_ = 0;
-  int phase_ = 0;
-  Status status_ = Status::Running;
-  std::string message_;
-  double rayleigh_ = 0, angle_ = 0, residual_ = 0;
-
-  mutable std::shared_ptr<const PowerSnapshot> cache_snap_;
+  struct State;  // every member (power_iteration.cpp)
+  std::unique_ptr<State> st_;
 };
 
 }  // namespace cilab

@@ -45,6 +45,25 @@ void reorthogonalise(Eigen::VectorXd& x, const Eigen::MatrixXd& basis, int k) {
 
 }  // namespace
 
+// Everything a SvdLowRank holds (a value type: clone() copies it).
+struct SvdLowRank::State {
+  std::shared_ptr<const SvdFactors> svd;
+  Params p;
+  uint64_t seed = 0;
+  int rank = 0;
+  Eigen::MatrixXd approx;  // A_K (m x n)
+  int iteration = 0;
+  Status status = Status::Running;
+  std::string message;
+  std::vector<double> metrics;
+  std::vector<std::vector<double>> table;  // rows by rank
+  mutable std::shared_ptr<const SvdSnapshot> cache;
+
+  void set_rank(int k);  // A_K directly from the factors
+  void measure();        // errors of the current A_K, table row, status
+  void invalidate() { cache.reset(); }
+};
+
 // ---------------------------------------------------------------- factors
 
 double SvdFactors::eckart_young_frobenius(int k) const {
@@ -187,13 +206,14 @@ SvdLowRank::Params SvdLowRank::params_from(const ParamValues& values) { return p
 
 // ---------------------------------------------------------------- lifecycle
 
-SvdLowRank::SvdLowRank() = default;
+SvdLowRank::SvdLowRank() : st_(std::make_unique<State>()) {}
 SvdLowRank::~SvdLowRank() = default;
-SvdLowRank::SvdLowRank(const SvdLowRank&) = default;
+SvdLowRank::SvdLowRank(const SvdLowRank& o) : st_(std::make_unique<State>(*o.st_)) {}
 
 std::unique_ptr<Module> SvdLowRank::clone() const { return std::make_unique<SvdLowRank>(*this); }
 
 void SvdLowRank::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
+  State& s = *st_;
   const Params p = params_from(values);
   auto f = std::make_shared<SvdFactors>();
   if (p.input == Input::Photo) {
@@ -273,122 +293,127 @@ void SvdLowRank::reset(std::shared_ptr<const Dataset> data, const ParamValues& v
   for (int i = r - 1; i >= 0; --i) f->tail2[i] = f->tail2[i + 1] + f->sigma[i] * f->sigma[i];
   f->frobenius = f->a.norm();
 
-  svd_ = std::move(f);
-  p_ = p;
-  seed_ = seed;
-  iteration_ = 0;
-  table_.clear();
-  message_.clear();
-  set_rank(p.k);
-  measure();
-  if (p.input == Input::Photo && data && status_ == Status::Running)
-    message_ = "input=photo: the dataset '" + data->name + "' is not used (set input=dataset to decompose it)";
-  invalidate();
+  s.svd = std::move(f);
+  s.p = p;
+  s.seed = seed;
+  s.iteration = 0;
+  s.table.clear();
+  s.message.clear();
+  s.set_rank(p.k);
+  s.measure();
+  if (p.input == Input::Photo && data && s.status == Status::Running)
+    s.message = "input=photo: the dataset '" + data->name + "' is not used (set input=dataset to decompose it)";
+  s.invalidate();
 }
 
 // ---------------------------------------------------------------- iteration
 
-void SvdLowRank::set_rank(int k) {
-  const SvdFactors& f = *svd_;
-  rank_ = k;
+void SvdLowRank::State::set_rank(int k) {
+  const SvdFactors& f = *svd;
+  rank = k;
   if (k == 0) {
-    approx_ = Eigen::MatrixXd::Zero(f.m(), f.n());
+    approx = Eigen::MatrixXd::Zero(f.m(), f.n());
   } else {
-    approx_.noalias() = f.u.leftCols(k) * f.sigma.head(k).asDiagonal() * f.v.leftCols(k).transpose();
+    approx.noalias() = f.u.leftCols(k) * f.sigma.head(k).asDiagonal() * f.v.leftCols(k).transpose();
   }
 }
 
-void SvdLowRank::measure() {
-  const SvdFactors& f = *svd_;
-  const Eigen::MatrixXd resid = f.a - approx_;
+void SvdLowRank::State::measure() {
+  const SvdFactors& f = *svd;
+  const Eigen::MatrixXd resid = f.a - approx;
   const double fro = resid.norm();
-  const double spec = spectral_norm(resid, seed_ * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(rank_) + 1);
-  const double next = f.sigma_next(rank_);
-  metrics_ = metric_table().blank();
-  metrics_[kMetricRank] = static_cast<double>(rank_);
-  metrics_[kMetricFrobenius] = fro;
-  metrics_[kMetricFrobeniusEY] = f.eckart_young_frobenius(rank_);
-  metrics_[kMetricSpectral] = spec;
-  metrics_[kMetricSigmaNext] = next;
-  metrics_[kMetricRelative] = f.frobenius > 0 ? fro / f.frobenius : 0.0;
-  const std::vector<double> row = {static_cast<double>(rank_), fro, spec, next};
-  auto it = std::lower_bound(table_.begin(), table_.end(), row[0],
+  const double spec = spectral_norm(resid, seed * 0x9e3779b97f4a7c15ULL + static_cast<uint64_t>(rank) + 1);
+  const double next = f.sigma_next(rank);
+  metrics = metric_table().blank();
+  metrics[kMetricRank] = static_cast<double>(rank);
+  metrics[kMetricFrobenius] = fro;
+  metrics[kMetricFrobeniusEY] = f.eckart_young_frobenius(rank);
+  metrics[kMetricSpectral] = spec;
+  metrics[kMetricSigmaNext] = next;
+  metrics[kMetricRelative] = f.frobenius > 0 ? fro / f.frobenius : 0.0;
+  const std::vector<double> row = {static_cast<double>(rank), fro, spec, next};
+  auto it = std::lower_bound(table.begin(), table.end(), row[0],
                              [](const std::vector<double>& a, double k) { return a[0] < k; });
-  if (it != table_.end() && (*it)[0] == row[0]) *it = row;
-  else table_.insert(it, row);
-  if (!approx_.allFinite()) {
-    status_ = Status::Diverged;
-    message_ = "the approximation became non-finite at rank " + std::to_string(rank_);
-  } else if (rank_ >= f.r()) {
-    status_ = Status::Converged;
-    message_ = "all r = " + std::to_string(f.r()) + " layers added: A_r = A (error " + fmt_g(fro) +
+  if (it != table.end() && (*it)[0] == row[0]) *it = row;
+  else table.insert(it, row);
+  if (!approx.allFinite()) {
+    status = Status::Diverged;
+    message = "the approximation became non-finite at rank " + std::to_string(rank);
+  } else if (rank >= f.r()) {
+    status = Status::Converged;
+    message = "all r = " + std::to_string(f.r()) + " layers added: A_r = A (error " + fmt_g(fro) +
                " is rounding)";
   } else {
-    status_ = Status::Running;
+    status = Status::Running;
   }
   invalidate();
 }
 
 void SvdLowRank::step() {
-  if (!svd_ || is_terminal(status_)) return;
-  const SvdFactors& f = *svd_;
+  State& s = *st_;
+  if (!s.svd || is_terminal(s.status)) return;
+  const SvdFactors& f = *s.svd;
   // A_{K+1} = A_K + sigma_{K+1} u_{K+1} v_{K+1}^T (0-based column K).
-  approx_.noalias() += (f.sigma[rank_] * f.u.col(rank_)) * f.v.col(rank_).transpose();
-  ++rank_;
-  ++iteration_;
-  message_.clear();
-  measure();
+  s.approx.noalias() += (f.sigma[s.rank] * f.u.col(s.rank)) * f.v.col(s.rank).transpose();
+  ++s.rank;
+  ++s.iteration;
+  s.message.clear();
+  s.measure();
 }
 
 // ---------------------------------------------------------------- edits
 
 void SvdLowRank::set_live(const std::string& name, double value) {
-  Params p = p_;
+  Params p = st_->p;
   param_table().set_live(p, name, value, info().name);  // throws: unknown, rebuild or out of range
-  const int r = svd_ ? svd_->r() : 8192;
+  const int r = st_->svd ? st_->svd->r() : 8192;
   if (value > r)  // the table's range is [0, 8192]; the input's rank is the real bound
     throw std::invalid_argument("parameter 'k': expected an integer in [0, " + std::to_string(r) +
                                 "] (r = min(m, n) of the input), got '" + fmt_g(value) + "'");
-  p_ = p;
-  if (!svd_) return;
-  set_rank(p_.k);
-  message_ = "jumped to rank " + std::to_string(p_.k);
-  measure();
+  st_->p = p;
+  if (!st_->svd) return;
+  st_->set_rank(st_->p.k);
+  st_->message = "jumped to rank " + std::to_string(st_->p.k);
+  st_->measure();
 }
 
 bool SvdLowRank::apply(const Intent& intent) {
-  if (!svd_ || intent.kind != "set_rank") return false;
-  if (intent.index < 0 || intent.index > svd_->r()) return false;
-  set_rank(intent.index);
-  message_ = "jumped to rank " + std::to_string(intent.index);
-  measure();
+  State& s = *st_;
+  if (!s.svd || intent.kind != "set_rank") return false;
+  if (intent.index < 0 || intent.index > s.svd->r()) return false;
+  s.set_rank(intent.index);
+  s.message = "jumped to rank " + std::to_string(intent.index);
+  s.measure();
   return true;
 }
 
 // ---------------------------------------------------------------- snapshot
 
 std::shared_ptr<const SvdSnapshot> SvdLowRank::svd_snapshot() const {
-  if (cache_) return cache_;
-  auto s = std::make_shared<SvdSnapshot>();
-  if (!svd_) {
-    s->status = Status::Failed;
-    s->message = "svd-lowrank: not reset yet";
-    s->metrics.assign(info().metrics.size(), kNaN);
-    cache_ = s;
-    return cache_;
+  const State& s = *st_;
+  if (s.cache) return s.cache;
+  auto out = std::make_shared<SvdSnapshot>();
+  if (!s.svd) {
+    out->status = Status::Failed;
+    out->message = "svd-lowrank: not reset yet";
+    out->metrics.assign(info().metrics.size(), kNaN);
+    s.cache = out;
+    return s.cache;
   }
-  s->iteration = iteration_;
-  s->status = status_;
-  s->message = message_;
-  s->metrics = metrics_.empty() ? metric_table().blank() : metrics_;
-  s->table = table_;
-  s->svd = svd_;
-  s->rank = rank_;
-  s->approx = std::make_shared<const Eigen::MatrixXf>(approx_.cast<float>());
-  cache_ = s;
-  return cache_;
+  out->iteration = s.iteration;
+  out->status = s.status;
+  out->message = s.message;
+  out->metrics = s.metrics.empty() ? metric_table().blank() : s.metrics;
+  out->table = s.table;
+  out->svd = s.svd;
+  out->rank = s.rank;
+  out->approx = std::make_shared<const Eigen::MatrixXf>(s.approx.cast<float>());
+  s.cache = out;
+  return s.cache;
 }
 
 std::shared_ptr<const Snapshot> SvdLowRank::snapshot() const { return svd_snapshot(); }
+
+const Eigen::MatrixXd& SvdLowRank::approximation() const { return st_->approx; }
 
 }  // namespace cilab

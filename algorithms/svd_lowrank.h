@@ -121,7 +121,7 @@ class SvdLowRank : public Module {
 
   std::shared_ptr<const SvdSnapshot> svd_snapshot() const;
   // A_K in double precision (the snapshot holds a float copy for the views).
-  const Eigen::MatrixXd& approximation() const { return approx_; }
+  const Eigen::MatrixXd& approximation() const;
   static Params params_from(const ParamValues& values);
 
   // Largest m * n * min(m, n) accepted (dense SVD cost; 512^3 takes ~0.3 s).
@@ -138,21 +138,8 @@ class SvdLowRank : public Module {
   };
 
  private:
-  void set_rank(int k);      // A_K directly from the factors
-  void measure();            // errors of the current A_K, table row, status
-  void invalidate() { cache_.reset(); }
-
-  std::shared_ptr<const SvdFactors> svd_;
-  Params p_;
-  uint64_t seed_ = 0;
-  int rank_ = 0;
-  Eigen::MatrixXd approx_;  // A_K (m x n)
-  int iteration_ = 0;
-  Status status_ = Status::Running;
-  std::string message_;
-  std::vector<double> metrics_;
-  std::vector<std::vector<double>> table_;  // rows by rank
-  mutable std::shared_ptr<const SvdSnapshot> cache_;
+  struct State;  // every member (svd_lowrank.cpp)
+  std::unique_ptr<State> st_;
 };
 
 }  // namespace cilab

@@ -15,6 +15,7 @@
 //          cpu_ms_per_iter=.. ll_final=.. status=..
 // cpu_ms_per_iter is process CPU time (all threads), a check on a busy machine.
 // Usage: bench_gmm [--iters N] [--out DIR] [--threads T] [--case NAME] [--no-npy]
+#include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/gmm.h"
 #include "bench/npy.h"
@@ -83,7 +84,7 @@ int main(int argc, char** argv) {
     };
     if (arg == "--iters") iters = std::max(1, std::atoi(next().c_str()));
     else if (arg == "--out") out = next();
-    else if (arg == "--threads") Gmm::set_max_threads(std::atoi(next().c_str()));
+    else if (arg == "--threads") set_max_threads(std::atoi(next().c_str()));
     else if (arg == "--case") only = next();
     else if (arg == "--no-npy") npy = false;
     else {

@@ -18,6 +18,7 @@
 // (default 8), instead of the built-in cases.
 // Usage: bench_kmeans [--iters N] [--out DIR] [--threads T] [--case NAME] [--no-npy]
 //                     [--dataset SPEC] [--k K]
+#include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/kmeans.h"
 #include "bench/npy.h"
@@ -72,7 +73,7 @@ int main(int argc, char** argv) {
     };
     if (arg == "--iters") iters = std::max(1, std::atoi(next().c_str()));
     else if (arg == "--out") out = next();
-    else if (arg == "--threads") KMeans::set_max_threads(std::atoi(next().c_str()));
+    else if (arg == "--threads") set_max_threads(std::atoi(next().c_str()));
     else if (arg == "--case") only = next();
     else if (arg == "--no-npy") npy = false;
     else if (arg == "--dataset") custom = next();

@@ -10,6 +10,7 @@
 // cpu_ms is the process CPU time of the median-rank run's neighbourhood (all
 // threads, averaged over the reps), a check on a busy machine.
 // Usage: bench_pca [--reps N] [--out DIR] [--threads T] [--components K]
+#include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/pca.h"
 
@@ -46,7 +47,7 @@ int main(int argc, char** argv) {
       return 2;
     }
   }
-  PCA::set_max_threads(threads);
+  set_max_threads(threads);
   std::shared_ptr<const Dataset> data;
   try {
     data = load_fashion_mnist("train");

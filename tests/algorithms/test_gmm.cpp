@@ -1,6 +1,7 @@
 // Gaussian mixture (EM): monotone log-likelihood, closed forms of the E and M
 // steps, the K = 1 fit, singularities, edits, lockstep k-means and the K sweep.
 #include "algorithms/gmm.h"
+#include "algorithms/core/parallel.h"
 #include "algorithms/gmm_select.h"
 
 #include "algorithms/core/registry.h"
@@ -484,7 +485,7 @@ TEST_CASE("gmm: random_points picks k distinct rows, equal weights, the data cov
 TEST_CASE("gmm: same seed gives bit-identical runs, results do not depend on the thread count") {
   const DataPtr data = blobs(9000, 4, 3, 5.0, 1.2, 3);  // several row blocks, ragged tail
   auto run = [&](uint64_t seed, int threads) {
-    Gmm::set_max_threads(threads);
+    set_max_threads(threads);
     Gmm m;
     m.reset(data, params(4, "full", "random", 1e-6, 15, 0.0), seed);
     std::vector<double> lls;
@@ -492,7 +493,7 @@ TEST_CASE("gmm: same seed gives bit-identical runs, results do not depend on the
       m.step();
       lls.push_back(ll_of(m));
     }
-    Gmm::set_max_threads(0);
+    set_max_threads(0);
     return std::make_pair(lls, m.gmm_snapshot());
   };
   const auto a = run(5, 1), b = run(5, 4), c = run(6, 0);

@@ -1,5 +1,6 @@
 // k-means: invariants of Lloyd's algorithm, seeding, edits and determinism.
 #include "algorithms/kmeans.h"
+#include "algorithms/core/parallel.h"
 
 #include "algorithms/core/registry.h"
 #include "algorithms/core/rng.h"
@@ -162,11 +163,11 @@ TEST_CASE("kmeans: results do not depend on the number of threads") {
   const DataPtr high = blobs(12000, 6, 16, 3.0, 2.0, 13);
   for (const DataPtr& data : {low, high}) {
     auto run = [&](int threads) {
-      KMeans::set_max_threads(threads);
+      set_max_threads(threads);
       KMeans m;
       m.reset(data, params(8, "kmeans++"), 3);
       for (int t = 0; t < 15; ++t) m.step();
-      KMeans::set_max_threads(0);
+      set_max_threads(0);
       return snap(m);
     };
     const auto one = run(1), two = run(2), four = run(4);
@@ -674,11 +675,11 @@ TEST_CASE("kmeans: direct path (d = 1..4) matches brute force over several block
 
     // Bit-identical whatever the number of threads.
     auto run = [&](int threads) {
-      KMeans::set_max_threads(threads);
+      set_max_threads(threads);
       KMeans r;
       r.reset(data, params(k, "kmeans++"), 5);
       for (int t = 0; t < 10; ++t) r.step();
-      KMeans::set_max_threads(0);
+      set_max_threads(0);
       return snap(r);
     };
     const auto one = run(1), two = run(2), three = run(3);

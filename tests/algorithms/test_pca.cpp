@@ -2,6 +2,7 @@
 // independent eigen-decomposition, standardising, the manual line fit, the
 // Gram (d > n) path, determinism and parameter validation.
 #include "algorithms/pca.h"
+#include "algorithms/core/parallel.h"
 
 #include "algorithms/core/registry.h"
 #include "algorithms/core/rng.h"
@@ -325,13 +326,13 @@ TEST_CASE("pca: the Gram path (d > n) matches the d x d covariance eigenvalues")
 TEST_CASE("pca: results do not depend on the number of threads") {
   const Eigen::MatrixXd x = correlated_data(3000, 40, 29);
   const DataPtr data = make_data(x);
-  PCA::set_max_threads(1);
+  set_max_threads(1);
   PCA a;
   const auto sa = fitted(data, params(10), a);
-  PCA::set_max_threads(4);
+  set_max_threads(4);
   PCA b;
   const auto sb = fitted(data, params(10), b);
-  PCA::set_max_threads(0);
+  set_max_threads(0);
   CHECK((sa->eigenvalues.array() == sb->eigenvalues.array()).all());
   CHECK((sa->components->array() == sb->components->array()).all());
   CHECK((sa->recon_error.array() == sb->recon_error.array()).all());

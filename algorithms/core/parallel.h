@@ -1,0 +1,89 @@
+// Deterministic parallel loops over a fixed partition of the work.
+//
+// The caller cuts its work into `blocks` pieces whose boundaries depend only on
+// the problem (e.g. fixed runs of kBlockRows rows), never on the machine, and
+// writes a loop body f(b) that touches only block b's outputs (its rows, its
+// own partial sums). parallel_for_blocks() runs f(b) once for every block on up
+// to `threads` threads (the caller is one of them; blocks are handed out in
+// increasing order from an atomic counter). parallel_reduce_blocks() does the
+// same for a body that returns a partial result, then folds the partials on
+// the calling thread in block order 0, 1, ..., blocks - 1.
+//
+// Why results never depend on the core count: a block's computation is the
+// same instructions on the same inputs whichever thread runs it, and every
+// combination of partials (floating-point sums included) happens in the fixed
+// block order on one thread. The thread count only changes WHEN a block runs,
+// never WHAT it computes or in which order partials are added; so 1, 2 or 16
+// threads give bit-identical results. (The partition must not be derived from
+// the thread count, and bodies must not share accumulators.)
+//
+// Exceptions: if a body throws, no further block is started; blocks already
+// running finish; then the exception of the LOWEST-numbered block that threw is
+// rethrown in the caller, after every worker has joined. Since blocks are handed
+// out in order, every block below the first thrower has run, so the caller sees
+// the same exception the serial loop would raise (for bodies whose failure
+// depends only on their block). Outputs of the other blocks are unspecified.
+// If the system cannot start a thread, the loop runs on fewer threads.
+//
+// Thread count: parallel_threads(blocks, work, min_work) gives 1 below a
+// minimum amount of work (threads cost ~50 us to start) and otherwise
+// min(blocks, max_threads(), kMaxParallelThreads). set_max_threads() is the one
+// global bound (tests and benches set it; 0 = hardware_concurrency).
+#pragma once
+
+#include <cstddef>
+#include <type_traits>
+#include <utility>
+#include <vector>
+
+namespace cilab {
+
+// Never more threads than this per loop, whatever the bound.
+constexpr int kMaxParallelThreads = 16;
+
+// Sets the global bound on threads per loop (0 = hardware_concurrency, the
+// default; negative = 0). Results do not depend on it; tests and benches use it.
+void set_max_threads(int threads);
+
+// The bound in force: the set_max_threads() value, or hardware_concurrency
+// (at least 1) when it is 0.
+int max_threads();
+
+// Threads for a loop over `blocks` blocks of total cost `work` (any unit the
+// caller also uses for `min_work`): 1 when blocks <= 1 or work < min_work,
+// else min(blocks, max_threads(), kMaxParallelThreads).
+int parallel_threads(int blocks, double work, double min_work);
+
+namespace parallel_detail {
+using BlockFn = void (*)(const void* body, int block);
+// Runs fn(body, b) for b in [0, blocks) on up to `threads` threads (see above).
+void run_blocks(int blocks, int threads, BlockFn fn, const void* body);
+}  // namespace parallel_detail
+
+// Runs f(b) exactly once for every b in [0, blocks) on up to `threads` threads
+// (the caller included; threads <= 1 = a plain loop in the caller). f must
+// write only block-private outputs. Exceptions: see the header comment.
+template <class F>
+void parallel_for_blocks(int blocks, int threads, const F& f) {
+  if (threads <= 1 || blocks <= 1) {
+    for (int b = 0; b < blocks; ++b) f(b);
+    return;
+  }
+  parallel_detail::run_blocks(
+      blocks, threads, [](const void* body, int b) { (*static_cast<const F*>(body))(b); }, &f);
+}
+
+// Computes part_b = map(b) for every block in parallel (as parallel_for_blocks),
+// then calls fold(b, std::move(part_b)) for b = 0, 1, ..., blocks - 1 on the
+// calling thread: a reduction whose order is fixed by the partition. The
+// partial type (map's return type) must be default-constructible. If a map
+// throws, nothing is folded.
+template <class Map, class Fold>
+void parallel_reduce_blocks(int blocks, int threads, const Map& map, const Fold& fold) {
+  using Part = std::decay_t<decltype(map(0))>;
+  std::vector<Part> parts(static_cast<size_t>(blocks > 0 ? blocks : 0));
+  parallel_for_blocks(blocks, threads, [&](int b) { parts[static_cast<size_t>(b)] = map(b); });
+  for (int b = 0; b < blocks; ++b) fold(b, std::move(parts[static_cast<size_t>(b)]));
+}
+
+}  // namespace cilab

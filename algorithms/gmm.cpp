@@ -49,12 +49,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kEps = std::numeric_limits<double>::epsilon();
 constexpr double kCollapseRel = 1e-12;    // eigenvalue < this * mean data variance: collapsed
 
-std::string fmt_g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-
 bool is_diagonal_type(Gmm::Covariance c) {
   return c == Gmm::Covariance::Diag || c == Gmm::Covariance::Spherical;
 }

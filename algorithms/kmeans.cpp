@@ -42,12 +42,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kParallelMinWork = 2e5;  // n*k*d below which one thread runs
 constexpr size_t kMaxSeedingProbEntries = 4000000;
 
-std::string fmt_g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-
 }  // namespace
 
 // Everything a KMeans holds (a value type: clone() copies it).

@@ -23,13 +23,6 @@ namespace {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kDivergeFactor = 1e6;
 
-std::string fmt_g(double v) {
-  std::ostringstream os;
-  os.precision(6);
-  os << v;
-  return os.str();
-}
-
 std::atomic<uint64_t> g_writer_ids{0};
 
 

@@ -32,12 +32,6 @@ constexpr double kParallelMinWork = 4e6;  // n*d*d below which one thread runs
 
 using RowMatrixXd = Eigen::Matrix<double, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
 
-std::string fmt_g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-
 // Rows [r0, r1) of partition p of n rows.
 void partition_rows(int n, int p, int* r0, int* r1) {
   *r0 = static_cast<int>(static_cast<long long>(n) * p / kPartitions);

@@ -53,12 +53,6 @@ struct Cache {
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr int kCovBlockRows = 4096;
 
-std::string fmt_g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-
 std::shared_ptr<const PowerStage> make_stage(Eigen::MatrixXd a) {
   auto s = std::make_shared<PowerStage>();
   Eigen::MatrixXd vecs;

@@ -26,12 +26,6 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // Lanczos stops when the top Ritz value grows by less than kLanczosTol (relative).
 constexpr double kLanczosTol = 1e-14;
 
-std::string fmt_g(double v) {
-  char buf[64];
-  std::snprintf(buf, sizeof(buf), "%.6g", v);
-  return buf;
-}
-
 std::string shape(Eigen::Index m, Eigen::Index n) { return std::to_string(m) + " x " + std::to_string(n); }
 
 // Gram-Schmidt of x against the first k columns of basis, twice (full reorthogonalisation).

@@ -16,6 +16,12 @@ std::atomic<uint64_t> g_snapshot_serial{0};  // last SnapshotSerial handed out
 
 SnapshotSerial::SnapshotSerial() : value(g_snapshot_serial.fetch_add(1, std::memory_order_relaxed) + 1) {}
 
+std::string fmt_g(double v) {
+  char buf[64];
+  std::snprintf(buf, sizeof(buf), "%.6g", v);
+  return buf;
+}
+
 const char* status_name(Status s) {
   switch (s) {
     case Status::Running: return "running";

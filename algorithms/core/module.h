@@ -40,6 +40,8 @@ enum class Status {
 };
 
 const char* status_name(Status s);
+// A number for a message: printf's "%.6g" ("0.001", "1e+06", "nan").
+std::string fmt_g(double v);
 inline bool is_terminal(Status s) { return s != Status::Running; }
 
 struct MetricInfo {

@@ -1,0 +1,47 @@
+// Mini-batches from a seeded permutation per epoch (torch's DataLoader with
+// shuffle=True, drop_last=False): epoch e visits the rows in the order of a
+// Fisher-Yates permutation drawn from the batcher's own Rng, in batches of
+// `batch` rows (the last one smaller). Rows are gathered into a reused
+// row-major matrix, so the training loop allocates nothing once the batch
+// size is stable. Same seed, same batches.
+#pragma once
+
+#include "algorithms/core/rng.h"
+#include "algorithms/nn/layers.h"
+
+#include <cstdint>
+#include <vector>
+
+namespace cilab::nn {
+
+class Batcher {
+ public:
+  // n rows (> 0), batches of `batch` rows (> 0; larger than n gives one batch per epoch).
+  Batcher(int n, int batch, uint64_t seed);
+
+  int rows() const { return n_; }
+  int batch_size() const { return batch_; }
+  int batches_per_epoch() const { return (n_ + batch_ - 1) / batch_; }
+  int epoch() const { return epoch_; }      // epochs completed
+  int position() const { return pos_; }     // rows of the current epoch already handed out
+
+  // The row indices of the next batch (a new permutation at each epoch start).
+  const std::vector<int>& next();
+
+  // Gathers rows `idx` of x (row-major) into out (idx.size() x x.cols()).
+  template <class T>
+  static void gather(const Mat<T>& x, const std::vector<int>& idx, Mat<T>& out) {
+    out.resize(static_cast<Eigen::Index>(idx.size()), x.cols());
+    for (size_t i = 0; i < idx.size(); ++i) out.row(static_cast<Eigen::Index>(i)) = x.row(idx[i]);
+  }
+
+ private:
+  int n_, batch_;
+  Rng rng_;
+  std::vector<int> perm_;
+  std::vector<int> idx_;
+  int epoch_ = 0;
+  int pos_ = 0;
+};
+
+}  // namespace cilab::nn

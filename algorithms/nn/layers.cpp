@@ -1,0 +1,416 @@
+// The layers of layers.h: each forward and backward written out.
+#include "algorithms/nn/layers.h"
+
+#include <cmath>
+#include <stdexcept>
+
+namespace cilab::nn {
+namespace {
+
+constexpr double kSqrt2 = 1.4142135623730951;
+constexpr double kInvSqrt2Pi = 0.3989422804014327;
+constexpr double kLeakySlope = 0.01;
+constexpr double kSoftplusThreshold = 20.0;
+constexpr double kNormEps = 1e-5;
+constexpr double kBatchNormMomentum = 0.1;
+
+template <class T>
+using MapMat = Eigen::Map<Mat<T>>;
+template <class T>
+using MapVec = Eigen::Map<Vec<T>>;
+
+template <class T>
+T sigmoid(T z) {
+  if (z >= T(0)) return T(1) / (T(1) + std::exp(-z));
+  const T e = std::exp(z);
+  return e / (T(1) + e);
+}
+
+template <class T>
+T act(Activation a, T z) {
+  switch (a) {
+    case Activation::Identity: return z;
+    case Activation::ReLU: return z > T(0) ? z : T(0);
+    case Activation::LeakyReLU: return z > T(0) ? z : T(kLeakySlope) * z;
+    case Activation::ELU: return z > T(0) ? z : std::expm1(z);
+    case Activation::Sigmoid: return sigmoid(z);
+    case Activation::Tanh: return std::tanh(z);
+    case Activation::Softplus: return z > T(kSoftplusThreshold) ? z : std::log1p(std::exp(z));
+    case Activation::GELU: return T(0.5) * z * (T(1) + std::erf(z / T(kSqrt2)));
+  }
+  return z;
+}
+
+// f'(z), given z and y = f(z) (sigmoid and tanh use y, as their derivations do).
+template <class T>
+T act_derivative(Activation a, T z, T y) {
+  switch (a) {
+    case Activation::Identity: return T(1);
+    case Activation::ReLU: return z > T(0) ? T(1) : T(0);  // 0 at z = 0, as torch
+    case Activation::LeakyReLU: return z > T(0) ? T(1) : T(kLeakySlope);
+    case Activation::ELU: return z > T(0) ? T(1) : std::exp(z);
+    case Activation::Sigmoid: return y * (T(1) - y);
+    case Activation::Tanh: return T(1) - y * y;
+    case Activation::Softplus: return z > T(kSoftplusThreshold) ? T(1) : sigmoid(z);
+    case Activation::GELU:
+      return T(0.5) * (T(1) + std::erf(z / T(kSqrt2))) + z * T(kInvSqrt2Pi) * std::exp(T(-0.5) * z * z);
+  }
+  return T(1);
+}
+
+// ---------------------------------------------------------------- Linear
+
+template <class T>
+class Linear : public Layer<T> {
+ public:
+  explicit Linear(int out) : out_(out) {
+    if (out < 1) throw std::invalid_argument("linear layer: expected at least 1 output feature, got " + std::to_string(out));
+  }
+  std::string name() const override { return "linear"; }
+  int configure(int in) override {
+    if (in < 1) throw std::invalid_argument("linear layer: expected at least 1 input feature");
+    in_ = in;
+    return out_;
+  }
+  int num_params() const override { return out_ * in_ + out_; }
+  void bind(T* p, T* g) override {
+    w_ = p;
+    gw_ = g;
+  }
+  void init(Rng& rng, Init init) override {
+    MapMat<T> w(w_, out_, in_);
+    MapVec<T> b(w_ + out_ * in_, out_);
+    const double fan_in = in_, fan_out = out_;
+    switch (init) {
+      case Init::Torch: {
+        const double bound = 1.0 / std::sqrt(fan_in);
+        for (int i = 0; i < w.size(); ++i) w.data()[i] = static_cast<T>(rng.uniform(-bound, bound));
+        for (int i = 0; i < out_; ++i) b[i] = static_cast<T>(rng.uniform(-bound, bound));
+        break;
+      }
+      case Init::Glorot: {
+        const double a = std::sqrt(6.0 / (fan_in + fan_out));
+        for (int i = 0; i < w.size(); ++i) w.data()[i] = static_cast<T>(rng.uniform(-a, a));
+        b.setZero();
+        break;
+      }
+      case Init::He: {
+        const double sd = std::sqrt(2.0 / fan_in);
+        for (int i = 0; i < w.size(); ++i) w.data()[i] = static_cast<T>(rng.normal(0.0, sd));
+        b.setZero();
+        break;
+      }
+    }
+  }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    x_ = &x;
+    const MapMat<T> w(w_, out_, in_);
+    const MapVec<T> b(w_ + out_ * in_, out_);
+    y.resize(x.rows(), out_);
+    y.noalias() = x * w.transpose();
+    y.rowwise() += b.transpose();
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    MapMat<T> gw(gw_, out_, in_);
+    MapVec<T> gb(gw_ + out_ * in_, out_);
+    gw.noalias() += dy.transpose() * (*x_);
+    gb.noalias() += dy.colwise().sum().transpose();
+    if (dx) {
+      const MapMat<T> w(w_, out_, in_);
+      dx->resize(dy.rows(), in_);
+      dx->noalias() = dy * w;
+    }
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<Linear>(*this);
+    c->w_ = c->gw_ = nullptr;
+    c->x_ = nullptr;
+    return c;
+  }
+
+ private:
+  int in_ = 0, out_;
+  T* w_ = nullptr;   // W (out x in, row-major) then b (out)
+  T* gw_ = nullptr;  // their gradients
+  const Mat<T>* x_ = nullptr;
+};
+
+// ---------------------------------------------------------------- activations
+
+template <class T>
+class ActivationLayer : public Layer<T> {
+ public:
+  explicit ActivationLayer(Activation a) : a_(a) {}
+  std::string name() const override { return activation_name(a_); }
+  int configure(int in) override { return in; }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    x_ = &x;
+    y_ = &y;
+    y.resize(x.rows(), x.cols());
+    const T* xs = x.data();
+    T* ys = y.data();
+    for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a_, xs[i]);
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    if (!dx) return;
+    dx->resize(dy.rows(), dy.cols());
+    const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
+    T* out = dx->data();
+    for (Eigen::Index i = 0; i < dy.size(); ++i) out[i] = g[i] * act_derivative(a_, xs[i], ys[i]);
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<ActivationLayer>(*this);
+    c->x_ = c->y_ = nullptr;
+    return c;
+  }
+
+ private:
+  Activation a_;
+  const Mat<T>* x_ = nullptr;
+  const Mat<T>* y_ = nullptr;
+};
+
+// ---------------------------------------------------------------- dropout
+
+template <class T>
+class Dropout : public Layer<T> {
+ public:
+  Dropout(double p, uint64_t seed) : p_(p), rng_(seed) {
+    if (!(p >= 0.0 && p < 1.0))
+      throw std::invalid_argument("dropout: expected a probability in [0, 1), got " + std::to_string(p));
+  }
+  std::string name() const override { return "dropout"; }
+  int configure(int in) override { return in; }
+  void forward(const Mat<T>& x, Mat<T>& y, bool train) override {
+    train_ = train && p_ > 0.0;
+    if (!train_) {
+      y = x;
+      return;
+    }
+    if (!frozen_ || mask_.rows() != x.rows() || mask_.cols() != x.cols()) {
+      mask_.resize(x.rows(), x.cols());
+      const T keep = static_cast<T>(1.0 / (1.0 - p_));
+      for (Eigen::Index i = 0; i < mask_.size(); ++i) mask_.data()[i] = rng_.uniform() < p_ ? T(0) : keep;
+    }
+    y.resize(x.rows(), x.cols());
+    y.array() = x.array() * mask_.array();
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    if (!dx) return;
+    if (!train_) {
+      *dx = dy;
+      return;
+    }
+    dx->resize(dy.rows(), dy.cols());
+    dx->array() = dy.array() * mask_.array();
+  }
+  std::unique_ptr<Layer<T>> clone() const override { return std::make_unique<Dropout>(*this); }
+  void set_frozen(bool f) { frozen_ = f; }
+
+ private:
+  double p_;
+  Rng rng_;
+  Mat<T> mask_;
+  bool train_ = false;
+  bool frozen_ = false;
+};
+
+// ---------------------------------------------------------------- normalisation
+
+// Shared by batch norm (statistics over the rows of each column) and layer
+// norm (over the columns of each row): xhat = (x - mean) / sqrt(var + eps),
+// y = gamma xhat + beta; backward dx = inv_std / m (m dxhat - sum dxhat - xhat
+// sum(dxhat xhat)) over the same m entries, dxhat = dy gamma.
+template <class T>
+class BatchNorm : public Layer<T> {
+ public:
+  std::string name() const override { return "batch_norm"; }
+  int configure(int in) override {
+    f_ = in;
+    running_mean_ = Vec<T>::Zero(in);
+    running_var_ = Vec<T>::Ones(in);
+    return in;
+  }
+  int num_params() const override { return 2 * f_; }
+  void bind(T* p, T* g) override {
+    p_ = p;
+    g_ = g;
+  }
+  void init(Rng&, Init) override {
+    MapVec<T>(p_, f_).setOnes();
+    MapVec<T>(p_ + f_, f_).setZero();
+  }
+  void forward(const Mat<T>& x, Mat<T>& y, bool train) override {
+    const Eigen::Index b = x.rows();
+    train_ = train;
+    if (train) {
+      if (b < 2)
+        throw std::invalid_argument("batch_norm: expected more than 1 sample per batch in training, got " +
+                                    std::to_string(b) + "; use a larger batch");
+      const Vec<T> mean = x.colwise().mean().transpose();
+      xhat_ = x.rowwise() - mean.transpose();
+      const Vec<T> var = xhat_.array().square().colwise().mean().transpose();
+      inv_std_ = (var.array() + T(kNormEps)).rsqrt();
+      const T m = T(kBatchNormMomentum);
+      running_mean_ = (T(1) - m) * running_mean_ + m * mean;
+      running_var_ = (T(1) - m) * running_var_ + m * var * (T(b) / T(b - 1));
+    } else {
+      xhat_ = x.rowwise() - running_mean_.transpose();
+      inv_std_ = (running_var_.array() + T(kNormEps)).rsqrt();
+    }
+    xhat_ = xhat_ * inv_std_.asDiagonal();
+    const MapVec<T> gamma(p_, f_), beta(p_ + f_, f_);
+    y.resize(b, f_);
+    y = xhat_ * gamma.asDiagonal();
+    y.rowwise() += beta.transpose();
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
+    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    gbeta += dy.colwise().sum().transpose();
+    if (!dx) return;
+    const MapVec<T> gamma(p_, f_);
+    const Mat<T> dxhat = dy * gamma.asDiagonal();
+    dx->resize(dy.rows(), f_);
+    if (!train_) {
+      *dx = dxhat * inv_std_.asDiagonal();
+      return;
+    }
+    const T m = T(dy.rows());
+    const Vec<T> sum_d = dxhat.colwise().sum().transpose();
+    const Vec<T> sum_dx = (dxhat.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    for (Eigen::Index i = 0; i < dy.rows(); ++i)
+      for (int j = 0; j < f_; ++j)
+        (*dx)(i, j) = inv_std_[j] / m * (m * dxhat(i, j) - sum_d[j] - xhat_(i, j) * sum_dx[j]);
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<BatchNorm>(*this);
+    c->p_ = c->g_ = nullptr;
+    return c;
+  }
+  const Vec<T>& running_mean() const { return running_mean_; }
+  const Vec<T>& running_var() const { return running_var_; }
+
+ private:
+  int f_ = 0;
+  T* p_ = nullptr;  // gamma (f) then beta (f)
+  T* g_ = nullptr;
+  Vec<T> running_mean_, running_var_, inv_std_;
+  Mat<T> xhat_;
+  bool train_ = false;
+};
+
+template <class T>
+class LayerNorm : public Layer<T> {
+ public:
+  std::string name() const override { return "layer_norm"; }
+  int configure(int in) override {
+    f_ = in;
+    return in;
+  }
+  int num_params() const override { return 2 * f_; }
+  void bind(T* p, T* g) override {
+    p_ = p;
+    g_ = g;
+  }
+  void init(Rng&, Init) override {
+    MapVec<T>(p_, f_).setOnes();
+    MapVec<T>(p_ + f_, f_).setZero();
+  }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    const Vec<T> mean = x.rowwise().mean();
+    xhat_ = x.colwise() - mean;
+    const Vec<T> var = xhat_.array().square().rowwise().mean();
+    inv_std_ = (var.array() + T(kNormEps)).rsqrt();
+    xhat_ = inv_std_.asDiagonal() * xhat_;
+    const MapVec<T> gamma(p_, f_), beta(p_ + f_, f_);
+    y.resize(x.rows(), f_);
+    y = xhat_ * gamma.asDiagonal();
+    y.rowwise() += beta.transpose();
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
+    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    gbeta += dy.colwise().sum().transpose();
+    if (!dx) return;
+    const MapVec<T> gamma(p_, f_);
+    const Mat<T> dxhat = dy * gamma.asDiagonal();
+    const T m = T(f_);
+    const Vec<T> sum_d = dxhat.rowwise().sum();
+    const Vec<T> sum_dx = (dxhat.array() * xhat_.array()).rowwise().sum();
+    dx->resize(dy.rows(), f_);
+    for (Eigen::Index i = 0; i < dy.rows(); ++i)
+      for (int j = 0; j < f_; ++j)
+        (*dx)(i, j) = inv_std_[i] / m * (m * dxhat(i, j) - sum_d[i] - xhat_(i, j) * sum_dx[i]);
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<LayerNorm>(*this);
+    c->p_ = c->g_ = nullptr;
+    return c;
+  }
+
+ private:
+  int f_ = 0;
+  T* p_ = nullptr;
+  T* g_ = nullptr;
+  Vec<T> inv_std_;  // per sample
+  Mat<T> xhat_;
+};
+
+}  // namespace
+
+const char* init_name(Init init) {
+  switch (init) {
+    case Init::Torch: return "torch";
+    case Init::Glorot: return "glorot";
+    case Init::He: return "he";
+  }
+  return "?";
+}
+
+const char* activation_name(Activation a) {
+  static const char* const kNames[kNumActivations] = {"identity", "relu", "leaky_relu", "elu",
+                                                      "sigmoid",  "tanh", "softplus",   "gelu"};
+  return kNames[static_cast<int>(a)];
+}
+
+double activation_value(Activation a, double z) { return act(a, z); }
+double activation_derivative(Activation a, double z) { return act_derivative(a, z, act(a, z)); }
+
+template <class T>
+std::unique_ptr<Layer<T>> make_linear(int out_features) {
+  return std::make_unique<Linear<T>>(out_features);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_activation(Activation a) {
+  return std::make_unique<ActivationLayer<T>>(a);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_dropout(double p, uint64_t seed) {
+  return std::make_unique<Dropout<T>>(p, seed);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_batch_norm() {
+  return std::make_unique<BatchNorm<T>>();
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_layer_norm() {
+  return std::make_unique<LayerNorm<T>>();
+}
+template <class T>
+void freeze_dropout_mask(Layer<T>& layer, bool frozen) {
+  if (auto* d = dynamic_cast<Dropout<T>*>(&layer)) d->set_frozen(frozen);
+}
+
+#define CILAB_NN_INSTANTIATE(T)                                           \
+  template std::unique_ptr<Layer<T>> make_linear<T>(int);                 \
+  template std::unique_ptr<Layer<T>> make_activation<T>(Activation);      \
+  template std::unique_ptr<Layer<T>> make_dropout<T>(double, uint64_t);   \
+  template std::unique_ptr<Layer<T>> make_batch_norm<T>();                \
+  template std::unique_ptr<Layer<T>> make_layer_norm<T>();                \
+  template void freeze_dropout_mask<T>(Layer<T>&, bool);
+CILAB_NN_INSTANTIATE(float)
+CILAB_NN_INSTANTIATE(double)
+#undef CILAB_NN_INSTANTIATE
+
+}  // namespace cilab::nn

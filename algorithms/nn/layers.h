@@ -1,0 +1,103 @@
+// The network library's layers: forward/backward pairs written out, as the
+// course derives them (chapters 9 and 11). No UI; Eigen only.
+//
+// Shapes: a batch is a row-major matrix, one sample per row (B x features),
+// PyTorch's layout. Every layer is a template on the scalar: float to train,
+// double for gradient checks (explicitly instantiated for both in layers.cpp).
+//
+//   forward(x, y, train)  y = f(x); keeps what backward needs (a pointer to x,
+//                         which must stay unchanged until backward: Sequential
+//                         owns the activations), and in train mode draws its
+//                         randomness (dropout) / uses batch statistics (batch norm).
+//   backward(dy, dx)      ADDS dL/dtheta to the layer's gradient slots (call
+//                         Sequential::zero_grad() between steps, as torch's
+//                         zero_grad) and, when dx != nullptr, writes dL/dx: the
+//                         input gradient (the GAN trains its generator through
+//                         the discriminator with it).
+//
+// Parameters live in one flat buffer owned by the container (the optimizer
+// steps it whole); a layer holds Eigen::Maps into it, set by bind().
+//
+// Conventions followed (PyTorch names and defaults): Linear y = x W^T + b, W is
+// out x in (torch.nn.Linear); LeakyReLU slope 0.01; ELU alpha 1; Softplus beta 1,
+// threshold 20 (linear above); GELU the exact erf form (approximate='none');
+// Dropout scales kept units by 1/(1-p) in training and is the identity in eval;
+// BatchNorm1d eps 1e-5, momentum 0.1, normalises with the biased batch variance
+// and keeps the unbiased one in running_var; LayerNorm eps 1e-5 over the features
+// of each sample, elementwise affine.
+#pragma once
+
+#include "algorithms/core/rng.h"
+
+#include <Eigen/Core>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+namespace cilab::nn {
+
+template <class T>
+using Mat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+
+// Weight initialisation of Linear layers.
+enum class Init {
+  Torch,   // torch.nn.Linear's default: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))
+  Glorot,  // W ~ U(-a, a), a = sqrt(6 / (fan_in + fan_out)) (xavier_uniform_); b = 0
+  He,      // W ~ N(0, 2 / fan_in) (kaiming_normal_, relu); b = 0
+};
+const char* init_name(Init init);  // "torch", "glorot", "he"
+
+enum class Activation { Identity, ReLU, LeakyReLU, ELU, Sigmoid, Tanh, Softplus, GELU };
+constexpr int kNumActivations = 8;
+// "identity", "relu", "leaky_relu", "elu", "sigmoid", "tanh", "softplus", "gelu".
+const char* activation_name(Activation a);
+// f(z) and f'(z) of an activation, one value (plots, the activations lesson).
+double activation_value(Activation a, double z);
+double activation_derivative(Activation a, double z);
+
+template <class T>
+class Layer {
+ public:
+  virtual ~Layer() = default;
+  // "linear", "relu", "batch_norm", ...
+  virtual std::string name() const = 0;
+  // Output features for `in` input features (throws std::invalid_argument if
+  // the layer cannot take them); called once by the container before bind().
+  virtual int configure(int in) = 0;
+  // Trainable parameters (size of its slice of the flat buffers).
+  virtual int num_params() const { return 0; }
+  // Points the layer at its slices of the container's parameter and gradient buffers.
+  virtual void bind(T* /*params*/, T* /*grads*/) {}
+  // Draws initial parameters.
+  virtual void init(Rng& /*rng*/, Init /*init*/) {}
+  virtual void forward(const Mat<T>& x, Mat<T>& y, bool train) = 0;
+  virtual void backward(const Mat<T>& dy, Mat<T>* dx) = 0;
+  // A copy (unbound: the container rebinds it to its own buffers).
+  virtual std::unique_ptr<Layer> clone() const = 0;
+};
+
+// y = x W^T + b, W out x in (row-major in the flat buffer, then b).
+template <class T>
+std::unique_ptr<Layer<T>> make_linear(int out_features);
+// An elementwise activation.
+template <class T>
+std::unique_ptr<Layer<T>> make_activation(Activation a);
+// Inverted dropout with probability p of zeroing a unit (train mode only); its
+// own Rng, seeded by seed. freeze_mask(true) keeps the last mask (gradient checks).
+template <class T>
+std::unique_ptr<Layer<T>> make_dropout(double p, uint64_t seed);
+// Batch normalisation over the batch (torch.nn.BatchNorm1d): gamma = 1, beta = 0 initially.
+template <class T>
+std::unique_ptr<Layer<T>> make_batch_norm();
+// Layer normalisation over the features of each sample (torch.nn.LayerNorm).
+template <class T>
+std::unique_ptr<Layer<T>> make_layer_norm();
+
+// Dropout control (no-op for other layers): keep the current mask on later forwards.
+template <class T>
+void freeze_dropout_mask(Layer<T>& layer, bool frozen);
+
+}  // namespace cilab::nn

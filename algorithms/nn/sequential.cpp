@@ -1,0 +1,94 @@
+// Sequential (sequential.h).
+#include "algorithms/nn/sequential.h"
+
+#include <algorithm>
+#include <stdexcept>
+#include <string>
+
+namespace cilab::nn {
+
+template <class T>
+Sequential<T>::Sequential(const Sequential& o)
+    : offsets_(o.offsets_), params_(o.params_), grads_(o.grads_), in_(o.in_), out_(o.out_), built_(o.built_) {
+  for (const auto& l : o.layers_) layers_.push_back(l->clone());
+  acts_.resize(layers_.size());
+  dacts_.resize(layers_.size());
+  if (built_) bind_all();
+}
+
+template <class T>
+Sequential<T>& Sequential<T>::operator=(const Sequential& o) {
+  if (this != &o) *this = Sequential(o);
+  return *this;
+}
+
+template <class T>
+void Sequential<T>::add(std::unique_ptr<Layer<T>> layer) {
+  if (built_) throw std::logic_error("Sequential::add after build()");
+  layers_.push_back(std::move(layer));
+}
+
+template <class T>
+void Sequential<T>::build(int in_features) {
+  if (layers_.empty()) throw std::invalid_argument("network: no layers");
+  in_ = in_features;
+  int f = in_features;
+  size_t total = 0;
+  offsets_.clear();
+  for (auto& l : layers_) {
+    f = l->configure(f);
+    offsets_.push_back(total);
+    total += static_cast<size_t>(l->num_params());
+  }
+  out_ = f;
+  params_.assign(total, T(0));
+  grads_.assign(total, T(0));
+  acts_.assign(layers_.size(), Mat<T>());
+  dacts_.assign(layers_.size(), Mat<T>());
+  built_ = true;
+  bind_all();
+}
+
+template <class T>
+void Sequential<T>::bind_all() {
+  for (size_t i = 0; i < layers_.size(); ++i) layers_[i]->bind(params_.data() + offsets_[i], grads_.data() + offsets_[i]);
+}
+
+template <class T>
+void Sequential<T>::init(Rng& rng, Init init) {
+  for (auto& l : layers_) l->init(rng, init);
+}
+
+template <class T>
+void Sequential<T>::zero_grad() {
+  std::fill(grads_.begin(), grads_.end(), T(0));
+}
+
+template <class T>
+const Mat<T>& Sequential<T>::forward(const Mat<T>& x, bool train) {
+  if (!built_) throw std::logic_error("Sequential::forward before build()");
+  if (x.cols() != in_)
+    throw std::invalid_argument("network: expected " + std::to_string(in_) + " input features, got " +
+                                std::to_string(x.cols()));
+  const Mat<T>* in = &x;
+  for (size_t i = 0; i < layers_.size(); ++i) {
+    layers_[i]->forward(*in, acts_[i], train);
+    in = &acts_[i];
+  }
+  return acts_.back();
+}
+
+template <class T>
+void Sequential<T>::backward(const Mat<T>& dy, Mat<T>* dx) {
+  const Mat<T>* g = &dy;
+  for (size_t i = layers_.size(); i-- > 0;) {
+    Mat<T>* out = i > 0 ? &dacts_[i] : dx;
+    layers_[i]->backward(*g, out);
+    g = out;
+  }
+}
+
+template class Sequential<float>;
+template class Sequential<double>;
+
+}  // namespace cilab::nn

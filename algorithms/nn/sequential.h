@@ -1,0 +1,82 @@
+// Sequential: a stack of layers with one flat parameter buffer and one flat
+// gradient buffer (the shared optimizer steps them whole:
+// Optimizer::step(params(), grads(), lr)), and the activation buffers of the
+// last forward pass, reused from batch to batch (no allocation in the training
+// loop once the batch size is stable).
+//
+//   Sequential<float> net;
+//   net.add(make_linear<float>(64)); net.add(make_activation<float>(Activation::ReLU));
+//   net.add(make_linear<float>(10));
+//   net.build(784);  net.init(rng, Init::Torch);
+//   const Mat<float>& logits = net.forward(x, true);     // x must outlive backward()
+//   net.zero_grad();  softmax_cross_entropy(logits, y, &dlogits);  net.backward(dlogits);
+//
+// Copies are deep (layers cloned, buffers copied, rebound); a copy has no
+// forward pass of its own yet, so call forward() on it before backward().
+#pragma once
+
+#include "algorithms/nn/layers.h"
+
+#include <cstddef>
+#include <memory>
+#include <vector>
+
+namespace cilab::nn {
+
+template <class T>
+class Sequential {
+ public:
+  Sequential() = default;
+  Sequential(const Sequential& o);
+  Sequential& operator=(const Sequential& o);
+  Sequential(Sequential&&) noexcept = default;
+  Sequential& operator=(Sequential&&) noexcept = default;
+
+  // Appends a layer (before build()).
+  void add(std::unique_ptr<Layer<T>> layer);
+  // Configures every layer for `in_features` inputs, allocates the buffers and
+  // binds the layers to them (parameters zero until init()).
+  void build(int in_features);
+  // Draws every layer's initial parameters from rng, in layer order.
+  void init(Rng& rng, Init init);
+
+  int in_features() const { return in_; }
+  int out_features() const { return out_; }
+  size_t size() const { return layers_.size(); }
+  Layer<T>& layer(size_t i) { return *layers_[i]; }
+  const Layer<T>& layer(size_t i) const { return *layers_[i]; }
+  // Offset of layer i's parameters in params() (its slice has num_params() entries).
+  size_t param_offset(size_t i) const { return offsets_[i]; }
+
+  size_t num_params() const { return params_.size(); }
+  T* params() { return params_.data(); }
+  const T* params() const { return params_.data(); }
+  T* grads() { return grads_.data(); }
+  const T* grads() const { return grads_.data(); }
+  void zero_grad();
+
+  // Runs every layer; returns the output (valid until the next forward).
+  // train: dropout draws masks, batch norm uses batch statistics.
+  const Mat<T>& forward(const Mat<T>& x, bool train);
+  // Output of layer i of the last forward (i = size() - 1 is the network's output).
+  const Mat<T>& activation(size_t i) const { return acts_[i]; }
+  // Back-propagates dL/doutput through every layer: adds dL/dtheta to grads()
+  // and, if dx is given, writes dL/dx (the input gradient).
+  void backward(const Mat<T>& dy, Mat<T>* dx = nullptr);
+
+ private:
+  void bind_all();
+
+  std::vector<std::unique_ptr<Layer<T>>> layers_;
+  std::vector<size_t> offsets_;
+  std::vector<T> params_, grads_;
+  std::vector<Mat<T>> acts_;   // output of each layer
+  std::vector<Mat<T>> dacts_;  // gradient w.r.t. each layer's input (backward scratch)
+  int in_ = 0, out_ = 0;
+  bool built_ = false;
+};
+
+extern template class Sequential<float>;
+extern template class Sequential<double>;
+
+}  // namespace cilab::nn

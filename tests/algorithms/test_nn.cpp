@@ -1,0 +1,328 @@
+// The network library (algorithms/nn/): every layer's backward against central
+// finite differences in double (parameters and the input gradient), the losses
+// against hand-computed values, PyTorch's conventions, copies and a small
+// network learning XOR on the shared optimizer.
+#include "algorithms/nn/loss.h"
+#include "algorithms/nn/sequential.h"
+#include "algorithms/optim/optimizer.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <functional>
+#include <string>
+#include <vector>
+
+using namespace cilab;
+using namespace cilab::nn;
+
+namespace {
+
+Mat<double> random_mat(Rng& rng, int r, int c, double scale = 1.0) {
+  Mat<double> m(r, c);
+  for (Eigen::Index i = 0; i < m.size(); ++i) m.data()[i] = rng.normal(0.0, scale);
+  return m;
+}
+
+// |a - b| / max(|a|, |b|, 1e-3): relative for gradients of a normal size,
+// an absolute 1e-9 for the ones near 0.
+double rel_err(double a, double b) { return std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-3}); }
+
+// The largest relative error between backward() and central differences of
+// L = sum(R .* net(x)) (R fixed), over every parameter and every input entry.
+double max_grad_error(Sequential<double>& net, Mat<double> x, bool train, std::string* worst) {
+  Rng rng(11);
+  const Mat<double> y0 = net.forward(x, train);
+  const Mat<double> r = random_mat(rng, static_cast<int>(y0.rows()), static_cast<int>(y0.cols()));
+  auto loss = [&]() { return (net.forward(x, train).array() * r.array()).sum(); };
+  net.forward(x, train);
+  net.zero_grad();
+  Mat<double> dx;
+  net.backward(r, &dx);
+  const std::vector<double> g(net.grads(), net.grads() + net.num_params());
+  const double h = 1e-6;
+  double worst_err = 0.0;
+  for (size_t i = 0; i < net.num_params(); ++i) {
+    const double keep = net.params()[i];
+    net.params()[i] = keep + h;
+    const double lp = loss();
+    net.params()[i] = keep - h;
+    const double lm = loss();
+    net.params()[i] = keep;
+    const double e = rel_err(g[i], (lp - lm) / (2 * h));
+    if (e > worst_err) {
+      worst_err = e;
+      *worst = "parameter " + std::to_string(i);
+    }
+  }
+  for (Eigen::Index i = 0; i < x.size(); ++i) {
+    const double keep = x.data()[i];
+    x.data()[i] = keep + h;
+    const double lp = loss();
+    x.data()[i] = keep - h;
+    const double lm = loss();
+    x.data()[i] = keep;
+    const double e = rel_err(dx.data()[i], (lp - lm) / (2 * h));
+    if (e > worst_err) {
+      worst_err = e;
+      *worst = "input " + std::to_string(i);
+    }
+  }
+  return worst_err;
+}
+
+Sequential<double> net_of(std::vector<std::function<std::unique_ptr<Layer<double>>()>> makers, int in, uint64_t seed = 3) {
+  Sequential<double> net;
+  for (auto& m : makers) net.add(m());
+  net.build(in);
+  Rng rng(seed);
+  net.init(rng, Init::Torch);
+  return net;
+}
+
+}  // namespace
+
+TEST_CASE("nn: every activation's backward matches finite differences (input gradient)") {
+  for (int a = 0; a < kNumActivations; ++a) {
+    const Activation act = static_cast<Activation>(a);
+    INFO(activation_name(act));
+    Sequential<double> net = net_of({[&] { return make_activation<double>(act); }}, 5);
+    Rng rng(4);
+    std::string worst;
+    CHECK(max_grad_error(net, random_mat(rng, 4, 5, 1.5), true, &worst) < 1e-6);
+  }
+}
+
+TEST_CASE("nn: a Linear layer's weight, bias and input gradients match finite differences") {
+  for (Init init : {Init::Torch, Init::Glorot, Init::He}) {
+    INFO(init_name(init));
+    Sequential<double> net;
+    net.add(make_linear<double>(3));
+    net.build(5);
+    Rng rng(9);
+    net.init(rng, init);
+    std::string worst;
+    CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 4, 5), true, &worst) < 1e-6, worst);
+  }
+}
+
+TEST_CASE("nn: a deep stack (linear, GELU, layer norm, ELU, linear) back-propagates exactly") {
+  Sequential<double> net = net_of({[] { return make_linear<double>(6); }, [] { return make_activation<double>(Activation::GELU); },
+                                   [] { return make_layer_norm<double>(); }, [] { return make_activation<double>(Activation::ELU); },
+                                   [] { return make_linear<double>(2); }},
+                                  4);
+  Rng rng(5);
+  std::string worst;
+  CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 3, 4), true, &worst) < 1e-6, worst);
+}
+
+TEST_CASE("nn: batch normalisation's backward is exact in training mode and in eval mode") {
+  Sequential<double> net = net_of({[] { return make_linear<double>(3); }, [] { return make_batch_norm<double>(); },
+                                   [] { return make_activation<double>(Activation::Tanh); }},
+                                  4);
+  // Non-trivial gamma and beta.
+  for (size_t i = net.param_offset(1); i < net.num_params(); ++i) net.params()[i] = 0.5 + 0.1 * static_cast<double>(i % 7);
+  Rng rng(6);
+  std::string worst;
+  CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 5, 4), true, &worst) < 1e-6, worst);
+  CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 5, 4), false, &worst) < 1e-6, worst);
+}
+
+TEST_CASE("nn: batch norm keeps torch's running statistics (momentum 0.1, unbiased variance)") {
+  Sequential<double> net = net_of({[] { return make_batch_norm<double>(); }}, 1);
+  Mat<double> x(4, 1);
+  x << 1, 2, 3, 6;  // mean 3, biased variance 3.5, unbiased 14/3
+  const Mat<double> y = net.forward(x, true);
+  CHECK(y.mean() == doctest::Approx(0.0).epsilon(1e-12));
+  CHECK((y.array().square().mean()) == doctest::Approx(3.5 / (3.5 + 1e-5)).epsilon(1e-12));
+  // Eval mode now uses running_mean = 0.3, running_var = 0.9 + 0.1 * 14/3.
+  Mat<double> one(1, 1);
+  one << 1.0;
+  const double expect = (1.0 - 0.3) / std::sqrt(0.9 + 0.1 * 14.0 / 3.0 + 1e-5);
+  CHECK(net.forward(one, false)(0, 0) == doctest::Approx(expect).epsilon(1e-12));
+  CHECK_THROWS_AS(net.forward(one, true), std::invalid_argument);  // one sample cannot be normalised
+}
+
+TEST_CASE("nn: dropout with a fixed mask back-propagates exactly and is the identity in eval") {
+  Sequential<double> net = net_of({[] { return make_linear<double>(8); }, [] { return make_dropout<double>(0.5, 1); },
+                                   [] { return make_linear<double>(2); }},
+                                  3);
+  Rng rng(7);
+  const Mat<double> x = random_mat(rng, 4, 3);
+  const Mat<double> h = net.forward(x, true).eval();
+  const Mat<double>& kept = net.activation(1);
+  int zeros = 0;
+  for (Eigen::Index i = 0; i < kept.size(); ++i) {
+    const double pre = net.activation(0).data()[i];
+    CHECK((kept.data()[i] == 0.0 || kept.data()[i] == doctest::Approx(2.0 * pre)));  // 1 / (1 - p) = 2
+    zeros += kept.data()[i] == 0.0;
+  }
+  CHECK(zeros > 0);
+  CHECK(zeros < kept.size());
+  freeze_dropout_mask(net.layer(1), true);
+  std::string worst;
+  CHECK_MESSAGE(max_grad_error(net, x, true, &worst) < 1e-6, worst);
+  CHECK(net.forward(x, false).isApprox(net.forward(x, false)));
+  CHECK(net.activation(1) == net.activation(0));  // eval: identity
+}
+
+TEST_CASE("nn: the losses' gradients match finite differences") {
+  Rng rng(8);
+  Mat<double> z = random_mat(rng, 4, 3, 2.0), t = random_mat(rng, 4, 3);
+  Mat<double> p01(4, 3);
+  for (Eigen::Index i = 0; i < p01.size(); ++i) p01.data()[i] = rng.uniform();
+  const std::vector<int> labels = {0, 2, 1, 2};
+  using LossFn = std::function<double(const Mat<double>&, Mat<double>*)>;
+  const std::pair<const char*, LossFn> losses[] = {
+      {"mse", [&](const Mat<double>& a, Mat<double>* d) { return mse_loss(a, t, d); }},
+      {"bce_with_logits", [&](const Mat<double>& a, Mat<double>* d) { return bce_with_logits_loss(a, p01, d); }},
+      {"softmax_cross_entropy", [&](const Mat<double>& a, Mat<double>* d) { return softmax_cross_entropy(a, labels, d); }},
+  };
+  for (const auto& [name, f] : losses) {
+    INFO(name);
+    Mat<double> d;
+    f(z, &d);
+    for (Eigen::Index i = 0; i < z.size(); ++i) {
+      const double keep = z.data()[i];
+      z.data()[i] = keep + 1e-6;
+      const double lp = f(z, nullptr);
+      z.data()[i] = keep - 1e-6;
+      const double lm = f(z, nullptr);
+      z.data()[i] = keep;
+      CHECK(rel_err(d.data()[i], (lp - lm) / 2e-6) < 1e-6);
+    }
+  }
+}
+
+TEST_CASE("nn: losses take PyTorch's values (cross-entropy of known logits, BCE with logits, MSE)") {
+  Mat<double> z(2, 3);
+  z << 1, 2, 3, 0, 0, 0;
+  // Row 0, label 2: log(e + e^2 + e^3) - 3 = log(1 + e^-1 + e^-2); row 1, label 0: log 3.
+  const double want = (std::log(1 + std::exp(-1.0) + std::exp(-2.0)) + std::log(3.0)) / 2;
+  CHECK(softmax_cross_entropy(z, {2, 0}, static_cast<Mat<double>*>(nullptr)) == doctest::Approx(want).epsilon(1e-14));
+  CHECK_THROWS_WITH_AS(softmax_cross_entropy(z, {2, 3}, static_cast<Mat<double>*>(nullptr)),
+                       doctest::Contains("label 3 of row 1"), std::invalid_argument);
+  Mat<double> logit(1, 2), target(1, 2);
+  logit << 0.0, 100.0;
+  target << 1.0, 0.0;
+  // log 2 for z = 0, y = 1; 100 + log(1 + e^-100) for z = 100, y = 0 (no overflow).
+  CHECK(bce_with_logits_loss(logit, target, static_cast<Mat<double>*>(nullptr)) ==
+        doctest::Approx((std::log(2.0) + 100.0) / 2).epsilon(1e-14));
+  Mat<double> a(1, 2), b(1, 2);
+  a << 1, 2;
+  b << 0, 4;
+  CHECK(mse_loss(a, b, static_cast<Mat<double>*>(nullptr)) == doctest::Approx(2.5));
+}
+
+TEST_CASE("nn: one Adam step of a Linear layer on the shared optimizer moves each weight by lr g / (|g| + eps)") {
+  Sequential<float> net;
+  net.add(make_linear<float>(1));
+  net.build(2);
+  const float w0[3] = {0.5f, -0.25f, 0.1f};  // W = [0.5, -0.25], b = 0.1
+  std::copy(w0, w0 + 3, net.params());
+  Mat<float> x(2, 2), y(2, 1);
+  x << 1, 2, 3, -1;
+  y << 0, 1;
+  Mat<float> d;
+  net.zero_grad();
+  mse_loss(net.forward(x, true), y, &d);
+  net.backward(d);
+  // By hand: pred = x W^T + b = (0.1, 1.85); dL/dpred = (pred - y) = (0.1, 0.85) (2/N with N = 2).
+  const float g[3] = {0.1f * 1 + 0.85f * 3, 0.1f * 2 + 0.85f * -1, 0.1f + 0.85f};
+  for (int i = 0; i < 3; ++i) CHECK(net.grads()[i] == doctest::Approx(g[i]).epsilon(1e-6));
+  OptimizerConfig cfg = OptimizerConfig::defaults(OptimizerKind::Adam);
+  cfg.lr = 0.01;
+  Optimizer adam(cfg, net.num_params());
+  adam.step(net.params(), net.grads(), cfg.lr);
+  // torch.optim.Adam, step 1: m_hat = g, v_hat = g^2, theta -= lr g / (|g| + eps).
+  for (int i = 0; i < 3; ++i)
+    CHECK(net.params()[i] == doctest::Approx(w0[i] - 0.01f * g[i] / (std::abs(g[i]) + 1e-8f)).epsilon(1e-6));
+}
+
+TEST_CASE("nn: a copy computes the same outputs and owns its parameters, and the same seed gives the same weights") {
+  auto build = [](uint64_t seed) {
+    Sequential<float> n;
+    n.add(make_linear<float>(16));
+    n.add(make_activation<float>(Activation::ReLU));
+    n.add(make_batch_norm<float>());
+    n.add(make_linear<float>(3));
+    n.build(5);
+    Rng rng(seed);
+    n.init(rng, Init::He);
+    return n;
+  };
+  Sequential<float> a = build(42), b = build(42), c = build(43);
+  CHECK(std::equal(a.params(), a.params() + a.num_params(), b.params()));
+  CHECK(!std::equal(a.params(), a.params() + a.num_params(), c.params()));
+  Mat<float> x = Mat<float>::Random(6, 5);
+  Sequential<float> copy = a;
+  CHECK(copy.forward(x, false) == a.forward(x, false));
+  copy.params()[0] += 1.0f;
+  CHECK(copy.forward(x, false) != a.forward(x, false));
+  CHECK_THROWS_WITH_AS(a.forward(Mat<float>::Zero(2, 4), false), doctest::Contains("expected 5 input features, got 4"),
+                       std::invalid_argument);
+}
+
+TEST_CASE("nn: a 2-8-1 tanh network learns XOR with Adam and BCE with logits (100 % training accuracy)") {
+  Sequential<float> net;
+  net.add(make_linear<float>(8));
+  net.add(make_activation<float>(Activation::Tanh));
+  net.add(make_linear<float>(1));
+  net.build(2);
+  Rng rng(1);
+  net.init(rng, Init::Torch);
+  Mat<float> x(4, 2), y(4, 1);
+  x << 0, 0, 0, 1, 1, 0, 1, 1;
+  y << 0, 1, 1, 0;
+  OptimizerConfig cfg = OptimizerConfig::defaults(OptimizerKind::Adam);
+  cfg.lr = 0.05;
+  Optimizer adam(cfg, net.num_params());
+  Mat<float> d;
+  double first = 0, last = 0;
+  for (int step = 0; step < 400; ++step) {
+    net.zero_grad();
+    last = bce_with_logits_loss(net.forward(x, true), y, &d);
+    if (step == 0) first = last;
+    net.backward(d);
+    adam.step(net.params(), net.grads(), cfg.lr);
+  }
+  CHECK(last < 0.05 * first);
+  const Mat<float> out = net.forward(x, false);
+  for (int i = 0; i < 4; ++i) CHECK((out(i, 0) > 0) == (y(i, 0) > 0.5f));
+}
+
+#include "algorithms/nn/batches.h"
+
+#include <algorithm>
+#include <set>
+
+TEST_CASE("nn: the batcher visits every row once per epoch in a seeded order, the last batch smaller") {
+  Batcher a(10, 4, 5), b(10, 4, 5), c(10, 4, 6);
+  CHECK(a.batches_per_epoch() == 3);
+  std::vector<int> seen, seen_b, seen_c;
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<int> ia = a.next();
+    CHECK(ia.size() == (k < 2 ? 4u : 2u));
+    seen.insert(seen.end(), ia.begin(), ia.end());
+    const std::vector<int>& ib = b.next();
+    seen_b.insert(seen_b.end(), ib.begin(), ib.end());
+    const std::vector<int>& ic = c.next();
+    seen_c.insert(seen_c.end(), ic.begin(), ic.end());
+  }
+  CHECK(a.epoch() == 1);
+  CHECK(std::set<int>(seen.begin(), seen.end()).size() == 10);
+  CHECK(seen == seen_b);
+  CHECK(seen != seen_c);
+  std::vector<int> second;
+  for (int k = 0; k < 3; ++k) {
+    const std::vector<int>& i2 = a.next();
+    second.insert(second.end(), i2.begin(), i2.end());
+  }
+  CHECK(second != seen);  // a new permutation each epoch
+  CHECK_THROWS_WITH_AS(Batcher(10, 0, 1), doctest::Contains("parameter 'batch'"), std::invalid_argument);
+  Mat<float> x(3, 2), out;
+  x << 1, 2, 3, 4, 5, 6;
+  Batcher::gather(x, {2, 0}, out);
+  CHECK(out(0, 0) == 5);
+  CHECK(out(1, 1) == 2);
+}

@@ -9,6 +9,8 @@
 // issue's scale) and prints the GFLOP/s an epoch reaches (multiply-adds of the
 // forward GEMMs, the weight-gradient GEMMs and the input-gradient GEMMs of
 // every layer but the first, 2 flops each).
+// Each epoch line splits its time into gather, forward, loss, backward and the
+// optimizer step.
 //   RESULT case=fashion-mlp epochs=.. epoch_ms=.. test_accuracy=.. train_loss=..
 //          gflop_per_epoch=.. gflops=.. sgemm_peak_gflops=..
 // Usage: bench_nn [--epochs N] [--batch B]
@@ -85,16 +87,29 @@ int main(int argc, char** argv) try {
   double total_ms = 0, loss_sum = 0, accuracy = 0;
   for (int e = 0; e < epochs; ++e) {
     loss_sum = 0;
+    double phase_ms[5] = {0, 0, 0, 0, 0};  // gather, forward, loss, backward, optimizer
     const auto t0 = std::chrono::steady_clock::now();
     for (int b = 0; b < batches.batches_per_epoch(); ++b) {
+      const auto b0 = std::chrono::steady_clock::now();
       const std::vector<int>& idx = batches.next();
       Batcher::gather(xtr, idx, xb);
       yb.resize(idx.size());
       for (size_t i = 0; i < idx.size(); ++i) yb[i] = ytr[static_cast<size_t>(idx[i])];
+      const auto p0 = std::chrono::steady_clock::now();
+      const Mat<float>& logits = net.forward(xb, true);
+      const auto p1 = std::chrono::steady_clock::now();
       net.zero_grad();
-      loss_sum += softmax_cross_entropy(net.forward(xb, true), yb, &d);
+      loss_sum += softmax_cross_entropy(logits, yb, &d);
+      const auto p2 = std::chrono::steady_clock::now();
       net.backward(d);
+      const auto p3 = std::chrono::steady_clock::now();
       adam.step(net.params(), net.grads(), cfg.lr);
+      const auto p4 = std::chrono::steady_clock::now();
+      phase_ms[0] += std::chrono::duration<double, std::milli>(p0 - b0).count();
+      phase_ms[1] += std::chrono::duration<double, std::milli>(p1 - p0).count();
+      phase_ms[2] += std::chrono::duration<double, std::milli>(p2 - p1).count();
+      phase_ms[3] += std::chrono::duration<double, std::milli>(p3 - p2).count();
+      phase_ms[4] += std::chrono::duration<double, std::milli>(p4 - p3).count();
     }
     const double ms = ms_since(t0);
     total_ms += ms;
@@ -106,7 +121,9 @@ int main(int argc, char** argv) try {
       correct += arg == yte[static_cast<size_t>(i)];
     }
     accuracy = static_cast<double>(correct) / static_cast<double>(logits.rows());
-    std::printf("epoch %d: %.1f ms, mean train loss %.4f, test accuracy %.4f\n", e + 1, ms,
+    std::printf("epoch %d: %.1f ms (gather %.0f, forward %.0f, loss %.0f, backward %.0f, adam %.0f), mean train "
+                "loss %.4f, test accuracy %.4f\n",
+                e + 1, ms, phase_ms[0], phase_ms[1], phase_ms[2], phase_ms[3], phase_ms[4],
                 loss_sum / batches.batches_per_epoch(), accuracy);
   }
   const double n = static_cast<double>(xtr.rows());

@@ -744,7 +744,7 @@ std::shared_ptr<const GmmSnapshot> Gmm::gmm_snapshot() const {
   if (!st_->fit) {
     out->status = Status::Failed;
     out->message = "gmm: not reset yet (no dataset)";
-    out->metrics.assign(3, kNaN);
+    out->metrics = metric_table().blank();
     st_->cache = out;
     return st_->cache;
   }

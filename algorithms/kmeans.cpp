@@ -600,7 +600,7 @@ std::shared_ptr<const KMeansSnapshot> KMeans::kmeans_snapshot() const {
   if (!s.prep) {
     out->status = Status::Failed;
     out->message = "k-means: not reset yet (no dataset)";
-    out->metrics.assign(4, kNaN);
+    out->metrics = metric_table().blank();
     out->labels = std::make_shared<const std::vector<int>>();
     s.cache = out;
     return s.cache;

@@ -529,7 +529,7 @@ std::shared_ptr<const PcaSnapshot> PCA::pca_snapshot() const {
   if (!s.data) {
     out->status = Status::Failed;
     out->message = "pca: not reset yet (no dataset)";
-    out->metrics.assign(5, kNaN);
+    out->metrics = metric_table().blank();
     s.cache = out;
     return s.cache;
   }

@@ -505,7 +505,7 @@ std::shared_ptr<const PowerSnapshot> PowerIteration::power_snapshot() const {
   if (!s.problem) {
     out->status = Status::Failed;
     out->message = "power-iteration: not reset yet";
-    out->metrics.assign(3, kNaN);
+    out->metrics = metric_table().blank();
     s.cache = out;
     return s.cache;
   }

@@ -390,7 +390,7 @@ std::shared_ptr<const SvdSnapshot> SvdLowRank::svd_snapshot() const {
   if (!s.svd) {
     out->status = Status::Failed;
     out->message = "svd-lowrank: not reset yet";
-    out->metrics.assign(info().metrics.size(), kNaN);
+    out->metrics = metric_table().blank();
     s.cache = out;
     return s.cache;
   }

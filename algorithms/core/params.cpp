@@ -43,6 +43,15 @@ std::string range_text(const ParamSpec& s) {
                               found + "'");
 }
 
+// Whether a numeric value is one `s` accepts: finite; an option index for a
+// Choice, 0 or 1 for a Bool, in [min, max] (and whole for an Int) otherwise.
+bool value_ok(const ParamSpec& s, double v) {
+  if (!std::isfinite(v)) return false;
+  if (s.type == ParamType::Choice) return v == std::floor(v) && v >= 0 && v < static_cast<double>(s.choices.size());
+  if (s.type == ParamType::Bool) return v == 0.0 || v == 1.0;
+  return v >= s.min && v <= s.max && (s.type != ParamType::Int || v == std::floor(v));
+}
+
 }  // namespace
 
 std::vector<int> parse_int_list(const ParamSpec& s, const std::string& text) {
@@ -80,14 +89,7 @@ void check_live_value(const ParamSpec* s, const std::string& name, double value,
   if (s->update != ParamUpdate::Live || is_compound(*s) || is_text_valued(*s))
     throw std::invalid_argument("parameter '" + name + "' of " + module_name +
                                 " cannot change mid-run; changing it restarts the run");
-  bool ok = std::isfinite(value);
-  if (ok && s->type == ParamType::Choice)
-    ok = value == std::floor(value) && value >= 0 && value < static_cast<double>(s->choices.size());
-  else if (ok && s->type == ParamType::Bool)
-    ok = value == 0.0 || value == 1.0;
-  else if (ok)
-    ok = value >= s->min && value <= s->max && (s->type != ParamType::Int || value == std::floor(value));
-  if (!ok) bad_value(*s, fmt_num(value));
+  if (!value_ok(*s, value)) bad_value(*s, fmt_num(value));
 }
 
 void finish_param_specs(ParamSpecs& specs) {
@@ -233,15 +235,7 @@ ParamValues validated(const ParamSpecs& specs, const ParamValues& values) {
     if (!s) throw std::invalid_argument("unknown parameter '" + key + "'");
     if (is_text_valued(*s) || is_compound(*s))
       throw std::invalid_argument("parameter '" + key + "' takes no number");
-    const bool ok_finite = std::isfinite(v);
-    bool ok = ok_finite;
-    if (ok && s->type == ParamType::Choice)
-      ok = v == std::floor(v) && v >= 0 && v < static_cast<double>(s->choices.size());
-    else if (ok && s->type == ParamType::Bool)
-      ok = v == 0.0 || v == 1.0;
-    else if (ok)
-      ok = v >= s->min && v <= s->max && (s->type != ParamType::Int || v == std::floor(v));
-    if (!ok) bad_value(*s, fmt_num(v));
+    if (!value_ok(*s, v)) bad_value(*s, fmt_num(v));
     out[key] = v;
   }
   return out;

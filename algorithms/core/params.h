@@ -204,48 +204,6 @@ template <class P, class Ref>
 using RefTarget = std::remove_reference_t<std::invoke_result_t<Ref, P&>>;
 }  // namespace param_detail
 
-// An integer in [lo, hi] (int member).
-template <class P, class T>
-ParamField<P> Int(std::string name, T P::*m, double lo, double hi) {
-  return param_detail::numeric<P, T>(std::move(name), ParamType::Int, lo, hi, m);
-}
-template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
-ParamField<P> Int(std::string name, Ref ref, double lo, double hi) {
-  return param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Int, lo, hi, ref);
-}
-// A real number in [lo, hi] (double member); .log_scale() for a log slider.
-template <class P, class T>
-ParamField<P> Real(std::string name, T P::*m, double lo, double hi) {
-  return param_detail::numeric<P, T>(std::move(name), ParamType::Real, lo, hi, m);
-}
-template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
-ParamField<P> Real(std::string name, Ref ref, double lo, double hi) {
-  return param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Real, lo, hi, ref);
-}
-// true / false (bool member).
-template <class P, class T>
-ParamField<P> Bool(std::string name, T P::*m) {
-  return param_detail::numeric<P, T>(std::move(name), ParamType::Bool, 0, 1, m);
-}
-template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
-ParamField<P> Bool(std::string name, Ref ref) {
-  return param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Bool, 0, 1, ref);
-}
-// One of `choices` (an enum or int member holding the option's index).
-template <class P, class T>
-ParamField<P> Choice(std::string name, T P::*m, std::vector<std::string> choices) {
-  // min/max stay unused (0, 1): a Choice's range is its option list.
-  ParamField<P> f = param_detail::numeric<P, T>(std::move(name), ParamType::Choice, 0, 1, m);
-  f.spec.choices = std::move(choices);
-  return f;
-}
-template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
-ParamField<P> Choice(std::string name, Ref ref, std::vector<std::string> choices) {
-  ParamField<P> f =
-      param_detail::numeric<P, param_detail::RefTarget<P, Ref>>(std::move(name), ParamType::Choice, 0, 1, ref);
-  f.spec.choices = std::move(choices);
-  return f;
-}
 namespace param_detail {
 template <class P, class Ref>
 ParamField<P> text(std::string name, Ref ref) {
@@ -277,23 +235,66 @@ ParamField<P> int_list(std::string name, Ref ref, double lo, double hi) {
 }
 }  // namespace param_detail
 
-// Free text (std::string member), e.g. a formula.
-template <class P>
-ParamField<P> Text(std::string name, std::string P::*m) {
-  return param_detail::text<P>(std::move(name), m);
+namespace param_detail {
+// The struct a row binds to: named explicitly (Real<P>("gamma", accessor, ...)),
+// or the class of a member pointer (Int("k", &Params::k, ...)).
+template <class M>
+struct member_class {};
+template <class T, class C>
+struct member_class<T C::*> {
+  using type = C;
+};
+template <class P, class Ref>
+struct owner {
+  using type = P;
+};
+template <class Ref>
+struct owner<void, Ref> {
+  using type = typename member_class<Ref>::type;
+};
+template <class P, class Ref>
+using Owner = typename owner<P, Ref>::type;
+}  // namespace param_detail
+
+// Every builder takes a member pointer (&Params::k) or, with the struct named,
+// an accessor returning a reference (Real<Params>("gamma", [](Params& p) -> double& {...}, ...)).
+
+// An integer in [lo, hi] (int member).
+template <class P = void, class Ref>
+ParamField<param_detail::Owner<P, Ref>> Int(std::string name, Ref ref, double lo, double hi) {
+  using O = param_detail::Owner<P, Ref>;
+  return param_detail::numeric<O, param_detail::RefTarget<O, Ref>>(std::move(name), ParamType::Int, lo, hi, ref);
 }
-template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
-ParamField<P> Text(std::string name, Ref ref) {
-  return param_detail::text<P>(std::move(name), ref);
+// A real number in [lo, hi] (double member); .log_scale() for a log slider.
+template <class P = void, class Ref>
+ParamField<param_detail::Owner<P, Ref>> Real(std::string name, Ref ref, double lo, double hi) {
+  using O = param_detail::Owner<P, Ref>;
+  return param_detail::numeric<O, param_detail::RefTarget<O, Ref>>(std::move(name), ParamType::Real, lo, hi, ref);
+}
+// true / false (bool member).
+template <class P = void, class Ref>
+ParamField<param_detail::Owner<P, Ref>> Bool(std::string name, Ref ref) {
+  using O = param_detail::Owner<P, Ref>;
+  return param_detail::numeric<O, param_detail::RefTarget<O, Ref>>(std::move(name), ParamType::Bool, 0, 1, ref);
+}
+// One of `choices` (an enum or int member holding the option's index); min/max
+// stay unused (0, 1): a Choice's range is its option list.
+template <class P = void, class Ref>
+ParamField<param_detail::Owner<P, Ref>> Choice(std::string name, Ref ref, std::vector<std::string> choices) {
+  using O = param_detail::Owner<P, Ref>;
+  ParamField<O> f = param_detail::numeric<O, param_detail::RefTarget<O, Ref>>(std::move(name), ParamType::Choice, 0, 1, ref);
+  f.spec.choices = std::move(choices);
+  return f;
+}
+// Free text (std::string member), e.g. a formula.
+template <class P = void, class Ref>
+ParamField<param_detail::Owner<P, Ref>> Text(std::string name, Ref ref) {
+  return param_detail::text<param_detail::Owner<P, Ref>>(std::move(name), ref);
 }
 // Comma-separated integers in [lo, hi] (std::vector<int> member): "layers=256,128".
-template <class P>
-ParamField<P> IntList(std::string name, std::vector<int> P::*m, double lo, double hi) {
-  return param_detail::int_list<P>(std::move(name), m, lo, hi);
-}
-template <class P, class Ref, class = std::enable_if_t<!std::is_member_object_pointer_v<Ref>>>
-ParamField<P> IntList(std::string name, Ref ref, double lo, double hi) {
-  return param_detail::int_list<P>(std::move(name), ref, lo, hi);
+template <class P = void, class Ref>
+ParamField<param_detail::Owner<P, Ref>> IntList(std::string name, Ref ref, double lo, double hi) {
+  return param_detail::int_list<param_detail::Owner<P, Ref>>(std::move(name), ref, lo, hi);
 }
 // A compound alias: "start=-1.5,2" assigns the listed rows in order.
 template <class P>

@@ -220,15 +220,13 @@ class Dropout : public Layer<T> {
 // Shared by batch norm (statistics over the rows of each column) and layer
 // norm (over the columns of each row): xhat = (x - mean) / sqrt(var + eps),
 // y = gamma xhat + beta; backward dx = inv_std / m (m dxhat - sum dxhat - xhat
-// sum(dxhat xhat)) over the same m entries, dxhat = dy gamma.
+// sum(dxhat xhat)) over the same m entries, dxhat = dy gamma. This base holds
+// gamma and beta (f each, gamma = 1 and beta = 0 initially) and xhat.
 template <class T>
-class BatchNorm : public Layer<T> {
+class AffineNorm : public Layer<T> {
  public:
-  std::string name() const override { return "batch_norm"; }
   int configure(int in) override {
     f_ = in;
-    running_mean_ = Vec<T>::Zero(in);
-    running_var_ = Vec<T>::Ones(in);
     return in;
   }
   int num_params() const override { return 2 * f_; }
@@ -239,6 +237,40 @@ class BatchNorm : public Layer<T> {
   void init(Rng&, Init) override {
     MapVec<T>(p_, f_).setOnes();
     MapVec<T>(p_ + f_, f_).setZero();
+  }
+
+ protected:
+  // y = gamma xhat + beta, from xhat_.
+  void affine(Mat<T>& y) const {
+    const MapVec<T> gamma(p_, f_), beta(p_ + f_, f_);
+    y.resize(xhat_.rows(), f_);
+    y = xhat_ * gamma.asDiagonal();
+    y.rowwise() += beta.transpose();
+  }
+  // Adds dL/dgamma and dL/dbeta; returns dxhat = dy gamma.
+  Mat<T> affine_backward(const Mat<T>& dy) {
+    MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
+    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    gbeta += dy.colwise().sum().transpose();
+    const MapVec<T> gamma(p_, f_);
+    return dy * gamma.asDiagonal();
+  }
+  void unbind() { p_ = g_ = nullptr; }
+
+  int f_ = 0;
+  T* p_ = nullptr;  // gamma (f) then beta (f)
+  T* g_ = nullptr;
+  Mat<T> xhat_;
+};
+
+template <class T>
+class BatchNorm : public AffineNorm<T> {
+ public:
+  std::string name() const override { return "batch_norm"; }
+  int configure(int in) override {
+    running_mean_ = Vec<T>::Zero(in);
+    running_var_ = Vec<T>::Ones(in);
+    return AffineNorm<T>::configure(in);
   }
   void forward(const Mat<T>& x, Mat<T>& y, bool train) override {
     const Eigen::Index b = x.rows();
@@ -248,113 +280,76 @@ class BatchNorm : public Layer<T> {
         throw std::invalid_argument("batch_norm: expected more than 1 sample per batch in training, got " +
                                     std::to_string(b) + "; use a larger batch");
       const Vec<T> mean = x.colwise().mean().transpose();
-      xhat_ = x.rowwise() - mean.transpose();
-      const Vec<T> var = xhat_.array().square().colwise().mean().transpose();
+      this->xhat_ = x.rowwise() - mean.transpose();
+      const Vec<T> var = this->xhat_.array().square().colwise().mean().transpose();
       inv_std_ = (var.array() + T(kNormEps)).rsqrt();
       const T m = T(kBatchNormMomentum);
       running_mean_ = (T(1) - m) * running_mean_ + m * mean;
       running_var_ = (T(1) - m) * running_var_ + m * var * (T(b) / T(b - 1));
     } else {
-      xhat_ = x.rowwise() - running_mean_.transpose();
+      this->xhat_ = x.rowwise() - running_mean_.transpose();
       inv_std_ = (running_var_.array() + T(kNormEps)).rsqrt();
     }
-    xhat_ = xhat_ * inv_std_.asDiagonal();
-    const MapVec<T> gamma(p_, f_), beta(p_ + f_, f_);
-    y.resize(b, f_);
-    y = xhat_ * gamma.asDiagonal();
-    y.rowwise() += beta.transpose();
+    this->xhat_ = this->xhat_ * inv_std_.asDiagonal();
+    this->affine(y);
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
-    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
-    gbeta += dy.colwise().sum().transpose();
+    const Mat<T> dxhat = this->affine_backward(dy);
     if (!dx) return;
-    const MapVec<T> gamma(p_, f_);
-    const Mat<T> dxhat = dy * gamma.asDiagonal();
-    dx->resize(dy.rows(), f_);
+    dx->resize(dy.rows(), this->f_);
     if (!train_) {
       *dx = dxhat * inv_std_.asDiagonal();
       return;
     }
     const T m = T(dy.rows());
     const Vec<T> sum_d = dxhat.colwise().sum().transpose();
-    const Vec<T> sum_dx = (dxhat.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    const Vec<T> sum_dx = (dxhat.array() * this->xhat_.array()).colwise().sum().matrix().transpose();
     for (Eigen::Index i = 0; i < dy.rows(); ++i)
-      for (int j = 0; j < f_; ++j)
-        (*dx)(i, j) = inv_std_[j] / m * (m * dxhat(i, j) - sum_d[j] - xhat_(i, j) * sum_dx[j]);
+      for (int j = 0; j < this->f_; ++j)
+        (*dx)(i, j) = inv_std_[j] / m * (m * dxhat(i, j) - sum_d[j] - this->xhat_(i, j) * sum_dx[j]);
   }
   std::unique_ptr<Layer<T>> clone() const override {
     auto c = std::make_unique<BatchNorm>(*this);
-    c->p_ = c->g_ = nullptr;
+    c->unbind();
     return c;
   }
-  const Vec<T>& running_mean() const { return running_mean_; }
-  const Vec<T>& running_var() const { return running_var_; }
 
  private:
-  int f_ = 0;
-  T* p_ = nullptr;  // gamma (f) then beta (f)
-  T* g_ = nullptr;
   Vec<T> running_mean_, running_var_, inv_std_;
-  Mat<T> xhat_;
   bool train_ = false;
 };
 
 template <class T>
-class LayerNorm : public Layer<T> {
+class LayerNorm : public AffineNorm<T> {
  public:
   std::string name() const override { return "layer_norm"; }
-  int configure(int in) override {
-    f_ = in;
-    return in;
-  }
-  int num_params() const override { return 2 * f_; }
-  void bind(T* p, T* g) override {
-    p_ = p;
-    g_ = g;
-  }
-  void init(Rng&, Init) override {
-    MapVec<T>(p_, f_).setOnes();
-    MapVec<T>(p_ + f_, f_).setZero();
-  }
   void forward(const Mat<T>& x, Mat<T>& y, bool) override {
     const Vec<T> mean = x.rowwise().mean();
-    xhat_ = x.colwise() - mean;
-    const Vec<T> var = xhat_.array().square().rowwise().mean();
+    this->xhat_ = x.colwise() - mean;
+    const Vec<T> var = this->xhat_.array().square().rowwise().mean();
     inv_std_ = (var.array() + T(kNormEps)).rsqrt();
-    xhat_ = inv_std_.asDiagonal() * xhat_;
-    const MapVec<T> gamma(p_, f_), beta(p_ + f_, f_);
-    y.resize(x.rows(), f_);
-    y = xhat_ * gamma.asDiagonal();
-    y.rowwise() += beta.transpose();
+    this->xhat_ = inv_std_.asDiagonal() * this->xhat_;
+    this->affine(y);
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
-    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
-    gbeta += dy.colwise().sum().transpose();
+    const Mat<T> dxhat = this->affine_backward(dy);
     if (!dx) return;
-    const MapVec<T> gamma(p_, f_);
-    const Mat<T> dxhat = dy * gamma.asDiagonal();
-    const T m = T(f_);
+    const T m = T(this->f_);
     const Vec<T> sum_d = dxhat.rowwise().sum();
-    const Vec<T> sum_dx = (dxhat.array() * xhat_.array()).rowwise().sum();
-    dx->resize(dy.rows(), f_);
+    const Vec<T> sum_dx = (dxhat.array() * this->xhat_.array()).rowwise().sum();
+    dx->resize(dy.rows(), this->f_);
     for (Eigen::Index i = 0; i < dy.rows(); ++i)
-      for (int j = 0; j < f_; ++j)
-        (*dx)(i, j) = inv_std_[i] / m * (m * dxhat(i, j) - sum_d[i] - xhat_(i, j) * sum_dx[i]);
+      for (int j = 0; j < this->f_; ++j)
+        (*dx)(i, j) = inv_std_[i] / m * (m * dxhat(i, j) - sum_d[i] - this->xhat_(i, j) * sum_dx[i]);
   }
   std::unique_ptr<Layer<T>> clone() const override {
     auto c = std::make_unique<LayerNorm>(*this);
-    c->p_ = c->g_ = nullptr;
+    c->unbind();
     return c;
   }
 
  private:
-  int f_ = 0;
-  T* p_ = nullptr;
-  T* g_ = nullptr;
   Vec<T> inv_std_;  // per sample
-  Mat<T> xhat_;
 };
 
 }  // namespace

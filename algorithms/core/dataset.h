@@ -3,7 +3,9 @@
 // Samples are rows: `x` is n x d (n samples, d features), double precision.
 // Labels are optional (empty, or one integer class id per row, -1 = unlabelled);
 // `class_names[c]` names class c when known. Image rows (e.g. Fashion-MNIST)
-// carry their shape (image_h x image_w == d, row-major pixels).
+// carry their shape (image_h x image_w == d, row-major pixels). A regression
+// target is optional too: one real value per row (`target`, named
+// `target_name`), kept out of the features.
 #pragma once
 
 #include <Eigen/Core>
@@ -18,6 +20,8 @@ struct Dataset {
   std::vector<int> labels;                // empty or size n; -1 = no label
   std::vector<std::string> class_names;   // class id -> name (may be empty)
   std::vector<std::string> column_names;  // size d (generated "x0".. if unnamed)
+  std::vector<double> target;             // empty or size n: regression target
+  std::string target_name;                // its column name ("y", "target", ...)
   int image_h = 0;                        // > 0 when rows are images
   int image_w = 0;
   std::string name;    // short name: "blobs", "iris", "fashion-mnist", file stem
@@ -26,6 +30,7 @@ struct Dataset {
   int rows() const { return static_cast<int>(x.rows()); }
   int cols() const { return static_cast<int>(x.cols()); }
   bool has_labels() const { return !labels.empty(); }
+  bool has_target() const { return !target.empty(); }
   bool is_image() const { return image_h > 0 && image_w > 0; }
   // Number of classes: max(label) + 1, or class_names.size() if larger.
   int num_classes() const;

@@ -67,6 +67,12 @@ struct ModuleInfo {
   // False for one-shot modules (a fit is one step): the shell then hides the
   // per-iteration metrics strip, which would show single dots.
   bool iterative = true;
+  // Training modules (one iteration = one optimizer step on one mini-batch)
+  // name the metrics that change once per epoch (e.g. "train_loss",
+  // "test_loss", "test_accuracy"): `cilab run --epochs N` then writes one row
+  // per completed epoch, epoch,iteration,<these>,epoch_ms. Empty: the module
+  // has no epochs (and --epochs is refused).
+  std::vector<std::string> epoch_columns;
 };
 
 // Metric tables: one row per per-iteration scalar. The module's enum gives the
@@ -118,15 +124,21 @@ struct Snapshot {
   SnapshotSerial serial;     // unique per snapshot object (see SnapshotSerial)
   int iteration = 0;         // completed iterations
   int phase = 0;             // 0: at an iteration boundary; p > 0: after sub-step p
+  int epoch = 0;             // completed epochs (training modules; 0 otherwise)
   Status status = Status::Running;
   std::string message;       // why Diverged/Failed/Stopped, or a notice
   std::vector<double> metrics;  // aligned with ModuleInfo::metrics (NaN = n/a)
   // Result table, rows aligned with ModuleInfo::table_columns (empty if none).
+  // When table_row_names is not empty (one name per row), the first of the
+  // table_columns is that text column ("parameter": "W1[0,1]") and each row
+  // holds the remaining, numeric columns.
   std::vector<std::vector<double>> table;
+  std::vector<std::string> table_row_names;
   // Approximate memory held, for the runner's history budget.
   virtual size_t byte_size() const {
     size_t b = sizeof(*this) + metrics.size() * sizeof(double);
     for (const std::vector<double>& row : table) b += row.size() * sizeof(double);
+    for (const std::string& n : table_row_names) b += sizeof(n) + n.size();
     return b;
   }
 };

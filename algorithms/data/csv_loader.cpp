@@ -488,6 +488,15 @@ std::shared_ptr<Dataset> CsvParser::run() {
   for (size_t j = 0; j < k; ++j)
     if (static_cast<int>(j) != label_col) data->column_names.push_back(names_[j]);
   std::string note;
+  // A numeric label column is also a regression target (the mlp regresses on it).
+  if (label_col >= 0 && labels_numeric) {
+    bool all_present = true;
+    for (int id : label_ids) all_present = all_present && id >= 0;
+    if (all_present) {
+      data->target = label_num;
+      data->target_name = names_[static_cast<size_t>(label_col)];
+    }
+  }
   if (label_as_feature) {
     data->column_names.push_back(names_[static_cast<size_t>(label_col)]);
     note = "; column '" + names_[static_cast<size_t>(label_col)] +

@@ -146,6 +146,16 @@ const std::vector<DatasetInfo>& builtin_datasets() {
         {"turns", 1.5, 0.1, 10, false, "turns of each arm"},
         opt_seed()},
        true},
+      {"xor", "four quadrant blobs, class = sign(x) xor sign(y) (not linearly separable)",
+       {opt_n(400), {"noise", 0.1, 0, 5, false, "standard deviation of the Gaussian noise"}, opt_seed()},
+       true},
+      {"curve", "1-D regression: y = f(x) + noise for x uniform in [-3, 3] (no labels; target y)",
+       {opt_n(200),
+        {"function", 0, 0, 3, true, "the curve f: sin(x), step sign(x), |x| - 1.5, or x^3/9 - x/3",
+         {"sin", "step", "abs", "cubic"}},
+        {"noise", 0.1, 0, 5, false, "standard deviation of the Gaussian noise on y"},
+        opt_seed()},
+       true},
       {"uniform", "points uniform in the unit cube (no cluster structure)",
        {opt_n(500), {"dim", 2, 1, 1000, true, "number of features (alias n_features)"}, opt_seed()},
        true},
@@ -270,6 +280,10 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
         d = data_detail::gen_circles(n, get("noise"), get("factor"), seed);
       else if (name == "spirals")
         d = data_detail::gen_spirals(n, get_int("arms"), get("noise"), get("turns"), seed);
+      else if (name == "xor")
+        d = data_detail::gen_xor(n, get("noise"), seed);
+      else if (name == "curve")
+        d = data_detail::gen_curve(n, get_int("function"), get("noise"), seed);
       else
         d = data_detail::gen_uniform(n, dim, seed);
     } catch (const std::bad_alloc&) {
@@ -279,7 +293,8 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
     std::string canon = name;
     char sep = ':';
     for (const DatasetOption& o : info->options) {
-      canon += sep + o.name + "=" + fmt(values.at(o.name));
+      const double v = values.at(o.name);
+      canon += sep + o.name + "=" + (o.choices.empty() ? fmt(v) : o.choices[static_cast<size_t>(v)]);
       sep = ',';
     }
     d.source = canon;
@@ -416,6 +431,17 @@ std::shared_ptr<const Dataset> with_point_added(const Dataset& d, double x, doub
   if (!std::isfinite(x) || !std::isfinite(y))
     throw DataError("add point to '" + d.name + "': expected finite coordinates, found (" + fmt(x) +
                     ", " + fmt(y) + "); try: click inside the plot");
+  if (d.has_target() && d.cols() == 1) {
+    // A 1-D regression set: the point is (feature, target).
+    auto out = std::make_shared<Dataset>(d);
+    const Eigen::Index n = d.rows();
+    out->x.conservativeResize(n + 1, 1);
+    out->x(n, 0) = x;
+    out->target.push_back(y);
+    if (!out->labels.empty()) out->labels.push_back(-1);
+    out->source = edit_note(d.source, 1, 0);
+    return out;
+  }
   const bool blank = d.rows() == 0 && d.cols() == 0;
   if (!blank && d.cols() != 2)
     throw DataError("add point to '" + d.name + "': expected a 2-column dataset, found " +
@@ -434,6 +460,8 @@ std::shared_ptr<const Dataset> with_point_added(const Dataset& d, double x, doub
     while (static_cast<int>(out->class_names.size()) <= label)
       out->class_names.push_back("class " + std::to_string(out->class_names.size()));
   if (out->image_h * out->image_w != 2) out->image_h = out->image_w = 0;
+  out->target.clear();  // a drawn 2-D point has a class, not a regression target
+  out->target_name.clear();
   out->source = edit_note(d.source.empty() ? std::string("clicked points") : d.source, 1, 0);
   return out;
 }
@@ -452,6 +480,11 @@ std::shared_ptr<const Dataset> with_point_removed(const Dataset& d, int row) {
     out->labels = d.labels;
     out->labels.erase(out->labels.begin() + row);
   }
+  if (d.has_target()) {
+    out->target = d.target;
+    out->target.erase(out->target.begin() + row);
+  }
+  out->target_name = d.target_name;
   out->class_names = d.class_names;
   out->column_names = d.column_names;
   out->image_h = d.image_h;

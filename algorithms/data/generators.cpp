@@ -1,4 +1,5 @@
-// Toy data generators (blobs, anisotropic, moons, circles, spirals, uniform).
+// Toy data generators (blobs, anisotropic, moons, circles, spirals, xor,
+// uniform) and the 1-D regression curves (curve).
 //
 // Each follows the scikit-learn generator of the same name where one exists
 // (make_blobs, make_moons, make_circles) with our own seeded cilab::Rng, so the
@@ -149,6 +150,45 @@ Dataset gen_uniform(int n, int dim, uint64_t seed) {
     d.labels[static_cast<size_t>(i)] = 0;
   }
   d.class_names = {"uniform"};
+  return d;
+}
+
+Dataset gen_xor(int n, double noise, uint64_t seed) {
+  Rng rng(seed);
+  Dataset d = empty_dataset(n, 2, "xor");
+  for (int i = 0; i < n; ++i) {
+    // Centres of the four quadrant blobs at (+-1, +-1); class = sign(x) xor sign(y).
+    const int qx = rng.below(2) ? 1 : -1, qy = rng.below(2) ? 1 : -1;
+    d.x(i, 0) = qx * rng.uniform(0.1, 1.0) + noise * rng.normal();
+    d.x(i, 1) = qy * rng.uniform(0.1, 1.0) + noise * rng.normal();
+    d.labels[static_cast<size_t>(i)] = qx * qy < 0 ? 1 : 0;
+  }
+  d.class_names = {"same sign", "opposite sign"};
+  return d;
+}
+
+double curve_value(int function, double x) {
+  switch (function) {
+    case 0: return std::sin(x);
+    case 1: return x < 0 ? -1.0 : 1.0;
+    case 2: return std::fabs(x) - 1.5;
+    default: return x * x * x / 9.0 - x / 3.0;
+  }
+}
+
+Dataset gen_curve(int n, int function, double noise, uint64_t seed) {
+  Rng rng(seed);
+  Dataset d;
+  d.x.resize(n, 1);
+  d.target.resize(static_cast<size_t>(n));
+  for (int i = 0; i < n; ++i) {
+    const double x = rng.uniform(-kCurveHalfWidth, kCurveHalfWidth);
+    d.x(i, 0) = x;
+    d.target[static_cast<size_t>(i)] = curve_value(function, x) + noise * rng.normal();
+  }
+  d.column_names = {"x"};
+  d.target_name = "y";
+  d.name = "curve";
   return d;
 }
 

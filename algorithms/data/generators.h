@@ -35,5 +35,16 @@ Dataset gen_spirals(int n, int arms, double noise, double turns, uint64_t seed);
 // n points uniform in [0, 1]^dim, one component (label 0).
 Dataset gen_uniform(int n, int dim, uint64_t seed);
 
+// XOR: four quadrant blobs (points at |x|, |y| in [0.1, 1] plus Gaussian
+// noise); label 1 where x and y have opposite signs.
+Dataset gen_xor(int n, double noise, uint64_t seed);
+
+// 1-D regression curves: x uniform in [-kCurveHalfWidth, kCurveHalfWidth],
+// target y = f(x) + noise * N(0, 1) for f = sin(x), step (sign x), |x| - 1.5,
+// or the cubic x^3/9 - x/3 (function 0..3, in that order). No labels.
+constexpr double kCurveHalfWidth = 3.0;
+double curve_value(int function, double x);
+Dataset gen_curve(int n, int function, double noise, uint64_t seed);
+
 }  // namespace data_detail
 }  // namespace cilab

@@ -81,6 +81,11 @@ void print_params(std::ostream& out, const std::string& name) {
   out << "Metrics (CSV columns of cilab run): iteration";
   for (const MetricInfo& mi : info.metrics) out << "," << mi.name;
   out << ",step_ms\n";
+  if (!info.epoch_columns.empty()) {
+    out << "Per epoch (cilab run --epochs N): epoch,iteration";
+    for (const std::string& c : info.epoch_columns) out << "," << c;
+    out << ",epoch_ms\n";
+  }
 }
 
 // Writes a double the way the CSV needs (full precision, nan/inf spelled out).
@@ -94,6 +99,14 @@ void write_number(std::ostream& os, double v) {
   }
 }
 
+// A CSV text field: quoted (RFC 4180) when it holds a comma, quote or newline.
+std::string csv_field(const std::string& t) {
+  if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
+  std::string q = "\"";
+  for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
+  return q + "\"";
+}
+
 int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::ostream& err) {
   if (i >= argc) throw UsageError("run: missing MODULE (see: cilab list)");
   const std::string module_name = argv[i++];
@@ -101,7 +114,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   std::vector<std::string> sets;
   uint64_t seed = 0;
   bool seed_given = false;
-  int steps = -1;
+  int steps = -1, epochs = -1;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
@@ -111,6 +124,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
       seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX));
       seed_given = true;
     } else if (a == "--steps") steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 0, 100000000));
+    else if (a == "--epochs") epochs = static_cast<int>(parse_int_arg("--epochs", take_value(argc, argv, i), 1, 100000));
     else if (a == "--out") out_path = take_value(argc, argv, i);
     else throw UsageError("run: unknown option '" + a + "' (see: cilab --help)");
   }
@@ -119,6 +133,10 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
 
   const std::unique_ptr<Module> probe = make_module(module_name);
   const ModuleInfo info = probe->info();
+  if (epochs > 0 && info.epoch_columns.empty())
+    throw UsageError("run: --epochs: " + module_name +
+                     " does not train in epochs; try: --steps N (iterations)");
+  if (epochs > 0 && steps < 0) steps = 100000000;  // --steps, if given, caps the run
   if (steps < 0) steps = info.default_cli_steps;
   ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
   // Modules that can do without data (optimizers on 2-D functions) still get
@@ -144,21 +162,65 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (!runner.last_error().empty()) throw UsageError(runner.last_error());
 
   os->precision(17);
-  if (!info.table_columns.empty()) {
+  auto write_ms = [os](double ms) {
+    std::ostringstream t;
+    t << std::fixed << std::setprecision(3) << ms;
+    *os << t.str();
+  };
+  if (epochs > 0) {
+    // One row per completed epoch: the per-epoch metrics the module names
+    // (after reset, so a regression's "test_r2" is named as such).
+    const ModuleInfo& ri = *runner.info();
+    std::vector<size_t> cols;
+    *os << "epoch,iteration";
+    for (const std::string& c : ri.epoch_columns) {
+      size_t k = 0;
+      while (k < ri.metrics.size() && ri.metrics[k].name != c) ++k;
+      if (k == ri.metrics.size())
+        throw std::logic_error(module_name + ": epoch column '" + c + "' is not one of its metrics");
+      cols.push_back(k);
+      *os << "," << c;
+    }
+    *os << ",epoch_ms\n";
+    int last_epoch = runner.latest() ? runner.latest()->epoch : 0;
+    double epoch_ms = 0.0;
+    for (int k = 0; k < steps && last_epoch < epochs; ++k) {
+      bool stepped = false;
+      runner.run_steps(1, [&](const Snapshot& s, double step_ms) {
+        stepped = true;
+        epoch_ms += step_ms;
+        if (s.epoch == last_epoch || s.phase != 0) return;
+        last_epoch = s.epoch;
+        *os << s.epoch << "," << s.iteration;
+        for (size_t c : cols) {
+          *os << ",";
+          write_number(*os, s.metrics[c]);
+        }
+        *os << ",";
+        write_ms(epoch_ms);
+        *os << "\n";
+        epoch_ms = 0.0;
+      });
+      if (!stepped) break;  // terminal status
+    }
+  } else if (!info.table_columns.empty()) {
     // A result table: run the steps, then one row per table entry.
     double total_ms = 0.0;
     runner.run_steps(steps, [&](const Snapshot&, double step_ms) { total_ms += step_ms; });
     const std::shared_ptr<const Snapshot> last = runner.latest();
     for (size_t c = 0; c < info.table_columns.size(); ++c) *os << (c ? "," : "") << info.table_columns[c];
     *os << ",step_ms\n";
-    std::ostringstream ms;
-    ms << std::fixed << std::setprecision(3) << total_ms;
-    for (const std::vector<double>& row : last->table) {
+    for (size_t r = 0; r < last->table.size(); ++r) {
+      const std::vector<double>& row = last->table[r];
+      const bool named = r < last->table_row_names.size();
+      if (named) *os << csv_field(last->table_row_names[r]);
       for (size_t c = 0; c < row.size(); ++c) {
-        if (c) *os << ",";
+        if (c || named) *os << ",";
         write_number(*os, row[c]);
       }
-      *os << "," << ms.str() << "\n";
+      *os << ",";
+      write_ms(total_ms);
+      *os << "\n";
     }
   } else {
     *os << "iteration";
@@ -172,9 +234,9 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
         *os << ",";
         write_number(*os, v);
       }
-      std::ostringstream ms;
-      ms << std::fixed << std::setprecision(3) << step_ms;
-      *os << "," << ms.str() << "\n";
+      *os << ",";
+      write_ms(step_ms);
+      *os << "\n";
     });
   }
   os->flush();
@@ -207,6 +269,8 @@ std::string usage_text() {
          "  --seed N               seed of the module's random generator (default 0)\n"
          "  --steps N              iterations to run (run: default 100 or the module's own; GUI:\n"
          "                         before showing)\n"
+         "  --epochs N             run, training modules: N passes over the training set, one\n"
+         "                         row per epoch (epoch,iteration,...,epoch_ms); --steps caps it\n"
          "  --out FILE.csv         run: write the CSV there instead of stdout\n"
          "GUI only:\n"
          "  --play                 start running at launch\n"

@@ -241,6 +241,32 @@ std::string check_cli_columns(const ModuleEntry& e) {
   for (size_t i = 0; i < want.size(); ++i) expected += (i ? "," : "") + want[i];
   std::remove(path.c_str());
   if (header != expected) return "cilab run header '" + header + "', declared '" + expected + "'";
+  // A training module also writes one row per epoch under --epochs; the
+  // others refuse the option (exit 2, one line naming it).
+  const char* eargv[] = {"cilab", "run", e.name.c_str(), "--epochs", "1", "--steps", "2", "--out", path.c_str()};
+  std::ostringstream eout, eerr;
+  const CliResult er = run_cli(9, eargv, eout, eerr);
+  if (info.epoch_columns.empty()) {
+    std::remove(path.c_str());
+    if (er.exit_code != 2 || eerr.str().find("--epochs") == std::string::npos)
+      return "cilab run " + e.name + " --epochs: expected exit 2 naming --epochs (no epoch_columns), got " +
+             std::to_string(er.exit_code) + ": " + eerr.str();
+    return "";
+  }
+  if (er.exit_code != 0)
+    return "cilab run " + e.name + " --epochs 1 exited " + std::to_string(er.exit_code) + ": " + eerr.str();
+  std::ifstream ein(path);
+  std::getline(ein, header);
+  std::remove(path.c_str());
+  expected = "epoch,iteration";
+  for (const std::string& c : info.epoch_columns) {
+    bool found = false;
+    for (const MetricInfo& mi : info.metrics) found = found || mi.name == c;
+    if (!found) return "epoch column '" + c + "' is not one of the module's metrics";
+    expected += "," + c;
+  }
+  expected += ",epoch_ms";
+  if (header != expected) return "cilab run --epochs header '" + header + "', expected '" + expected + "'";
   return "";
 }
 

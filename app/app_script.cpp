@@ -56,6 +56,8 @@ int key_code(const std::string& name) {
   // Letters (module views use some: K = compare with k-means in gmm).
   if (name.size() == 1 && std::isalpha(static_cast<unsigned char>(name[0])))
     return GLFW_KEY_A + (std::toupper(static_cast<unsigned char>(name[0])) - 'A');
+  // Digits (the mlp view's tabs).
+  if (name.size() == 1 && std::isdigit(static_cast<unsigned char>(name[0]))) return GLFW_KEY_0 + (name[0] - '0');
   return -1;
 }
 
@@ -115,6 +117,19 @@ bool App::run_script_line() {
       }
       --script_pos_;  // again at the next frame
       return true;
+    } else if (cmd == "drain") {
+      // Waits, drawing frame after frame (unlike idle), until a step burst or play has ended.
+      if (runner_->playing() || runner_->busy()) {
+        --script_pos_;  // again at the next frame
+        return true;
+      }
+    } else if (cmd == "progress") {
+      // One stdout line for benches: the iteration shown and the seconds since the script started.
+      const auto now = std::chrono::steady_clock::now();
+      if (script_start_ == std::chrono::steady_clock::time_point{}) script_start_ = now;
+      std::printf("progress iteration=%d seconds=%.6f\n", runner_->current_iteration(),
+                  std::chrono::duration<double>(now - script_start_).count());
+      std::fflush(stdout);
     } else if (cmd == "idle") {
       runner_->wait_idle();
     } else if (cmd == "key") {
@@ -127,7 +142,7 @@ bool App::run_script_line() {
       }
       const int k = key_code(name);
       if (k < 0) {
-        fail("unknown key '" + name + "'; known: Space Right Left F1 Equal Minus, letters A-Z, Ctrl+NAME");
+        fail("unknown key '" + name + "'; known: Space Right Left F1 Equal Minus, letters A-Z, digits 0-9, Ctrl+NAME");
         continue;
       }
       key_queue_.push_back(KeyPress{k, mods, false});
@@ -246,10 +261,16 @@ bool App::run_script_line() {
         const size_t eq = kv.find('=');
         const ParamSpec* spec = eq == std::string::npos ? nullptr : find_param(specs_, kv.substr(0, eq));
         const ParamValues running = runner_->values();
-        auto it = spec ? running.find(spec->name) : running.end();
-        if (!spec || it == running.end() || format_value(*spec, it->second) != kv.substr(eq + 1))
-          fail("expected " + kv + ", found " +
-               (spec && it != running.end() ? format_value(*spec, it->second) : std::string("no such parameter")));
+        if (spec && is_text_valued(*spec)) {  // Text and IntList values travel as text
+          auto t = running.text.find(spec->name);
+          const std::string have = t == running.text.end() ? std::string("no value") : t->second;
+          if (have != kv.substr(eq + 1)) fail("expected " + kv + ", found " + have);
+        } else {
+          auto it = spec ? running.find(spec->name) : running.end();
+          if (!spec || it == running.end() || format_value(*spec, it->second) != kv.substr(eq + 1))
+            fail("expected " + kv + ", found " +
+                 (spec && it != running.end() ? format_value(*spec, it->second) : std::string("no such parameter")));
+        }
       } else if (what == "plots-min-height" || what == "plots-inside-window") {
         // Layout of the last frame's plots (plot::LastFramePlotRects): every chart's plot area at
         // least N px tall, or every plot inside the part of the window the screen shows (and inside

@@ -12,7 +12,9 @@
 //                              (x, y)") applied between steps;
 //   clone()                    a full copy of the state (immutable data such as
 //                              the dataset is shared, not copied) - the runner
-//                              keeps clones as keyframes to rewind and replay.
+//                              keeps clones as keyframes to rewind and replay;
+//   settle()                   the runner stopped: bring a thinned snapshot up
+//                              to date (optional; training modules).
 //
 // Numerical failure is data, not an exception: a non-finite value sets
 // Status::Diverged and the snapshot says why. Every stochastic module owns its
@@ -182,6 +184,13 @@ class Module {
   virtual bool apply(const Intent& intent);
 
   virtual std::unique_ptr<Module> clone() const = 0;
+
+  // Called by the runner when it stops stepping (paused, a burst done) while
+  // the live module is the one shown. A module that thins what its snapshots
+  // carry while running (the training modules publish their network copy a
+  // few times a second) brings it up to date here and returns true; the
+  // runner then publishes snapshot() again. Never changes the run itself.
+  virtual bool settle() { return false; }
 
   Status status() const { return snapshot()->status; }
 };

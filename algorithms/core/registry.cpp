@@ -2,6 +2,7 @@
 
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
+#include "algorithms/mlp.h"
 #include "algorithms/optimizers.h"
 #include "algorithms/pca.h"
 #include "algorithms/power_iteration.h"
@@ -19,6 +20,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
+      {"mlp", [] { return std::make_unique<Mlp>(); }},
   };
   return entries;
 }

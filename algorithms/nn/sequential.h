@@ -69,7 +69,11 @@ class Sequential {
 
   std::vector<std::unique_ptr<Layer<T>>> layers_;
   std::vector<size_t> offsets_;
-  std::vector<T> params_, grads_;
+  // Aligned to Eigen's packet alignment: vectorised loops over a layer's
+  // slice (Eigen's partial reductions peel unaligned heads with scalar code
+  // that sums in another order) then see the same alignment in every run, so
+  // the same architecture gives bit-identical results whatever malloc returns.
+  std::vector<T, Eigen::aligned_allocator<T>> params_, grads_;
   std::vector<Mat<T>> acts_;   // output of each layer
   std::vector<Mat<T>> dacts_;  // gradient w.r.t. each layer's input (backward scratch)
   int in_ = 0, out_ = 0;

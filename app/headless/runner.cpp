@@ -112,6 +112,15 @@ void Runner::Impl::worker_loop() {
       if (!more) playing_ = false;
       continue;
     }
+    // Stopped: let the module complete what it thins while running (the
+    // training modules' network copy), if the live module is the one shown.
+    if (!settled_ && module_ && shown_ == module_at_) {
+      lk.unlock();
+      settle_now();
+      settled_ = true;  // after publish(), which clears it
+      lk.lock();
+      continue;
+    }
     idle_cv_.notify_all();
     work_cv_.wait(lk);
   }
@@ -360,7 +369,16 @@ void Runner::Impl::stop_playing() {
   burst_left_ = 0;
 }
 
+void Runner::Impl::settle_now() {
+  try {
+    if (module_->settle()) publish(module_->snapshot(), module_at_);
+  } catch (const std::exception& e) {
+    set_error(std::string("settle: ") + e.what());
+  }
+}
+
 void Runner::Impl::publish(std::shared_ptr<const Snapshot> snap, Position pos) {
+  settled_ = false;
   ParamValues values = values_at(pos);
   std::lock_guard<std::mutex> lk(mu_);
   latest_ = std::move(snap);

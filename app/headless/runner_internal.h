@@ -192,6 +192,8 @@ struct Runner::Impl {
   void thin_keyframes();
   ParamValues values_at(Position p) const;
   void publish(std::shared_ptr<const Snapshot> snap, Position pos);
+  // Module::settle() and, if it changed the snapshot, publish it again.
+  void settle_now();
   void set_error(const std::string& message);
   bool stopping() const;
 
@@ -228,6 +230,8 @@ struct Runner::Impl {
   // ---- worker-only
   std::unique_ptr<Module> module_;
   Position module_at_ = runner_detail::kUnknown;
+  // Worker only: the module was settled (Module::settle) since the last publish.
+  bool settled_ = true;
   std::map<int, Keyframe> keyframes_;
   std::vector<Edit> edits_;  // sorted by position (appended at shown_ after truncation)
   ParamValues base_values_;  // validated values of the last successful reset

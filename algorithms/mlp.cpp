@@ -725,6 +725,14 @@ void Mlp::set_live(const std::string& name, double value) {
   s.cache.reset();
 }
 
+size_t Mlp::state_bytes() const {
+  const State& s = *st_;
+  if (!s.ready) return sizeof(State);
+  // params + grads + up to three optimizer buffers, and the batch in flight.
+  return sizeof(State) + 5 * s.net.num_params() * sizeof(float) +
+         static_cast<size_t>(s.xb.size() + s.tb.size() + s.dout.size()) * sizeof(float);
+}
+
 bool Mlp::settle() {
   State& s = *st_;
   if (!s.ready || s.net_iteration == s.iteration) return false;

@@ -175,6 +175,8 @@ class Mlp : public Module {
   std::unique_ptr<Module> clone() const override;
   // Takes the network copy for pictures if it is older than the run.
   bool settle() override;
+  // Weights, gradients, optimizer state and the batch buffers.
+  size_t state_bytes() const override;
 
   std::shared_ptr<const MlpSnapshot> mlp_snapshot() const;
   static Params params_from(const ParamValues& values);

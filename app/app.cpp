@@ -23,6 +23,10 @@ constexpr float kBaseFontPx = 15.0f;
 constexpr int kDefaultWindowW = 1600;  // window size on a monitor seen for the first time
 constexpr int kDefaultWindowH = 960;   // (capped at the monitor's work area)
 constexpr double kDefaultStepsPerSecond = 4.0;  // slow enough to follow in a lecture
+// While the run computes and nobody touches the window, redraws take at most
+// this share of one core (wait = frame time * (1 / share - 1)), at most 30 fps.
+constexpr double kUiDutyCycle = 0.2;
+constexpr double kMinFrameSeconds = 1.0 / 30.0;
 const char* const kFontPaths[] = {
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
     "/usr/share/fonts/TTF/DejaVuSans.ttf",
@@ -286,11 +290,21 @@ int App::run() {
   while (!glfwWindowShouldClose(window_) && !quit_) {
     // Idle when nothing changes: wait for input unless the run is playing,
     // a command is pending, or a frame count is being measured.
-    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || runner_->playing() || runner_->busy() ||
-                      edit_pending() || !key_queue_.empty() || ImGui::GetIO().MouseDown[0] ||
-                      ImGui::GetIO().MouseDown[1];
-    if (busy) glfwPollEvents();
-    else glfwWaitEventsTimeout(0.25);
+    const bool running = runner_->playing() || runner_->busy();
+    const bool interacting = edit_pending() || !key_queue_.empty() || ImGui::GetIO().MouseDown[0] ||
+                             ImGui::GetIO().MouseDown[1];
+    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || running || interacting;
+    if (running && !interacting && opts_.frames <= 0) {
+      // The worker is computing and nobody is touching the window: redraws are
+      // paced so the UI thread takes at most kUiDutyCycle of a core (the view
+      // must never slow training); any input event wakes the loop at once.
+      glfwWaitEventsTimeout(std::max(kMinFrameSeconds, last_frame_ms_ / 1000.0 * (1.0 / kUiDutyCycle - 1.0)));
+
+    } else if (busy) {
+      glfwPollEvents();
+    } else {
+      glfwWaitEventsTimeout(0.25);
+    }
     poll_pending();
 
     const auto t0 = std::chrono::steady_clock::now();
@@ -321,7 +335,9 @@ int App::run() {
       if (!save_png(opts_.screenshot, fb_w, fb_h, &screenshot_error)) quit_ = true;
     }
     glfwSwapBuffers(window_);
-    if (opts_.frames > 0) glFinish();
+    // Frame timing counts the driver's work too (a software rasteriser does it on
+    // its own threads after the swap): the pacing above budgets real CPU time.
+    if (opts_.frames > 0 || runner_->playing() || runner_->busy()) glFinish();
     const auto t1 = std::chrono::steady_clock::now();
     last_frame_ms_ = std::chrono::duration<double, std::milli>(t1 - t0).count();
     if (opts_.frames > 0) frame_ms_.push_back(last_frame_ms_);

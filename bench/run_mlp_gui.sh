@@ -7,7 +7,8 @@
 # CLI: `cilab run mlp --steps STEPS`, throughput = STEPS / (sum of step_ms).
 # GUI: the real app under xvfb-run (Mesa llvmpipe), a --script that runs
 # `step STEPS` as one burst while the frames keep drawing the mlp view
-# (`drain` waits frame by frame, unlike `idle`), timed by `progress` lines:
+# (`drain` waits frame by frame, unlike `idle`), timed by `progress` lines
+# (no --frames: the window paces its redraws as for a user watching):
 # throughput = STEPS / (t_after - t_before). Best of ROUNDS for each side.
 # Both sides use the same threads (the machine's cores). The GUI time
 # includes the runner's history and every published snapshot; the CLI's
@@ -34,7 +35,7 @@ cli_rate() {
   "$bin" run mlp "${cfg[@]}" --steps "$steps" | awk -F, -v n="$steps" 'NR > 1 {s += $NF} END {printf "%.2f\n", n / (s / 1000)}'
 }
 gui_rate() {
-  xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --module mlp "${cfg[@]}" --frames 1000000 --script "$script" \
+  xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --module mlp "${cfg[@]}" --script "$script" \
     2>/dev/null | awk -F'[ =]' -v n="$steps" '/^progress/ {t[++k] = $5; it[k] = $3} END {printf "%.2f %d\n", n / (t[2] - t[1]), it[2] - it[1]}'
 }
 best_cli=0 best_gui=0 moved=0

@@ -192,6 +192,13 @@ class Module {
   // runner then publishes snapshot() again. Never changes the run itself.
   virtual bool settle() { return false; }
 
+  // Approximate memory a clone() of the module holds (the runner's history
+  // budget counts keyframes with it). Default: the snapshot's byte_size(),
+  // right for modules whose snapshot carries their state; modules whose
+  // state is larger than what they publish (a network and its optimizer)
+  // override it.
+  virtual size_t state_bytes() const { return snapshot()->byte_size(); }
+
   Status status() const { return snapshot()->status; }
 };
 

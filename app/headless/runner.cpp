@@ -342,7 +342,8 @@ void Runner::Impl::complete_iteration(double step_ms) {
     records_.push_back(make_record(*snap, step_ms));
     last_step_ms_ = step_ms;
   }
-  if (i % keyframe_stride_ == 0) keep_keyframe(i, snap->byte_size());
+  steps_ms_since_keyframe_ += step_ms;
+  if (i % keyframe_stride_ == 0) keep_keyframe(i, module_->state_bytes());
   keep_snapshot(i, snap, false);
   enforce_budget();
   publish(snap, module_at_);

@@ -89,7 +89,7 @@ void Runner::Impl::edit(Edit e) {
       records_.truncate(static_cast<size_t>(i));
       records_.push_back(r);
     }
-    keep_keyframe(i, snap->byte_size());
+    keep_keyframe(i, module_->state_bytes());
     keep_snapshot(i, snap, true);
     enforce_budget();
   }
@@ -181,7 +181,16 @@ void Runner::Impl::keep_snapshot(int iteration, const std::shared_ptr<const Snap
 
 // Clones the live module (at (iteration, 0)) as a keyframe, replacing any.
 void Runner::Impl::keep_keyframe(int iteration, size_t bytes) {
+  const Clock::time_point t0 = Clock::now();
   std::unique_ptr<Module> clone = module_->clone();
+  // Keyframes must stay cheap beside the steps they save replaying: when a
+  // clone costs more than kKeyframeCostShare of the steps since the last
+  // keyframe (a network with its optimizer state, steps of a millisecond),
+  // the stride doubles. Any stride replays the same run (keyframes are a cache).
+  const double clone_ms = std::chrono::duration<double, std::milli>(Clock::now() - t0).count();
+  if (iteration > 0 && clone_ms > kKeyframeCostShare * steps_ms_since_keyframe_ && keyframe_stride_ < kMaxKeyframeStride)
+    keyframe_stride_ *= 2;
+  steps_ms_since_keyframe_ = 0.0;
   auto it = keyframes_.find(iteration);
   if (it != keyframes_.end()) held_bytes_ -= it->second.bytes;
   keyframes_[iteration] = Keyframe{std::move(clone), bytes};

@@ -62,6 +62,11 @@ namespace runner_detail {
 using Clock = std::chrono::steady_clock;
 using StepCallback = std::function<void(const Snapshot&, double)>;
 
+// A keyframe (a module clone) may cost at most this share of the step time
+// since the previous one; beyond it the keyframe stride doubles, up to kMaxKeyframeStride.
+constexpr double kKeyframeCostShare = 0.02;
+constexpr long long kMaxKeyframeStride = 1024;
+
 // Where a run is: completed iterations and sub-steps into the next one.
 struct Position {
   int iteration = 0;
@@ -238,6 +243,7 @@ struct Runner::Impl {
   size_t held_bytes_ = 0;    // stored snapshots + keyframes
   long long snapshot_stride_ = 1;  // store snapshots of multiples of this; 0 = none
   long long keyframe_stride_ = 10;  // keyframes at multiples of this (iterations)
+  double steps_ms_since_keyframe_ = 0.0;  // step time since the last keyframe (the clone-cost rule)
   double partial_ms_ = 0.0;         // sub-step time spent in the current iteration
   Clock::time_point last_play_step_;
   // The command being applied, if it reports a result: its ticket, its first

@@ -1,0 +1,351 @@
+#include "views/activations_view.h"
+#include "views/ui.h"
+#include "views/view_registry.h"
+
+#include "algorithms/activations.h"
+#include "views/plot/plot.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace cilab {
+namespace {
+
+constexpr ImU32 kFColor = IM_COL32(86, 180, 233, 255);      // f
+constexpr ImU32 kDColor = IM_COL32(230, 159, 0, 255);       // f'
+constexpr ImU32 kSatColor = IM_COL32(200, 80, 80, 60);      // saturated stretches
+constexpr ImU32 kNormW = IM_COL32(0, 158, 115, 255);        // ||dL/dW_l||
+constexpr ImU32 kNormH = IM_COL32(204, 121, 167, 255);      // ||dL/dh_l||
+constexpr ImU32 kNormZ = IM_COL32(240, 228, 66, 255);       // ||dL/dz_l||
+const ImVec4 kBad(1.0f, 0.55f, 0.35f, 1.0f);            // vanishing / exploding
+const ImVec4 kGood(0.45f, 0.85f, 0.5f, 1.0f);           // stable
+constexpr int kCurveSamples = 400;
+constexpr double kVanishing = 0.1;  // grad_ratio below: vanishing; above 1 / this: exploding
+
+std::string fmt(double v, const char* f = "%.3g") {
+  if (!std::isfinite(v)) return std::isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf");
+  char buf[48];
+  std::snprintf(buf, sizeof buf, f, v);
+  return buf;
+}
+
+nn::Activation next_activation(nn::Activation a) {
+  return static_cast<nn::Activation>((static_cast<int>(a) + 1) % nn::kNumActivations);
+}
+
+plot::Spec line_spec(ImU32 color, plot::Marker marker = plot::Marker::None, float weight = 2.0f) {
+  plot::Spec spec;
+  spec.color = color;
+  spec.line_weight = weight;
+  spec.marker = marker;
+  spec.marker_size = 3.0f;
+  return spec;
+}
+
+// The reading of the backward pass: what a lecturer would say about it.
+std::string reading(const ActivationsSnapshot& s, bool* bad) {
+  const double ratio = s.metrics.size() > Activations::kMetricGradRatio ? s.metrics[Activations::kMetricGradRatio] : NAN;
+  const double factor = s.metrics.size() > Activations::kMetricGradFactor ? s.metrics[Activations::kMetricGradFactor] : NAN;
+  *bad = false;
+  if (s.layers <= 1) return "one layer: add layers to see the gradient vanish or explode";
+  if (!std::isfinite(ratio)) {
+    *bad = true;
+    return "gradients overflowed: exploding";
+  }
+  const std::string per = " (x" + fmt(factor) + " per layer)";
+  if (ratio < kVanishing) {
+    *bad = true;
+    return "vanishing: ||dL/dW_1|| is " + fmt(ratio) + " of ||dL/dW_L||" + per;
+  }
+  if (ratio > 1.0 / kVanishing) {
+    *bad = true;
+    return "exploding: ||dL/dW_1|| is " + fmt(ratio) + " x ||dL/dW_L||" + per;
+  }
+  return "stable: ||dL/dW_1|| / ||dL/dW_L|| = " + fmt(ratio) + per;
+}
+
+}  // namespace
+
+void ActivationsView::draw_controls(const Snapshot& snap, const ViewContext&) {
+  if (!dynamic_cast<const ActivationsSnapshot*>(&snap)) return;
+  ImGui::TextDisabled("View");
+  ImGui::Checkbox("left histogram: pre-activations z (Z)", &show_pre_activations);
+  tooltip_text("Off: the activations h_l = f(z_l). On: the pre-activations z_l = h_{l-1} W_l^T + b_l, where the "
+               "saturation test |f'(z)| < s max|f'| is made.");
+  ImGui::Checkbox("gradient bins per layer (G)", &grad_per_layer_range);
+  tooltip_text("Off: one range [-m, m] for all layers (m = the largest |dL/dz|): a vanishing gradient collapses "
+               "onto the middle bin. On: each layer on its own range [-m_l, m_l]: the shape of every layer's "
+               "gradient, whatever its size.");
+  ImGui::TextDisabled("Keys: A next activation, I next init");
+}
+
+void ActivationsView::refresh_grids(const ActivationsSnapshot& s) {
+  const int mode = (show_pre_activations ? 1 : 0) | (grad_per_layer_range ? 2 : 0);
+  if (grids_serial_ == s.serial.value && grids_mode_ == mode) return;
+  grids_serial_ = s.serial.value;
+  grids_mode_ = mode;
+  const ActivationsHistograms& h = *s.hist;
+  const double units = static_cast<double>(s.batch) * s.width;
+  auto fill = [&](const std::vector<double>& table, std::vector<double>& grid, double* max) {
+    grid.assign(table.size(), 0.0);
+    *max = 0.0;
+    for (int l = 0; l < h.layers; ++l) {  // grid row r = layer L - r: layer 1 at the bottom
+      const double* src = h.row(table, l);
+      double* dst = grid.data() + static_cast<size_t>(h.layers - 1 - l) * static_cast<size_t>(h.bins);
+      for (int k = 0; k < h.bins; ++k) {
+        dst[k] = src[k] / units;
+        *max = std::max(*max, dst[k]);
+      }
+    }
+    if (!(*max > 0)) *max = 1.0;
+  };
+  fill(show_pre_activations ? h.pre : h.act, left_grid_, &left_max_);
+  fill(grad_per_layer_range ? h.grad_own : h.grad, right_grid_, &right_max_);
+}
+
+void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  const auto* sp = dynamic_cast<const ActivationsSnapshot*>(&snap);
+  if (!sp || !sp->hist || sp->per_layer.empty()) {
+    ImGui::TextDisabled("No pass computed yet (reset the module).");
+    return;
+  }
+  const ActivationsSnapshot& s = *sp;
+
+  // ---- keys: A = next activation, I = next init, G / Z = the heatmap toggles.
+  const int a_presses = key_presses(ctx, 'A');
+  if (a_presses > 0) {
+    nn::Activation a = s.activation;
+    for (int i = 0; i < a_presses; ++i) a = next_activation(a);
+    out.push_back(ViewIntent::set_param("activation", static_cast<double>(static_cast<int>(a))));
+  }
+  const int i_presses = key_presses(ctx, 'I');
+  if (i_presses > 0)
+    out.push_back(ViewIntent::set_param("init", static_cast<double>((static_cast<int>(s.init) + i_presses) % 3)));
+  if (key_presses(ctx, 'G') % 2 == 1) grad_per_layer_range = !grad_per_layer_range;
+  if (key_presses(ctx, 'Z') % 2 == 1) show_pre_activations = !show_pre_activations;
+
+  // ---- header: the network, the reading, the saturation.
+  header_.clear();
+  auto item = [&](const std::string& text, const char* tip, bool first, const ImVec4* color = nullptr) {
+    if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize());
+    if (color)
+      ImGui::TextColored(*color, "%s", text.c_str());
+    else
+      ImGui::TextUnformatted(text.c_str());
+    tooltip_text(tip);
+    header_.push_back(text);
+  };
+  char buf[256];
+  std::snprintf(buf, sizeof buf, "%s, %s init x gain %s: L = %d layers of width %d, X ~ N(%s, %s^2), n = %d",
+                nn::activation_name(s.activation), nn::init_name(s.init), fmt(s.gain).c_str(), s.layers, s.width,
+                fmt(s.mean).c_str(), fmt(s.std).c_str(), s.batch);
+  item(buf,
+       "z_l = h_{l-1} W_l^T + b_l, h_l = f(z_l), h_0 = X (n x w), l = 1..L; W_l scaled by the gain after the "
+       "init. Backward: L = (1/n) sum_ij G_ij h_L,ij with G ~ N(0, 1) fixed by the seed, so dL/dh_L = G / n; "
+       "then dL/dz_l = dL/dh_l * f'(z_l), dL/dh_{l-1} = dL/dz_l W_l, dL/dW_l = dL/dz_l^T h_{l-1}.",
+       true);
+  bool bad = false;
+  const std::string read = reading(s, &bad);
+  item(read,
+       "Frobenius norms of the weight gradients of the first and the last layer. Each layer multiplies the "
+       "backward signal by W_l^T and by f'(z_l) elementwise: with |f'| <= 1/4 (sigmoid) it shrinks at least "
+       "4x per layer unless ||W||_2 > 4; a gain > 1 grows it. Per-layer factor = ratio^(1/(L-1)).",
+       false, bad ? &kBad : &kGood);
+  const double sat = s.metrics.size() > Activations::kMetricSaturated ? s.metrics[Activations::kMetricSaturated] : NAN;
+  std::snprintf(buf, sizeof buf, "saturated: %s %% of units", fmt(100.0 * sat, "%.1f").c_str());
+  item(buf,
+       "Mean over the layers of the fraction of units whose pre-activation lies where |f'(z)| < s max|f'| "
+       "(the shaded stretches of the left plot): almost no gradient passes them. For ReLU these are the dead "
+       "units (z <= 0).",
+       false);
+  if (!s.message.empty()) ImGui::TextColored(kBad, "%s", s.message.c_str());
+
+  // ---- layout: three plots on top, two heatmaps below.
+  refresh_grids(s);
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const float sp_x = ImGui::GetStyle().ItemSpacing.x, sp_y = ImGui::GetStyle().ItemSpacing.y;
+  const float min_h = min_plot_height(true);
+  const float top_h = std::max(min_h, (avail.y - sp_y) * 0.5f);
+  const float bottom_h = std::max(min_h, avail.y - top_h - sp_y);
+  const float w3 = std::max(120.0f, (avail.x - 2 * sp_x) / 3.0f);
+  draw_function_plot(s, w3, top_h);
+  ImGui::SameLine();
+  draw_norms_plot(s, w3, top_h);
+  ImGui::SameLine();
+  draw_stats_plot(s, std::max(120.0f, avail.x - 2 * (w3 + sp_x)), top_h);
+  const float w2 = std::max(160.0f, (avail.x - sp_x) / 2.0f);
+  draw_heatmap(s, false, w2, bottom_h);
+  ImGui::SameLine();
+  draw_heatmap(s, true, std::max(160.0f, avail.x - w2 - sp_x), bottom_h);
+}
+
+void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, float h) {
+  char title[96];
+  std::snprintf(title, sizeof title, "%s and its derivative##act_f", nn::activation_name(s.activation));
+  if (!plot::BeginPlot(title, ImVec2(w, h))) return;
+  plot::SetupAxes("z", "f(z), f'(z)");
+  plot::SetupAxesLimits(-6.0, 6.0, -1.5, 3.0, plot::Cond::Once);
+  plot::SetupAxesFitKey(static_cast<uint64_t>(s.activation) + 1);
+  plot::SetupLegend(plot::Location::NorthWest);
+  plot::SetupFinish();
+  const plot::Limits lim = plot::GetPlotLimits();
+  const nn::Activation a = s.activation;
+
+  // Saturated stretches of the visible z range, shaded over the full height.
+  char sat_label[96];
+  std::snprintf(sat_label, sizeof sat_label, "saturated: |f'| < %s x %s", fmt(s.saturation).c_str(),
+                fmt(s.derivative_max).c_str());
+  plot::Spec sat_spec;
+  sat_spec.color = kSatColor;
+  sat_spec.fill_color = kSatColor;
+  sat_spec.flags = plot::ItemFlags_NoFit;
+  if (plot::BeginItem(sat_label, sat_spec)) {
+    ImDrawList* dl = plot::GetPlotDrawList();
+    for (const ZInterval& iv : saturation_intervals(a, s.saturation, lim.x_min, lim.x_max)) {
+      const ImVec2 p0 = plot::PlotToPixels(iv.lo, lim.y_max), p1 = plot::PlotToPixels(iv.hi, lim.y_min);
+      dl->AddRectFilled(ImVec2(std::min(p0.x, p1.x), std::min(p0.y, p1.y)),
+                        ImVec2(std::max(p0.x, p1.x), std::max(p0.y, p1.y)), kSatColor);
+    }
+    plot::EndItem();
+  }
+  double zs[kCurveSamples], fs[kCurveSamples], ds[kCurveSamples];
+  for (int i = 0; i < kCurveSamples; ++i) {
+    zs[i] = lim.x_min + (lim.x_max - lim.x_min) * i / (kCurveSamples - 1);
+    fs[i] = nn::activation_value(a, zs[i]);
+    ds[i] = nn::activation_derivative(a, zs[i]);
+  }
+  plot::PlotLine("f(z)", zs, fs, kCurveSamples, line_spec(kFColor));
+  plot::PlotLine("f'(z)", zs, ds, kCurveSamples, line_spec(kDColor));
+  if (plot::IsPlotHovered()) {
+    const double z = plot::GetPlotMousePos().x;
+    const double d = nn::activation_derivative(a, z);
+    const bool saturated = std::abs(d) < s.saturation * s.derivative_max;
+    ImGui::BeginTooltip();
+    ImGui::Text("%s\n%s", activation_formula(a), activation_derivative_formula(a));
+    ImGui::Separator();
+    ImGui::Text("z = %s: f(z) = %s, f'(z) = %s%s", fmt(z).c_str(), fmt(nn::activation_value(a, z)).c_str(),
+                fmt(d).c_str(), saturated ? "  (saturated)" : "");
+    ImGui::TextDisabled("Saturated: |f'(z)| < s max|f'| = %s x %s; shaded.", fmt(s.saturation).c_str(),
+                        fmt(s.derivative_max).c_str());
+    ImGui::EndTooltip();
+  }
+  plot::EndPlot();
+}
+
+void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, float h) {
+  if (!plot::BeginPlot("Gradient norms per layer##act_norms", ImVec2(w, h))) return;
+  plot::SetupAxes("layer l (1 = input side)", "Frobenius norm", plot::AxisFlags_AutoFit,
+                  plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
+  plot::SetupLegend(plot::Location::SouthEast);
+  plot::SetupFinish();
+  const int n = s.layers;
+  std::vector<double> xs(static_cast<size_t>(n)), nw(xs.size()), nh(xs.size()), nz(xs.size());
+  for (int l = 0; l < n; ++l) {
+    const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l)];
+    xs[static_cast<size_t>(l)] = l + 1;
+    nw[static_cast<size_t>(l)] = r.grad_norm_w;
+    nh[static_cast<size_t>(l)] = r.grad_norm_h;
+    nz[static_cast<size_t>(l)] = r.grad_norm_z;
+  }
+  plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n, line_spec(kNormW, plot::Marker::Circle));
+  plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(kNormH, plot::Marker::Square, 1.5f));
+  plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n, line_spec(kNormZ, plot::Marker::Diamond, 1.5f));
+  if (plot::IsPlotHovered()) {
+    const int l = std::clamp(static_cast<int>(std::lround(plot::GetPlotMousePos().x)), 1, n);
+    const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
+    ImGui::BeginTooltip();
+    ImGui::Text("layer %d: ||dL/dW|| = %s, ||dL/dh|| = %s, ||dL/dz|| = %s", l, fmt(r.grad_norm_w).c_str(),
+                fmt(r.grad_norm_h).c_str(), fmt(r.grad_norm_z).c_str());
+    ImGui::TextDisabled("dL/dW_l = dL/dz_l^T h_{l-1} (torch's W.grad), dL/dz_l = dL/dh_l * f'(z_l),\n"
+                        "dL/dh_{l-1} = dL/dz_l W_l. Frobenius norms; log axis.");
+    ImGui::EndTooltip();
+  }
+  plot::EndPlot();
+}
+
+void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, float h) {
+  if (!plot::BeginPlot("Forward pass per layer##act_stats", ImVec2(w, h))) return;
+  plot::SetupAxes("layer l (1 = input side)", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
+  plot::SetupLegend(plot::Location::NorthEast);
+  plot::SetupFinish();
+  const int n = s.layers;
+  std::vector<double> xs(static_cast<size_t>(n)), mean(xs.size()), sd(xs.size()), sat(xs.size());
+  for (int l = 0; l < n; ++l) {
+    const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l)];
+    xs[static_cast<size_t>(l)] = l + 1;
+    mean[static_cast<size_t>(l)] = r.act_mean;
+    sd[static_cast<size_t>(l)] = r.act_std;
+    sat[static_cast<size_t>(l)] = r.saturated;
+  }
+  plot::PlotLine("mean of h_l", xs.data(), mean.data(), n, line_spec(kFColor, plot::Marker::Circle));
+  plot::PlotLine("std of h_l", xs.data(), sd.data(), n, line_spec(kDColor, plot::Marker::Square));
+  plot::PlotLine("saturated fraction", xs.data(), sat.data(), n, line_spec(IM_COL32(200, 80, 80, 255), plot::Marker::Diamond));
+  if (plot::IsPlotHovered()) {
+    const int l = std::clamp(static_cast<int>(std::lround(plot::GetPlotMousePos().x)), 1, n);
+    const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
+    ImGui::BeginTooltip();
+    ImGui::Text("layer %d: h mean %s, std %s; z mean %s, std %s; saturated %s %%", l, fmt(r.act_mean).c_str(),
+                fmt(r.act_std).c_str(), fmt(r.pre_mean).c_str(), fmt(r.pre_std).c_str(),
+                fmt(100.0 * r.saturated, "%.1f").c_str());
+    ImGui::TextDisabled("Over the n x w units of the layer. Input X: mean %s, std %s.", fmt(s.input_mean).c_str(),
+                        fmt(s.input_std).c_str());
+    ImGui::EndTooltip();
+  }
+  plot::EndPlot();
+}
+
+void ActivationsView::draw_heatmap(const ActivationsSnapshot& s, bool gradients, float w, float h) {
+  const ActivationsHistograms& hist = *s.hist;
+  double lo, hi;
+  const char* title;
+  const char* xlabel;
+  if (!gradients) {
+    lo = show_pre_activations ? hist.pre_lo : hist.act_lo;
+    hi = show_pre_activations ? hist.pre_hi : hist.act_hi;
+    title = show_pre_activations ? "Pre-activations z_l per layer##act_hist" : "Activations h_l per layer##act_hist";
+    xlabel = show_pre_activations ? "z_l" : "h_l = f(z_l)";
+  } else {
+    lo = grad_per_layer_range ? -1.0 : hist.grad_lo;
+    hi = grad_per_layer_range ? 1.0 : hist.grad_hi;
+    title = "Gradients dL/dz_l per layer##act_grad";
+    xlabel = grad_per_layer_range ? "dL/dz_l / max|dL/dz_l| (each layer)" : "dL/dz_l (one range)";
+  }
+  const std::vector<double>& grid = gradients ? right_grid_ : left_grid_;
+  const double vmax = gradients ? right_max_ : left_max_;
+  if (!plot::BeginPlot(title, ImVec2(w, h))) return;
+  plot::SetupAxes(xlabel, "layer l", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
+  plot::SetupColorBar("fraction of the layer's units", 0.0, vmax, plot::Colormap::Viridis);
+  plot::SetupFinish();
+  plot::PlotHeatmap("##cells", grid.data(), hist.layers, hist.bins, 0.0, vmax, plot::Point{lo, 0.5},
+                    plot::Point{hi, hist.layers + 0.5}, plot::Colormap::Viridis);
+  if (plot::IsPlotHovered()) {
+    const plot::Point m = plot::GetPlotMousePos();
+    const int l = static_cast<int>(std::lround(m.y));
+    const int k = static_cast<int>(std::floor((m.x - lo) / (hi - lo) * hist.bins));
+    if (l >= 1 && l <= hist.layers && k >= 0 && k < hist.bins) {
+      const double dx = (hi - lo) / hist.bins;
+      const double frac = grid[static_cast<size_t>(hist.layers - l) * static_cast<size_t>(hist.bins) + static_cast<size_t>(k)];
+      const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
+      ImGui::BeginTooltip();
+      ImGui::Text("layer %d, bin [%s, %s): %s %% of its %d units", l, fmt(lo + k * dx).c_str(),
+                  fmt(lo + (k + 1) * dx).c_str(), fmt(100.0 * frac, "%.2f").c_str(), s.batch * s.width);
+      if (gradients && grad_per_layer_range)
+        ImGui::Text("this layer's range: +-%s", fmt(hist.grad_own_max[static_cast<size_t>(l - 1)]).c_str());
+      if (gradients)
+        ImGui::TextDisabled("dL/dz_l = dL/dh_l * f'(z_l); ||dL/dz_l|| = %s", fmt(r.grad_norm_z).c_str());
+      else
+        ImGui::TextDisabled("h_l = f(z_l): std %s; z_l: std %s; saturated %s %%", fmt(r.act_std).c_str(),
+                            fmt(r.pre_std).c_str(), fmt(100.0 * r.saturated, "%.1f").c_str());
+      ImGui::EndTooltip();
+    }
+  }
+  plot::EndPlot();
+}
+
+CILAB_REGISTER_VIEW(Activations, ActivationsView);
+
+}  // namespace cilab

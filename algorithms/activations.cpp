@@ -224,13 +224,17 @@ const ParamTable<Activations::Params>& param_table() {
 const MetricTable& metric_table() {
   static const MetricTable kMetrics = {
       {Activations::kMetricGradRatio, "grad_ratio",
-       "||dL/dW_1|| / ||dL/dW_L||: the first layer's weight gradient against the last's (<< 1 vanishing, >> 1 "
-       "exploding)",
+       "||dL/dh_1|| / ||dL/dh_L||: the backward signal reaching layer 1's output against the upstream "
+       "gradient dL/dh_L = G / n (<< 1 vanishing, >> 1 exploding)",
        true},
       {Activations::kMetricGradFactor, "grad_factor",
-       "grad_ratio^(1/(L-1)): the mean factor by which the weight-gradient norm changes per layer towards the input "
-       "(NaN for L = 1)",
+       "grad_ratio^(1/(L-1)): the mean factor by which the backward signal changes per layer (NaN for L = 1)",
        true},
+      {Activations::kMetricWeightGradRatio, "weight_grad_ratio",
+       "||dL/dW_1|| / ||dL/dW_L||, dL/dW_l = dL/dz_l^T h_{l-1}: what the optimiser sees in the first layer "
+       "against the last (mixes the forward and the backward pass)",
+       true},
+      {Activations::kMetricSignalRatio, "signal_ratio", "std(h_L) / std(h_1): growth of the forward signal", true},
       {Activations::kMetricOutputStd, "output_std", "std of the last layer's activations h_L over the batch", true},
       {Activations::kMetricSaturated, "saturated",
        "mean over the layers of the fraction of units with |f'(z)| < s max|f'|", false},
@@ -321,6 +325,8 @@ std::unique_ptr<ActivationsPass> run_activations_pass(const Activations::Params&
   hist->bins = p.bins;
   double pre_lo = INFINITY, pre_hi = -INFINITY, act_lo = INFINITY, act_hi = -INFINITY, grad_max = 0.0;
   s.per_layer.resize(static_cast<size_t>(depth));
+  int fwd_overflow = 0;  // first layer whose z or h is not finite
+  int bwd_overflow = 0;  // last layer (the first reached going back) whose gradient is not finite
   for (int l = 0; l < depth; ++l) {
     ActivationsLayer& r = s.per_layer[static_cast<size_t>(l)];
     const nn::Mat<float>&z = z_of(l), &h = h_of(l), &dz = dz_of(l);
@@ -333,8 +339,8 @@ std::unique_ptr<ActivationsPass> run_activations_pass(const Activations::Params&
     r.grad_norm_w = frobenius(net.grads() + net.param_offset(static_cast<size_t>(2 * l)), static_cast<size_t>(w) * w);
     r.grad_norm_h = frobenius(dh_of(l).data(), static_cast<size_t>(dh_of(l).size()));
     r.grad_norm_z = frobenius(dz.data(), static_cast<size_t>(dz.size()));
-    if (s.overflow_layer == 0 && !(all_finite(z) && all_finite(h) && all_finite(dz) && all_finite(dh_of(l))))
-      s.overflow_layer = l + 1;
+    if (fwd_overflow == 0 && !(all_finite(z) && all_finite(h))) fwd_overflow = l + 1;
+    if (!(all_finite(dz) && all_finite(dh_of(l)) && std::isfinite(r.grad_norm_w))) bwd_overflow = l + 1;
     extend_range(z, &pre_lo, &pre_hi);
     extend_range(h, &act_lo, &act_hi);
     grad_max = std::max(grad_max, max_abs(dz));
@@ -367,9 +373,11 @@ std::unique_ptr<ActivationsPass> run_activations_pass(const Activations::Params&
   // ---- metrics, table, status.
   const ActivationsLayer &first = s.per_layer.front(), &last = s.per_layer.back();
   s.metrics = metric_table().blank();
-  const double ratio = first.grad_norm_w / last.grad_norm_w;
+  const double ratio = first.grad_norm_h / last.grad_norm_h;
   s.metrics[Activations::kMetricGradRatio] = ratio;
   s.metrics[Activations::kMetricGradFactor] = depth > 1 ? std::pow(ratio, 1.0 / (depth - 1)) : kNaN;
+  s.metrics[Activations::kMetricWeightGradRatio] = first.grad_norm_w / last.grad_norm_w;
+  s.metrics[Activations::kMetricSignalRatio] = last.act_std / first.act_std;
   s.metrics[Activations::kMetricOutputStd] = last.act_std;
   double sat_sum = 0.0;
   for (const ActivationsLayer& r : s.per_layer) sat_sum += r.saturated;
@@ -379,10 +387,16 @@ std::unique_ptr<ActivationsPass> run_activations_pass(const Activations::Params&
     s.table.push_back({static_cast<double>(l + 1), r.pre_mean, r.pre_std, r.act_mean, r.act_std, r.saturated,
                        r.grad_norm_w, r.grad_norm_h, r.grad_norm_z});
   }
-  if (s.overflow_layer > 0) {
+  s.overflow_layer = fwd_overflow > 0 ? fwd_overflow : bwd_overflow;
+  if (fwd_overflow > 0) {
     s.status = Status::Diverged;
-    s.message = "values overflowed the float range from layer " + std::to_string(s.overflow_layer) +
-                " on (exploding signal or gradient); try a smaller gain or input std";
+    s.message = "the activations overflowed the float range at layer " + std::to_string(fwd_overflow) +
+                " (an exploding signal); try a smaller gain or input std, or fewer layers";
+  } else if (bwd_overflow > 0) {
+    s.status = Status::Diverged;
+    s.message = "the gradients overflowed the float range at layer " + std::to_string(bwd_overflow) +
+                ", going back from layer " + std::to_string(depth) +
+                " (an exploding gradient); try a smaller gain or fewer layers";
   } else {
     s.status = Status::Converged;
   }

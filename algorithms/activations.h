@@ -109,7 +109,9 @@ struct ActivationsSnapshot : Snapshot {
   int layers = 0, width = 0, batch = 0;
   double derivative_max = 1;      // max |f'|: the saturation threshold is saturation * this
   double input_mean = 0, input_std = 0;  // measured on X
-  int overflow_layer = 0;         // first layer (1-based) with a non-finite value; 0 = none
+  // First layer (1-based) whose z or h is not finite, else the first layer reached
+  // going back whose gradient is not finite; 0 = everything finite.
+  int overflow_layer = 0;
   std::vector<ActivationsLayer> per_layer;  // L entries
   std::shared_ptr<const ActivationsHistograms> hist;
   size_t byte_size() const override;
@@ -125,10 +127,14 @@ struct ActivationsSnapshot : Snapshot {
 //   mean, std   of the input entries (defaults 0, 1);
 //   saturation  s of the saturation test (0.001..0.5, default 0.05);
 //   bins        histogram bins (5..101, default 41).
-// Metrics: grad_ratio = ||dL/dW_1|| / ||dL/dW_L|| (< 1 vanishing towards the
-// input, > 1 exploding), grad_factor = grad_ratio^(1/(L-1)) (the mean factor per
-// layer), output_std = std(h_L), saturated = the mean saturated fraction over
-// the layers.
+// Metrics: grad_ratio = ||dL/dh_1|| / ||dL/dh_L||, the backward signal after
+// L - 1 layers against the upstream one (<< 1 vanishing, >> 1 exploding),
+// grad_factor = grad_ratio^(1/(L-1)) (the mean factor per layer; NaN for L = 1),
+// weight_grad_ratio = ||dL/dW_1|| / ||dL/dW_L|| (dL/dW_l = dz_l^T h_{l-1}
+// mixes both passes: with ReLU, He and gain 2 the forward growth of h cancels the
+// backward growth of dz and this ratio stays near 1 while both signals explode),
+// signal_ratio = std(h_L) / std(h_1) (the forward pass), output_std = std(h_L),
+// saturated = the mean saturated fraction over the layers.
 class Activations : public Module {
  public:
   struct Params {
@@ -145,7 +151,10 @@ class Activations : public Module {
   };
 
   // Metric slots in info().metrics / Snapshot::metrics.
-  enum Metric : int { kMetricGradRatio, kMetricGradFactor, kMetricOutputStd, kMetricSaturated, kNumMetrics };
+  enum Metric : int {
+    kMetricGradRatio, kMetricGradFactor, kMetricWeightGradRatio, kMetricSignalRatio, kMetricOutputStd,
+    kMetricSaturated, kNumMetrics
+  };
 
   Activations();
   ~Activations() override;

@@ -46,6 +46,17 @@ plot::Spec line_spec(ImU32 color, plot::Marker marker = plot::Marker::None, floa
   return spec;
 }
 
+// An invisible item that extends the fit up to y_top at x: room above the data
+// for the legend (the axes keep fitting the data, the legend never covers it).
+void legend_room(const char* id, double x, double y_top) {
+  plot::Spec spec;
+  spec.flags = plot::ItemFlags_NoLegend;
+  if (plot::BeginItem(id, spec)) {
+    if (plot::FitThisFrame()) plot::FitPoint(x, y_top);
+    plot::EndItem();
+  }
+}
+
 // The reading of the backward pass: what a lecturer would say about it.
 std::string reading(const ActivationsSnapshot& s, bool* bad) {
   const double ratio = s.metrics.size() > Activations::kMetricGradRatio ? s.metrics[Activations::kMetricGradRatio] : NAN;
@@ -59,19 +70,20 @@ std::string reading(const ActivationsSnapshot& s, bool* bad) {
   const std::string per = " (x" + fmt(factor) + " per layer)";
   if (ratio < kVanishing) {
     *bad = true;
-    return "vanishing: ||dL/dW_1|| is " + fmt(ratio) + " of ||dL/dW_L||" + per;
+    return "vanishing: ||dL/dh_1|| is " + fmt(ratio) + " of ||dL/dh_L||" + per;
   }
   if (ratio > 1.0 / kVanishing) {
     *bad = true;
-    return "exploding: ||dL/dW_1|| is " + fmt(ratio) + " x ||dL/dW_L||" + per;
+    return "exploding: ||dL/dh_1|| is " + fmt(ratio) + " x ||dL/dh_L||" + per;
   }
-  return "stable: ||dL/dW_1|| / ||dL/dW_L|| = " + fmt(ratio) + per;
+  return "stable: ||dL/dh_1|| / ||dL/dh_L|| = " + fmt(ratio) + per;
 }
 
 }  // namespace
 
 void ActivationsView::draw_controls(const Snapshot& snap, const ViewContext&) {
-  if (!dynamic_cast<const ActivationsSnapshot*>(&snap)) return;
+  const auto* s = dynamic_cast<const ActivationsSnapshot*>(&snap);
+  if (!s) return;
   ImGui::TextDisabled("View");
   ImGui::Checkbox("left histogram: pre-activations z (Z)", &show_pre_activations);
   tooltip_text("Off: the activations h_l = f(z_l). On: the pre-activations z_l = h_{l-1} W_l^T + b_l, where the "
@@ -80,6 +92,10 @@ void ActivationsView::draw_controls(const Snapshot& snap, const ViewContext&) {
   tooltip_text("Off: one range [-m, m] for all layers (m = the largest |dL/dz|): a vanishing gradient collapses "
                "onto the middle bin. On: each layer on its own range [-m_l, m_l]: the shape of every layer's "
                "gradient, whatever its size.");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("z histogram on f: layer", &overlay_layer, 0, std::max(1, s->layers));
+  tooltip_text("Draws the histogram of this layer's pre-activations z_l under f and f' (0: none): the units "
+               "inside the shaded stretches are saturated. Raise the input std or the gain to push them there.");
   ImGui::TextDisabled("Keys: A next activation, I next init");
 }
 
@@ -151,10 +167,24 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   bool bad = false;
   const std::string read = reading(s, &bad);
   item(read,
-       "Frobenius norms of the weight gradients of the first and the last layer. Each layer multiplies the "
-       "backward signal by W_l^T and by f'(z_l) elementwise: with |f'| <= 1/4 (sigmoid) it shrinks at least "
-       "4x per layer unless ||W||_2 > 4; a gain > 1 grows it. Per-layer factor = ratio^(1/(L-1)).",
+       "The backward signal: Frobenius norm of dL/dh_1 (after L - 1 layers) against the upstream dL/dh_L = "
+       "G / n. Each layer multiplies it by f'(z_l) elementwise and by W_l: ||dL/dz_l|| <= max|f'| ||dL/dh_l|| "
+       "and ||dL/dh_{l-1}|| <= ||W_l||_2 ||dL/dz_l||, so with sigmoid (max f' = 1/4) it shrinks unless "
+       "||W||_2 > 4; a gain > 1 grows it. Per-layer factor = ratio^(1/(L-1)).",
        false, bad ? &kBad : &kGood);
+  const double wr = s.metrics.size() > Activations::kMetricWeightGradRatio ? s.metrics[Activations::kMetricWeightGradRatio] : NAN;
+  const double sr = s.metrics.size() > Activations::kMetricSignalRatio ? s.metrics[Activations::kMetricSignalRatio] : NAN;
+  if (s.layers > 1) {
+    item("||dL/dW_1|| / ||dL/dW_L|| = " + fmt(wr),
+         "The weight gradients the optimiser sees, first layer against last. dL/dW_l = dL/dz_l^T h_{l-1} mixes "
+         "both passes: when the forward signal h grows as fast as the backward one shrinks (or the reverse) this "
+         "ratio stays near 1 although the gradients explode or vanish (try relu, he, gain 2).",
+         false);
+    item("std(h_L) / std(h_1) = " + fmt(sr),
+         "Growth of the forward signal over the layers: << 1 the activations shrink towards a constant, >> 1 "
+         "they blow up. Var(z_{l+1}) = w Var(W) gain^2 E[h_l^2] (+ Var(b)).",
+         false);
+  }
   const double sat = s.metrics.size() > Activations::kMetricSaturated ? s.metrics[Activations::kMetricSaturated] : NAN;
   std::snprintf(buf, sizeof buf, "saturated: %s %% of units", fmt(100.0 * sat, "%.1f").c_str());
   item(buf,
@@ -187,18 +217,27 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
   char title[96];
   std::snprintf(title, sizeof title, "%s and its derivative##act_f", nn::activation_name(s.activation));
   if (!plot::BeginPlot(title, ImVec2(w, h))) return;
+  const nn::Activation a = s.activation;
+  // Initial limits: z in [-6, 6], y over f and f' there plus room for the legend.
+  double y_lo = 0.0, y_hi = 0.0;
+  for (int i = 0; i <= 120; ++i) {
+    const double z = -6.0 + 0.1 * i;
+    for (const double v : {nn::activation_value(a, z), nn::activation_derivative(a, z)}) {
+      y_lo = std::min(y_lo, v);
+      y_hi = std::max(y_hi, v);
+    }
+  }
+  const double y_room = y_hi + 1.0 * (y_hi - y_lo);
   plot::SetupAxes("z", "f(z), f'(z)");
-  plot::SetupAxesLimits(-6.0, 6.0, -1.5, 3.0, plot::Cond::Once);
-  plot::SetupAxesFitKey(static_cast<uint64_t>(s.activation) + 1);
+  plot::SetupAxesLimits(-6.0, 6.0, y_lo - 0.05 * (y_hi - y_lo), y_room, plot::Cond::Once);
+  plot::SetupAxesFitKey(static_cast<uint64_t>(a) + 1);  // another activation: refit
   plot::SetupLegend(plot::Location::NorthWest);
   plot::SetupFinish();
   const plot::Limits lim = plot::GetPlotLimits();
-  const nn::Activation a = s.activation;
 
   // Saturated stretches of the visible z range, shaded over the full height.
-  char sat_label[96];
-  std::snprintf(sat_label, sizeof sat_label, "saturated: |f'| < %s x %s", fmt(s.saturation).c_str(),
-                fmt(s.derivative_max).c_str());
+  legend_room("##f_room", 0.0, y_room);
+  const char* sat_label = "saturated";
   plot::Spec sat_spec;
   sat_spec.color = kSatColor;
   sat_spec.fill_color = kSatColor;
@@ -211,6 +250,31 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
                         ImVec2(std::max(p0.x, p1.x), std::max(p0.y, p1.y)), kSatColor);
     }
     plot::EndItem();
+  }
+  // Where layer l's units sit: the histogram of z_l, its peak at 40 % of the f range.
+  const int ol = std::min(overlay_layer, s.layers);
+  if (ol >= 1) {
+    const ActivationsHistograms& h = *s.hist;
+    char label[48];
+    std::snprintf(label, sizeof label, "z of layer %d", ol);
+    plot::Spec zs_spec;
+    zs_spec.color = IM_COL32(160, 160, 175, 255);
+    zs_spec.flags = plot::ItemFlags_NoFit;
+    if (plot::BeginItem(label, zs_spec)) {
+      const double* row = h.row(h.pre, ol - 1);
+      double peak = 0.0;
+      for (int k = 0; k < h.bins; ++k) peak = std::max(peak, row[k]);
+      const double dx = (h.pre_hi - h.pre_lo) / h.bins, base = std::min(0.0, y_lo);
+      const double scale = peak > 0 ? 0.4 * (y_hi - y_lo) / peak : 0.0;
+      ImDrawList* dl = plot::GetPlotDrawList();
+      for (int k = 0; k < h.bins; ++k) {
+        if (row[k] <= 0) continue;
+        const ImVec2 p0 = plot::PlotToPixels(h.pre_lo + k * dx, base + row[k] * scale);
+        const ImVec2 p1 = plot::PlotToPixels(h.pre_lo + (k + 1) * dx, base);
+        dl->AddRectFilled(ImVec2(p0.x, p0.y), ImVec2(std::max(p1.x, p0.x + 1.0f), p1.y), IM_COL32(160, 160, 175, 90));
+      }
+      plot::EndItem();
+    }
   }
   double zs[kCurveSamples], fs[kCurveSamples], ds[kCurveSamples];
   for (int i = 0; i < kCurveSamples; ++i) {
@@ -240,7 +304,7 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
   if (!plot::BeginPlot("Gradient norms per layer##act_norms", ImVec2(w, h))) return;
   plot::SetupAxes("layer l (1 = input side)", "Frobenius norm", plot::AxisFlags_AutoFit,
                   plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
-  plot::SetupLegend(plot::Location::SouthEast);
+  plot::SetupLegend(plot::Location::NorthWest);
   plot::SetupFinish();
   const int n = s.layers;
   std::vector<double> xs(static_cast<size_t>(n)), nw(xs.size()), nh(xs.size()), nz(xs.size());
@@ -251,6 +315,11 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
     nh[static_cast<size_t>(l)] = r.grad_norm_h;
     nz[static_cast<size_t>(l)] = r.grad_norm_z;
   }
+  double lo = INFINITY, hi = 0.0;
+  for (const std::vector<double>* v : {&nw, &nh, &nz})
+    for (const double x : *v)
+      if (x > 0 && std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  if (hi > 0) legend_room("##norms_room", 1.0, hi * std::pow(std::max(10.0, hi / lo), 0.6));
   plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n, line_spec(kNormW, plot::Marker::Circle));
   plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(kNormH, plot::Marker::Square, 1.5f));
   plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n, line_spec(kNormZ, plot::Marker::Diamond, 1.5f));
@@ -270,7 +339,7 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
 void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, float h) {
   if (!plot::BeginPlot("Forward pass per layer##act_stats", ImVec2(w, h))) return;
   plot::SetupAxes("layer l (1 = input side)", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
-  plot::SetupLegend(plot::Location::NorthEast);
+  plot::SetupLegend(plot::Location::NorthWest);
   plot::SetupFinish();
   const int n = s.layers;
   std::vector<double> xs(static_cast<size_t>(n)), mean(xs.size()), sd(xs.size()), sat(xs.size());
@@ -281,9 +350,14 @@ void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, flo
     sd[static_cast<size_t>(l)] = r.act_std;
     sat[static_cast<size_t>(l)] = r.saturated;
   }
-  plot::PlotLine("mean of h_l", xs.data(), mean.data(), n, line_spec(kFColor, plot::Marker::Circle));
-  plot::PlotLine("std of h_l", xs.data(), sd.data(), n, line_spec(kDColor, plot::Marker::Square));
-  plot::PlotLine("saturated fraction", xs.data(), sat.data(), n, line_spec(IM_COL32(200, 80, 80, 255), plot::Marker::Diamond));
+  double lo = 0.0, hi = 0.0;
+  for (const std::vector<double>* v : {&mean, &sd, &sat})
+    for (const double x : *v)
+      if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+  legend_room("##stats_room", 1.0, hi + 1.3 * std::max(hi - lo, 0.1));
+  plot::PlotLine("mean h_l", xs.data(), mean.data(), n, line_spec(kFColor, plot::Marker::Circle));
+  plot::PlotLine("std h_l", xs.data(), sd.data(), n, line_spec(kDColor, plot::Marker::Square));
+  plot::PlotLine("saturated", xs.data(), sat.data(), n, line_spec(IM_COL32(200, 80, 80, 255), plot::Marker::Diamond));
   if (plot::IsPlotHovered()) {
     const int l = std::clamp(static_cast<int>(std::lround(plot::GetPlotMousePos().x)), 1, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
@@ -318,7 +392,7 @@ void ActivationsView::draw_heatmap(const ActivationsSnapshot& s, bool gradients,
   const double vmax = gradients ? right_max_ : left_max_;
   if (!plot::BeginPlot(title, ImVec2(w, h))) return;
   plot::SetupAxes(xlabel, "layer l", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
-  plot::SetupColorBar("fraction of the layer's units", 0.0, vmax, plot::Colormap::Viridis);
+  plot::SetupColorBar("fraction of units", 0.0, vmax, plot::Colormap::Viridis);
   plot::SetupFinish();
   plot::PlotHeatmap("##cells", grid.data(), hist.layers, hist.bins, 0.0, vmax, plot::Point{lo, 0.5},
                     plot::Point{hi, hist.layers + 0.5}, plot::Colormap::Viridis);

@@ -4,15 +4,17 @@
 // (||dL/dW_1|| / ||dL/dW_L||: vanishing, stable or exploding, and the mean
 // factor per layer), coloured.
 // Top row: f and f' over z with the saturated stretches (|f'| < s max|f'|)
-// shaded, the formulas in the legend tooltip and a hover read-out; the gradient
+// shaded, the histogram of one layer's pre-activations z_l below the curves
+// (where the units sit on f), the formulas in a hover read-out; the gradient
 // norms ||dL/dW_l||, ||dL/dh_l||, ||dL/dz_l|| per layer on a log axis; the
 // forward statistics per layer (mean and std of h_l, saturated fraction).
 // Bottom row: layer x bin heatmaps (layer 1 at the bottom, the output on top,
 // as the signal flows) of the activations h_l (or the pre-activations z_l) and
 // of the gradients dL/dz_l, on one range for all layers (vanishing = mass
 // collapsing on 0) or on each layer's own range (the shape), with colour bars.
-// Keys: A = next activation, Shift is not needed; I = next initialisation;
-// G = gradient bins common / per layer. The A and I keys send SetParam intents.
+// Keys: A = next activation, I = next initialisation (both SetParam intents,
+// as the parameter panel), G = gradient bins common / per layer, Z = the left
+// heatmap shows z_l instead of h_l.
 #pragma once
 
 #include "views/view.h"
@@ -33,6 +35,7 @@ class ActivationsView : public ModuleView {
   // View options (public: tests and presets set them).
   bool show_pre_activations = false;  // left heatmap: z_l instead of h_l
   bool grad_per_layer_range = false;  // right heatmap: each layer on its own range
+  int overlay_layer = 1;              // f plot: histogram of z_l of this layer (0 = none)
 
   // The header read-outs of the last frame, in order (tests).
   const std::vector<std::string>& header() const { return header_; }

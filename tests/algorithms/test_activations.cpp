@@ -157,8 +157,16 @@ TEST_CASE("activations: ReLU with He init keeps Var(z) level through the layers"
     CAPTURE(l);
     CHECK(std::abs(std::log(r[static_cast<size_t>(l)].pre_std / r[0].pre_std)) < tol);
   }
-  // The backward pass is level as well: the weight-gradient norm changes by well under 5 % per layer.
+  // The backward pass is level as well: ||dL/dh_l|| changes by well under 5 % per layer.
   CHECK(std::abs(std::log(pass->snapshot->metrics[Activations::kMetricGradFactor])) < 0.05);
+  // With gain 2 both passes grow: Var(z) and Var(dL/dh) by w Var(W) gain^2 / 2 = 4 per layer, so the norms
+  // by 2 per layer; the weight gradient dL/dW_l = dz_l^T h_{l-1} multiplies a shrinking-towards-the-input
+  // forward factor by a growing backward one, and stays level.
+  const auto big = run_activations_pass(params(Activation::ReLU, Init::He, depth, w, n, 2.0), 5);
+  const double want = std::pow(2.0, depth - 1);
+  CHECK(std::abs(std::log(big->snapshot->metrics[Activations::kMetricGradRatio] / want)) < 2 * tol);
+  CHECK(std::abs(std::log(big->snapshot->metrics[Activations::kMetricSignalRatio] / want)) < 2 * tol);
+  CHECK(std::abs(std::log(big->snapshot->metrics[Activations::kMetricWeightGradRatio])) < 2 * tol);
   // ... while sigmoid with torch's init vanishes (the module's default lesson).
   const auto sig = run_activations_pass(Activations::Params{}, 5);
   CHECK(sig->snapshot->metrics[Activations::kMetricGradRatio] < 1e-3);
@@ -197,9 +205,10 @@ TEST_CASE("activations: the per-layer norms are the library's gradients (dL/dW_l
     // dL/dz_l = dL/dh_l * f'(z_l), elementwise.
     const nn::Mat<float>& dh = l + 1 < depth ? net.input_gradient(static_cast<size_t>(2 * l + 2)) : pass->upstream;
     const nn::Mat<float>& z = net.activation(static_cast<size_t>(2 * l));
+    const nn::Mat<float>& dzf = net.input_gradient(static_cast<size_t>(2 * l + 1));
     double err = 0.0;
     for (Eigen::Index i = 0; i < z.size(); ++i)
-      err = std::max(err, std::abs(dz.data()[i] - dh.data()[i] * nn::activation_derivative(Activation::GELU, z.data()[i])));
+      err = std::max(err, std::abs(dzf.data()[i] - dh.data()[i] * nn::activation_derivative(Activation::GELU, z.data()[i])));
     CHECK(err <= 1e-5 * dh.cwiseAbs().maxCoeff());
   }
   // The upstream gradient is G / n with G ~ N(0, 1): E||G/n||^2 = w / n.

@@ -21,7 +21,7 @@ expect module activations
 wait 3
 expect no-error
 expect text sigmoid, torch init x gain 1: L = 10 layers of width 128
-expect text vanishing: ||dL/dW_1|| is
+expect text vanishing: ||dL/dh_1|| is
 expect metric grad_ratio < 0.001
 expect plots-min-height 80
 expect plots-inside-window
@@ -32,7 +32,7 @@ set activation=relu
 set init=he
 wait 3
 expect param activation=relu
-expect text stable: ||dL/dW_1|| / ||dL/dW_L||
+expect text stable: ||dL/dh_1|| / ||dL/dh_L||
 expect metric grad_factor > 0.9
 expect metric grad_factor < 1.1
 screenshot gui_act_relu_he.png
@@ -40,7 +40,7 @@ wait 1
 # bad init in one slider
 set gain=2
 wait 3
-expect text exploding: ||dL/dW_1|| is
+expect text exploding: ||dL/dh_1|| is
 # the A key: next activation (relu -> leaky_relu)
 key A
 wait 3

@@ -319,7 +319,7 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
   for (const std::vector<double>* v : {&nw, &nh, &nz})
     for (const double x : *v)
       if (x > 0 && std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
-  if (hi > 0) legend_room("##norms_room", 1.0, hi * std::pow(std::max(10.0, hi / lo), 0.6));
+  if (hi > 0) legend_room("##norms_room", 1.0, hi * std::max(10.0, hi / lo));
   plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n, line_spec(kNormW, plot::Marker::Circle));
   plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(kNormH, plot::Marker::Square, 1.5f));
   plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n, line_spec(kNormZ, plot::Marker::Diamond, 1.5f));

@@ -57,6 +57,11 @@ void legend_room(const char* id, double x, double y_top) {
   }
 }
 
+// The layer nearest to x on a per-layer plot, clamped to 1..n (x may be far off when zoomed out).
+int layer_at(double x, int n) {
+  return std::isfinite(x) ? static_cast<int>(std::clamp(std::round(x), 1.0, static_cast<double>(n))) : 1;
+}
+
 // The reading of the backward pass: what a lecturer would say about it.
 std::string reading(const ActivationsSnapshot& s, bool* bad) {
   const double ratio = s.metrics.size() > Activations::kMetricGradRatio ? s.metrics[Activations::kMetricGradRatio] : NAN;
@@ -324,7 +329,7 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
   plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(kNormH, plot::Marker::Square, 1.5f));
   plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n, line_spec(kNormZ, plot::Marker::Diamond, 1.5f));
   if (plot::IsPlotHovered()) {
-    const int l = std::clamp(static_cast<int>(std::lround(plot::GetPlotMousePos().x)), 1, n);
+    const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
     ImGui::BeginTooltip();
     ImGui::Text("layer %d: ||dL/dW|| = %s, ||dL/dh|| = %s, ||dL/dz|| = %s", l, fmt(r.grad_norm_w).c_str(),
@@ -359,7 +364,7 @@ void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, flo
   plot::PlotLine("std h_l", xs.data(), sd.data(), n, line_spec(kDColor, plot::Marker::Square));
   plot::PlotLine("saturated", xs.data(), sat.data(), n, line_spec(IM_COL32(200, 80, 80, 255), plot::Marker::Diamond));
   if (plot::IsPlotHovered()) {
-    const int l = std::clamp(static_cast<int>(std::lround(plot::GetPlotMousePos().x)), 1, n);
+    const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
     ImGui::BeginTooltip();
     ImGui::Text("layer %d: h mean %s, std %s; z mean %s, std %s; saturated %s %%", l, fmt(r.act_mean).c_str(),
@@ -398,9 +403,9 @@ void ActivationsView::draw_heatmap(const ActivationsSnapshot& s, bool gradients,
                     plot::Point{hi, hist.layers + 0.5}, plot::Colormap::Viridis);
   if (plot::IsPlotHovered()) {
     const plot::Point m = plot::GetPlotMousePos();
-    const int l = static_cast<int>(std::lround(m.y));
-    const int k = static_cast<int>(std::floor((m.x - lo) / (hi - lo) * hist.bins));
-    if (l >= 1 && l <= hist.layers && k >= 0 && k < hist.bins) {
+    const double ly = std::round(m.y), kx = std::floor((m.x - lo) / (hi - lo) * hist.bins);
+    if (ly >= 1 && ly <= hist.layers && kx >= 0 && kx < hist.bins) {  // before any cast: zoomed far out
+      const int l = static_cast<int>(ly), k = static_cast<int>(kx);
       const double dx = (hi - lo) / hist.bins;
       const double frac = grid[static_cast<size_t>(hist.layers - l) * static_cast<size_t>(hist.bins) + static_cast<size_t>(k)];
       const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];

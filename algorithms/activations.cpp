@@ -69,7 +69,10 @@ double max_abs(const nn::Mat<float>& m) {
 
 // A degenerate or empty range made usable (a constant layer: one bin around it).
 void usable_range(double* lo, double* hi) {
-  if (!(*lo <= *hi)) *lo = 0.0, *hi = 0.0;
+  if (!(*lo <= *hi)) {  // no finite value at all
+    *lo = 0.0;
+    *hi = 0.0;
+  }
   if (*hi - *lo < 1e-12 * std::max(1.0, std::abs(*lo))) {
     const double pad = std::max(0.5, 0.1 * std::abs(*lo));
     *lo -= pad;
@@ -323,7 +326,8 @@ std::unique_ptr<ActivationsPass> run_activations_pass(const Activations::Params&
   auto hist = std::make_shared<ActivationsHistograms>();
   hist->layers = depth;
   hist->bins = p.bins;
-  double pre_lo = INFINITY, pre_hi = -INFINITY, act_lo = INFINITY, act_hi = -INFINITY, grad_max = 0.0;
+  constexpr double kInf = std::numeric_limits<double>::infinity();
+  double pre_lo = kInf, pre_hi = -kInf, act_lo = kInf, act_hi = -kInf, grad_max = 0.0;
   s.per_layer.resize(static_cast<size_t>(depth));
   int fwd_overflow = 0;  // first layer whose z or h is not finite
   int bwd_overflow = 0;  // last layer (the first reached going back) whose gradient is not finite
@@ -348,9 +352,12 @@ std::unique_ptr<ActivationsPass> run_activations_pass(const Activations::Params&
   usable_range(&pre_lo, &pre_hi);
   usable_range(&act_lo, &act_hi);
   if (!(grad_max > 0.0)) grad_max = 1.0;
-  hist->pre_lo = pre_lo, hist->pre_hi = pre_hi;
-  hist->act_lo = act_lo, hist->act_hi = act_hi;
-  hist->grad_lo = -grad_max, hist->grad_hi = grad_max;
+  hist->pre_lo = pre_lo;
+  hist->pre_hi = pre_hi;
+  hist->act_lo = act_lo;
+  hist->act_hi = act_hi;
+  hist->grad_lo = -grad_max;
+  hist->grad_hi = grad_max;
   const size_t cells = static_cast<size_t>(depth) * static_cast<size_t>(p.bins);
   hist->pre.resize(cells);
   hist->act.resize(cells);

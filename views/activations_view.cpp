@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <limits>
 #include <string>
 
 namespace cilab {
@@ -320,10 +321,13 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
     nh[static_cast<size_t>(l)] = r.grad_norm_h;
     nz[static_cast<size_t>(l)] = r.grad_norm_z;
   }
-  double lo = INFINITY, hi = 0.0;
+  double lo = std::numeric_limits<double>::infinity(), hi = 0.0;
   for (const std::vector<double>* v : {&nw, &nh, &nz})
     for (const double x : *v)
-      if (x > 0 && std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+      if (x > 0 && std::isfinite(x)) {
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+      }
   if (hi > 0) legend_room("##norms_room", 1.0, hi * std::max(10.0, hi / lo));
   plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n, line_spec(kNormW, plot::Marker::Circle));
   plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(kNormH, plot::Marker::Square, 1.5f));
@@ -358,7 +362,10 @@ void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, flo
   double lo = 0.0, hi = 0.0;
   for (const std::vector<double>* v : {&mean, &sd, &sat})
     for (const double x : *v)
-      if (std::isfinite(x)) lo = std::min(lo, x), hi = std::max(hi, x);
+      if (std::isfinite(x)) {
+        lo = std::min(lo, x);
+        hi = std::max(hi, x);
+      }
   legend_room("##stats_room", 1.0, hi + 1.3 * std::max(hi - lo, 0.1));
   plot::PlotLine("mean h_l", xs.data(), mean.data(), n, line_spec(kFColor, plot::Marker::Circle));
   plot::PlotLine("std h_l", xs.data(), sd.data(), n, line_spec(kDColor, plot::Marker::Square));

@@ -233,7 +233,7 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
       y_hi = std::max(y_hi, v);
     }
   }
-  const double y_room = y_hi + 1.0 * (y_hi - y_lo);
+  const double y_room = y_hi + 1.3 * (y_hi - y_lo);
   plot::SetupAxes("z", "f(z), f'(z)");
   plot::SetupAxesLimits(-6.0, 6.0, y_lo - 0.05 * (y_hi - y_lo), y_room, plot::Cond::Once);
   plot::SetupAxesFitKey(static_cast<uint64_t>(a) + 1);  // another activation: refit

@@ -1,5 +1,6 @@
 #include "algorithms/core/registry.h"
 
+#include "algorithms/activations.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
 #include "algorithms/mlp.h"
@@ -20,6 +21,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
+      {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},
   };
   return entries;

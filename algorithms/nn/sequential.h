@@ -63,6 +63,9 @@ class Sequential {
   // Back-propagates dL/doutput through every layer: adds dL/dtheta to grads()
   // and, if dx is given, writes dL/dx (the input gradient).
   void backward(const Mat<T>& dy, Mat<T>* dx = nullptr);
+  // dL/d(input of layer i) of the last backward, for 1 <= i < size() (layer 0's
+  // input gradient is backward()'s dx): the activations lesson reads dL/dz per layer.
+  const Mat<T>& input_gradient(size_t i) const { return dacts_[i]; }
 
  private:
   void bind_all();

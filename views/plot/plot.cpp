@@ -46,7 +46,9 @@ void add_text_vertical(ImDrawList* dl, ImVec2 center, ImU32 col, const char* tex
     // bleeds out of a scrolled or clipped panel.
     const ImVec4 clip(dl->GetClipRectMin().x, dl->GetClipRectMin().y, dl->GetClipRectMax().x,
                       dl->GetClipRectMax().y);
-    dl->PushClipRectFullScreen();
+    // Not PushClipRectFullScreen: near the screen's right edge the unrotated text runs past the
+    // display and its last glyphs would be dropped (a colour bar's title at the window's edge).
+    dl->PushClipRect(ImVec2(-1e6f, -1e6f), ImVec2(1e6f, 1e6f), false);
     AddPlotText(dl, pos, col, text);
     dl->PopClipRect();
     if (dl->VtxBuffer.Size > vtx_begin && dl->CmdBuffer.Size >= 2)

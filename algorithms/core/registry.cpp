@@ -1,5 +1,6 @@
 #include "algorithms/core/registry.h"
 
+#include "algorithms/backprop.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
 #include "algorithms/optimizers.h"
@@ -19,6 +20,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
+      {"backprop", [] { return std::make_unique<Backprop>(); }},
   };
   return entries;
 }

@@ -70,7 +70,7 @@ TEST_CASE("backprop: the node-by-node walk equals the library's gradient to 1e-1
 
 TEST_CASE("backprop: the walk's forward values and loss equal a library forward pass") {
   Backprop m;
-  m.reset(nullptr, with({{"batch", 4}}, {{"layers", "3,2"}}), 3);
+  m.reset(nullptr, with({{"batch", 4}, {"activation", 1}}, {{"layers", "3,2"}}), 3);
   m.step();
   const auto s = m.backprop_snapshot();
   const BackpropTrace& tr = *s->trace;
@@ -207,7 +207,7 @@ TEST_CASE("backprop: the shape decides the named sub-steps and the parameter nam
   CHECK(s->table_row_names.back() == "b2[0]");
 }
 
-TEST_CASE("backprop: same seed, same run bit for bit; another seed differs; clones continue identically") {
+TEST_CASE("backprop: same seed, same run bit for bit, another seed differs, clones continue identically") {
   const ParamValues v = with({{"batch", 2}, {"optimizer", 6}, {"lr", 0.05}});
   Backprop a, b, c;
   a.reset(nullptr, v, 21);
@@ -231,22 +231,27 @@ TEST_CASE("backprop: same seed, same run bit for bit; another seed differs; clon
   CHECK(a.backprop_snapshot()->metrics == sd.metrics);
 }
 
-TEST_CASE("backprop: a 2-3-1 tanh network learns XOR; the loss falls; epochs count passes over the points") {
-  Backprop m;
-  m.reset(nullptr, with({{"batch", 4}, {"optimizer", 6}, {"lr", 0.05}}), 2);
+TEST_CASE("backprop: the default 2-3-1 sigmoid network learns XOR, the loss falls, epochs count passes") {
+  Backprop m;  // the defaults: one point per step, plain SGD
+  m.reset(nullptr, with({}), 2);
   const double start = m.backprop_snapshot()->metrics[Backprop::kMetricTrainLoss];
-  const auto s = run(m, 400);
+  auto s = run(m, 9);
+  CHECK(s->epoch == 2);  // 4 points, batch 1: 4 steps per epoch
+  s = run(m, 4000 - 9);
   CHECK(s->status == Status::Running);
   CHECK(s->metrics[Backprop::kMetricTrainLoss] < 0.1 * start);
   CHECK(s->metrics[Backprop::kMetricTrainAccuracy] == 1.0);
-  CHECK(s->epoch == 400);  // batch = all 4 points: one epoch per step
 
-  Backprop sgd;  // the default: one point per step
-  sgd.reset(nullptr, with({}), 2);
-  run(sgd, 9);
-  CHECK(sgd.backprop_snapshot()->epoch == 2);
-  for (int i = 0; i < 2000; ++i) sgd.step();
-  CHECK(sgd.backprop_snapshot()->metrics[Backprop::kMetricTrainAccuracy] == 1.0);
+  Backprop full;  // the whole batch: one epoch per step, and gradient descent lowers the loss every step
+  full.reset(nullptr, with({{"batch", 4}, {"lr", 0.2}}), 2);
+  double prev = full.backprop_snapshot()->metrics[Backprop::kMetricTrainLoss];
+  for (int i = 0; i < 200; ++i) {
+    full.step();
+    const double now = full.backprop_snapshot()->metrics[Backprop::kMetricTrainLoss];
+    CHECK(now < prev);
+    prev = now;
+  }
+  CHECK(full.backprop_snapshot()->epoch == 200);
 }
 
 TEST_CASE("backprop: a loaded dataset: 2-D labelled points, a 1-D regression target") {
@@ -297,7 +302,7 @@ TEST_CASE("backprop: bad input names the parameter") {
   CHECK(m.backprop_snapshot()->iteration == 2);
 }
 
-TEST_CASE("backprop: a huge learning rate diverges with the rewind advice; live lr applies next step") {
+TEST_CASE("backprop: a huge learning rate diverges with the rewind advice, live lr applies next step") {
   Backprop m;
   m.reset(nullptr, with({{"lr", 10}, {"batch", 4}, {"activation", 1}, {"loss", 0}}, {{"layers", "4,4"}}), 3);
   for (int i = 0; i < 200 && m.status() == Status::Running; ++i) m.step();

@@ -12,7 +12,7 @@
 
 using namespace cilab::test_support;
 
-TEST_CASE("gui backprop: sub-steps walk the graph at 1280 x 720; the check table and a new shape follow") {
+TEST_CASE("gui backprop: sub-steps walk the graph at 1280 x 720, the check table and a new shape follow") {
   std::ofstream("gui_backprop_session.txt") << R"(# the backprop lesson
 module backprop
 expect module backprop
@@ -21,7 +21,7 @@ expect text Gradient check
 substep
 wait 2
 expect text (after forward h1[0])
-expect text a = f(z) = tanh(
+expect text a = f(z) = sigmoid(
 expect plots-min-height 80
 expect plots-inside-window
 screenshot gui_backprop_forward.png
@@ -38,7 +38,7 @@ expect text dL/dy = (sigmoid(y) - t)
 expect text dL/dz = dL/dy * dy/dz
 substep
 wait 2
-expect text da/dz = f'(z) = 1 - a^2
+expect text da/dz = f'(z) = a (1 - a)
 screenshot gui_backprop_backward.png
 substep
 substep

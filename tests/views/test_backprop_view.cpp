@@ -57,7 +57,7 @@ bool has(const std::string& text, const std::string& what) { return text.find(wh
 
 }  // namespace
 
-TEST_CASE("backprop view: registered; the graph before any step shows inputs, neurons and the loss, no values") {
+TEST_CASE("backprop view: registered, the graph before any step shows inputs, neurons and the loss, no values") {
   CHECK(has_own_view("backprop"));
   Fixture f;
   ImGuiHeadless ui;
@@ -71,7 +71,7 @@ TEST_CASE("backprop view: registered; the graph before any step shows inputs, ne
   CHECK(out.empty());
 }
 
-TEST_CASE("backprop view: each sub-step reveals its node's z and a; the backward pass adds dL/dz") {
+TEST_CASE("backprop view: each sub-step reveals its node's z and a, the backward pass adds dL/dz") {
   Fixture f;
   ImGuiHeadless ui;
   BackpropView view;

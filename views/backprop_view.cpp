@@ -57,6 +57,36 @@ void text_at(ImVec2 pos, const std::string& text, ImU32 colour = 0) {
   if (colour) ImGui::PopStyleColor();
 }
 
+// `text` wrapped at spaces only to `width` (ImGui's own wrap also breaks after '.', which
+// would split "8.591e-05"); continuation lines are indented.
+void wrapped_equation(const std::string& text, float width) {
+  std::string line, word;
+  const float indent = ImGui::CalcTextSize("    ").x;
+  bool first = true;
+  auto flush = [&] {
+    if (!first) ImGui::Indent(indent);
+    ImGui::TextUnformatted(line.c_str());
+    if (!first) ImGui::Unindent(indent);
+    first = false;
+    line.clear();
+  };
+  size_t i = 0;
+  while (i <= text.size()) {
+    const size_t sp = std::min(text.find(' ', i), text.size());
+    word = text.substr(i, sp - i);
+    const std::string candidate = line.empty() ? word : line + " " + word;
+    const float limit = first ? width : width - indent;
+    if (!line.empty() && ImGui::CalcTextSize(candidate.c_str()).x > limit) {
+      flush();
+      line = word;
+    } else {
+      line = candidate;
+    }
+    i = sp + 1;
+  }
+  if (!line.empty()) flush();
+}
+
 // A label with a dark background centred at `c` (edge annotations).
 void edge_label(ImDrawList* dl, ImVec2 c, const std::string& text, ImU32 colour) {
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
@@ -85,6 +115,12 @@ void BackpropView::draw_controls(const Snapshot& snap_base, const ViewContext&) 
   const auto* s = dynamic_cast<const BackpropSnapshot*>(&snap_base);
   if (!s || !s->graph) return;
   ImGui::TextDisabled("View");
+  ImGui::PushTextWrapPos(0.0f);
+  ImGui::TextDisabled("Edges: blue w > 0, orange w < 0, width ~ |w|. Labels: w in the forward pass; backward, "
+                      "yellow: dL/dw = dL/dz * a_prev on the current neuron's inputs and w = dz_next/da on its "
+                      "outputs (a narrow gap shows the number only). Nodes: blue = computed, red = dL/dz known, "
+                      "yellow = this step.");
+  ImGui::PopTextWrapPos();
   ImGui::Checkbox("label every edge (E)", &all_edge_labels);
   tooltip_text("Off: only the edges of the current node carry labels (forward: the weight w; backward: "
                "dL/dw = dL/dz * a_prev). On: every edge.");
@@ -120,9 +156,10 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
   if (s.trace) {
     const BackpropTrace& tr = *s.trace;
     const int n = std::clamp(sample, 0, B - 1);
-    std::string pt = "sample " + std::to_string(n + 1) + " of " + std::to_string(B) + ": x = (";
+    std::string pt = B > 1 ? "sample " + std::to_string(n + 1) + " of " + std::to_string(B) + ": x = (" : "the point of this step: x = (";
     for (Eigen::Index i = 0; i < tr.x.cols(); ++i) pt += (i ? ", " : "") + num(tr.x(n, i));
-    pt += "), t = " + num(tr.target[n]) + "   (point " + std::to_string(tr.rows[static_cast<size_t>(n)]) + ")";
+    pt += "), t = " + num(tr.target[n]) + "   (point " + std::to_string(tr.rows[static_cast<size_t>(n)]) + " of " +
+          std::to_string(s.data_x ? s.data_x->rows() : 0) + ")";
     ImGui::TextDisabled("%s", pt.c_str());
     tooltip_text(B > 1 ? "The graph shows this sample's values (N: the next sample). Parameter gradients are "
                          "summed over the batch."
@@ -131,7 +168,12 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float side_w = std::clamp(avail.x * 0.40f, std::min(avail.x * 0.5f, ImGui::GetFontSize() * 20), ImGui::GetFontSize() * 40);
+  // The graph gets what its columns need (boxes and edge labels between them), the side panel the rest.
+  const int cols = s.graph->layers() + 1;
+  const float graph_need = cols * (ImGui::CalcTextSize("dL/dz -0.000").x + ImGui::GetFontSize()) +
+                           (cols - 1) * ImGui::CalcTextSize("dL/dw -0.000").x * 0.9f + ImGui::GetFontSize();
+  const float side_w = std::clamp(avail.x - graph_need - spacing, std::min(avail.x * 0.4f, ImGui::GetFontSize() * 17),
+                                  std::max(avail.x * 0.5f, ImGui::GetFontSize() * 17));
   const float graph_w = avail.x - side_w - spacing;
   const float loss_h = min_plot_height(false);
   const bool loss_fits = avail.y - loss_h > ImGui::GetFontSize() * 16;
@@ -158,19 +200,29 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   const BackpropGraph& g = *s.graph;
   const BackpropTrace* tr = s.trace.get();
   const int L = g.layers();
-  const int cols = L + 2;  // inputs, layers 1..L, loss
+  const int cols = L + 1;  // inputs, layers 1..L (the loss sits under the output)
   const int B = tr ? static_cast<int>(tr->x.rows()) : 1;
   const int n = std::clamp(sample, 0, B - 1);
-  const float F = ImGui::GetFontSize();
-  const float line = ImGui::GetTextLineHeight();
   const ImVec2 origin = ImGui::GetCursorScreenPos();
   const ImVec2 area = ImGui::GetContentRegionAvail();
-  const float pad = F * 0.4f;
-  const float box_w = std::min(F * 8.0f, area.x / (cols + (cols - 1) * 0.45f));
-  const float box_h = 4 * line + 2 * pad;
-  int max_nodes = 1;
+  int max_nodes = 2;  // the output column holds y and the loss
   for (int w : g.widths) max_nodes = std::max(max_nodes, w);
-  const float gap_y = std::max(F * 0.3f, (area.y - max_nodes * box_h) / (max_nodes + 1));
+  // A column of four-line boxes that does not fit (a projector, a 4-4 network) is drawn with a
+  // smaller font, down to 70 %, rather than cut off.
+  {
+    const float f0 = ImGui::GetFontSize();
+    const float need_h = max_nodes * (4 * ImGui::GetTextLineHeight() + 0.6f * f0) + (max_nodes - 1) * 0.25f * f0;
+    const float need_w = cols * (ImGui::CalcTextSize("dL/dz -0.000").x + 0.6f * f0) +
+                         (cols - 1) * ImGui::CalcTextSize("-0.000").x;
+    ImGui::SetWindowFontScale(std::clamp(std::min(area.y / need_h, area.x / need_w), 0.7f, 1.0f));
+  }
+  const float F = ImGui::GetFontSize();
+  const float line = ImGui::GetTextLineHeight();
+  const float pad = F * 0.3f;
+  // Boxes as wide as their longest line ("dL/dz -0.123"), the rest between the columns for the edge labels.
+  const float box_w = std::min(ImGui::CalcTextSize("dL/dz -0.000").x + 2 * pad, area.x / (cols + (cols - 1) * 0.5f));
+  const float box_h = 4 * line + 2 * pad;
+  const float gap_y = std::max(F * 0.25f, (area.y - max_nodes * box_h) / (max_nodes + 1));
   const float col_step = cols > 1 ? (area.x - box_w) / (cols - 1) : 0.0f;
   auto node_pos = [&](int c, int j, int count) {
     const float total = count * box_h + (count - 1) * gap_y;
@@ -197,7 +249,7 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
     for (int j = 0; j < out; ++j)
       for (int i = 0; i < in; ++i) {
         const double wv = theta[g.w_index(l, j, i)];
-        const ImVec2 a = node_pos(l - 1, i, in), b = node_pos(l, j, out);
+        const ImVec2 a = node_pos(l - 1, i, in), b = l == L ? node_pos(L, 0, 2) : node_pos(l, j, out);
         const ImVec2 p0(a.x + box_w, a.y + box_h * 0.5f), p1(b.x, b.y + box_h * 0.5f);
         const float thick = 1.0f + 3.5f * static_cast<float>(std::abs(wv) / wmax);
         dl->AddLine(p0, p1, with_alpha(wv >= 0 ? kPositive : kNegative, 170), thick);
@@ -206,29 +258,35 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         const bool bwd_out = cur && cur->kind == WalkStep::Kind::Backward && cur->layer == l - 1 && cur->neuron == i;
         const bool grad_known = tr && revealed(s, WalkStep::Kind::Backward, l, j);
         std::string text;
-        float t = 0.35f;
+        // In the middle of the gap between the columns; every edge labelled: spread by target.
+        const float t = all_edge_labels && !(bwd_here || bwd_out || fwd_here)
+                            ? static_cast<float>(j + 1) / static_cast<float>(out + 1)
+                            : 0.5f;
         if (bwd_here || (all_edge_labels && grad_known && !bwd_out)) {
-          text = "dL/dw " + num(tr->grad_walk[g.w_index(l, j, i)]);
+          text = "dL/dw " + short_num(tr->grad_walk[g.w_index(l, j, i)]);
         } else if (bwd_out) {
-          text = "dz/da = w " + num(wv);  // the local derivative the sum dL/da uses
-          t = 0.7f;
+          text = "w " + short_num(wv);  // dz_next/da: the local derivative the sum dL/da uses
         } else if (fwd_here || all_edge_labels) {
-          text = "w " + num(wv);
+          text = "w " + short_num(wv);
         }
+        // A narrow gap keeps only the number (the colour says which: yellow = this step's dL/dw or w).
+        const float gap_w = p1.x - p0.x;
+        if (!text.empty() && ImGui::CalcTextSize(text.c_str()).x > gap_w * 1.1f) text = text.substr(text.find(' ') + 1);
         if (!text.empty())
           labels.push_back({ImVec2(p0.x + (p1.x - p0.x) * t, p0.y + (p1.y - p0.y) * t), text,
                             (bwd_here || bwd_out) ? kCurrent : IM_COL32(220, 220, 225, 255)});
       }
   }
-  // The output feeds the loss.
-  const ImVec2 out_pos = node_pos(L, 0, 1), loss_pos = node_pos(L + 1, 0, 1);
-  dl->AddLine(ImVec2(out_pos.x + box_w, out_pos.y + box_h * 0.5f), ImVec2(loss_pos.x, loss_pos.y + box_h * 0.5f),
-              kNodeIdle, 1.5f);
+  // The output feeds the loss, drawn under it.
+  const ImVec2 out_pos = node_pos(L, 0, 2), loss_pos = node_pos(L, 1, 2);
+  dl->AddLine(ImVec2(out_pos.x + box_w * 0.5f, out_pos.y + box_h), ImVec2(loss_pos.x + box_w * 0.5f, loss_pos.y),
+              kNodeIdle, 2.0f);
 
   // ---- nodes.
+  // Node (layer c, neuron j); the output and the loss share column L.
   auto node = [&](int c, int j, int count, const std::vector<std::string>& lines, const std::string& tip,
                   ImU32 border, bool current) {
-    const ImVec2 p = node_pos(c, j, count);
+    const ImVec2 p = c > L ? node_pos(L, 1, 2) : c == L ? node_pos(L, 0, 2) : node_pos(c, j, count);
     const ImVec2 q(p.x + box_w, p.y + box_h);
     node_rects_.push_back({c, j, ImVec4(p.x, p.y, q.x, q.y)});
     dl->AddRectFilled(p, q, kNodeFill, F * 0.4f);
@@ -251,7 +309,7 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   const std::string fname = activation_formula(g.activation);
   for (int i = 0; i < g.widths[0]; ++i) {
     std::vector<std::string> lines = {g.input_names[static_cast<size_t>(i)]};
-    if (tr) lines.push_back("= " + num(tr->x(n, i)));
+    if (tr) lines.push_back("= " + short_num(tr->x(n, i)));
     node(0, i, g.widths[0], lines, "Input x[" + std::to_string(i) + "]: a feature of the sample, a_0 = x.",
          tr ? kForward : kNodeIdle, false);
   }
@@ -269,16 +327,16 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         tip = "Hidden neuron " + g.neuron_name(l, j) + ": z = sum_i W" + std::to_string(l) + "[" + std::to_string(j) +
               ",i] a_prev[i] + b, a = " + fname + "(z). Backward: dL/dz = (sum_k dL/dz_next[k] W_next[k," +
               std::to_string(j) + "]) * f'(z), f'(z) = " + derivative_formula(g.activation) + ".";
-        lines.push_back(fwd ? "z " + num(tr->z[k](n, j)) : "");
-        lines.push_back(fwd ? "a " + num(tr->a[k](n, j)) : "");
+        lines.push_back(fwd ? "z " + short_num(tr->z[k](n, j)) : "");
+        lines.push_back(fwd ? "a " + short_num(tr->a[k](n, j)) : "");
       } else {
         tip = std::string("Output y = sum_i W") + std::to_string(l) + "[0,i] a_prev[i] + b (linear)" +
               (g.loss == 1 ? ", a logit: p = sigmoid(y) is the probability of class 1." : ".") +
               " Backward: dL/dz = dL/dy.";
-        lines.push_back(fwd ? "y " + num(tr->z[k](n, j)) : "");
-        lines.push_back(fwd && g.loss == 1 ? "p " + num(1.0 / (1.0 + std::exp(-tr->z[k](n, j)))) : "");
+        lines.push_back(fwd ? "y " + short_num(tr->z[k](n, j)) : "");
+        lines.push_back(fwd && g.loss == 1 ? "p " + short_num(1.0 / (1.0 + std::exp(-tr->z[k](n, j)))) : "");
       }
-      lines.push_back(bwd ? "dL/dz " + num(tr->delta[k](n, j)) : "");
+      lines.push_back(bwd ? "dL/dz " + short_num(tr->delta[k](n, j)) : "");
       node(l, j, count, lines, tip, bwd ? kBackward : fwd ? kForward : kNodeIdle, here);
     }
   }
@@ -286,27 +344,27 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
     const bool lv = tr && revealed(s, WalkStep::Kind::Loss, 0, 0);
     const bool here = cur && cur->kind == WalkStep::Kind::Loss;
     std::vector<std::string> lines = {"loss L"};
-    lines.push_back(lv ? "l " + num(tr->loss_terms[n]) : "");
-    lines.push_back(lv ? "L " + num(tr->loss) : "");
-    lines.push_back(tr ? "t " + num(tr->target[n]) : "");
+    lines.push_back(lv ? "l " + short_num(tr->loss_terms[n]) : "");
+    lines.push_back(lv ? "L " + short_num(tr->loss) : "");
+    lines.push_back(tr ? "t " + short_num(tr->target[n]) : "");
     const std::string tip = g.loss == 1 ? "Binary cross-entropy with logits: l = max(y,0) - y t + log(1 + e^-|y|); "
                                           "L = (1/B) sum_n l_n. dL/dy = (sigmoid(y) - t) / B."
                                         : "Squared error l = (y - t)^2; L = (1/B) sum_n l_n. dL/dy = 2 (y - t) / B.";
     node(L + 1, 0, 1, lines, tip, lv ? kBackward : kNodeIdle, here);
   }
   for (const Label& lab : labels) edge_label(dl, lab.at, lab.text, lab.colour);
+  ImGui::SetWindowFontScale(1.0f);
   ImGui::EndChild();
 }
 
 void BackpropView::draw_side_panel(const BackpropSnapshot& s, ImVec2 size) {
   ImGui::BeginGroup();
-  const float eq_h = std::max(ImGui::GetFontSize() * 7, size.y * 0.42f);
+  const float eq_h = std::max(ImGui::GetFontSize() * 7, size.y * 0.55f);
   if (ImGui::BeginChild("##bp_equation", ImVec2(size.x, eq_h), true)) {
     ImGui::TextDisabled("This step");
     tooltip_text("The current sub-step's equation in symbols, then in numbers (%.4g).");
-    ImGui::PushTextWrapPos(0.0f);
-    for (const std::string& l : step_equations(s, sample)) ImGui::TextUnformatted(l.c_str());
-    ImGui::PopTextWrapPos();
+    const float w = ImGui::GetContentRegionAvail().x;
+    for (const std::string& l : step_equations(s, sample)) wrapped_equation(l, w);
   }
   ImGui::EndChild();
   draw_check_table(s, size.y - eq_h - ImGui::GetStyle().ItemSpacing.y);
@@ -322,19 +380,32 @@ void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
   if (s.trace && !s.table.empty()) {
     double worst = 0;
     for (const std::vector<double>& r : s.table) worst = std::max(worst, r[2]);
-    ImGui::SameLine();
-    ImGui::TextColored(error_colour(worst), "max relative error %s", num(worst).c_str());
+    const std::string worst_text = "max relative error " + num(worst);
+    same_line_if_fits(ImGui::CalcTextSize(worst_text.c_str()).x);
+    ImGui::TextColored(error_colour(worst), "%s", worst_text.c_str());
   }
   const BackpropGraph& g = *s.graph;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingStretchProp;
-  const float h = std::max(height - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetFontSize() * 4);
-  if (!ImGui::BeginTable("##bp_check", 4, flags, ImVec2(0, h))) return;
+                                ImGuiTableFlags_SizingFixedFit;
+  // What is left of the panel under the header lines (which may have wrapped).
+  const float h = std::max(std::min(height - ImGui::GetTextLineHeightWithSpacing(), ImGui::GetContentRegionAvail().y),
+                           ImGui::GetFontSize() * 4);
+  // A narrow panel (a projector) draws the table smaller rather than cut its last column.
+  if (!ImGui::BeginChild("##bp_check_area", ImVec2(0, h), false)) {
+    ImGui::EndChild();
+    return;
+  }
+  const float need = ImGui::CalcTextSize("W1[0,0]-7.29e-06-7.29e-06-7.29e-06").x + ImGui::GetFontSize() * 3.5f;
+  ImGui::SetWindowFontScale(std::clamp(ImGui::GetContentRegionAvail().x / need, 0.75f, 1.0f));
+  if (!ImGui::BeginTable("##bp_check", 4, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) {
+    ImGui::EndChild();
+    return;
+  }
   ImGui::TableSetupScrollFreeze(0, 1);
-  ImGui::TableSetupColumn("parameter");
+  ImGui::TableSetupColumn("param");
   ImGui::TableSetupColumn("backprop");
-  ImGui::TableSetupColumn("finite diff.");
-  ImGui::TableSetupColumn("rel. error");
+  ImGui::TableSetupColumn("fin. diff");
+  ImGui::TableSetupColumn("rel err");
   ImGui::TableHeadersRow();
   const WalkStep* cur = current_step(s);
   for (int p = 0; p < g.num_params(); ++p) {
@@ -354,16 +425,17 @@ void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
     ImGui::TextUnformatted(g.param_names[static_cast<size_t>(p)].c_str());
     const size_t r = static_cast<size_t>(p);
     ImGui::TableNextColumn();
-    if (known && r < s.table.size()) ImGui::TextUnformatted(num(s.table[r][0]).c_str());
+    if (known && r < s.table.size()) ImGui::TextUnformatted(short_num(s.table[r][0]).c_str());
     else ImGui::TextDisabled("-");
     ImGui::TableNextColumn();
-    if (s.trace && r < s.table.size()) ImGui::TextUnformatted(num(s.table[r][1]).c_str());
+    if (s.trace && r < s.table.size()) ImGui::TextUnformatted(short_num(s.table[r][1]).c_str());
     else ImGui::TextDisabled("-");
     ImGui::TableNextColumn();
-    if (known && r < s.table.size()) ImGui::TextColored(error_colour(s.table[r][2]), "%s", num(s.table[r][2]).c_str());
+    if (known && r < s.table.size()) ImGui::TextColored(error_colour(s.table[r][2]), "%s", short_num(s.table[r][2]).c_str());
     else ImGui::TextDisabled("-");
   }
   ImGui::EndTable();
+  ImGui::EndChild();
 }
 
 CILAB_REGISTER_VIEW(Backprop, BackpropView);

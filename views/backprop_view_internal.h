@@ -9,6 +9,8 @@ namespace cilab::backprop_view {
 
 // A number as the view writes it ("%.4g"; "n/a" for NaN).
 std::string num(double v);
+// Three significant digits (node and edge labels, where room is short).
+std::string short_num(double v);
 // num(v), in parentheses when negative (a factor in a product).
 std::string term(double v);
 // Index of a node's step in g.walk (-1 if none); Loss and Update ignore l, j.

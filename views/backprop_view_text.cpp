@@ -22,6 +22,13 @@ std::string num(double v) {
   return buf;
 }
 
+std::string short_num(double v) {
+  char buf[48];
+  if (std::isnan(v)) return "n/a";
+  std::snprintf(buf, sizeof buf, "%.3g", v);
+  return buf;
+}
+
 std::string term(double v) { return v < 0 ? "(" + num(v) + ")" : num(v); }
 
 int walk_index(const BackpropGraph& g, WalkStep::Kind kind, int l, int j) {

@@ -179,8 +179,8 @@ std::vector<std::string> BackpropView::step_equations(const BackpropSnapshot& s,
     case WalkStep::Kind::Update: {
       const OptimizerKind kind = static_cast<OptimizerKind>(tr.optimizer);
       const bool plain = kind == OptimizerKind::GD || kind == OptimizerKind::SGD;
-      out.push_back(std::string("Update (") + optimizer_name(kind) + ", lr = " + num(tr.lr) + "): " +
-                    (plain ? "theta <- theta - lr * dL/dtheta" : optimizer_help(kind)));
+      out.push_back(std::string("Update (") + optimizer_name(kind) + ", lr = " + num(tr.lr) + "):");
+      out.push_back(plain ? "theta <- theta - lr * dL/dtheta" : optimizer_help(kind));
       for (int p = 0; p < g.num_params(); ++p) {
         const double before = tr.theta_before[p], after = tr.theta_after[p], grad = tr.grad_lib[p];
         const bool exact = plain && std::abs(before - tr.lr * grad - after) <= 1e-12 * std::max(1.0, std::abs(after));

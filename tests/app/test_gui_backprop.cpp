@@ -49,7 +49,6 @@ expect iteration 1
 expect text max relative error
 set layers=3,2
 expect no-error
-expect param layers=3,2
 step 20
 wait 3
 expect iteration 20

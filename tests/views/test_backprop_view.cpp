@@ -130,8 +130,9 @@ TEST_CASE("backprop view: the equation panel writes the chain rule with the trac
   for (int i = 0; i < 3; ++i) f.mod.sub_step();
   const BackpropSnapshot& u = f.snap();
   const std::vector<std::string> up = BackpropView::step_equations(u, 0);
-  REQUIRE(static_cast<int>(up.size()) == 1 + u.graph->num_params());
-  CHECK(up[1] == "W1[0,0] = " + num(u.trace->theta_before[0]) + " - " + num(u.trace->lr) + " * " +
+  REQUIRE(static_cast<int>(up.size()) == 2 + u.graph->num_params());
+  CHECK(up[1] == "theta <- theta - lr * dL/dtheta");
+  CHECK(up[2] == "W1[0,0] = " + num(u.trace->theta_before[0]) + " - " + num(u.trace->lr) + " * " +
                      term(u.trace->grad_lib[0]) + " = " + num(u.trace->theta_after[0]));
 }
 

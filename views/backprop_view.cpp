@@ -170,7 +170,7 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   // The graph gets what its columns need (boxes and edge labels between them), the side panel the rest.
   const int cols = s.graph->layers() + 1;
-  const float graph_need = cols * (ImGui::CalcTextSize("dL/dz -0.000").x + ImGui::GetFontSize()) +
+  const float graph_need = cols * (ImGui::CalcTextSize("dL/dz -0.00000").x + ImGui::GetFontSize()) +
                            (cols - 1) * ImGui::CalcTextSize("dL/dw -0.000").x * 0.9f + ImGui::GetFontSize();
   const float side_w = std::clamp(avail.x - graph_need - spacing, std::min(avail.x * 0.4f, ImGui::GetFontSize() * 17),
                                   std::max(avail.x * 0.5f, ImGui::GetFontSize() * 17));
@@ -212,7 +212,7 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   {
     const float f0 = ImGui::GetFontSize();
     const float need_h = max_nodes * (4 * ImGui::GetTextLineHeight() + 0.6f * f0) + (max_nodes - 1) * 0.25f * f0;
-    const float need_w = cols * (ImGui::CalcTextSize("dL/dz -0.000").x + 0.6f * f0) +
+    const float need_w = cols * (ImGui::CalcTextSize("dL/dz -0.00000").x + 0.6f * f0) +
                          (cols - 1) * ImGui::CalcTextSize("-0.000").x;
     ImGui::SetWindowFontScale(std::clamp(std::min(area.y / need_h, area.x / need_w), 0.7f, 1.0f));
   }
@@ -220,7 +220,7 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   const float line = ImGui::GetTextLineHeight();
   const float pad = F * 0.3f;
   // Boxes as wide as their longest line ("dL/dz -0.123"), the rest between the columns for the edge labels.
-  const float box_w = std::min(ImGui::CalcTextSize("dL/dz -0.000").x + 2 * pad, area.x / (cols + (cols - 1) * 0.5f));
+  const float box_w = std::min(ImGui::CalcTextSize("dL/dz -0.00000").x + 2 * pad, area.x / (cols + (cols - 1) * 0.5f));
   const float box_h = 4 * line + 2 * pad;
   const float gap_y = std::max(F * 0.25f, (area.y - max_nodes * box_h) / (max_nodes + 1));
   const float col_step = cols > 1 ? (area.x - box_w) / (cols - 1) : 0.0f;

@@ -284,9 +284,19 @@ size_t BackpropSnapshot::byte_size() const {
 
 // ------------------------------------------------------------------ state
 
+namespace {
+
+// The info of the default network (before reset: the module browser, the CLI's probe).
+ModuleInfo default_info() {
+  const Backprop::Params p;
+  return make_info(make_graph(p, 2, {"x0", "x1"}, true).get());
+}
+
+}  // namespace
+
 struct Backprop::State {
   Params p;
-  ModuleInfo info = make_info(nullptr);
+  ModuleInfo info = default_info();
   std::shared_ptr<const BackpropGraph> graph;
   std::shared_ptr<const Eigen::MatrixXd> data_x;
   std::shared_ptr<const Eigen::VectorXd> data_t;

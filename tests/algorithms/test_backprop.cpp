@@ -197,7 +197,9 @@ TEST_CASE("backprop: sub-steps walk forward, loss, backward, update and end wher
 
 TEST_CASE("backprop: the shape decides the named sub-steps and the parameter names") {
   Backprop m;
+  const std::vector<std::string> before = m.info().sub_steps;  // the default network's, before any reset
   m.reset(nullptr, with({}), 1);
+  CHECK(m.info().sub_steps == before);
   CHECK(m.info().sub_steps ==
         std::vector<std::string>{"forward h1[0]", "forward h1[1]", "forward h1[2]", "forward out", "loss",
                                  "backward out", "backward h1[0]", "backward h1[1]", "backward h1[2]", "update"});

@@ -48,6 +48,18 @@ TEST_CASE("cli backprop: the gradient-check table, one row per parameter, small 
   }
 }
 
+TEST_CASE("cli backprop: the default run checks one epoch (4 steps), its last step moves every parameter") {
+  const CliRun r = cli({"run", "backprop"});
+  REQUIRE(r.code == 0);
+  const std::vector<std::string> ls = lines(r.out);
+  REQUIRE(ls.size() == 14);
+  for (size_t i = 1; i < ls.size(); ++i) {
+    const std::vector<std::string> f = split(ls[i], ',');
+    const double g = std::stod(f[f.size() - 4]);  // backprop (the quoted name holds a comma)
+    CHECK(g != 0.0);
+  }
+}
+
 TEST_CASE("cli backprop: a deeper network and --epochs rows") {
   CliRun r = cli({"run", "backprop", "--set", "layers=4,2", "--set", "activation=sigmoid", "--set", "loss=mse",
                   "--set", "batch=4", "--steps", "5"});

@@ -164,8 +164,11 @@ class Backprop : public Module {
 
   const ModuleInfo& info() const override;
   const ParamSpecs& params() const override;
+  // Validates (the parameter named in the message), builds the network and draws its weights.
   void reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) override;
+  // One training step (or the rest of the current one after sub-steps).
   void step() override;
+  // The next node of the walk; the first computes the whole step, the last ("update") applies it.
   void sub_step() override;
   std::shared_ptr<const Snapshot> snapshot() const override;
   void set_live(const std::string& name, double value) override;

@@ -105,7 +105,8 @@ std::vector<std::string> BackpropView::step_equations(const BackpropSnapshot& s,
       const size_t k = static_cast<size_t>(l - 1);
       const int in = g.widths[k];
       const std::string ls = std::to_string(l), js = std::to_string(j);
-      out.push_back("Forward pass, neuron " + g.neuron_name(l, j) + who + ": weighted sum, then activation.");
+      out.push_back("Forward pass, neuron " + g.neuron_name(l, j) + who +
+                    (l < L ? ": weighted sum, then activation." : ": weighted sum (the output is linear)."));
       std::string sum = "z = sum_i W" + ls + "[" + js + ",i] * " + (l == 1 ? "x[i]" : "a" + std::to_string(l - 1) + "[i]") +
                         " + b" + ls + "[" + js + "]";
       out.push_back(sum);

@@ -1,6 +1,7 @@
 #include "algorithms/core/registry.h"
 
 #include "algorithms/activations.h"
+#include "algorithms/backprop.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
 #include "algorithms/mlp.h"
@@ -23,6 +24,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},
+      {"backprop", [] { return std::make_unique<Backprop>(); }},
   };
   return entries;
 }

@@ -194,6 +194,7 @@ class App {
   int script_wait_ = 0;
   std::chrono::steady_clock::time_point script_wait_since_;  // wait-file: since when
   std::chrono::steady_clock::time_point script_start_;       // progress: the first one's time
+  std::string browser_scrolled_to_;  // the module the browser list last scrolled to
   int script_failures_ = 0;
   // Key presses (GLFW events and script `key` commands), consumed in order by
   // handle_shortcuts(); the ones the app does not use go to the view.

@@ -227,7 +227,7 @@ void App::poll_pending() {
         data_is_default_ = false;  // chosen by the user: kept when another module opens
         ++data_version_;
         sync_data_panel();
-        if (data_ && data_->cols() != 2) edit_points_ = false;
+        if (data_ && !points_editable(*data_)) edit_points_ = false;
       }
       if (view_) view_->on_reset();
       continue;
@@ -340,7 +340,7 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
           break;
         case ViewIntent::Kind::RemovePoint:
           if (const std::shared_ptr<const Dataset> d = target_data(); d && d->rows() > 1) {
-            const int row = nearest_row(*d, vi.x, vi.y);
+            const int row = nearest_point(*d, vi.x, vi.y);
             if (row >= 0) set_dataset(with_point_removed(*d, row));
           }
           break;

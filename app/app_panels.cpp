@@ -23,6 +23,10 @@ namespace {
 
 const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
 const ImVec4 kDimColor(0.62f, 0.65f, 0.70f, 1.0f);
+// Classes a user can draw (the label palette has 10 colours).
+constexpr int kMaxDrawnClasses = 10;
+// Most lines the module list shows before it scrolls.
+constexpr float kBrowserMaxLines = 9.0f;
 
 ImVec4 status_color(Status s) {
   switch (s) {
@@ -277,11 +281,22 @@ void App::draw_module_browser() {
     if (!by_chapter.count(info.chapter)) chapters.push_back(info.chapter);
     by_chapter[info.chapter].push_back(&info);
   }
+  // The list scrolls inside at most kBrowserMaxLines lines (about a third of a small window), so
+  // the data and parameter panels below stay in view however many modules there are.
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const float full = line * static_cast<float>(chapters.size() + module_infos_.size()) + ImGui::GetStyle().WindowPadding.y;
+  const float cap = std::max(line * 4, std::min(line * kBrowserMaxLines, ImGui::GetContentRegionAvail().y * 0.35f));
+  ImGui::BeginChild("##module_list", ImVec2(0, std::min(full, cap)), false);
   for (const std::string& ch : chapters) {
     ImGui::TextColored(kDimColor, "%s", ch.c_str());
     for (const ModuleInfo* m : by_chapter[ch]) {
       ImGui::Indent();
-      if (ImGui::Selectable(m->title.c_str(), m->name == module_name_)) open_module(m->name);
+      const bool current = m->name == module_name_;
+      if (ImGui::Selectable(m->title.c_str(), current)) open_module(m->name);
+      if (current && browser_scrolled_to_ != module_name_) {  // show the open module once
+        ImGui::SetScrollHereY(0.5f);
+        browser_scrolled_to_ = module_name_;
+      }
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
@@ -295,6 +310,7 @@ void App::draw_module_browser() {
       ImGui::Unindent();
     }
   }
+  ImGui::EndChild();
 }
 
 void App::draw_data_panel() {
@@ -315,7 +331,8 @@ void App::draw_data_panel() {
   builtin_index_ = std::clamp(builtin_index_, 0, static_cast<int>(infos.size()) - 1);
   bool load = false;  // a pick or a committed option loads at once
   ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 4);
-  const bool combo = ImGui::BeginCombo("Built-in", infos[builtin_index_].name.c_str());
+  // Tall enough for every built-in dataset without scrolling.
+  const bool combo = ImGui::BeginCombo("Built-in", infos[builtin_index_].name.c_str(), ImGuiComboFlags_HeightLarge);
   mark_target("builtin-combo");
   if (ImGui::IsItemHovered() && !combo) ImGui::SetTooltip("Picking a dataset loads it.");
   if (combo) {
@@ -408,17 +425,21 @@ void App::draw_data_panel() {
       ImGui::EndPopup();
     }
   }
+  const bool editable = data_ && points_editable(*data_);
   const bool two_d = data_ && data_->cols() == 2;
-  if (!two_d) ImGui::BeginDisabled();
+  if (!editable) ImGui::BeginDisabled();
   ImGui::Checkbox("Click to add points", &edit_points_);
-  if (!two_d) ImGui::EndDisabled();
+  if (!editable) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip(two_d ? "Left-click in the plot adds a point, right-click removes the nearest.\n"
-                              "Shift+click works without this toggle."
-                            : "Only for 2-D data");
+    ImGui::SetTooltip(editable ? "Left-click in the plot adds a point, right-click removes the nearest.\n"
+                                 "Shift+click works without this toggle."
+                               : "Only for 2-D data, or 1-D data with a regression target");
   if (edit_points_ && two_d && data_->num_classes() > 0) {
+    // One past the last class starts a new class (draw a third class on two moons).
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
-    ImGui::SliderInt("label of new points", &add_label_, 0, std::max(0, data_->num_classes() - 1));
+    ImGui::SliderInt("label of new points", &add_label_, 0, std::min(data_->num_classes(), kMaxDrawnClasses - 1));
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Class of the points you click in; %d starts a new class", data_->num_classes());
   }
 }
 
@@ -548,7 +569,7 @@ void App::draw_center(float width, float height) {
     Runner* runner = runner_.get();
     ctx.stored_snapshot = [runner](int i) { return runner->stored_snapshot(i); };
     ctx.metric_history = &metric_history;
-    ctx.edit_points = edit_points_ && data_ && data_->cols() == 2;
+    ctx.edit_points = edit_points_ && data_ && points_editable(*data_);
     ctx.data_version = data_version_;
     ctx.values = &running_;
     ctx.seed = seed_;

@@ -4,18 +4,18 @@
 #   bench/run_mlp_gui.sh BUILD_DIR [STEPS] [ROUNDS]
 # Configuration: Fashion-MNIST (first 20 000 training rows, so loading is
 # quick; tested on t10k), 784-256-128-10 ReLU, batch 128, Adam 1e-3.
-# CLI: `cilab run mlp --steps STEPS`, throughput = STEPS / (sum of step_ms).
+# CLI: `cilab run mlp --steps STEPS`, throughput = STEPS / (its wall time minus
+# that of the same command with --steps 0: loading and the initial evaluation).
 # GUI: the real app under xvfb-run (Mesa llvmpipe), a --script that runs
 # `step STEPS` as one burst while the frames keep drawing the mlp view
 # (`drain` waits frame by frame, unlike `idle`), timed by `progress` lines
 # (no --frames: the window paces its redraws as for a user watching):
 # throughput = STEPS / (t_after - t_before). Best of ROUNDS for each side.
-# Both sides use the same threads (the machine's cores). The GUI time
-# includes the runner's history and every published snapshot; the CLI's
-# sum of step_ms does not, so the ratio is conservative.
+# Both sides use the same threads (the machine's cores) and the same runner
+# (history, keyframes, snapshots); the GUI adds the window and the view.
 set -euo pipefail
 build=${1:-build}
-steps=${2:-600}
+steps=${2:-1000}
 rounds=${3:-3}
 bin=$build/cilab
 export LIBGL_ALWAYS_SOFTWARE=1
@@ -31,8 +31,12 @@ drain
 progress
 quit
 EOF
-cli_rate() {
-  "$bin" run mlp "${cfg[@]}" --steps "$steps" | awk -F, -v n="$steps" 'NR > 1 {s += $NF} END {printf "%.2f\n", n / (s / 1000)}'
+now() { date +%s.%N; }
+cli_rate() {  # steps per second of wall time: (run with STEPS) - (the same run with 0 steps)
+  local t0 t1 t2 t3
+  t0=$(now); "$bin" run mlp "${cfg[@]}" --steps 0 >/dev/null; t1=$(now)
+  t2=$(now); "$bin" run mlp "${cfg[@]}" --steps "$steps" >/dev/null; t3=$(now)
+  awk -v a="$t0" -v b="$t1" -v c="$t2" -v d="$t3" -v n="$steps" 'BEGIN {printf "%.2f\n", n / ((d - c) - (b - a))}'
 }
 gui_rate() {
   xvfb-run -a -s "-screen 0 1600x1000x24" "$bin" --module mlp "${cfg[@]}" --script "$script" \

@@ -227,7 +227,7 @@ void MlpView::draw_model(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 si
   if (pr.d == 2 && !pr.regression && ctx.data && ctx.data->cols() == 2) {
     draw_boundary(s, ctx, size, out);
   } else if (pr.d == 1 && pr.regression && ctx.data) {
-    draw_curve(s, ctx, size);
+    draw_curve(s, ctx, size, out);
   } else if (!pr.regression) {
     draw_confusion(s, size);
   } else {
@@ -368,10 +368,10 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
   plot::EndPlot();
 }
 
-void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size) {
+void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out) {
   const MlpProblem& pr = *s.problem;
   const Dataset& data = *ctx.data;
-  if (!plot::BeginPlot("fitted curve##mlp", size, plot::PlotFlags_NoTitle)) return;
+  if (!plot::BeginPlot("fitted curve##mlp", size, plot::PlotFlags_NoTitle | (ctx.edit_points ? plot::PlotFlags_NoMenus : 0))) return;
   plot::SetupAxes(pr.feature_names.empty() ? "x" : pr.feature_names[0].c_str(), pr.target_name.c_str());
   auto rows_xy = [&](const std::vector<int>& rows, std::vector<float>& x, std::vector<float>& y) {
     for (int r : rows) {
@@ -406,6 +406,23 @@ void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 si
     line.line_weight = 2.5f;
     line.flags = plot::ItemFlags_NoFit;
     plot::PlotLine("network f(x)", gx.data(), gy.data(), pic.res, line);
+  }
+  // Clicks add (left) / remove (right) points (x, y) in the "click to add" mode or with Shift.
+  if (plot::IsPlotHovered()) {
+    const plot::Point m = plot::GetPlotMousePos();
+    if ((ctx.edit_points || ImGui::GetIO().KeyShift) && plot::IsPlotClicked(0)) {
+      ViewIntent vi;
+      vi.kind = ViewIntent::Kind::AddPoint;
+      vi.x = m.x;
+      vi.y = m.y;
+      out.push_back(vi);
+    } else if (ctx.edit_points && plot::IsPlotClicked(1)) {
+      ViewIntent vi;
+      vi.kind = ViewIntent::Kind::RemovePoint;
+      vi.x = m.x;
+      vi.y = m.y;
+      out.push_back(vi);
+    }
   }
   if (s.batch && s.phase != 0) {
     std::vector<int> rows;

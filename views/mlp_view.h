@@ -46,7 +46,7 @@ class MlpView : public ModuleView {
   void draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
   void draw_model(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
   void draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
-  void draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size);
+  void draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
   void draw_confusion(const MlpSnapshot& s, ImVec2 size);
   void draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size);
   void draw_neurons(const MlpSnapshot& s, ImVec2 size);

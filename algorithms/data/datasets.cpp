@@ -494,6 +494,25 @@ std::shared_ptr<const Dataset> with_point_removed(const Dataset& d, int row) {
   return out;
 }
 
+bool points_editable(const Dataset& d) {
+  return d.cols() == 2 || (d.rows() == 0 && d.cols() == 0) || (d.cols() == 1 && d.has_target());
+}
+
+int nearest_point(const Dataset& d, double x, double y) {
+  if (!(d.cols() == 1 && d.has_target())) return d.cols() >= 2 ? nearest_row(d, x, y) : -1;
+  int best = -1;
+  double best_d2 = 0.0;
+  for (int i = 0; i < d.rows(); ++i) {
+    const double dx = d.x(i, 0) - x, dy = d.target[static_cast<size_t>(i)] - y;
+    const double d2 = dx * dx + dy * dy;
+    if (best < 0 || d2 < best_d2) {
+      best = i;
+      best_d2 = d2;
+    }
+  }
+  return best;
+}
+
 int nearest_row(const Dataset& d, double x, double y, int col_x, int col_y) {
   if (d.rows() == 0) return -1;
   if (col_x < 0 || col_y < 0 || col_x >= d.cols() || col_y >= d.cols())

@@ -101,6 +101,12 @@ std::shared_ptr<const Dataset> with_point_removed(const Dataset& d, int row);
 // Index of the row nearest to (x, y) in columns (col_x, col_y); -1 if `d` is
 // empty. Throws DataError when a column index is out of range.
 int nearest_row(const Dataset& d, double x, double y, int col_x = 0, int col_y = 1);
+// Whether points can be clicked in: 2-D data (or an empty canvas), or 1-D data
+// with a regression target (a point is then (x, target)).
+bool points_editable(const Dataset& d);
+// The row nearest to a clicked (x, y): nearest_row on 2-D data, nearest in
+// (x, target) on 1-D regression data; -1 if none.
+int nearest_point(const Dataset& d, double x, double y);
 
 // A one-line description for status bars: "iris: 150 x 4, 3 classes".
 std::string describe(const Dataset& d);

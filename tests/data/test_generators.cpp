@@ -1,11 +1,13 @@
 // Generators through make_dataset specs: shapes, label counts, determinism per
 // seed, difference across seeds, parameters taking effect, spec errors.
 #include "algorithms/data/datasets.h"
+#include "algorithms/data/generators.h"
 
 #include <doctest/doctest.h>
 
 #include <Eigen/Core>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -146,7 +148,7 @@ TEST_CASE("generators: noise-free spirals stay in the unit disc, uniform in the 
 TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   const std::string unknown = error_of("blobz:n=3");
   CHECK(unknown.find("unknown dataset") != std::string::npos);
-  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, uniform, iris, faithful, photo, fashion-mnist") !=
+  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, xor, curve, uniform, iris, faithful, photo, fashion-mnist") !=
         std::string::npos);
   const std::string opt = error_of("moons:centers=3");
   CHECK(opt.find("unknown option for moons: expected one of n, noise, seed, found 'centers'") != std::string::npos);
@@ -165,7 +167,7 @@ TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   for (const std::string& msg : {unknown, opt, range}) CHECK(msg.find("try:") != std::string::npos);
 }
 
-TEST_CASE("builtin_datasets: table lists the ten datasets with valid option ranges") {
+TEST_CASE("builtin_datasets: table lists the twelve datasets with valid option ranges") {
   const auto& all = cilab::builtin_datasets();
   std::vector<std::string> names;
   for (const auto& info : all) {
@@ -187,6 +189,58 @@ TEST_CASE("builtin_datasets: table lists the ten datasets with valid option rang
       CHECK(has_seed);
     }
   }
-  CHECK(names == std::vector<std::string>{"blobs", "anisotropic", "moons", "circles", "spirals", "uniform",
-                                          "iris", "faithful", "photo", "fashion-mnist"});
+  CHECK(names == std::vector<std::string>{"blobs", "anisotropic", "moons", "circles", "spirals", "xor", "curve",
+                                          "uniform", "iris", "faithful", "photo", "fashion-mnist"});
+}
+
+TEST_CASE("xor: the label is 1 exactly where the coordinates of the noiseless point have opposite signs") {
+  const auto d = cilab::make_dataset("xor:n=400,noise=0");
+  REQUIRE(d->rows() == 400);
+  int ones = 0;
+  for (int i = 0; i < d->rows(); ++i) {
+    const double x = d->x(i, 0), y = d->x(i, 1);
+    CHECK(std::fabs(x) >= 0.1);
+    CHECK(std::fabs(y) >= 0.1);
+    CHECK(d->labels[static_cast<size_t>(i)] == ((x < 0) != (y < 0) ? 1 : 0));
+    ones += d->labels[static_cast<size_t>(i)];
+  }
+  CHECK(ones > 150);  // about half of 400 (binomial sd 10)
+  CHECK(ones < 250);
+}
+
+TEST_CASE("curve: y - f(x) has the requested noise level, x covers [-3, 3], no labels, a target") {
+  for (int f = 0; f < 4; ++f) {
+    const char* names[] = {"sin", "step", "abs", "cubic"};
+    CAPTURE(names[f]);
+    const auto d = cilab::make_dataset(std::string("curve:n=4000,noise=0.2,function=") + names[f]);
+    REQUIRE(d->cols() == 1);
+    REQUIRE(d->target.size() == 4000);
+    CHECK_FALSE(d->has_labels());
+    CHECK(d->target_name == "y");
+    CHECK(d->source.find(names[f]) != std::string::npos);  // the choice is spelled out
+    double s = 0, s2 = 0, lo = 1e9, hi = -1e9;
+    for (int i = 0; i < d->rows(); ++i) {
+      const double x = d->x(i, 0), e = d->target[static_cast<size_t>(i)] - cilab::data_detail::curve_value(f, x);
+      s += e;
+      s2 += e * e;
+      lo = std::min(lo, x);
+      hi = std::max(hi, x);
+    }
+    const double mean = s / 4000, sd = std::sqrt(s2 / 4000 - mean * mean);
+    CHECK(std::fabs(mean) < 4 * 0.2 / std::sqrt(4000.0));
+    CHECK(sd == doctest::Approx(0.2).epsilon(0.05));
+    CHECK(lo >= -3.0);
+    CHECK(hi <= 3.0);
+    CHECK(hi - lo > 5.9);
+  }
+  // A clicked point on a 1-D regression set is (x, target); removing a row keeps x and target aligned.
+  const auto d = cilab::make_dataset("curve:n=10");
+  const auto added = cilab::with_point_added(*d, 0.5, 2.0, -1);
+  REQUIRE(added->rows() == 11);
+  CHECK(added->x(10, 0) == 0.5);
+  CHECK(added->target.back() == 2.0);
+  const auto removed = cilab::with_point_removed(*added, 3);
+  CHECK(removed->rows() == 10);
+  CHECK(removed->target.size() == 10);
+  CHECK(removed->target[3] == added->target[4]);
 }

@@ -1,8 +1,12 @@
 // The layers of layers.h: each forward and backward written out.
 #include "algorithms/nn/layers.h"
 
+#include "algorithms/core/parallel.h"
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 
 namespace cilab::nn {
 namespace {
@@ -58,7 +62,47 @@ T act_derivative(Activation a, T z, T y) {
   return T(1);
 }
 
+// Calls f(std::integral_constant<Activation, a>{}): the loops inside f are
+// compiled once per activation with the switch of act() folded away, so the
+// simple ones (ReLU, leaky ReLU, identity) vectorise.
+template <class F>
+void with_activation(Activation a, const F& f) {
+  using A = Activation;
+  switch (a) {
+    case A::Identity: return f(std::integral_constant<A, A::Identity>{});
+    case A::ReLU: return f(std::integral_constant<A, A::ReLU>{});
+    case A::LeakyReLU: return f(std::integral_constant<A, A::LeakyReLU>{});
+    case A::ELU: return f(std::integral_constant<A, A::ELU>{});
+    case A::Sigmoid: return f(std::integral_constant<A, A::Sigmoid>{});
+    case A::Tanh: return f(std::integral_constant<A, A::Tanh>{});
+    case A::Softplus: return f(std::integral_constant<A, A::Softplus>{});
+    case A::GELU: return f(std::integral_constant<A, A::GELU>{});
+  }
+}
+
 // ---------------------------------------------------------------- Linear
+
+// The fixed partition of a product's output columns: about kGemmBlockCols
+// columns per block, at most kGemmMaxBlocks blocks, boundaries on multiples of
+// 16 (one AVX-512 float vector). It depends only on the width, never on the
+// thread count. Few blocks, because each block packs the product's left
+// operand again.
+constexpr int kGemmBlockCols = 64;
+constexpr int kGemmMaxBlocks = 4;
+// Multiply-adds below which a product runs on one thread (measured: bench_nn).
+constexpr double kGemmParallelMinWork = 2e5;
+
+struct ColBlocks {
+  explicit ColBlocks(int n)
+      : n(n), count(std::max(1, std::min(kGemmMaxBlocks, (n + kGemmBlockCols - 1) / kGemmBlockCols))) {}
+  // First column of block b (b = count gives n).
+  int begin(int b) const { return b >= count ? n : (n * b / count) / 16 * 16; }
+  int n, count;
+};
+
+inline int gemm_threads(int blocks, Eigen::Index multiply_adds) {
+  return parallel_threads(blocks, static_cast<double>(multiply_adds), kGemmParallelMinWork);
+}
 
 template <class T>
 class Linear : public Layer<T> {
@@ -102,23 +146,55 @@ class Linear : public Layer<T> {
       }
     }
   }
+  // Each product runs over fixed blocks of its output's columns (col_blocks):
+  // a block owns its columns, so there is no reduction and 1 or 2 threads give
+  // the same bits. The bias is written first and the GEMM accumulates onto it
+  // (no second pass over y).
   void forward(const Mat<T>& x, Mat<T>& y, bool) override {
     x_ = &x;
-    const MapMat<T> w(w_, out_, in_);
-    const MapVec<T> b(w_ + out_ * in_, out_);
-    y.resize(x.rows(), out_);
-    y.noalias() = x * w.transpose();
-    y.rowwise() += b.transpose();
+    const Eigen::Index rows = x.rows();
+    y.resize(rows, out_);
+    const ColBlocks cb(out_);
+    parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
+      const int j0 = cb.begin(blk), nj = cb.begin(blk + 1) - j0;
+      const MapMat<T> w(w_ + j0 * in_, nj, in_);
+      const MapVec<T> b(w_ + out_ * in_ + j0, nj);
+      auto yb = y.middleCols(j0, nj);
+      yb.rowwise() = b.transpose();
+      yb.noalias() += x * w.transpose();
+    });
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    MapMat<T> gw(gw_, out_, in_);
-    MapVec<T> gb(gw_ + out_ * in_, out_);
-    gw.noalias() += dy.transpose() * (*x_);
-    gb.noalias() += dy.colwise().sum().transpose();
+    const Eigen::Index rows = dy.rows();
+    // dW (out x in) += dy^T x over blocks of input columns; db += column sums of dy.
+    const ColBlocks cw(in_);
+    parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
+      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
+      Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>> gw(gw_ + k0, out_, nk, Eigen::OuterStride<>(in_));
+      gw.noalias() += dy.transpose() * x_->middleCols(k0, nk);
+    });
+    // db += column sums of dy, summed row after row into an owned vector: an
+    // Eigen reduction straight into the (arbitrarily aligned) gradient buffer
+    // would sum its first entries in another order than the rest, depending
+    // on the buffer's address, so runs would differ in the last bits.
+    colsum_.resize(out_);
+    T* s = colsum_.data();
+    for (int j = 0; j < out_; ++j) s[j] = T(0);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      const T* d = dy.data() + i * out_;
+      for (int j = 0; j < out_; ++j) s[j] += d[j];
+    }
+    T* gb = gw_ + out_ * in_;
+    for (int j = 0; j < out_; ++j) gb[j] += s[j];
     if (dx) {
-      const MapMat<T> w(w_, out_, in_);
-      dx->resize(dy.rows(), in_);
-      dx->noalias() = dy * w;
+      // dx (rows x in) = dy W over the same blocks of input columns.
+      dx->resize(rows, in_);
+      parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
+        const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
+        const Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>> w(w_ + k0, out_, nk,
+                                                                  Eigen::OuterStride<>(in_));
+        dx->middleCols(k0, nk).noalias() = dy * w;
+      });
     }
   }
   std::unique_ptr<Layer<T>> clone() const override {
@@ -133,6 +209,7 @@ class Linear : public Layer<T> {
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
+  Vec<T> colsum_;  // backward scratch: column sums of dy
 };
 
 // ---------------------------------------------------------------- activations
@@ -147,16 +224,21 @@ class ActivationLayer : public Layer<T> {
     x_ = &x;
     y_ = &y;
     y.resize(x.rows(), x.cols());
-    const T* xs = x.data();
-    T* ys = y.data();
-    for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a_, xs[i]);
+    with_activation(a_, [&](auto a) {
+      const T* xs = x.data();
+      T* ys = y.data();
+      for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a.value, xs[i]);
+    });
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
     if (!dx) return;
     dx->resize(dy.rows(), dy.cols());
-    const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
-    T* out = dx->data();
-    for (Eigen::Index i = 0; i < dy.size(); ++i) out[i] = g[i] * act_derivative(a_, xs[i], ys[i]);
+    with_activation(a_, [&](auto a) {
+      const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
+      T* out = dx->data();
+      for (Eigen::Index i = 0; i < dy.size(); ++i)
+        out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
+    });
   }
   std::unique_ptr<Layer<T>> clone() const override {
     auto c = std::make_unique<ActivationLayer>(*this);
@@ -249,9 +331,13 @@ class AffineNorm : public Layer<T> {
   }
   // Adds dL/dgamma and dL/dbeta; returns dxhat = dy gamma.
   Mat<T> affine_backward(const Mat<T>& dy) {
+    // The sums go to owned (aligned) vectors first: reduced straight into the
+    // gradient buffer, their order would depend on its address (see Linear).
     MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
-    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
-    gbeta += dy.colwise().sum().transpose();
+    const Vec<T> sum_dy_xhat = (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    const Vec<T> sum_dy = dy.colwise().sum().transpose();
+    ggamma += sum_dy_xhat;
+    gbeta += sum_dy;
     const MapVec<T> gamma(p_, f_);
     return dy * gamma.asDiagonal();
   }

@@ -80,6 +80,61 @@ void with_activation(Activation a, const F& f) {
   }
 }
 
+// ---------------------------------------------------------------- activations
+
+template <class T>
+class ActivationLayer : public Layer<T> {
+ public:
+  explicit ActivationLayer(Activation a) : a_(a) {}
+  std::string name() const override { return activation_name(a_); }
+  int configure(int in) override { return in; }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    x_ = &x;
+    y_ = &y;
+    y.resize(x.rows(), x.cols());
+    with_activation(a_, [&](auto a) {
+      const T* xs = x.data();
+      T* ys = y.data();
+      for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a.value, xs[i]);
+    });
+  }
+  // The fused path (Linear::forward_fused): the caller computed x and sized
+  // y; this records them for backward and maps columns [j0, j0 + nj) of x.
+  void fused_begin(const Mat<T>& x, Mat<T>& y) {
+    x_ = &x;
+    y_ = &y;
+  }
+  void fused_columns(const Mat<T>& x, Mat<T>& y, int j0, int nj) const {
+    with_activation(a_, [&](auto a) {
+      for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const T* xs = x.data() + i * x.cols() + j0;
+        T* ys = y.data() + i * y.cols() + j0;
+        for (int j = 0; j < nj; ++j) ys[j] = act(a.value, xs[j]);
+      }
+    });
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    if (!dx) return;
+    dx->resize(dy.rows(), dy.cols());
+    with_activation(a_, [&](auto a) {
+      const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
+      T* out = dx->data();
+      for (Eigen::Index i = 0; i < dy.size(); ++i)
+        out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
+    });
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<ActivationLayer>(*this);
+    c->x_ = c->y_ = nullptr;
+    return c;
+  }
+
+ private:
+  Activation a_;
+  const Mat<T>* x_ = nullptr;
+  const Mat<T>* y_ = nullptr;
+};
+
 // ---------------------------------------------------------------- Linear
 
 // The fixed partition of a product's output columns: about kGemmBlockCols
@@ -150,19 +205,14 @@ class Linear : public Layer<T> {
   // a block owns its columns, so there is no reduction and 1 or 2 threads give
   // the same bits. The bias is written first and the GEMM accumulates onto it
   // (no second pass over y).
-  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
-    x_ = &x;
-    const Eigen::Index rows = x.rows();
-    y.resize(rows, out_);
-    const ColBlocks cb(out_);
-    parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
-      const int j0 = cb.begin(blk), nj = cb.begin(blk + 1) - j0;
-      const MapMat<T> w(w_ + j0 * in_, nj, in_);
-      const MapVec<T> b(w_ + out_ * in_ + j0, nj);
-      auto yb = y.middleCols(j0, nj);
-      yb.rowwise() = b.transpose();
-      yb.noalias() += x * w.transpose();
-    });
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override { forward_blocks(x, y, nullptr, nullptr); }
+  // Linear then an activation: each block of output columns gets its bias,
+  // GEMM and activation while it is in cache (and on the block's thread).
+  bool forward_fused(const Mat<T>& x, Mat<T>& z, Layer<T>& next, Mat<T>& y, bool) override {
+    auto* a = dynamic_cast<ActivationLayer<T>*>(&next);
+    if (!a) return false;
+    forward_blocks(x, z, a, &y);
+    return true;
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
     const Eigen::Index rows = dy.rows();
@@ -205,51 +255,33 @@ class Linear : public Layer<T> {
   }
 
  private:
+  // y = x W^T + b over fixed blocks of output columns; with `a`, also
+  // ay = a(y) per block (ay sized here).
+  void forward_blocks(const Mat<T>& x, Mat<T>& y, ActivationLayer<T>* a, Mat<T>* ay) {
+    x_ = &x;
+    const Eigen::Index rows = x.rows();
+    y.resize(rows, out_);
+    if (a) {
+      ay->resize(rows, out_);
+      a->fused_begin(y, *ay);
+    }
+    const ColBlocks cb(out_);
+    parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
+      const int j0 = cb.begin(blk), nj = cb.begin(blk + 1) - j0;
+      const MapMat<T> w(w_ + j0 * in_, nj, in_);
+      const MapVec<T> b(w_ + out_ * in_ + j0, nj);
+      auto yb = y.middleCols(j0, nj);
+      yb.rowwise() = b.transpose();
+      yb.noalias() += x * w.transpose();
+      if (a) a->fused_columns(y, *ay, j0, nj);
+    });
+  }
+
   int in_ = 0, out_;
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
   Vec<T> colsum_;  // backward scratch: column sums of dy
-};
-
-// ---------------------------------------------------------------- activations
-
-template <class T>
-class ActivationLayer : public Layer<T> {
- public:
-  explicit ActivationLayer(Activation a) : a_(a) {}
-  std::string name() const override { return activation_name(a_); }
-  int configure(int in) override { return in; }
-  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
-    x_ = &x;
-    y_ = &y;
-    y.resize(x.rows(), x.cols());
-    with_activation(a_, [&](auto a) {
-      const T* xs = x.data();
-      T* ys = y.data();
-      for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a.value, xs[i]);
-    });
-  }
-  void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    if (!dx) return;
-    dx->resize(dy.rows(), dy.cols());
-    with_activation(a_, [&](auto a) {
-      const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
-      T* out = dx->data();
-      for (Eigen::Index i = 0; i < dy.size(); ++i)
-        out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
-    });
-  }
-  std::unique_ptr<Layer<T>> clone() const override {
-    auto c = std::make_unique<ActivationLayer>(*this);
-    c->x_ = c->y_ = nullptr;
-    return c;
-  }
-
- private:
-  Activation a_;
-  const Mat<T>* x_ = nullptr;
-  const Mat<T>* y_ = nullptr;
 };
 
 // ---------------------------------------------------------------- dropout

@@ -75,6 +75,15 @@ class Layer {
   virtual void init(Rng& /*rng*/, Init /*init*/) {}
   virtual void forward(const Mat<T>& x, Mat<T>& y, bool train) = 0;
   virtual void backward(const Mat<T>& dy, Mat<T>* dx) = 0;
+  // Optionally runs this layer and `next` in one pass: z = this(x),
+  // y = next(z), both kept for backward exactly as two forward() calls would
+  // (and the same values). Returns false (nothing done) when the pair cannot
+  // be fused; Sequential then calls forward() on each. Linear fuses with an
+  // activation (bias, GEMM and activation per block of columns).
+  virtual bool forward_fused(const Mat<T>& /*x*/, Mat<T>& /*z*/, Layer<T>& /*next*/, Mat<T>& /*y*/,
+                             bool /*train*/) {
+    return false;
+  }
   // A copy (unbound: the container rebinds it to its own buffers).
   virtual std::unique_ptr<Layer> clone() const = 0;
 };

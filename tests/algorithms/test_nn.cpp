@@ -95,6 +95,34 @@ TEST_CASE("nn: every activation's backward matches finite differences (input gra
   }
 }
 
+TEST_CASE("nn: a Linear then an activation run fused give the two layers' values and exact gradients") {
+  for (int a = 0; a < kNumActivations; ++a) {
+    const Activation act = static_cast<Activation>(a);
+    INFO(activation_name(act));
+    // Sequential fuses the pair: same bits as the two forward() calls one by one
+    // (70 outputs: two column blocks).
+    Sequential<float> net;
+    net.add(make_linear<float>(70));
+    net.add(make_activation<float>(act));
+    net.build(9);
+    Rng rng(5);
+    net.init(rng, Init::Torch);
+    Mat<float> x(6, 9);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(rng.normal(0.0, 1.0));
+    const Mat<float> fused = net.forward(x, true);
+    Mat<float> z, y;
+    net.layer(0).forward(x, z, true);
+    net.layer(1).forward(z, y, true);
+    CHECK(fused == y);
+    // Backward after the fused forward: exact against central differences.
+    Sequential<double> dnet = net_of({[] { return make_linear<double>(7); }, [&] { return make_activation<double>(act); },
+                                      [] { return make_linear<double>(3); }},
+                                     5);
+    std::string worst;
+    CHECK(max_grad_error(dnet, random_mat(rng, 4, 5), true, &worst) < 1e-6);
+  }
+}
+
 TEST_CASE("nn: a Linear layer's weight, bias and input gradients match finite differences") {
   for (Init init : {Init::Torch, Init::Glorot, Init::He}) {
     INFO(init_name(init));

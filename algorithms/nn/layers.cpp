@@ -3,6 +3,12 @@
 
 #include "algorithms/core/parallel.h"
 
+// The GEMMs here are single-threaded Eigen calls on column blocks that
+// parallel.h distributes; Eigen must not start threads of its own.
+#if defined(_OPENMP) && !defined(EIGEN_DONT_PARALLELIZE)
+#error "algorithms/nn/layers.cpp: compile without -fopenmp or with EIGEN_DONT_PARALLELIZE"
+#endif
+
 #include <algorithm>
 #include <cmath>
 #include <stdexcept>

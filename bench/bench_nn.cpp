@@ -3,8 +3,9 @@
 // Fashion-MNIST train (60000 x 784, pixels in [0, 1]), a 784-256-128-10 ReLU
 // MLP (torch.nn.Linear default init), softmax cross-entropy, Adam (lr 1e-3,
 // torch defaults) on the shared optimizer, batch 128 from a seeded permutation
-// per epoch; test accuracy on the t10k set after every epoch. Single thread
-// (the build links no threaded GEMM): compare with torch.set_num_threads(1).
+// per epoch; test accuracy on the t10k set after every epoch. --threads N
+// bounds the library's threads (set_max_threads; Eigen's GEMM itself is never
+// threaded): compare with torch.set_num_threads(N).
 // Also measures Eigen's float GEMM peak on a 128 x 784 x 400 product (the
 // issue's scale) and prints the GFLOP/s an epoch reaches (multiply-adds of the
 // forward GEMMs, the weight-gradient GEMMs and the input-gradient GEMMs of
@@ -12,8 +13,9 @@
 // Each epoch line splits its time into gather, forward, loss, backward and the
 // optimizer step.
 //   RESULT case=fashion-mlp epochs=.. epoch_ms=.. test_accuracy=.. train_loss=..
-//          gflop_per_epoch=.. gflops=.. sgemm_peak_gflops=..
-// Usage: bench_nn [--epochs N] [--batch B]
+//          gflop_per_epoch=.. gflops=.. sgemm_peak_gflops=.. threads=..
+// Usage: bench_nn [--epochs N] [--batch B] [--threads N]
+#include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/nn/batches.h"
@@ -58,11 +60,13 @@ double sgemm_peak() {
 }  // namespace
 
 int main(int argc, char** argv) try {
-  int epochs = 1, batch = 128;
+  int epochs = 1, batch = 128, threads = 1;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--epochs")) epochs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch")) batch = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
   }
+  set_max_threads(threads);
   Mat<float> xtr, xte;
   std::vector<int> ytr, yte;
   to_float(*load_fashion_mnist("train"), xtr, ytr);
@@ -132,9 +136,9 @@ int main(int argc, char** argv) try {
   const double gflop = n * (2 * fwd + dx) / 1e9;
   const double epoch_ms = total_ms / epochs;
   std::printf("RESULT case=fashion-mlp epochs=%d epoch_ms=%.1f test_accuracy=%.4f train_loss=%.4f "
-              "gflop_per_epoch=%.2f gflops=%.1f sgemm_peak_gflops=%.1f\n",
+              "gflop_per_epoch=%.2f gflops=%.1f sgemm_peak_gflops=%.1f threads=%d\n",
               epochs, epoch_ms, accuracy, loss_sum / batches.batches_per_epoch(), gflop,
-              gflop / (epoch_ms / 1e3), sgemm_peak());
+              gflop / (epoch_ms / 1e3), sgemm_peak(), max_threads());
   return 0;
 } catch (const std::exception& e) {
   std::fprintf(stderr, "bench_nn: %s\n", e.what());

@@ -1,8 +1,18 @@
 // The layers of layers.h: each forward and backward written out.
 #include "algorithms/nn/layers.h"
 
+#include "algorithms/core/parallel.h"
+
+// The GEMMs here are single-threaded Eigen calls on column blocks that
+// parallel.h distributes; Eigen must not start threads of its own.
+#if defined(_OPENMP) && !defined(EIGEN_DONT_PARALLELIZE)
+#error "algorithms/nn/layers.cpp: compile without -fopenmp or with EIGEN_DONT_PARALLELIZE"
+#endif
+
+#include <algorithm>
 #include <cmath>
 #include <stdexcept>
+#include <type_traits>
 
 namespace cilab::nn {
 namespace {
@@ -58,7 +68,102 @@ T act_derivative(Activation a, T z, T y) {
   return T(1);
 }
 
+// Calls f(std::integral_constant<Activation, a>{}): the loops inside f are
+// compiled once per activation with the switch of act() folded away, so the
+// simple ones (ReLU, leaky ReLU, identity) vectorise.
+template <class F>
+void with_activation(Activation a, const F& f) {
+  using A = Activation;
+  switch (a) {
+    case A::Identity: return f(std::integral_constant<A, A::Identity>{});
+    case A::ReLU: return f(std::integral_constant<A, A::ReLU>{});
+    case A::LeakyReLU: return f(std::integral_constant<A, A::LeakyReLU>{});
+    case A::ELU: return f(std::integral_constant<A, A::ELU>{});
+    case A::Sigmoid: return f(std::integral_constant<A, A::Sigmoid>{});
+    case A::Tanh: return f(std::integral_constant<A, A::Tanh>{});
+    case A::Softplus: return f(std::integral_constant<A, A::Softplus>{});
+    case A::GELU: return f(std::integral_constant<A, A::GELU>{});
+  }
+}
+
+// ---------------------------------------------------------------- activations
+
+template <class T>
+class ActivationLayer : public Layer<T> {
+ public:
+  explicit ActivationLayer(Activation a) : a_(a) {}
+  std::string name() const override { return activation_name(a_); }
+  int configure(int in) override { return in; }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    x_ = &x;
+    y_ = &y;
+    y.resize(x.rows(), x.cols());
+    with_activation(a_, [&](auto a) {
+      const T* xs = x.data();
+      T* ys = y.data();
+      for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a.value, xs[i]);
+    });
+  }
+  // The fused path (Linear::forward_fused): the caller computed x and sized
+  // y; this records them for backward and maps columns [j0, j0 + nj) of x.
+  void fused_begin(const Mat<T>& x, Mat<T>& y) {
+    x_ = &x;
+    y_ = &y;
+  }
+  void fused_columns(const Mat<T>& x, Mat<T>& y, int j0, int nj) const {
+    with_activation(a_, [&](auto a) {
+      for (Eigen::Index i = 0; i < x.rows(); ++i) {
+        const T* xs = x.data() + i * x.cols() + j0;
+        T* ys = y.data() + i * y.cols() + j0;
+        for (int j = 0; j < nj; ++j) ys[j] = act(a.value, xs[j]);
+      }
+    });
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    if (!dx) return;
+    dx->resize(dy.rows(), dy.cols());
+    with_activation(a_, [&](auto a) {
+      const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
+      T* out = dx->data();
+      for (Eigen::Index i = 0; i < dy.size(); ++i)
+        out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
+    });
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<ActivationLayer>(*this);
+    c->x_ = c->y_ = nullptr;
+    return c;
+  }
+
+ private:
+  Activation a_;
+  const Mat<T>* x_ = nullptr;
+  const Mat<T>* y_ = nullptr;
+};
+
 // ---------------------------------------------------------------- Linear
+
+// The fixed partition of a product's output columns: about kGemmBlockCols
+// columns per block, at most kGemmMaxBlocks blocks, boundaries on multiples of
+// 16 (one AVX-512 float vector). It depends only on the width, never on the
+// thread count. Few blocks, because each block packs the product's left
+// operand again.
+constexpr int kGemmBlockCols = 64;
+constexpr int kGemmMaxBlocks = 4;
+// Multiply-adds below which a product runs on one thread (measured: bench_nn).
+constexpr double kGemmParallelMinWork = 2e5;
+
+struct ColBlocks {
+  explicit ColBlocks(int n)
+      : n(n), count(std::max(1, std::min(kGemmMaxBlocks, (n + kGemmBlockCols - 1) / kGemmBlockCols))) {}
+  // First column of block b (b = count gives n).
+  int begin(int b) const { return b >= count ? n : (n * b / count) / 16 * 16; }
+  int n, count;
+};
+
+inline int gemm_threads(int blocks, Eigen::Index multiply_adds) {
+  return parallel_threads(blocks, static_cast<double>(multiply_adds), kGemmParallelMinWork);
+}
 
 template <class T>
 class Linear : public Layer<T> {
@@ -102,23 +207,50 @@ class Linear : public Layer<T> {
       }
     }
   }
-  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
-    x_ = &x;
-    const MapMat<T> w(w_, out_, in_);
-    const MapVec<T> b(w_ + out_ * in_, out_);
-    y.resize(x.rows(), out_);
-    y.noalias() = x * w.transpose();
-    y.rowwise() += b.transpose();
+  // Each product runs over fixed blocks of its output's columns (col_blocks):
+  // a block owns its columns, so there is no reduction and 1 or 2 threads give
+  // the same bits. The bias is written first and the GEMM accumulates onto it
+  // (no second pass over y).
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override { forward_blocks(x, y, nullptr, nullptr); }
+  // Linear then an activation: each block of output columns gets its bias,
+  // GEMM and activation while it is in cache (and on the block's thread).
+  bool forward_fused(const Mat<T>& x, Mat<T>& z, Layer<T>& next, Mat<T>& y, bool) override {
+    auto* a = dynamic_cast<ActivationLayer<T>*>(&next);
+    if (!a) return false;
+    forward_blocks(x, z, a, &y);
+    return true;
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    MapMat<T> gw(gw_, out_, in_);
-    MapVec<T> gb(gw_ + out_ * in_, out_);
-    gw.noalias() += dy.transpose() * (*x_);
-    gb.noalias() += dy.colwise().sum().transpose();
+    const Eigen::Index rows = dy.rows();
+    // dW (out x in) += dy^T x over blocks of input columns; db += column sums of dy.
+    const ColBlocks cw(in_);
+    parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
+      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
+      Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>> gw(gw_ + k0, out_, nk, Eigen::OuterStride<>(in_));
+      gw.noalias() += dy.transpose() * x_->middleCols(k0, nk);
+    });
+    // db += column sums of dy, summed row after row into an owned vector: an
+    // Eigen reduction straight into the (arbitrarily aligned) gradient buffer
+    // would sum its first entries in another order than the rest, depending
+    // on the buffer's address, so runs would differ in the last bits.
+    colsum_.resize(out_);
+    T* s = colsum_.data();
+    for (int j = 0; j < out_; ++j) s[j] = T(0);
+    for (Eigen::Index i = 0; i < rows; ++i) {
+      const T* d = dy.data() + i * out_;
+      for (int j = 0; j < out_; ++j) s[j] += d[j];
+    }
+    T* gb = gw_ + out_ * in_;
+    for (int j = 0; j < out_; ++j) gb[j] += s[j];
     if (dx) {
-      const MapMat<T> w(w_, out_, in_);
-      dx->resize(dy.rows(), in_);
-      dx->noalias() = dy * w;
+      // dx (rows x in) = dy W over the same blocks of input columns.
+      dx->resize(rows, in_);
+      parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
+        const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
+        const Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>> w(w_ + k0, out_, nk,
+                                                                  Eigen::OuterStride<>(in_));
+        dx->middleCols(k0, nk).noalias() = dy * w;
+      });
     }
   }
   std::unique_ptr<Layer<T>> clone() const override {
@@ -129,45 +261,33 @@ class Linear : public Layer<T> {
   }
 
  private:
+  // y = x W^T + b over fixed blocks of output columns; with `a`, also
+  // ay = a(y) per block (ay sized here).
+  void forward_blocks(const Mat<T>& x, Mat<T>& y, ActivationLayer<T>* a, Mat<T>* ay) {
+    x_ = &x;
+    const Eigen::Index rows = x.rows();
+    y.resize(rows, out_);
+    if (a) {
+      ay->resize(rows, out_);
+      a->fused_begin(y, *ay);
+    }
+    const ColBlocks cb(out_);
+    parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
+      const int j0 = cb.begin(blk), nj = cb.begin(blk + 1) - j0;
+      const MapMat<T> w(w_ + j0 * in_, nj, in_);
+      const MapVec<T> b(w_ + out_ * in_ + j0, nj);
+      auto yb = y.middleCols(j0, nj);
+      yb.rowwise() = b.transpose();
+      yb.noalias() += x * w.transpose();
+      if (a) a->fused_columns(y, *ay, j0, nj);
+    });
+  }
+
   int in_ = 0, out_;
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
-};
-
-// ---------------------------------------------------------------- activations
-
-template <class T>
-class ActivationLayer : public Layer<T> {
- public:
-  explicit ActivationLayer(Activation a) : a_(a) {}
-  std::string name() const override { return activation_name(a_); }
-  int configure(int in) override { return in; }
-  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
-    x_ = &x;
-    y_ = &y;
-    y.resize(x.rows(), x.cols());
-    const T* xs = x.data();
-    T* ys = y.data();
-    for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a_, xs[i]);
-  }
-  void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    if (!dx) return;
-    dx->resize(dy.rows(), dy.cols());
-    const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
-    T* out = dx->data();
-    for (Eigen::Index i = 0; i < dy.size(); ++i) out[i] = g[i] * act_derivative(a_, xs[i], ys[i]);
-  }
-  std::unique_ptr<Layer<T>> clone() const override {
-    auto c = std::make_unique<ActivationLayer>(*this);
-    c->x_ = c->y_ = nullptr;
-    return c;
-  }
-
- private:
-  Activation a_;
-  const Mat<T>* x_ = nullptr;
-  const Mat<T>* y_ = nullptr;
+  Vec<T> colsum_;  // backward scratch: column sums of dy
 };
 
 // ---------------------------------------------------------------- dropout
@@ -249,9 +369,13 @@ class AffineNorm : public Layer<T> {
   }
   // Adds dL/dgamma and dL/dbeta; returns dxhat = dy gamma.
   Mat<T> affine_backward(const Mat<T>& dy) {
+    // The sums go to owned (aligned) vectors first: reduced straight into the
+    // gradient buffer, their order would depend on its address (see Linear).
     MapVec<T> ggamma(g_, f_), gbeta(g_ + f_, f_);
-    ggamma += (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
-    gbeta += dy.colwise().sum().transpose();
+    const Vec<T> sum_dy_xhat = (dy.array() * xhat_.array()).colwise().sum().matrix().transpose();
+    const Vec<T> sum_dy = dy.colwise().sum().transpose();
+    ggamma += sum_dy_xhat;
+    gbeta += sum_dy;
     const MapVec<T> gamma(p_, f_);
     return dy * gamma.asDiagonal();
   }

@@ -18,6 +18,13 @@
 // Parameters live in one flat buffer owned by the container (the optimizer
 // steps it whole); a layer holds Eigen::Maps into it, set by bind().
 //
+// Threads and determinism: Linear's three products (y = x W^T + b,
+// dW += dy^T x, dx = dy W) each run over a fixed partition of their output's
+// columns (core/parallel.h; at most 4 blocks of ~64 columns, from the shapes
+// only), every block owning its columns: no reduction across threads, so 1 or
+// 2 threads give bit-identical weights. Gradient sums are formed in a fixed
+// order that does not depend on the buffers' addresses either.
+//
 // Conventions followed (PyTorch names and defaults): Linear y = x W^T + b, W is
 // out x in (torch.nn.Linear); LeakyReLU slope 0.01; ELU alpha 1; Softplus beta 1,
 // threshold 20 (linear above); GELU the exact erf form (approximate='none');
@@ -75,6 +82,15 @@ class Layer {
   virtual void init(Rng& /*rng*/, Init /*init*/) {}
   virtual void forward(const Mat<T>& x, Mat<T>& y, bool train) = 0;
   virtual void backward(const Mat<T>& dy, Mat<T>* dx) = 0;
+  // Optionally runs this layer and `next` in one pass: z = this(x),
+  // y = next(z), both kept for backward exactly as two forward() calls would
+  // (and the same values). Returns false (nothing done) when the pair cannot
+  // be fused; Sequential then calls forward() on each. Linear fuses with an
+  // activation (bias, GEMM and activation per block of columns).
+  virtual bool forward_fused(const Mat<T>& /*x*/, Mat<T>& /*z*/, Layer<T>& /*next*/, Mat<T>& /*y*/,
+                             bool /*train*/) {
+    return false;
+  }
   // A copy (unbound: the container rebinds it to its own buffers).
   virtual std::unique_ptr<Layer> clone() const = 0;
 };

@@ -72,7 +72,11 @@ const Mat<T>& Sequential<T>::forward(const Mat<T>& x, bool train) {
                                 std::to_string(x.cols()));
   const Mat<T>* in = &x;
   for (size_t i = 0; i < layers_.size(); ++i) {
-    layers_[i]->forward(*in, acts_[i], train);
+    const bool pair = i + 1 < layers_.size();
+    if (pair && layers_[i]->forward_fused(*in, acts_[i], *layers_[i + 1], acts_[i + 1], train))
+      ++i;  // layer i + 1 ran too (Linear + activation in one pass)
+    else
+      layers_[i]->forward(*in, acts_[i], train);
     in = &acts_[i];
   }
   return acts_.back();

@@ -179,3 +179,113 @@ TEST_CASE("parallel: thread-count rule and the global bound") {
   set_max_threads(-5);  // negative = default
   CHECK(max_threads() == std::max(1, static_cast<int>(std::thread::hardware_concurrency())));
 }
+
+TEST_CASE("parallel: many loops in a row on the persistent pool stay exact") {
+  // Thousands of short loops (the network library runs a few per layer and
+  // step): every block once, and the same sums as the serial loop, each time.
+  const ThreadBound bound(4);
+  std::vector<double> serial(static_cast<size_t>(kBlocks));
+  for (int b = 0; b < kBlocks; ++b) serial[static_cast<size_t>(b)] = block_sum(b);
+  std::vector<double> out(static_cast<size_t>(kBlocks));
+  int bad = 0;
+  for (int rep = 0; rep < 2000; ++rep) {
+    const int blocks = 1 + rep % kBlocks;
+    const int threads = 2 + rep % 3;
+    std::fill(out.begin(), out.end(), 0.0);
+    std::vector<std::atomic<int>> runs(static_cast<size_t>(blocks));
+    for (std::atomic<int>& r : runs) r.store(0);
+    parallel_for_blocks(blocks, threads, [&](int b) {
+      runs[static_cast<size_t>(b)].fetch_add(1);
+      out[static_cast<size_t>(b)] = block_sum(b);
+    });
+    for (int b = 0; b < blocks; ++b) {
+      const size_t i = static_cast<size_t>(b);
+      bad += runs[i].load() != 1 || out[i] != serial[i];
+    }
+  }
+  CHECK(bad == 0);
+}
+
+TEST_CASE("parallel: a loop nested inside a block runs (serially) and gives the same results") {
+  const ThreadBound bound(4);
+  constexpr int kOuter = 6, kInner = 9;
+  std::vector<double> expect(static_cast<size_t>(kOuter * kInner));
+  for (int i = 0; i < kOuter * kInner; ++i) expect[static_cast<size_t>(i)] = block_sum(i % kBlocks);
+  for (int threads : {1, 2, 4}) {
+    std::vector<double> got(expect.size(), 0.0);
+    std::vector<std::atomic<int>> runs(expect.size());
+    for (std::atomic<int>& r : runs) r.store(0);
+    parallel_for_blocks(kOuter, threads, [&](int o) {
+      parallel_for_blocks(kInner, threads, [&](int i) {
+        const int k = o * kInner + i;
+        runs[static_cast<size_t>(k)].fetch_add(1);
+        got[static_cast<size_t>(k)] = block_sum(k % kBlocks);
+      });
+    });
+    CHECK(got == expect);
+    for (const std::atomic<int>& r : runs) CHECK(r.load() == 1);
+  }
+  // A nested reduction folds in block order too, and its exception reaches the outer caller.
+  std::vector<double> sums(3, 0.0);
+  parallel_for_blocks(3, 2, [&](int o) {
+    parallel_reduce_blocks(
+        kBlocks, 2, [](int b) { return block_sum(b); },
+        [&](int, double p) { sums[static_cast<size_t>(o)] += p; });
+  });
+  double serial = 0.0;
+  for (int b = 0; b < kBlocks; ++b) serial += block_sum(b);
+  for (double s : sums) CHECK(s == serial);
+  std::string what;
+  try {
+    parallel_for_blocks(4, 2, [&](int o) {
+      parallel_for_blocks(5, 2, [&](int i) {
+        if (o >= 1 && i == 2) throw std::runtime_error("inner " + std::to_string(o));
+      });
+    });
+  } catch (const std::runtime_error& e) {
+    what = e.what();
+  }
+  CHECK(what == "inner 1");
+}
+
+TEST_CASE("parallel: loops called from two threads at once are both exact") {
+  // Two runners (or a runner and a view job) may start loops at the same
+  // time: one owns the pool, the other runs serially; both must be right.
+  const ThreadBound bound(4);
+  double serial = 0.0;
+  for (int b = 0; b < kBlocks; ++b) serial += block_sum(b);
+  auto caller = [&](int reps, int* bad) {
+    for (int rep = 0; rep < reps; ++rep) {
+      double total = 0.0;
+      std::vector<std::atomic<int>> runs(static_cast<size_t>(kBlocks));
+      for (std::atomic<int>& r : runs) r.store(0);
+      parallel_reduce_blocks(
+          kBlocks, 2 + rep % 3,
+          [&](int b) {
+            runs[static_cast<size_t>(b)].fetch_add(1);
+            return block_sum(b);
+          },
+          [&](int, double p) { total += p; });
+      *bad += total != serial;
+      for (const std::atomic<int>& r : runs) *bad += r.load() != 1;
+      // Every few loops one throws: the exception stays with its own caller.
+      if (rep % 50 == 7) {
+        std::string what;
+        try {
+          parallel_for_blocks(20, 2, [&](int b) {
+            if (b == 5 || b == 11) throw std::runtime_error("block " + std::to_string(b));
+          });
+        } catch (const std::runtime_error& e) {
+          what = e.what();
+        }
+        *bad += what != "block 5";
+      }
+    }
+  };
+  int bad_a = 0, bad_b = 0;
+  std::thread other(caller, 500, &bad_b);
+  caller(500, &bad_a);
+  other.join();
+  CHECK(bad_a == 0);
+  CHECK(bad_b == 0);
+}

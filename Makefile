@@ -81,6 +81,8 @@ screenshot: build
 	  --set compare_kmeans=true --steps 3 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-optimizers.png --module optimizers \
 	  --set race_nesterov=true --steps 400 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-mlp.png --module mlp \
+	  --dataset spirals:n=400,noise=0.05 --set layers=32,32 --set activation=tanh --steps 1500 --frames 12
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

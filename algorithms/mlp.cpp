@@ -349,9 +349,17 @@ void MlpProblem::standardise(const double* x, float* out) const {
 }
 
 size_t MlpSnapshot::byte_size() const {
-  // The shared members (problem, net, log, evaluation) are counted once per
-  // run by their owner; a snapshot adds its own vectors.
-  return Snapshot::byte_size() + sizeof(*this) + layer_grad_norms.size() * sizeof(double) + architecture.size();
+  // The network copy and the evaluation are shared by the snapshots of ~100 ms
+  // (of an epoch), but each counts them whole: the history budget then errs on
+  // the safe side (a run holds at most what the budget allows). The problem
+  // (the data) is the run's, not the history's.
+  size_t b = Snapshot::byte_size() + sizeof(*this) + layer_grad_norms.size() * sizeof(double) + architecture.size();
+  if (net) b += 2 * net->num_params() * sizeof(float);
+  if (evaluation)
+    b += (evaluation->predicted.size() + evaluation->confusion.size()) * sizeof(int) +
+         evaluation->values.size() * sizeof(float);
+  if (batch) b += batch->size() * sizeof(int);
+  return b;
 }
 
 OptimizerConfig Mlp::Params::default_optimizer() {

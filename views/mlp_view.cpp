@@ -133,8 +133,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
                      "set, evaluated at the end of each epoch (eval mode)."
                    : "batch loss: (1/B) sum -log softmax(z_i)[y_i] of this step's mini-batch. Test accuracy and loss "
                      "on the test set, evaluated at the end of each epoch (eval mode).");
-  if (what) {
-    ImGui::SameLine(0, ImGui::GetFontSize());
+  if (what) {  // its own line: the header row above is full at 1280 px
     ImGui::TextColored(kWarn, "%s", what);
     header_.push_back(what);
   }

@@ -27,6 +27,19 @@ std::string fmt(double v, const char* f = "%.4g") {
 // The class colour palette of the lab (true classes: Labels).
 ImU32 class_colour(int c) { return plot::GetColormapColor(c, plot::Colormap::Labels); }
 
+// Inside a hovered plot: a left click with the "click to add" mode (or Shift) adds a point at
+// the mouse, a right click in that mode removes the nearest one. Returns whether it sent one.
+bool point_edit_click(const ViewContext& ctx, plot::Point m, std::vector<ViewIntent>& out) {
+  ViewIntent vi;
+  if ((ctx.edit_points || ImGui::GetIO().KeyShift) && plot::IsPlotClicked(0)) vi.kind = ViewIntent::Kind::AddPoint;
+  else if (ctx.edit_points && plot::IsPlotClicked(1)) vi.kind = ViewIntent::Kind::RemovePoint;
+  else return false;
+  vi.x = m.x;
+  vi.y = m.y;
+  out.push_back(vi);
+  return true;
+}
+
 }  // namespace
 
 // Shared between the view and its background job: written by the job, read
@@ -332,22 +345,9 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
     plot::PlotScatter("this batch", rx.data(), ry.data(), static_cast<int>(rx.size()), ring);
   }
   // Clicks add (left) / remove (right) points in the "click to add" mode or with Shift.
-  const bool point_edit = ctx.edit_points || ImGui::GetIO().KeyShift;
   if (plot::IsPlotHovered()) {
     const plot::Point m = plot::GetPlotMousePos();
-    if (point_edit && plot::IsPlotClicked(0)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::AddPoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    } else if (ctx.edit_points && plot::IsPlotClicked(1)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::RemovePoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    } else if (pictures_ && pictures_->d == 2) {
+    if (!point_edit_click(ctx, m, out) && pictures_ && pictures_->d == 2) {
       // Tooltip: the class probabilities at the mouse.
       const MlpPictures& pic = *pictures_;
       const int c = static_cast<int>((m.x - pic.x_min) / (pic.x_max - pic.x_min) * pic.res);
@@ -407,22 +407,7 @@ void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 si
     plot::PlotLine("network f(x)", gx.data(), gy.data(), pic.res, line);
   }
   // Clicks add (left) / remove (right) points (x, y) in the "click to add" mode or with Shift.
-  if (plot::IsPlotHovered()) {
-    const plot::Point m = plot::GetPlotMousePos();
-    if ((ctx.edit_points || ImGui::GetIO().KeyShift) && plot::IsPlotClicked(0)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::AddPoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    } else if (ctx.edit_points && plot::IsPlotClicked(1)) {
-      ViewIntent vi;
-      vi.kind = ViewIntent::Kind::RemovePoint;
-      vi.x = m.x;
-      vi.y = m.y;
-      out.push_back(vi);
-    }
-  }
+  if (plot::IsPlotHovered()) point_edit_click(ctx, plot::GetPlotMousePos(), out);
   if (s.batch && s.phase != 0) {
     std::vector<int> rows;
     for (int b : *s.batch) rows.push_back(pr.train_rows[static_cast<size_t>(b)]);

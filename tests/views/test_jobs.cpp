@@ -36,8 +36,11 @@ struct Spinner {
   std::shared_ptr<std::atomic<bool>> returned = std::make_shared<std::atomic<bool>>(false);
   std::function<void(const CancelToken&)> fn() const {
     return [started = started, returned = returned](const CancelToken& token) {
-      started->store(true);
+      // Progress first, then `started`: a test that cancels as soon as it sees `started`
+      // then always finds progress reported (it raced under ASan).
       int round = 0;
+      token.set_progress(++round, 0);
+      started->store(true);
       while (!token.cancelled()) {
         token.set_progress(++round, 0);
         std::this_thread::sleep_for(std::chrono::microseconds(200));

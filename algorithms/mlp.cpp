@@ -133,32 +133,6 @@ ModuleInfo make_info(bool regression) {
   return m;
 }
 
-// The optimizer configuration a trainer's group describes (as the optimizers
-// module builds its racers): the fields the kind does not use are neutral.
-OptimizerConfig effective_config(const OptimizerConfig& g) {
-  OptimizerConfig c = g;
-  switch (g.kind) {
-    case OptimizerKind::GD:
-    case OptimizerKind::SGD:
-      c.momentum = 0;
-      c.nesterov = false;
-      break;
-    case OptimizerKind::Momentum: break;
-    case OptimizerKind::Nesterov:
-      c.nesterov = true;
-      c.dampening = 0;
-      break;
-    case OptimizerKind::AdaGrad:
-    case OptimizerKind::RMSProp:
-      c.momentum = 0;
-      c.nesterov = false;
-      break;
-    case OptimizerKind::Adam:
-    case OptimizerKind::AdamW: break;
-  }
-  return c;
-}
-
 std::string join_widths(int d, const std::vector<int>& layers, int out) {
   std::string s = std::to_string(d);
   for (int h : layers) s += "-" + std::to_string(h);
@@ -639,7 +613,7 @@ const nn::Sequential<float>& Mlp::network() const { return st_->net; }
 void Mlp::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = param_table().read(values);
   require_usable_data(data.get(), "mlp");
-  OptimizerConfig oc = effective_config(p.optim);
+  OptimizerConfig oc = group_config(p.optim);
   oc.validate();
   auto s = std::make_unique<State>();
   s->p = p;
@@ -719,7 +693,7 @@ void Mlp::set_live(const std::string& name, double value) {
   Params p = s.p;
   param_table().set_live(p, name, value, "mlp");
   if (s.ready) {
-    OptimizerConfig oc = effective_config(p.optim);
+    OptimizerConfig oc = group_config(p.optim);
     s.opt.set_config(oc);  // validates
   }
   s.p = p;

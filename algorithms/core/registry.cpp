@@ -9,6 +9,7 @@
 #include "algorithms/pca.h"
 #include "algorithms/power_iteration.h"
 #include "algorithms/svd_lowrank.h"
+#include "algorithms/vae.h"
 
 #include <stdexcept>
 
@@ -25,6 +26,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},
       {"backprop", [] { return std::make_unique<Backprop>(); }},
+      {"vae", [] { return std::make_unique<Vae>(); }},
   };
   return entries;
 }

@@ -156,4 +156,29 @@ std::vector<ParamField<P>> schedule_params(ScheduleConfig P::*m) {
   };
 }
 
+// The optimizer configuration a trainer's group describes (as the
+// optimizers module builds its racers): the fields the chosen kind does not
+// use are made neutral (GD/SGD/AdaGrad/RMSProp: no momentum; Nesterov:
+// nesterov = true, dampening 0). Every module that trains steps with this.
+inline OptimizerConfig group_config(const OptimizerConfig& g) {
+  OptimizerConfig c = g;
+  switch (g.kind) {
+    case OptimizerKind::GD:
+    case OptimizerKind::SGD:
+    case OptimizerKind::AdaGrad:
+    case OptimizerKind::RMSProp:
+      c.momentum = 0;
+      c.nesterov = false;
+      break;
+    case OptimizerKind::Nesterov:
+      c.nesterov = true;
+      c.dampening = 0;
+      break;
+    case OptimizerKind::Momentum:
+    case OptimizerKind::Adam:
+    case OptimizerKind::AdamW: break;
+  }
+  return c;
+}
+
 }  // namespace cilab

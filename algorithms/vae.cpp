@@ -93,6 +93,8 @@ const MetricTable& metric_table() {
       {Vae::kMetricTestLoss, "test_loss", "mean negative ELBO (rec + beta KL) on the test set at the last epoch's end (one seeded z per row)", true},
       {Vae::kMetricTestRec, "test_reconstruction", "mean -log p(x|z) on the test set at the last epoch's end", true},
       {Vae::kMetricTestKl, "test_kl", "mean KL on the test set at the last epoch's end", true},
+      {Vae::kMetricLogPx, "log_px", "log p(x) estimated by importance sampling with the encoder as proposal (k = 32 draws, the first 100 test rows) at the last epoch's end: the ELBO lies below it", false},
+      {Vae::kMetricElboGap, "elbo_gap", "log p(x) - ELBO on the same rows and draws: KL(q(z|x) || p(z|x)) >= 0, how far the encoder is from the true posterior", true},
       {Vae::kMetricMeanSigma, "mean_sigma", "mean posterior sigma over this batch and the latent axes (near 1: the posterior collapsed onto the prior)", false},
       {Vae::kMetricBeta, "beta", "the KL weight of this step", false},
       {Vae::kMetricGradNorm, "grad_norm", "||dL/dtheta|| of this step's batch (encoder and decoder)", true},
@@ -142,6 +144,14 @@ void draw_noise(Rng& rng, int rows, int latent, Mat<float>& eps) {
 double flat_norm(const float* g, size_t n) {
   const Eigen::Map<const Eigen::VectorXf> v(g, static_cast<Eigen::Index>(n));
   return std::sqrt(v.cast<double>().squaredNorm());
+}
+
+// The log p(x) >= ELBO oracle on the first rows of the test set (or of the training set).
+nn::LikelihoodEstimate oracle_estimate(nn::VaeNet<float>& net, const TrainData& td, uint64_t seed) {
+  const Mat<float>& x = td.n_test() > 0 ? td.x_test : td.x_train;
+  const Mat<float> rows = x.topRows(std::min<Eigen::Index>(x.rows(), Vae::kOracleRows));
+  Rng rng(seed ^ Vae::kTestNoiseSeed ^ 0x10c9ULL);
+  return nn::importance_log_likelihood(net, rows, Vae::kOracleSamples, rng);
 }
 
 bool all_finite(const float* w, size_t n) {
@@ -306,6 +316,7 @@ void Vae::State::end_epoch() {
   const double n = epoch_seen > 0 ? epoch_seen : std::nan("");
   row.train = {epoch_loss / n, epoch_rec / n, epoch_kl / n};
   row.test = Vae::evaluate(net, data->x_test, p.beta, seed ^ kTestNoiseSeed);
+  row.oracle = oracle_estimate(net, *data, seed);
   auto log2 = std::make_shared<std::vector<VaeEpochRow>>(*log);
   log2->push_back(row);
   log = log2;
@@ -381,6 +392,7 @@ void Vae::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   row0.beta = p.beta;
   row0.train = evaluate(s->net, td.x_train, p.beta, seed ^ kTestNoiseSeed ^ 1);
   row0.test = evaluate(s->net, td.x_test, p.beta, seed ^ kTestNoiseSeed);
+  row0.oracle = oracle_estimate(s->net, td, seed);
   s->log = std::make_shared<const std::vector<VaeEpochRow>>(1, row0);
   s->last_lr = p.optim.lr;
   s->step_beta = p.beta;
@@ -486,6 +498,8 @@ std::shared_ptr<const VaeSnapshot> Vae::vae_snapshot() const {
     out->metrics[kMetricTestRec] = last.test.reconstruction;
     out->metrics[kMetricTestKl] = last.test.kl;
     out->metrics[kMetricBeta] = s.p.beta;
+    out->metrics[kMetricLogPx] = last.oracle.log_px;
+    out->metrics[kMetricElboGap] = last.oracle.log_px - last.oracle.elbo;
     if (s.iteration > 0 || s.phase > 0) {
       out->metrics[kMetricBatchLoss] = s.batch_terms.loss;
       out->metrics[kMetricBatchRec] = s.batch_terms.reconstruction;

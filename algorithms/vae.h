@@ -48,6 +48,10 @@ struct VaeEpochRow {
   double beta = 1;
   nn::ElboTerms train;  // means over the epoch's batches (epoch 0: the training set)
   nn::ElboTerms test;   // the test set at the epoch's end (NaN when there is none)
+  // The oracle log p(x) >= ELBO on the first kOracleRows test rows (the
+  // training rows when there is no test set): importance-sampled log p(x)
+  // with kOracleSamples draws, and the ELBO (beta = 1) from the same draws.
+  nn::LikelihoodEstimate oracle;
 };
 
 struct VaeSnapshot : Snapshot {
@@ -105,6 +109,8 @@ class Vae : public Module {
     kMetricTestLoss,    // last completed epoch: the test set
     kMetricTestRec,
     kMetricTestKl,
+    kMetricLogPx,       // last completed epoch: importance-sampled log p(x) (oracle rows)
+    kMetricElboGap,     // log p(x) - ELBO on the same rows and draws (>= 0 in expectation)
     kMetricMeanSigma,   // mean posterior sigma of this batch (collapse indicator)
     kMetricBeta,
     kMetricGradNorm,
@@ -115,6 +121,8 @@ class Vae : public Module {
   static constexpr double kNetRefreshMs = 100.0;
   // Seed offset of the test evaluation's noise stream (the same eps every evaluation).
   static constexpr uint64_t kTestNoiseSeed = 0x7e57ULL;
+  static constexpr int kOracleRows = 100;
+  static constexpr int kOracleSamples = 32;
 
   Vae();
   ~Vae() override;

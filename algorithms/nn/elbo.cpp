@@ -1,7 +1,9 @@
 // The VAE's ELBO and its gradients: see elbo.h for the equations.
 #include "algorithms/nn/elbo.h"
 
+#include <algorithm>
 #include <cmath>
+#include <limits>
 
 #include <stdexcept>
 #include <string>
@@ -89,7 +91,55 @@ void VaeNet<T>::encode(const Mat<T>& x, Mat<T>& mu, Mat<T>& sigma) {
   sigma = (stats.rightCols(latent).array() * T(0.5)).exp().matrix();
 }
 
+template <class T>
+LikelihoodEstimate importance_log_likelihood(VaeNet<T>& net, const Mat<T>& x, int k, Rng& rng) {
+  LikelihoodEstimate out;
+  const int n = static_cast<int>(x.rows()), l = net.latent;
+  if (n == 0 || k < 1) return out;
+  // Rows are processed in groups whose k copies fit one batch of about 1024.
+  const int group = std::max(1, 1024 / k);
+  Mat<T> rep, eps;
+  std::vector<double> logw(static_cast<size_t>(k));
+  double sum_log_px = 0, sum_elbo = 0;
+  for (int r0 = 0; r0 < n; r0 += group) {
+    const int m = std::min(group, n - r0);
+    rep.resize(static_cast<Eigen::Index>(m) * k, x.cols());
+    eps.resize(rep.rows(), l);
+    for (int i = 0; i < m; ++i)
+      for (int j = 0; j < k; ++j) {
+        rep.row(static_cast<Eigen::Index>(i) * k + j) = x.row(r0 + i);
+        for (int c = 0; c < l; ++c) eps(static_cast<Eigen::Index>(i) * k + j, c) = static_cast<T>(rng.normal());
+      }
+    net.run(rep, eps, 1.0, false, false);
+    for (int i = 0; i < m; ++i) {
+      double rec_mean = 0, best = -std::numeric_limits<double>::infinity();
+      for (int j = 0; j < k; ++j) {
+        const Eigen::Index row = static_cast<Eigen::Index>(i) * k + j;
+        double w = -static_cast<double>(net.sample_reconstruction()(row));
+        rec_mean += w;
+        for (int c = 0; c < l; ++c) {
+          const double z = net.z()(row, c), e = eps(row, c);
+          w += -0.5 * z * z + 0.5 * e * e + 0.5 * static_cast<double>(net.logvar()(row, c));
+        }
+        logw[static_cast<size_t>(j)] = w;
+        best = std::max(best, w);
+      }
+      double s = 0;
+      for (double w : logw) s += std::exp(w - best);
+      sum_log_px += best + std::log(s / k);
+      sum_elbo += rec_mean / k - static_cast<double>(net.sample_kl()(static_cast<Eigen::Index>(i) * k));
+    }
+  }
+  out.rows = n;
+  out.samples = k;
+  out.log_px = sum_log_px / n;
+  out.elbo = sum_elbo / n;
+  return out;
+}
+
 template class VaeNet<float>;
 template class VaeNet<double>;
+template LikelihoodEstimate importance_log_likelihood(VaeNet<float>&, const Mat<float>&, int, Rng&);
+template LikelihoodEstimate importance_log_likelihood(VaeNet<double>&, const Mat<double>&, int, Rng&);
 
 }  // namespace cilab::nn

@@ -73,10 +73,27 @@ class VaeNet {
   Vec<T> rec_, kl_;
 };
 
+// The ELBO's oracle: log p(x) >= ELBO. An importance-sampled estimate with the
+// encoder as proposal (Burda et al.'s IWAE bound with k samples, which rises
+// towards log p(x) as k grows):
+//   log p(x) ~ log (1/k) sum_j p(x | z_j) p(z_j) / q(z_j | x),  z_j ~ q(z | x),
+// beside the ELBO (beta = 1) on the same draws: mean_j log p(x | z_j) - KL.
+// Both are per-row means over the rows of x (eval mode), in nats.
+struct LikelihoodEstimate {
+  double log_px = 0;  // importance-sampled log p(x), k samples
+  double elbo = 0;    // the ELBO from the same samples
+  int rows = 0;
+  int samples = 0;
+};
+template <class T>
+LikelihoodEstimate importance_log_likelihood(VaeNet<T>& net, const Mat<T>& x, int k, Rng& rng);
+
 // Closed-form KL(N(mu, diag exp(logvar)) || N(0, I)) of one sample.
 double gaussian_kl(const double* mu, const double* logvar, int latent);
 
 extern template class VaeNet<float>;
 extern template class VaeNet<double>;
+extern template LikelihoodEstimate importance_log_likelihood(VaeNet<float>&, const Mat<float>&, int, Rng&);
+extern template LikelihoodEstimate importance_log_likelihood(VaeNet<double>&, const Mat<double>&, int, Rng&);
 
 }  // namespace cilab::nn

@@ -6,9 +6,9 @@
 #include "algorithms/nn/batches.h"
 #include "algorithms/nn/loss.h"
 #include "algorithms/optim/optim_params.h"
+#include "algorithms/train_loop.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <numeric>
 #include <sstream>
@@ -20,7 +20,6 @@ using nn::Mat;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 // Rows evaluated per forward pass in eval mode (bounds the activation buffers).
 constexpr int kEvalChunk = 1024;
@@ -345,7 +344,7 @@ OptimizerConfig Mlp::Params::default_optimizer() {
 
 // ---------------------------------------------------------------- state
 
-struct Mlp::State {
+struct Mlp::State : TrainLoop::Hooks {
   Params p;
   uint64_t seed = 0;
   bool ready = false;
@@ -353,10 +352,7 @@ struct Mlp::State {
   nn::Sequential<float> net;
   Optimizer opt;
   std::unique_ptr<nn::Batcher> batcher;
-  int iteration = 0;
-  int phase = 0;
-  Status status = Status::Running;
-  std::string message;
+  TrainLoop loop{Mlp::kNetRefreshMs};
 
   // The batch in flight (forward done, update pending).
   Mat<float> xb, tb, dout;
@@ -377,8 +373,6 @@ struct Mlp::State {
   std::shared_ptr<const std::vector<MlpEpochRow>> log;
   std::shared_ptr<const MlpEvaluation> evaluation;
   std::shared_ptr<const nn::Sequential<float>> net_copy;
-  int net_iteration = 0;
-  Clock::time_point net_time{};
   std::string architecture;
 
   mutable std::shared_ptr<const MlpSnapshot> cache;
@@ -386,25 +380,24 @@ struct Mlp::State {
   State() = default;
   State(const State& o)
       : p(o.p), seed(o.seed), ready(o.ready), problem(o.problem), net(o.net), opt(o.opt),
-        batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), iteration(o.iteration),
-        phase(o.phase), status(o.status), message(o.message), xb(o.xb), tb(o.tb), dout(o.dout), yb(o.yb),
+        batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), loop(o.loop), xb(o.xb), tb(o.tb), dout(o.dout), yb(o.yb),
         batch(o.batch), batch_index(o.batch_index), batch_loss(o.batch_loss), grad_norm(o.grad_norm),
         last_lr(o.last_lr), layer_grad_norms(o.layer_grad_norms), epoch_loss_sum(o.epoch_loss_sum),
         epoch_seen(o.epoch_seen), epoch_correct(o.epoch_correct), epoch_ss_res(o.epoch_ss_res),
         epoch_t_sum(o.epoch_t_sum), epoch_t_sum2(o.epoch_t_sum2), log(o.log), evaluation(o.evaluation),
-        net_copy(o.net_copy), net_iteration(o.net_iteration), net_time(o.net_time),
-        architecture(o.architecture), cache(o.cache) {}
+        net_copy(o.net_copy), architecture(o.architecture), cache(o.cache) {}
 
   int epoch() const { return batcher ? batcher->epoch() : 0; }
   double loss_scale() const { return problem->regression ? problem->t_scale * problem->t_scale : 1.0; }
-  void forward_half();
-  void update_half();
+  void forward_half() override;
+  void update_half() override;
+  void take_copy() override { net_copy = std::make_shared<const nn::Sequential<float>>(net); }
+  bool epoch_completed() const override { return batcher->position() == 0 && epoch() > 0; }
   void end_epoch();
   MlpEpochRow evaluate_initial();
   void evaluate(const Mat<float>& x, const std::vector<int>& y, const Mat<float>& t, double* loss, double* score,
                 MlpEvaluation* ev);
-  void refresh_net(bool force);
-  void fail(const std::string& why);
+  void fail(const std::string& why) { loop.fail(why, p.optim.lr); }
 };
 
 nn::Sequential<float> Mlp::make_network(const Params& p, int d, int outputs, uint64_t seed) {
@@ -486,22 +479,6 @@ MlpEpochRow Mlp::State::evaluate_initial() {
   return row;
 }
 
-void Mlp::State::refresh_net(bool force) {
-  const Clock::time_point now = Clock::now();
-  if (!force && net_copy &&
-      std::chrono::duration<double, std::milli>(now - net_time).count() < Mlp::kNetRefreshMs)
-    return;
-  net_copy = std::make_shared<const nn::Sequential<float>>(net);
-  net_iteration = iteration;
-  net_time = now;
-}
-
-void Mlp::State::fail(const std::string& why) {
-  status = Status::Diverged;
-  message = why + " at iteration " + std::to_string(iteration) + " (lr = " + fmt_g(p.optim.lr) +
-            "); rewind and halve the learning rate";
-}
-
 // Forward (and, ahead, backward) of the next mini-batch.
 void Mlp::State::forward_half() {
   const MlpProblem& pr = *problem;
@@ -543,15 +520,15 @@ void Mlp::State::forward_half() {
     layer_grad_norms.push_back(std::sqrt(gl.cast<double>().squaredNorm()));
   }
   if (!std::isfinite(batch_loss) || !std::isfinite(grad_norm)) {
-    ++iteration;  // the step was attempted: the run ends with it
+    loop.advance();  // the step was attempted: the run ends with it
     fail(std::string("non-finite ") + (std::isfinite(batch_loss) ? "gradient" : "loss"));
   }
 }
 
 void Mlp::State::update_half() {
-  last_lr = lr_at(p.schedule, p.optim.lr, iteration);
+  last_lr = lr_at(p.schedule, p.optim.lr, loop.iteration);
   opt.step(net.params(), net.grads(), last_lr);
-  ++iteration;
+  loop.advance();
   const Eigen::Map<const Eigen::VectorXf> w(net.params(), static_cast<Eigen::Index>(net.num_params()));
   if (!w.allFinite()) {
     fail("non-finite weights after the update");
@@ -564,7 +541,7 @@ void Mlp::State::end_epoch() {
   const MlpProblem& pr = *problem;
   MlpEpochRow row;
   row.epoch = batcher->epoch();
-  row.iteration = iteration;
+  row.iteration = loop.iteration;
   row.train_loss = epoch_seen ? epoch_loss_sum / epoch_seen : std::nan("");
   row.train_score = pr.regression ? r_squared(epoch_ss_res, epoch_t_sum, epoch_t_sum2, epoch_seen)
                                   : (epoch_seen ? static_cast<double>(epoch_correct) / epoch_seen : std::nan(""));
@@ -585,10 +562,7 @@ void Mlp::State::end_epoch() {
   epoch_loss_sum = 0;
   epoch_seen = epoch_correct = 0;
   epoch_ss_res = epoch_t_sum = epoch_t_sum2 = 0;
-  if (row.epoch >= p.max_epochs) {
-    status = Status::Stopped;
-    message = "reached max_epochs = " + std::to_string(p.max_epochs);
-  }
+  loop.stop_at_budget(row.epoch, p.max_epochs);
 }
 
 // ---------------------------------------------------------------- module
@@ -654,38 +628,22 @@ void Mlp::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   s->log = std::make_shared<const std::vector<MlpEpochRow>>(1, s->evaluate_initial());
   s->last_lr = p.optim.lr;
   s->ready = true;
-  s->refresh_net(true);
+  s->loop.refresh_copy(*s, true);
   st_ = std::move(s);
 }
 
 void Mlp::sub_step() {
   State& s = *st_;
-  if (!s.ready || is_terminal(s.status)) return;
+  if (!s.ready) return;
   s.cache.reset();
-  if (s.phase == 0) {
-    s.forward_half();
-    s.phase = is_terminal(s.status) ? 0 : 1;
-    s.refresh_net(true);
-  } else if (s.phase == 1) {
-    s.phase = 2;
-  } else {
-    s.update_half();
-    s.phase = 0;
-    s.refresh_net(true);
-  }
+  s.loop.sub_step(s);
 }
 
 void Mlp::step() {
   State& s = *st_;
-  if (!s.ready || is_terminal(s.status)) return;
+  if (!s.ready) return;
   s.cache.reset();
-  const bool fresh = s.phase == 0;
-  if (fresh) s.forward_half();
-  if (!is_terminal(s.status)) s.update_half();
-  const bool by_hand = !fresh;
-  s.phase = 0;
-  // A picture copy at every epoch end (the evaluation's network) and a few times a second otherwise.
-  s.refresh_net(by_hand || (s.batcher->position() == 0 && s.epoch() > 0) || is_terminal(s.status));
+  s.loop.step(s);
 }
 
 void Mlp::set_live(const std::string& name, double value) {
@@ -697,13 +655,7 @@ void Mlp::set_live(const std::string& name, double value) {
     s.opt.set_config(oc);  // validates
   }
   s.p = p;
-  if (s.ready && s.status == Status::Stopped && s.epoch() < p.max_epochs) {
-    s.status = Status::Running;
-    s.message.clear();
-  } else if (s.ready && s.status == Status::Running && s.epoch() >= p.max_epochs && s.phase == 0) {
-    s.status = Status::Stopped;
-    s.message = "reached max_epochs = " + std::to_string(p.max_epochs);
-  }
+  if (s.ready) s.loop.budget_changed(s.epoch(), p.max_epochs);
   s.cache.reset();
 }
 
@@ -717,8 +669,7 @@ size_t Mlp::state_bytes() const {
 
 bool Mlp::settle() {
   State& s = *st_;
-  if (!s.ready || s.net_iteration == s.iteration) return false;
-  s.refresh_net(true);
+  if (!s.ready || !s.loop.settle(s)) return false;
   s.cache.reset();
   return true;
 }
@@ -731,21 +682,21 @@ std::shared_ptr<const MlpSnapshot> Mlp::mlp_snapshot() const {
   auto out = std::make_shared<MlpSnapshot>();
   const bool regression = s.problem && s.problem->regression;
   out->metrics = metric_table(regression).blank();
-  out->iteration = s.iteration;
-  out->phase = s.phase;
-  out->status = s.status;
-  out->message = s.message;
+  out->iteration = s.loop.iteration;
+  out->phase = s.loop.phase;
+  out->status = s.loop.status;
+  out->message = s.loop.message;
   if (s.ready) {
     out->epoch = s.epoch();
     out->problem = s.problem;
     out->net = s.net_copy;
-    out->net_iteration = s.net_iteration;
+    out->net_iteration = s.loop.copy_iteration();
     out->epochs = s.log;
     out->evaluation = s.evaluation;
     out->batch = s.batch;
     out->batch_index = s.batch_index;
     out->batches_per_epoch = s.batcher->batches_per_epoch();
-    if (s.phase != 1) out->layer_grad_norms = s.layer_grad_norms;
+    if (s.loop.phase != 1) out->layer_grad_norms = s.layer_grad_norms;
     out->lr = s.last_lr;
     out->architecture = s.architecture;
     out->num_params = s.net.num_params();
@@ -754,9 +705,9 @@ std::shared_ptr<const MlpSnapshot> Mlp::mlp_snapshot() const {
     out->metrics[kMetricTestLoss] = last.test_loss;
     out->metrics[kMetricTestScore] = last.test_score;
     out->metrics[kMetricTrainScore] = last.train_score;
-    if (s.iteration > 0 || s.phase > 0) {
+    if (s.loop.iteration > 0 || s.loop.phase > 0) {
       out->metrics[kMetricLoss] = s.batch_loss;
-      if (s.phase != 1) out->metrics[kMetricGradNorm] = s.grad_norm;
+      if (s.loop.phase != 1) out->metrics[kMetricGradNorm] = s.grad_norm;
     } else {
       out->metrics[kMetricLoss] = last.train_loss;
     }

@@ -4,9 +4,9 @@
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/batches.h"
 #include "algorithms/optim/optim_params.h"
+#include "algorithms/train_loop.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -17,7 +17,6 @@ using nn::Mat;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 constexpr int kEvalChunk = 1024;
 
@@ -172,7 +171,7 @@ size_t VaeSnapshot::byte_size() const {
 
 // ---------------------------------------------------------------- state
 
-struct Vae::State {
+struct Vae::State : TrainLoop::Hooks {
   Params p;
   uint64_t seed = 0;
   bool ready = false;
@@ -181,10 +180,7 @@ struct Vae::State {
   Optimizer enc_opt, dec_opt;  // one configuration, one state buffer per network
   std::unique_ptr<nn::Batcher> batcher;
   Rng noise{0};
-  int iteration = 0;
-  int phase = 0;
-  Status status = Status::Running;
-  std::string message;
+  TrainLoop loop{Vae::kNetRefreshMs};
 
   Mat<float> xb, eps;
   int batch_index = 0;
@@ -199,8 +195,6 @@ struct Vae::State {
 
   std::shared_ptr<const std::vector<VaeEpochRow>> log;
   std::shared_ptr<const nn::VaeNet<float>> net_copy;
-  int net_iteration = 0;
-  Clock::time_point net_time{};
   std::string architecture;
   mutable std::shared_ptr<const VaeSnapshot> cache;
 
@@ -208,18 +202,19 @@ struct Vae::State {
   State(const State& o)
       : p(o.p), seed(o.seed), ready(o.ready), data(o.data), net(o.net), enc_opt(o.enc_opt), dec_opt(o.dec_opt),
         batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), noise(o.noise),
-        iteration(o.iteration), phase(o.phase), status(o.status), message(o.message), xb(o.xb), eps(o.eps),
+        loop(o.loop), xb(o.xb), eps(o.eps),
         batch_index(o.batch_index), batch_terms(o.batch_terms), mean_sigma(o.mean_sigma), grad_norm(o.grad_norm),
         last_lr(o.last_lr), step_beta(o.step_beta), epoch_rec(o.epoch_rec), epoch_kl(o.epoch_kl),
         epoch_loss(o.epoch_loss), epoch_seen(o.epoch_seen), log(o.log), net_copy(o.net_copy),
-        net_iteration(o.net_iteration), net_time(o.net_time), architecture(o.architecture), cache(o.cache) {}
+        architecture(o.architecture), cache(o.cache) {}
 
   int epoch() const { return batcher ? batcher->epoch() : 0; }
-  void forward_half();
-  void update_half();
+  void forward_half() override;
+  void update_half() override;
+  void take_copy() override { net_copy = std::make_shared<const nn::VaeNet<float>>(net); }
+  bool epoch_completed() const override { return batcher->position() == 0 && epoch() > 0; }
   void end_epoch();
-  void refresh_net(bool force);
-  void fail(const std::string& why);
+  void fail(const std::string& why) { loop.fail(why, p.optim.lr); }
 };
 
 nn::VaeNet<float> Vae::make_network(const Params& p, int d, nn::Likelihood lik) {
@@ -258,21 +253,6 @@ nn::ElboTerms Vae::evaluate(nn::VaeNet<float>& net, const Mat<float>& x, double 
   return sum;
 }
 
-void Vae::State::refresh_net(bool force) {
-  const Clock::time_point now = Clock::now();
-  if (!force && net_copy && std::chrono::duration<double, std::milli>(now - net_time).count() < Vae::kNetRefreshMs)
-    return;
-  net_copy = std::make_shared<const nn::VaeNet<float>>(net);
-  net_iteration = iteration;
-  net_time = now;
-}
-
-void Vae::State::fail(const std::string& why) {
-  status = Status::Diverged;
-  message = why + " at iteration " + std::to_string(iteration) + " (lr = " + fmt_g(p.optim.lr) +
-            "); rewind and halve the learning rate";
-}
-
 void Vae::State::forward_half() {
   batch_index = batcher->position() / batcher->batch_size();
   const std::vector<int>& idx = batcher->next();
@@ -290,16 +270,16 @@ void Vae::State::forward_half() {
   const double gd = flat_norm(net.decoder.grads(), net.decoder.num_params());
   grad_norm = std::sqrt(ge * ge + gd * gd);
   if (!std::isfinite(batch_terms.loss) || !std::isfinite(grad_norm)) {
-    ++iteration;
+    loop.advance();  // the step was attempted: the run ends with it
     fail(std::string("non-finite ") + (std::isfinite(batch_terms.loss) ? "gradient" : "loss"));
   }
 }
 
 void Vae::State::update_half() {
-  last_lr = lr_at(p.schedule, p.optim.lr, iteration);
+  last_lr = lr_at(p.schedule, p.optim.lr, loop.iteration);
   enc_opt.step(net.encoder.params(), net.encoder.grads(), last_lr);
   dec_opt.step(net.decoder.params(), net.decoder.grads(), last_lr);
-  ++iteration;
+  loop.advance();
   if (!all_finite(net.encoder.params(), net.encoder.num_params()) ||
       !all_finite(net.decoder.params(), net.decoder.num_params())) {
     fail("non-finite weights after the update");
@@ -311,7 +291,7 @@ void Vae::State::update_half() {
 void Vae::State::end_epoch() {
   VaeEpochRow row;
   row.epoch = batcher->epoch();
-  row.iteration = iteration;
+  row.iteration = loop.iteration;
   row.beta = p.beta;
   const double n = epoch_seen > 0 ? epoch_seen : std::nan("");
   row.train = {epoch_loss / n, epoch_rec / n, epoch_kl / n};
@@ -326,10 +306,7 @@ void Vae::State::end_epoch() {
     fail("non-finite test loss");
     return;
   }
-  if (row.epoch >= p.max_epochs) {
-    status = Status::Stopped;
-    message = "reached max_epochs = " + std::to_string(p.max_epochs);
-  }
+  loop.stop_at_budget(row.epoch, p.max_epochs);
 }
 
 // ---------------------------------------------------------------- module
@@ -397,36 +374,22 @@ void Vae::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   s->last_lr = p.optim.lr;
   s->step_beta = p.beta;
   s->ready = true;
-  s->refresh_net(true);
+  s->loop.refresh_copy(*s, true);
   st_ = std::move(s);
 }
 
 void Vae::sub_step() {
   State& s = *st_;
-  if (!s.ready || is_terminal(s.status)) return;
+  if (!s.ready) return;
   s.cache.reset();
-  if (s.phase == 0) {
-    s.forward_half();
-    s.phase = is_terminal(s.status) ? 0 : 1;
-    s.refresh_net(true);
-  } else if (s.phase == 1) {
-    s.phase = 2;
-  } else {
-    s.update_half();
-    s.phase = 0;
-    s.refresh_net(true);
-  }
+  s.loop.sub_step(s);
 }
 
 void Vae::step() {
   State& s = *st_;
-  if (!s.ready || is_terminal(s.status)) return;
+  if (!s.ready) return;
   s.cache.reset();
-  const bool fresh = s.phase == 0;
-  if (fresh) s.forward_half();
-  if (!is_terminal(s.status)) s.update_half();
-  s.phase = 0;
-  s.refresh_net(!fresh || (s.batcher->position() == 0 && s.epoch() > 0) || is_terminal(s.status));
+  s.loop.step(s);
 }
 
 void Vae::set_live(const std::string& name, double value) {
@@ -439,13 +402,7 @@ void Vae::set_live(const std::string& name, double value) {
     s.dec_opt.set_config(oc);
   }
   s.p = p;
-  if (s.ready && s.status == Status::Stopped && s.epoch() < p.max_epochs) {
-    s.status = Status::Running;
-    s.message.clear();
-  } else if (s.ready && s.status == Status::Running && s.epoch() >= p.max_epochs && s.phase == 0) {
-    s.status = Status::Stopped;
-    s.message = "reached max_epochs = " + std::to_string(p.max_epochs);
-  }
+  if (s.ready) s.loop.budget_changed(s.epoch(), p.max_epochs);
   s.cache.reset();
 }
 
@@ -458,8 +415,7 @@ size_t Vae::state_bytes() const {
 
 bool Vae::settle() {
   State& s = *st_;
-  if (!s.ready || s.net_iteration == s.iteration) return false;
-  s.refresh_net(true);
+  if (!s.ready || !s.loop.settle(s)) return false;
   s.cache.reset();
   return true;
 }
@@ -471,15 +427,15 @@ std::shared_ptr<const VaeSnapshot> Vae::vae_snapshot() const {
   if (s.cache) return s.cache;
   auto out = std::make_shared<VaeSnapshot>();
   out->metrics = metric_table().blank();
-  out->iteration = s.iteration;
-  out->phase = s.phase;
-  out->status = s.status;
-  out->message = s.message;
+  out->iteration = s.loop.iteration;
+  out->phase = s.loop.phase;
+  out->status = s.loop.status;
+  out->message = s.loop.message;
   if (s.ready) {
     out->epoch = s.epoch();
     out->data = s.data;
     out->net = s.net_copy;
-    out->net_iteration = s.net_iteration;
+    out->net_iteration = s.loop.copy_iteration();
     out->epochs = s.log;
     out->batch_index = s.batch_index;
     out->batches_per_epoch = s.batcher->batches_per_epoch();
@@ -500,13 +456,13 @@ std::shared_ptr<const VaeSnapshot> Vae::vae_snapshot() const {
     out->metrics[kMetricBeta] = s.p.beta;
     out->metrics[kMetricLogPx] = last.oracle.log_px;
     out->metrics[kMetricElboGap] = last.oracle.log_px - last.oracle.elbo;
-    if (s.iteration > 0 || s.phase > 0) {
+    if (s.loop.iteration > 0 || s.loop.phase > 0) {
       out->metrics[kMetricBatchLoss] = s.batch_terms.loss;
       out->metrics[kMetricBatchRec] = s.batch_terms.reconstruction;
       out->metrics[kMetricBatchKl] = s.batch_terms.kl;
       out->metrics[kMetricMeanSigma] = s.mean_sigma;
       out->metrics[kMetricBeta] = s.step_beta;
-      if (s.phase != 1) out->metrics[kMetricGradNorm] = s.grad_norm;
+      if (s.loop.phase != 1) out->metrics[kMetricGradNorm] = s.grad_norm;
     }
     out->metrics[kMetricLr] = s.last_lr;
   }

@@ -15,6 +15,8 @@ set -euo pipefail
 build=${1:?usage: run_gmm.sh BUILD_DIR [ITERS]}
 iters=${2:-20}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 exe=$build/bench_gmm
 py=/usr/bin/python3
 [ -x "$exe" ] || { echo "run_gmm.sh: $exe not found; build it: cmake --build $build --target bench_gmm" >&2; exit 1; }
@@ -22,12 +24,7 @@ tmp=$(mktemp -d "${TMPDIR:-/tmp}/cilab-bench-gmm.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
 have_sklearn=1
-if ! "$py" -c 'import sklearn' 2>/dev/null; then
-  have_sklearn=0
-  echo "scikit-learn not importable by $py (install python3-sklearn): printing CILab times only"
-fi
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
-loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?"; }
+have_py_module "$py" sklearn || have_sklearn=0
 load_before=$(loadavg)
 
 rows=()

@@ -13,16 +13,14 @@ set -euo pipefail
 build=${1:?usage: run_nn.sh BUILD_DIR [EPOCHS]}
 epochs=${2:-1}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 exe=$build/bench_nn
 py=/usr/bin/python3
 [ -x "$exe" ] || { echo "run_nn.sh: $exe not found; build it: cmake --build $build --target bench_nn" >&2; exit 1; }
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
-loadavg() { cut -d' ' -f1-3 /proc/loadavg 2>/dev/null || echo "?"; }
 load_before=$(loadavg)
-have_torch=0
-if "$py" -c 'import torch' 2>/dev/null; then have_torch=1; else
-  echo "torch not importable by $py (install python3-torch): printing CILab times only"
-fi
+have_torch=1
+have_py_module "$py" torch || have_torch=0
 
 rows=()
 for threads in 1 2; do

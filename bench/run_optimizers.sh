@@ -13,13 +13,14 @@ build=${1:?usage: run_optimizers.sh BUILD_DIR [STEPS] [REPS]}
 steps=${2:-10000}
 reps=${3:-5}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 exe=$build/bench_optimizers
 py=/usr/bin/python3
 [ -x "$exe" ] || { echo "run_optimizers.sh: $exe not found; build it: cmake --build $build --target bench_optimizers" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cilab-bench-opt.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
 
 out=$("$exe" --steps "$steps" --reps "$reps" --out "$tmp")
 echo "$out"

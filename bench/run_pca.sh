@@ -14,13 +14,14 @@ set -euo pipefail
 build=${1:?usage: run_pca.sh BUILD_DIR [REPS]}
 reps=${2:-3}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 exe=$build/bench_pca
 py=/usr/bin/python3
 [ -x "$exe" ] || { echo "run_pca.sh: $exe not found; build it: cmake --build $build --target bench_pca" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cilab-bench-pca.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
 
 out=$("$exe" --reps "$reps" --out "$tmp")
 echo "$out"

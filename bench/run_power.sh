@@ -11,13 +11,14 @@ set -euo pipefail
 build=${1:?usage: run_power.sh BUILD_DIR [STEPS]}
 steps=${2:-200}
 here=$(cd "$(dirname "$0")" && pwd)
+# shellcheck source=bench/lib.sh
+. "$here/lib.sh"
 exe=$build/bench_power
 py=/usr/bin/python3
 [ -x "$exe" ] || { echo "run_power.sh: $exe not found; build it: cmake --build $build --target bench_power" >&2; exit 1; }
 tmp=$(mktemp -d "${TMPDIR:-/tmp}/cilab-bench-power.XXXXXX")
 trap 'rm -rf "$tmp"' EXIT
 
-field() { sed -n "s/.*[[:space:]]$1=\([^[:space:]]*\).*/\1/p" <<<"$2"; }
 
 out=$("$exe" --steps "$steps" --out "$tmp")
 echo "$out"

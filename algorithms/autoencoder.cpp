@@ -698,6 +698,7 @@ std::shared_ptr<const AutoencoderSnapshot> Autoencoder::ae_snapshot() const {
     out->net_iteration = s.net_iteration;
     out->code_layer = s.code_layer;
     out->epochs = s.log;
+    out->batches_per_epoch = s.batcher->batches_per_epoch();
     out->principal_angles = s.angles;
     out->linear = s.p.linear;
     out->tied = s.p.tied;

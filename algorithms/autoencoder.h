@@ -89,6 +89,7 @@ struct AutoencoderSnapshot : Snapshot {
   int net_iteration = 0;
   size_t code_layer = 0;                            // layer of net whose output is the code z
   std::shared_ptr<const std::vector<AutoencoderEpochRow>> epochs;
+  int batches_per_epoch = 0;
   std::vector<double> principal_angles;             // linear: all m angles (radians), ascending
   bool linear = false, tied = false;
   int m = 0;

@@ -360,7 +360,8 @@ struct Autoencoder::State {
   std::shared_ptr<const TrainData> data;
   std::shared_ptr<const AutoencoderPca> pca;
   Eigen::RowVectorXf center;  // subtracted from every row the network sees
-  Mat<float> x_train, x_test;  // centred copies (linear), else empty (data's rows used)
+  // Linear: the centred rows, shared by clones and snapshots (else null: the data's rows are used).
+  std::shared_ptr<const Mat<float>> x_train, x_test;
   nn::Sequential<float> net;
   size_t code_layer = 0;
   Optimizer opt;
@@ -400,8 +401,8 @@ struct Autoencoder::State {
         net_iteration(o.net_iteration), net_time(o.net_time), architecture(o.architecture), cache(o.cache) {}
 
   int epoch() const { return batcher ? batcher->epoch() : 0; }
-  const Mat<float>& train_rows() const { return p.linear ? x_train : data->x_train; }
-  const Mat<float>& test_rows() const { return p.linear ? x_test : data->x_test; }
+  const Mat<float>& train_rows() const { return x_train ? *x_train : data->x_train; }
+  const Mat<float>& test_rows() const { return x_test ? *x_test : data->x_test; }
   // Adds sigma * N(0, 1) to every entry of x (no-op for sigma = 0); returns sum of 1/2 ||noise_i||^2.
   static double corrupt(Mat<float>& x, double sigma, Rng& rng);
   double evaluate(const Mat<float>& x);
@@ -590,8 +591,8 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
                                   std::to_string(kMaxPcaFeatures) + " features (the data has " +
                                   std::to_string(td.d) + "); try linear=false");
     s->center = s->pca->mean.cast<float>();
-    s->x_train = td.x_train.rowwise() - s->center;
-    s->x_test = td.x_test.rowwise() - s->center;
+    s->x_train = std::make_shared<const Mat<float>>(td.x_train.rowwise() - s->center);
+    s->x_test = std::make_shared<const Mat<float>>(td.x_test.rowwise() - s->center);
   }
   s->net = make_network<float>(p, td.d, &s->code_layer);
   init_network(s->net, p, seed);
@@ -666,7 +667,7 @@ size_t Autoencoder::state_bytes() const {
   const State& s = *st_;
   if (!s.ready) return sizeof(State);
   return sizeof(State) + 5 * s.net.num_params() * sizeof(float) +
-         static_cast<size_t>(s.xb.size() + s.xin.size() + s.dout.size() + s.x_train.size() + s.x_test.size()) *
+         static_cast<size_t>(s.xb.size() + s.xin.size() + s.dout.size()) *
              sizeof(float);
 }
 

@@ -430,7 +430,7 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
       sp.line_style = plot::LineStyle::Dashed;
       plot::PlotLine(label, xs, ys, 2, sp);
     };
-    hline("PCA (Eckart-Young)", s.metrics[Autoencoder::kMetricEckartYoung], IM_COL32(255, 200, 80, 255));
+    hline("PCA (Eckart-Young)", s.metrics[Autoencoder::kMetricEckartYoung], IM_COL32(235, 235, 235, 255));
     hline("noise floor d sigma^2/2", s.metrics[Autoencoder::kMetricNoiseFloor], IM_COL32(255, 110, 110, 255));
     plot::EndPlot();
   }
@@ -439,7 +439,7 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
                "same m, (1/2N) sum_{i>m} sigma_i^2 (Eckart-Young), and with noise the floor d sigma^2 / 2.");
   if (two) {
     if (plot::BeginPlot("Distance to PCA's subspace##ae", ImVec2(size.x, h))) {
-      plot::SetupAxes("epoch", "radians / Frobenius norm", plot::AxisFlags_AutoFit,
+      plot::SetupAxes("epoch", "rad or norm", plot::AxisFlags_AutoFit,
                       plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
       plot::SetupLegend(plot::Location::NorthEast);
       if (ctx.metric_history && !ctx.metric_history->empty()) {

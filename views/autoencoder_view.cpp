@@ -69,6 +69,25 @@ void image_row(const char* id, const float* images, int count, int h, int w, flo
   plot::EndPlot();
 }
 
+// A colour key above a plot whose legend would cover its curves: "-- name" per entry, in its colour.
+void key_line(const std::vector<std::pair<const char*, ImU32>>& entries) {
+  bool first = true;
+  for (const auto& [name, colour] : entries) {
+    const std::string t = std::string("-- ") + name;
+    if (!first) same_line_if_fits(ImGui::CalcTextSize(t.c_str()).x, ImGui::GetFontSize());
+    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", t.c_str());
+    first = false;
+  }
+}
+
+const ImU32 kTrainColour = IM_COL32(90, 160, 255, 255);
+const ImU32 kTestColour = IM_COL32(255, 150, 60, 255);
+const ImU32 kPcaColour = IM_COL32(235, 235, 235, 255);
+const ImU32 kNoiseColour = IM_COL32(255, 110, 110, 255);
+const ImU32 kBatchColour = IM_COL32(150, 150, 150, 140);
+const ImU32 kProductColour = IM_COL32(120, 220, 120, 255);
+const ImU32 kOrthoColour = IM_COL32(220, 120, 255, 255);
+
 }  // namespace
 
 struct AutoencoderView::PictureJob {
@@ -197,7 +216,8 @@ void AutoencoderView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   draw_header(s, ctx, out);
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const float side_w = std::max(ImGui::GetFontSize() * 16, avail.x * 0.32f);
+  // Linear: two curve plots and their keys need a wider column.
+  const float side_w = std::max(ImGui::GetFontSize() * 16, avail.x * (s.linear ? 0.36f : 0.32f));
   const float main_w = std::max(ImGui::GetFontSize() * 12, avail.x - side_w - ImGui::GetStyle().ItemSpacing.x);
   ImGui::BeginGroup();
   int wanted = -1;
@@ -388,9 +408,12 @@ void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
 
 void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContext& ctx, ImVec2 size) {
   ImGui::BeginGroup();
-  const bool two = s.linear;
-  const float h = two ? std::max(min_plot_height(true), (size.y - ImGui::GetStyle().ItemSpacing.y) / 2)
-                      : std::max(min_plot_height(true), size.y);
+  // Linear: the loss and the distance to PCA's subspace, stacked when the column is tall enough,
+  // else one of them chosen by a radio button (nothing clipped at 1280x720).
+  const float key_h = ImGui::GetTextLineHeightWithSpacing(), sp = ImGui::GetStyle().ItemSpacing.y;
+  const bool both = s.linear && size.y >= 2 * (min_plot_height() + key_h + sp);
+  const bool show_sub = s.linear && (both || subspace_only_);
+  const bool show_loss = !s.linear || both || !subspace_only_;
   const std::vector<AutoencoderEpochRow>& rows = *s.epochs;
   std::vector<double> ep, trl, tel;
   for (const AutoencoderEpochRow& r : rows) {
@@ -401,9 +424,26 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
   const int n = static_cast<int>(ep.size());
   const double bpe = std::max(1, s.batches_per_epoch);
   const double x_end = std::max(1.0, s.iteration / bpe);
-  if (plot::BeginPlot("Loss 1/2 ||x - x_hat||^2##ae", ImVec2(size.x, h))) {
+  const bool has_test = s.data->n_test() > 0;
+  const double ey = s.metrics[Autoencoder::kMetricEckartYoung], floor = s.metrics[Autoencoder::kMetricNoiseFloor];
+  // Each plot is titled by its colour key (a legend would cover the curves of these small plots).
+  std::vector<std::pair<const char*, ImU32>> keys = {{"train", kTrainColour}};
+  if (has_test) keys.push_back({"test", kTestColour});
+  if (std::isfinite(ey)) keys.push_back({"PCA", kPcaColour});
+  if (std::isfinite(floor)) keys.push_back({"noise", kNoiseColour});
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+  if (s.linear && !both) {
+    if (ImGui::RadioButton("loss", !subspace_only_)) subspace_only_ = false;
+    ImGui::SameLine();
+    if (ImGui::RadioButton("distance to PCA", subspace_only_)) subspace_only_ = true;
+    tooltip_text("The column is too short for both plots: choose one (a taller window shows both).");
+  }
+  // The plots share what is left below the first key (the second key takes as much).
+  const float left = ImGui::GetContentRegionAvail().y - key_h;
+  const float h = std::max(min_plot_height(), both ? (left - key_h - 2 * sp) / 2 : left);
+  if (show_loss) key_line(keys);
+  if (show_loss && plot::BeginPlot("Loss 1/2 ||x - x_hat||^2##ae", ImVec2(size.x, h), plot::PlotFlags_NoLegend | plot::PlotFlags_NoTitle)) {
     plot::SetupAxes("epoch", "loss", plot::AxisFlags_AutoFit, plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
-    plot::SetupLegend(plot::Location::NorthEast);
     if (ctx.metric_history && ctx.metric_history->size() > 1) {
       const auto& hst = *ctx.metric_history;
       const size_t stride = std::max<size_t>(1, hst.size() / 600);
@@ -413,14 +453,16 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
         by.push_back(hst[i][Autoencoder::kMetricBatchLoss]);
       }
       plot::Spec faint;
-      faint.color = IM_COL32(150, 150, 150, 140);
+      faint.color = kBatchColour;
       faint.line_weight = 1.0f;
       plot::PlotLine("batch", bx.data(), by.data(), static_cast<int>(bx.size()), faint);
     }
     plot::Spec m;
     m.marker = plot::Marker::Circle;
+    m.color = kTrainColour;
     plot::PlotLine("train", ep.data(), trl.data(), n, m);
-    if (s.data->n_test() > 0) plot::PlotLine("test", ep.data(), tel.data(), n, m);
+    m.color = kTestColour;
+    if (has_test) plot::PlotLine("test", ep.data(), tel.data(), n, m);
     const double xs[2] = {0, x_end};
     auto hline = [&](const char* label, double y, ImU32 col) {
       if (!std::isfinite(y) || y <= 0) return;
@@ -430,18 +472,22 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
       sp.line_style = plot::LineStyle::Dashed;
       plot::PlotLine(label, xs, ys, 2, sp);
     };
-    hline("PCA (Eckart-Young)", s.metrics[Autoencoder::kMetricEckartYoung], IM_COL32(235, 235, 235, 255));
-    hline("noise floor d sigma^2/2", s.metrics[Autoencoder::kMetricNoiseFloor], IM_COL32(255, 110, 110, 255));
+    hline("PCA (Eckart-Young)", ey, kPcaColour);
+    hline("noise floor d sigma^2/2", floor, kNoiseColour);
     plot::EndPlot();
   }
-  tooltip_text("Train: the mean of 1/2 ||x - x_hat||^2 over each epoch's batches (epoch 0: the initial network); "
+  if (show_loss)
+    tooltip_text("Loss 1/2 ||x - x_hat||^2. Train: the mean of 1/2 ||x - x_hat||^2 over each epoch's batches (epoch 0: the initial network); "
                "test: on the held-out rows at each epoch's end; grey: every step's batch. Dashed: PCA's loss at the "
-               "same m, (1/2N) sum_{i>m} sigma_i^2 (Eckart-Young), and with noise the floor d sigma^2 / 2.");
-  if (two) {
-    if (plot::BeginPlot("Distance to PCA's subspace##ae", ImVec2(size.x, h))) {
-      plot::SetupAxes("epoch", "rad or norm", plot::AxisFlags_AutoFit,
-                      plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
-      plot::SetupLegend(plot::Location::NorthEast);
+               "same m, (1/2N) sum_{i>m} sigma_i^2 (Eckart-Young), and with noise the floor d sigma^2 / 2 = "
+               "E 1/2 ||x - x_eta||^2.");
+  if (show_sub) {
+    std::vector<std::pair<const char*, ImU32>> keys2 = {{"angle", kTrainColour},
+                                                        {"VW-UU^T", kProductColour}};
+    if (s.tied) keys2.push_back({"WW^T-I", kOrthoColour});
+    key_line(keys2);
+    if (plot::BeginPlot("Distance to PCA's subspace##ae", ImVec2(size.x, h), plot::PlotFlags_NoLegend | plot::PlotFlags_NoTitle)) {
+      plot::SetupAxes("epoch", "rad or norm", plot::AxisFlags_AutoFit, plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
       if (ctx.metric_history && !ctx.metric_history->empty()) {
         const auto& hst = *ctx.metric_history;
         const size_t stride = std::max<size_t>(1, hst.size() / 600);
@@ -452,16 +498,21 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
           prod.push_back(hst[i][Autoencoder::kMetricProductError]);
           orth.push_back(hst[i][Autoencoder::kMetricOrthoDefect]);
         }
-        plot::PlotLine("max principal angle", bx.data(), ang.data(), static_cast<int>(bx.size()));
-        plot::PlotLine("||VW - U_m U_m^T||_F", bx.data(), prod.data(), static_cast<int>(bx.size()));
-        if (s.tied) plot::PlotLine("||WW^T - I||_F", bx.data(), orth.data(), static_cast<int>(bx.size()));
+        plot::Spec sp;
+        sp.color = kTrainColour;
+        plot::PlotLine("max principal angle", bx.data(), ang.data(), static_cast<int>(bx.size()), sp);
+        sp.color = kProductColour;
+        plot::PlotLine("||VW - U_m U_m^T||_F", bx.data(), prod.data(), static_cast<int>(bx.size()), sp);
+        sp.color = kOrthoColour;
+        if (s.tied) plot::PlotLine("||WW^T - I||_F", bx.data(), orth.data(), static_cast<int>(bx.size()), sp);
       }
       plot::EndPlot();
     }
-    tooltip_text("Per step: the largest principal angle theta_max between col(V) and span(U_m) (sin theta = singular "
+    tooltip_text("Distance to PCA's subspace, per step: the largest principal angle theta_max between col(V) and span(U_m) (sin theta = singular "
                  "values of (I - U_m U_m^T) Q_V), the product error ||VW - U_m U_m^T||_F and, tied, the orthogonality "
                  "defect ||WW^T - I||_F. All tend to 0 as the linear autoencoder finds PCA's subspace.");
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
 

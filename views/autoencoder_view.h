@@ -87,7 +87,7 @@ class AutoencoderView : public ModuleView {
   double last_submit_ = -1e9;
   std::vector<std::string> header_;
   ImVec2 rewind_button_{NAN, NAN};
-  std::vector<char> shown_classes_;
+  bool subspace_only_ = false;  // linear, short column: the distance plot instead of the loss
 };
 
 }  // namespace cilab

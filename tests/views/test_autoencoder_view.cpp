@@ -77,7 +77,8 @@ TEST_CASE("autoencoder view: 3-D blobs - codes, reconstructions and the decoded 
   CHECK(text.find("3-64-2-64-3 relu") != std::string::npos);
   CHECK(text.find("Codes z (m = 2)") != std::string::npos);
   CHECK(text.find("PCA scores at the same m") != std::string::npos);
-  CHECK(text.find("Loss 1/2 ||x - x_hat||^2") != std::string::npos);
+  CHECK(text.find("-- train") != std::string::npos);
+  CHECK(text.find("-- PCA") != std::string::npos);
   REQUIRE(view.pictures());
   const AutoencoderPictures& pic = *view.pictures();
   const auto s = f.mod.ae_snapshot();
@@ -144,7 +145,8 @@ TEST_CASE("autoencoder view: linear on images - weights against eigen-images, de
   for (int i = 0; i < 2; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CHECK(text.find("||V - U_m||_F") != std::string::npos);
   CHECK(text.find("PCA eigen-images") != std::string::npos);
-  CHECK(text.find("Distance to PCA's subspace") != std::string::npos);
+  CHECK(text.find("-- angle") != std::string::npos);
+  CHECK(text.find("-- VW-UU^T") != std::string::npos);
   CHECK(text.find("noise floor") != std::string::npos);
   f.keys = {'2'};
   frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });

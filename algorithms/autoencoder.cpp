@@ -603,7 +603,6 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
   arch << join_widths(td.d, p) << " ";
   if (p.linear) arch << (p.tied ? "linear, tied V = W^T" : "linear");
   else arch << nn::activation_name(p.activation);
-  if (p.noise > 0) arch << ", denoising";
   s->architecture = arch.str();
   AutoencoderEpochRow row;
   row.train_loss = s->evaluate(s->train_rows());

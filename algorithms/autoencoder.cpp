@@ -117,7 +117,10 @@ const MetricTable& metric_table() {
       {Autoencoder::kMetricMaxAngle, "max_principal_angle",
        "linear: largest principal angle (radians) between col(V) and the top-m PCA subspace span(U_m)", true},
       {Autoencoder::kMetricProductError, "product_error",
-       "linear: ||V W - U_m U_m^T||_F (0 at the optimum, although W and V need not equal U_m)", true},
+       "linear: ||V W - U_m U_m^T||_F (0 at the optimum, although W and V need not equal U_m; directions in which "
+       "the data barely vary get gradients ~ their variance, so on images it stalls at the initial weights' share "
+       "there: the view also gives it weighted by the data's variance)",
+       true},
       {Autoencoder::kMetricOrthoDefect, "orthogonality_defect", "tied: ||W W^T - I||_F (0 at the optimum)", true},
       {Autoencoder::kMetricNoiseFloor, "noise_floor",
        "denoising: E 1/2 ||x - x_eta||^2 = d sigma^2 / 2, the error of returning the noisy input", true},
@@ -187,7 +190,8 @@ std::shared_ptr<const AutoencoderPca> make_pca(const Mat<float>& x, int m) {
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(cov);
   if (es.info() != Eigen::Success) return nullptr;
   pca->eigenvalues = es.eigenvalues().reverse().cwiseMax(0.0);
-  pca->components = es.eigenvectors().rightCols(m).rowwise().reverse();
+  pca->eigenvectors = es.eigenvectors().rowwise().reverse();
+  pca->components = pca->eigenvectors.leftCols(m);
   pca->total_variance = pca->eigenvalues.sum();
   pca->eckart_young = 0.5 * pca->eigenvalues.tail(d - m).sum();
   return pca;

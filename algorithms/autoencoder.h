@@ -66,6 +66,7 @@ struct AutoencoderPca {
   Eigen::RowVectorXd mean;        // 1 x d, the training rows' mean
   Eigen::VectorXd eigenvalues;    // of the 1/N covariance, descending (d)
   Eigen::MatrixXd components;     // d x m: U_m, orthonormal columns (descending)
+  Eigen::MatrixXd eigenvectors;   // d x d, columns in descending eigenvalue order (the first m are U_m)
   double eckart_young = 0;        // 1/2 sum_{i>m} lambda_i: PCA's training loss at m
   double total_variance = 0;      // sum_i lambda_i
 };

@@ -361,10 +361,14 @@ void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
   const Eigen::MatrixXd v = Autoencoder::decoder_matrix(*s.net);
   const Eigen::MatrixXd& u = s.pca->components;
   const double vu = (v - u).norm();
-  ImGui::Text("||V - U_m||_F = %s   but   ||V W - U_m U_m^T||_F = %s", fmt(vu, "%.3g").c_str(),
-              fmt(s.metrics[Autoencoder::kMetricProductError], "%.3g").c_str());
+  ImGui::Text("||V - U_m||_F = %s   but   ||V W - U_m U_m^T||_F = %s, weighted by the data %s", fmt(vu, "%.3g").c_str(),
+              fmt(s.metrics[Autoencoder::kMetricProductError], "%.3g").c_str(),
+              pictures_ ? fmt(pictures_->product_error_weighted, "%.3g").c_str() : "n/a");
   tooltip_text("Only the product P = V W is identified: (V A)(A^-1 W) reconstructs the same for any invertible A "
-               "(tied: any orthogonal A). The columns of V span PCA's subspace but need not be its eigenvectors.");
+               "(tied: any orthogonal A). The columns of V span PCA's subspace but need not be its eigenvectors. "
+               "Weighted: ||(P - U_m U_m^T) C^(1/2)||_F / ||C^(1/2)||_F with C the training covariance. Directions "
+               "in which the data barely vary (image borders) get gradients ~ their variance, so P converges there "
+               "very slowly and the plain norm can stall while the weighted one goes to 0.");
   const int show = std::min(s.m, 10);
   if (td.is_image()) {
     std::vector<float> vi, ui;

@@ -39,6 +39,9 @@ struct AutoencoderPictures {
   // Mean 1/2 ||x - x_hat||^2 over the pictured rows: the network (noisy inputs when
   // noise > 0) and PCA's rank-m reconstruction (NaN without the reference).
   double ae_error = NAN, pca_error = NAN;
+  // Linear: ||(V W - U_m U_m^T) C^(1/2)||_F / ||C^(1/2)||_F, the product error weighted by the
+  // training covariance C (directions the data never visit do not count).
+  double product_error_weighted = NAN;
   // Toy data (2 or 3 features): rows and reconstructions in the plane (d = 2: the
   // features; d = 3: the top two PCA axes), and the decoder's image of the
   // latent grid (m = 2) or line (m = 1) as polylines of the same plane.

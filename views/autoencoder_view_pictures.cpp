@@ -99,6 +99,15 @@ AutoencoderPictures compute_autoencoder_pictures(const AutoencoderSnapshot& s, i
       if (sc.cols() > 1) pic.pca_y[static_cast<size_t>(i)] = static_cast<float>(sc(i, 1));
     }
     pic.pca_error = n > 0 ? 0.5 * (xc - sc * pca.components.transpose()).squaredNorm() / n : NAN;
+    if (s.linear && pca.eigenvectors.cols() == d && pca.total_variance > 0) {
+      // (P - Q) E with E the eigenvectors: Q E = [U_m, 0]; then weight column j by lambda_j.
+      const Eigen::MatrixXd& e = pca.eigenvectors;
+      Eigen::MatrixXd pe = Autoencoder::decoder_matrix(*s.net) * (Autoencoder::encoder_matrix(*s.net) * e);
+      pe.leftCols(pca.m) -= e.leftCols(pca.m);
+      double sum = 0;
+      for (int j = 0; j < d; ++j) sum += pca.eigenvalues(j) * pe.col(j).squaredNorm();
+      pic.product_error_weighted = std::sqrt(sum / pca.total_variance);
+    }
   }
 
   // Toy data: the plane, the rows, their reconstructions, the decoded latent grid.

@@ -157,6 +157,16 @@ TEST_CASE("autoencoder view: linear on images - weights against eigen-images, de
   REQUIRE(view.pictures());
   const AutoencoderPictures& pic = *view.pictures();
   REQUIRE(pic.samples == AutoencoderView::kSamples);
+  // The data-weighted product error lies between the plain one scaled by the smallest and the
+  // largest eigenvalue: lambda_min ||P - Q||^2 <= sum_j lambda_j ||(P - Q) e_j||^2 <= lambda_max ||P - Q||^2.
+  {
+    const auto s = f.mod.ae_snapshot();
+    const double plain = s->metrics[Autoencoder::kMetricProductError], tr = s->pca->total_variance;
+    REQUIRE(std::isfinite(pic.product_error_weighted));
+    CHECK(pic.product_error_weighted <= std::sqrt(s->pca->eigenvalues(0) / tr) * plain * (1 + 1e-6));
+    CHECK(pic.product_error_weighted >= std::sqrt(s->pca->eigenvalues(63) / tr) * plain * (1 - 1e-6));
+    CHECK(pic.product_error_weighted > 0);
+  }
   // The noisy row differs from the clean one by the corruption, of about sigma per pixel.
   double sq = 0;
   for (size_t k = 0; k < pic.clean.size(); ++k) sq += (pic.noisy[k] - pic.clean[k]) * (pic.noisy[k] - pic.clean[k]);

@@ -138,7 +138,10 @@ class Autoencoder : public Module {
     kNumMetrics
   };
 
+  // Most weights + gradients + optimizer state a run may hold (bytes): a bigger
+  // network is refused at reset, naming `layers`.
   static constexpr double kMaxNetworkBytes = 1024.0 * 1024 * 1024;
+  // The pictures' network copy is refreshed at most this often while playing.
   static constexpr double kNetRefreshMs = 100.0;
   // Above this many features no PCA reference is computed (the d x d eigenproblem).
   static constexpr int kMaxPcaFeatures = 2048;
@@ -156,11 +159,16 @@ class Autoencoder : public Module {
   std::shared_ptr<const Snapshot> snapshot() const override;
   void set_live(const std::string& name, double value) override;
   std::unique_ptr<Module> clone() const override;
+  // Takes the network copy for pictures if it is older than the run.
   bool settle() override;
+  // Weights, gradients, optimizer state and the batch buffers.
   size_t state_bytes() const override;
 
+  // The typed snapshot (views, tests).
   std::shared_ptr<const AutoencoderSnapshot> ae_snapshot() const;
+  // The parameter struct of validated values.
   static Params params_from(const ParamValues& values);
+  // The trained network itself (tests: bit-identity across runs and threads).
   const nn::Sequential<float>& network() const;
 
   // The network of p for d features (built, parameters zero until init);

@@ -67,9 +67,13 @@ class AutoencoderView : public ModuleView {
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
 
+  // The pictures last computed (tests).
   const AutoencoderPictures* pictures() const { return pictures_.get(); }
+  // Header lines of the last frame (tests).
   const std::vector<std::string>& header() const { return header_; }
+  // Centre of the Diverged banner's rewind button in the last frame (NaN: none; tests).
   ImVec2 rewind_button() const { return rewind_button_; }
+  // The tab shown (keys 1-3 choose it).
   Tab tab() const { return tab_; }
 
  private:

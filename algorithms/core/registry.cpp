@@ -1,6 +1,7 @@
 #include "algorithms/core/registry.h"
 
 #include "algorithms/activations.h"
+#include "algorithms/autoencoder.h"
 #include "algorithms/backprop.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
@@ -26,6 +27,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},
       {"backprop", [] { return std::make_unique<Backprop>(); }},
+      {"autoencoder", [] { return std::make_unique<Autoencoder>(); }},
       {"vae", [] { return std::make_unique<Vae>(); }},
   };
   return entries;

@@ -5,12 +5,12 @@
 #include "algorithms/nn/batches.h"
 #include "algorithms/nn/loss.h"
 #include "algorithms/optim/optim_params.h"
+#include "algorithms/train_loop.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
 #include <Eigen/SVD>
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <sstream>
 #include <stdexcept>
@@ -21,7 +21,6 @@ using nn::Mat;
 
 namespace {
 
-using Clock = std::chrono::steady_clock;
 
 // Rows evaluated per forward pass in eval mode (bounds the activation buffers).
 constexpr int kEvalChunk = 1024;
@@ -145,28 +144,6 @@ ModuleInfo make_info() {
   m.default_cli_steps = 200;
   m.epoch_columns = {"loss", "eckart_young_loss", "max_principal_angle"};
   return m;
-}
-
-// As mlp's: the fields an optimizer kind does not use made neutral.
-OptimizerConfig effective_config(const OptimizerConfig& g) {
-  OptimizerConfig c = g;
-  switch (g.kind) {
-    case OptimizerKind::GD:
-    case OptimizerKind::SGD:
-    case OptimizerKind::AdaGrad:
-    case OptimizerKind::RMSProp:
-      c.momentum = 0;
-      c.nesterov = false;
-      break;
-    case OptimizerKind::Nesterov:
-      c.nesterov = true;
-      c.dampening = 0;
-      break;
-    case OptimizerKind::Momentum:
-    case OptimizerKind::Adam:
-    case OptimizerKind::AdamW: break;
-  }
-  return c;
 }
 
 // PCA of the training rows (centred, 1/N covariance), the top m components.
@@ -357,7 +334,7 @@ std::vector<double> Autoencoder::principal_angles(const Eigen::MatrixXd& v, cons
 
 // ---------------------------------------------------------------- state
 
-struct Autoencoder::State {
+struct Autoencoder::State : TrainLoop::Hooks {
   Params p;
   uint64_t seed = 0;
   bool ready = false;
@@ -371,10 +348,7 @@ struct Autoencoder::State {
   Optimizer opt;
   std::unique_ptr<nn::Batcher> batcher;
   Rng noise_rng;
-  int iteration = 0;
-  int phase = 0;
-  Status status = Status::Running;
-  std::string message;
+  TrainLoop loop{Autoencoder::kNetRefreshMs};
 
   Mat<float> xb, xin, dout;
   double batch_loss = std::nan("");
@@ -387,8 +361,6 @@ struct Autoencoder::State {
 
   std::shared_ptr<const std::vector<AutoencoderEpochRow>> log;
   std::shared_ptr<const nn::Sequential<float>> net_copy;
-  int net_iteration = 0;
-  Clock::time_point net_time{};
   std::string architecture;
 
   mutable std::shared_ptr<const AutoencoderSnapshot> cache;
@@ -398,11 +370,11 @@ struct Autoencoder::State {
       : p(o.p), seed(o.seed), ready(o.ready), data(o.data), pca(o.pca), center(o.center), x_train(o.x_train),
         x_test(o.x_test), net(o.net), code_layer(o.code_layer), opt(o.opt),
         batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), noise_rng(o.noise_rng),
-        iteration(o.iteration), phase(o.phase), status(o.status), message(o.message), xb(o.xb), xin(o.xin),
+        loop(o.loop), xb(o.xb), xin(o.xin),
         dout(o.dout), batch_loss(o.batch_loss), last_lr(o.last_lr), angle(o.angle), product_error(o.product_error),
         ortho_defect(o.ortho_defect), angles(o.angles), epoch_loss_sum(o.epoch_loss_sum),
         epoch_noise_sum(o.epoch_noise_sum), epoch_seen(o.epoch_seen), log(o.log), net_copy(o.net_copy),
-        net_iteration(o.net_iteration), net_time(o.net_time), architecture(o.architecture), cache(o.cache) {}
+        architecture(o.architecture), cache(o.cache) {}
 
   int epoch() const { return batcher ? batcher->epoch() : 0; }
   const Mat<float>& train_rows() const { return x_train ? *x_train : data->x_train; }
@@ -411,11 +383,12 @@ struct Autoencoder::State {
   static double corrupt(Mat<float>& x, double sigma, Rng& rng);
   double evaluate(const Mat<float>& x);
   void linear_metrics();
-  void forward_half();
-  void update_half();
+  void forward_half() override;
+  void update_half() override;
+  void take_copy() override { net_copy = std::make_shared<const nn::Sequential<float>>(net); }
+  bool epoch_completed() const override { return batcher->position() == 0 && epoch() > 0; }
   void end_epoch();
-  void refresh_net(bool force);
-  void fail(const std::string& why);
+  void fail(const std::string& why) { loop.fail(why, p.optim.lr); }
 };
 
 double Autoencoder::State::corrupt(Mat<float>& x, double sigma, Rng& rng) {
@@ -460,22 +433,6 @@ void Autoencoder::State::linear_metrics() {
   ortho_defect = p.tied ? (wwt - Eigen::MatrixXd::Identity(p.m, p.m)).norm() : std::nan("");
 }
 
-void Autoencoder::State::refresh_net(bool force) {
-  const Clock::time_point now = Clock::now();
-  if (!force && net_copy &&
-      std::chrono::duration<double, std::milli>(now - net_time).count() < Autoencoder::kNetRefreshMs)
-    return;
-  net_copy = std::make_shared<const nn::Sequential<float>>(net);
-  net_iteration = iteration;
-  net_time = now;
-}
-
-void Autoencoder::State::fail(const std::string& why) {
-  status = Status::Diverged;
-  message = why + " at iteration " + std::to_string(iteration) + " (lr = " + fmt_g(p.optim.lr) +
-            "); rewind and halve the learning rate";
-}
-
 // Forward and, ahead, backward of the next mini-batch.
 void Autoencoder::State::forward_half() {
   const std::vector<int>& idx = batcher->next();
@@ -488,15 +445,15 @@ void Autoencoder::State::forward_half() {
   epoch_seen += b;
   const Eigen::Map<const Eigen::VectorXf> g(net.grads(), static_cast<Eigen::Index>(net.num_params()));
   if (!std::isfinite(batch_loss) || !g.allFinite()) {
-    ++iteration;  // the step was attempted: the run ends with it
+    loop.advance();  // the step was attempted: the run ends with it
     fail(std::string("non-finite ") + (std::isfinite(batch_loss) ? "gradient" : "loss"));
   }
 }
 
 void Autoencoder::State::update_half() {
-  last_lr = lr_at(p.schedule, p.optim.lr, iteration);
+  last_lr = lr_at(p.schedule, p.optim.lr, loop.iteration);
   opt.step(net.params(), net.grads(), last_lr);
-  ++iteration;
+  loop.advance();
   const Eigen::Map<const Eigen::VectorXf> w(net.params(), static_cast<Eigen::Index>(net.num_params()));
   if (!w.allFinite()) {
     fail("non-finite weights after the update");
@@ -509,7 +466,7 @@ void Autoencoder::State::update_half() {
 void Autoencoder::State::end_epoch() {
   AutoencoderEpochRow row;
   row.epoch = batcher->epoch();
-  row.iteration = iteration;
+  row.iteration = loop.iteration;
   row.train_loss = epoch_seen ? epoch_loss_sum / epoch_seen : std::nan("");
   row.input_noise_error = epoch_seen ? epoch_noise_sum / epoch_seen : std::nan("");
   row.test_loss = evaluate(test_rows());
@@ -520,10 +477,7 @@ void Autoencoder::State::end_epoch() {
   log = log2;
   epoch_loss_sum = epoch_noise_sum = 0;
   epoch_seen = 0;
-  if (row.epoch >= p.max_epochs) {
-    status = Status::Stopped;
-    message = "reached max_epochs = " + std::to_string(p.max_epochs);
-  }
+  loop.stop_at_budget(row.epoch, p.max_epochs);
 }
 
 // ---------------------------------------------------------------- module
@@ -547,7 +501,7 @@ const nn::Sequential<float>& Autoencoder::network() const { return st_->net; }
 void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = param_table().read(values);
   require_usable_data(data.get(), "autoencoder");
-  OptimizerConfig oc = effective_config(p.optim);
+  OptimizerConfig oc = group_config(p.optim);
   oc.validate();
   if (p.tied && !p.linear)
     throw std::invalid_argument("autoencoder: parameter 'tied' = true needs linear = true (tied weights V = W^T "
@@ -618,51 +572,31 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
   s->log = std::make_shared<const std::vector<AutoencoderEpochRow>>(1, row);
   s->last_lr = p.optim.lr;
   s->ready = true;
-  s->refresh_net(true);
+  s->loop.refresh_copy(*s, true);
   st_ = std::move(s);
 }
 
 void Autoencoder::sub_step() {
   State& s = *st_;
-  if (!s.ready || is_terminal(s.status)) return;
+  if (!s.ready) return;
   s.cache.reset();
-  if (s.phase == 0) {
-    s.forward_half();
-    s.phase = is_terminal(s.status) ? 0 : 1;
-    s.refresh_net(true);
-  } else if (s.phase == 1) {
-    s.phase = 2;
-  } else {
-    s.update_half();
-    s.phase = 0;
-    s.refresh_net(true);
-  }
+  s.loop.sub_step(s);
 }
 
 void Autoencoder::step() {
   State& s = *st_;
-  if (!s.ready || is_terminal(s.status)) return;
+  if (!s.ready) return;
   s.cache.reset();
-  const bool fresh = s.phase == 0;
-  if (fresh) s.forward_half();
-  if (!is_terminal(s.status)) s.update_half();
-  s.phase = 0;
-  s.refresh_net(!fresh || (s.batcher->position() == 0 && s.epoch() > 0) || is_terminal(s.status));
+  s.loop.step(s);
 }
 
 void Autoencoder::set_live(const std::string& name, double value) {
   State& s = *st_;
   Params p = s.p;
   param_table().set_live(p, name, value, "autoencoder");
-  if (s.ready) s.opt.set_config(effective_config(p.optim));  // validates
+  if (s.ready) s.opt.set_config(group_config(p.optim));  // validates
   s.p = p;
-  if (s.ready && s.status == Status::Stopped && s.epoch() < p.max_epochs) {
-    s.status = Status::Running;
-    s.message.clear();
-  } else if (s.ready && s.status == Status::Running && s.epoch() >= p.max_epochs && s.phase == 0) {
-    s.status = Status::Stopped;
-    s.message = "reached max_epochs = " + std::to_string(p.max_epochs);
-  }
+  if (s.ready) s.loop.budget_changed(s.epoch(), p.max_epochs);
   s.cache.reset();
 }
 
@@ -676,8 +610,7 @@ size_t Autoencoder::state_bytes() const {
 
 bool Autoencoder::settle() {
   State& s = *st_;
-  if (!s.ready || s.net_iteration == s.iteration) return false;
-  s.refresh_net(true);
+  if (!s.ready || !s.loop.settle(s)) return false;
   s.cache.reset();
   return true;
 }
@@ -689,17 +622,17 @@ std::shared_ptr<const AutoencoderSnapshot> Autoencoder::ae_snapshot() const {
   if (s.cache) return s.cache;
   auto out = std::make_shared<AutoencoderSnapshot>();
   out->metrics = metric_table().blank();
-  out->iteration = s.iteration;
-  out->phase = s.phase;
-  out->status = s.status;
-  out->message = s.message;
+  out->iteration = s.loop.iteration;
+  out->phase = s.loop.phase;
+  out->status = s.loop.status;
+  out->message = s.loop.message;
   if (s.ready) {
     out->epoch = s.epoch();
     out->data = s.data;
     out->pca = s.pca;
     out->center = s.center;
     out->net = s.net_copy;
-    out->net_iteration = s.net_iteration;
+    out->net_iteration = s.loop.copy_iteration();
     out->code_layer = s.code_layer;
     out->epochs = s.log;
     out->batches_per_epoch = s.batcher->batches_per_epoch();
@@ -718,7 +651,7 @@ std::shared_ptr<const AutoencoderSnapshot> Autoencoder::ae_snapshot() const {
     out->metrics[kMetricProductError] = s.product_error;
     out->metrics[kMetricOrthoDefect] = s.ortho_defect;
     if (s.p.noise > 0) out->metrics[kMetricNoiseFloor] = 0.5 * s.data->d * s.p.noise * s.p.noise;
-    if (s.iteration > 0 || s.phase > 0) {
+    if (s.loop.iteration > 0 || s.loop.phase > 0) {
       out->metrics[kMetricBatchLoss] = s.batch_loss;
       // Running mean over the epoch; at an epoch boundary the finished epoch's mean.
       out->metrics[kMetricLoss] = s.epoch_seen ? s.epoch_loss_sum / s.epoch_seen : last.train_loss;

@@ -86,9 +86,9 @@ const MetricTable& metric_table() {
       {Vae::kMetricBatchLoss, "batch_loss", "this step's batch: mean of rec + beta KL over its samples", true},
       {Vae::kMetricBatchRec, "batch_reconstruction", "this step's batch: mean -log p(x|z) (one z per sample)", true},
       {Vae::kMetricBatchKl, "batch_kl", "this step's batch: mean KL(q(z|x) || N(0, I)) = 1/2 sum(mu^2 + sigma^2 - log sigma^2 - 1)", true},
-      {Vae::kMetricLoss, "loss", "mean per-sample negative ELBO (rec + beta KL) over the last completed epoch's batches (epoch 0: the initial model on the training set)", true},
-      {Vae::kMetricRec, "reconstruction", "mean -log p(x|z) over the last completed epoch's batches", true},
-      {Vae::kMetricKl, "kl", "mean KL(q(z|x) || p(z)) over the last completed epoch's batches", true},
+      {Vae::kMetricLoss, "loss", "mean per-sample negative ELBO (rec + beta KL) over the epoch's batches so far (running mean; at an epoch's end the epoch's mean; iteration 0: the initial model on the training set)", true},
+      {Vae::kMetricRec, "reconstruction", "mean -log p(x|z) over the epoch's batches so far (running mean)", true},
+      {Vae::kMetricKl, "kl", "mean KL(q(z|x) || p(z)) over the epoch's batches so far (running mean)", true},
       {Vae::kMetricTestLoss, "test_loss", "mean negative ELBO (rec + beta KL) on the test set at the last epoch's end (one seeded z per row)", true},
       {Vae::kMetricTestRec, "test_reconstruction", "mean -log p(x|z) on the test set at the last epoch's end", true},
       {Vae::kMetricTestKl, "test_kl", "mean KL on the test set at the last epoch's end", true},
@@ -456,6 +456,11 @@ std::shared_ptr<const VaeSnapshot> Vae::vae_snapshot() const {
     out->metrics[kMetricBeta] = s.p.beta;
     out->metrics[kMetricLogPx] = last.oracle.log_px;
     out->metrics[kMetricElboGap] = last.oracle.log_px - last.oracle.elbo;
+    if (s.epoch_seen > 0) {  // running means over the epoch so far (else the finished epoch's)
+      out->metrics[kMetricLoss] = s.epoch_loss / s.epoch_seen;
+      out->metrics[kMetricRec] = s.epoch_rec / s.epoch_seen;
+      out->metrics[kMetricKl] = s.epoch_kl / s.epoch_seen;
+    }
     if (s.loop.iteration > 0 || s.loop.phase > 0) {
       out->metrics[kMetricBatchLoss] = s.batch_terms.loss;
       out->metrics[kMetricBatchRec] = s.batch_terms.reconstruction;

@@ -103,7 +103,7 @@ class Vae : public Module {
     kMetricBatchLoss,   // this step's batch: rec + beta kl
     kMetricBatchRec,
     kMetricBatchKl,
-    kMetricLoss,        // last completed epoch: mean -ELBO over its batches
+    kMetricLoss,        // running mean -ELBO over the epoch's batches (at its end: the epoch's mean)
     kMetricRec,
     kMetricKl,
     kMetricTestLoss,    // last completed epoch: the test set

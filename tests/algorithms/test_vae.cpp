@@ -200,6 +200,9 @@ TEST_CASE("vae: training lowers the negative ELBO, the epoch log is the mean of 
   REQUIRE(s1->epochs->size() == 2);
   CHECK(s1->epochs->back().train.loss == doctest::Approx(batch_sum / seen).epsilon(1e-9));
   CHECK(s1->metrics[Vae::kMetricLoss] == s1->epochs->back().train.loss);
+  m.step();  // the next epoch's first batch: the running mean is that batch's loss
+  CHECK(m.vae_snapshot()->metrics[Vae::kMetricLoss] ==
+        doctest::Approx(m.vae_snapshot()->metrics[Vae::kMetricBatchLoss]).epsilon(1e-12));
   train_epochs(m, 30);
   auto s2 = m.vae_snapshot();
   CHECK(s2->epochs->back().test.loss < initial - 50);  // from a few hundred nats to tens

@@ -169,11 +169,10 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx, std::vec
                 s.iteration == 0 && s.phase == 0 ? 0 : s.batch_index + 1, s.batches_per_epoch);
   header_.push_back(line);
   ImGui::TextUnformatted(line);
-  ImGui::SameLine(0, ImGui::GetFontSize());
-  std::snprintf(line, sizeof line, "%s, %zu weights", s.architecture.c_str(), s.num_params);
-  header_.push_back(line);
-  ImGui::TextDisabled("%s", line);
-  tooltip_text((s.data->what +
+  header_.push_back(s.architecture);
+  same_line_if_fits(ImGui::CalcTextSize(s.architecture.c_str()).x, ImGui::GetFontSize());
+  ImGui::TextDisabled("%s", s.architecture.c_str());
+  tooltip_text((s.data->what + ", " + std::to_string(s.num_params) + " weights" +
                 ". Encoder x -> Linear -> act -> Linear(2 latent) = [mu, log sigma^2]; z = mu + sigma * eps, "
                 "eps ~ N(0, I) (the reparameterisation trick); decoder z -> Linear -> act -> Linear(D): " +
                 (s.likelihood == nn::Likelihood::Bernoulli ? std::string("Bernoulli logits.")
@@ -181,15 +180,18 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx, std::vec
                    .c_str());
   const double rec = s.metrics[Vae::kMetricBatchRec], kl = s.metrics[Vae::kMetricBatchKl];
   const double beta = s.metrics[Vae::kMetricBeta];
-  std::snprintf(line, sizeof line, "batch loss = rec + beta KL = %s + %s x %s = %s   test loss %s   mean sigma %s   lr %s",
-                fmt(rec).c_str(), fmt(beta, "%.3g").c_str(), fmt(kl).c_str(),
-                fmt(s.metrics[Vae::kMetricBatchLoss]).c_str(), fmt(s.metrics[Vae::kMetricTestLoss]).c_str(),
+  std::snprintf(line, sizeof line, "batch: loss = rec + beta KL = %s + %s x %s = %s", fmt(rec).c_str(),
+                fmt(beta, "%.3g").c_str(), fmt(kl).c_str(), fmt(s.metrics[Vae::kMetricBatchLoss]).c_str());
+  char more[200];
+  std::snprintf(more, sizeof more, "test %s  mean sigma %s  lr %s", fmt(s.metrics[Vae::kMetricTestLoss]).c_str(),
                 fmt(s.metrics[Vae::kMetricMeanSigma], "%.3g").c_str(), fmt(s.lr, "%.3g").c_str());
-  header_.push_back(line);
+  header_.push_back(std::string(line) + "  " + more);
   ImGui::TextUnformatted(line);
+  same_line_if_fits(ImGui::CalcTextSize(more).x, ImGui::GetFontSize() * 0.8f);
+  ImGui::TextUnformatted(more);
   tooltip_text("Per sample, averaged over this step's mini-batch: rec = -log p(x | z) summed over the features (one z "
                "per sample), KL = KL(q(z | x) || N(0, I)) = 1/2 sum_k (mu_k^2 + sigma_k^2 - log sigma_k^2 - 1); "
-               "beta = 1 gives the negative ELBO. Test loss: the same on the test set at the last epoch's end. Mean "
+               "beta = 1 gives the negative ELBO. Test: the loss on the test set at the last epoch's end. Mean "
                "sigma near 1: the posterior collapsed onto the prior.");
   const char* what = s.phase == 1   ? "forward done: z sampled, reconstruction and KL of the batch computed"
                      : s.phase == 2 ? "backward done: dL/dtheta through the decoder, z = mu + sigma eps, and the encoder"
@@ -339,18 +341,19 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
   tooltip_text("loss = rec + beta * KL, per sample: rec (reconstruction) = -log p(x | z) summed over the "
                "features (one z per sample), KL = KL(q(z | x) || N(0, I)) = 1/2 sum_k (mu_k^2 + sigma_k^2 - log "
                "sigma_k^2 - 1); beta = 1: the negative ELBO. Dashed yellow: where beta was moved.");
-  const float h2 = std::max(min_plot_height(true), (size.y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y) / 2);
+  // No titles (the y labels say which): two readable plots fit under the key at 1280 x 720.
+  const float h2 = std::max(min_plot_height(), (size.y - ImGui::GetTextLineHeightWithSpacing() - ImGui::GetStyle().ItemSpacing.y) / 2);
   auto line_spec = [&](int c, bool markers) {
     plot::Spec sp;
     sp.color = colours[c];
     sp.flags = plot::ItemFlags_NoLegend;
-    sp.line_weight = markers ? 1.5f : 1.0f;
+    sp.line_weight = 1.5f;
     if (markers) sp.marker = plot::Marker::Circle;
     if (c == 3) sp.line_style = plot::LineStyle::Dashed;
     return sp;
   };
-  if (plot::BeginPlot("Per step (this batch)##vae", ImVec2(size.x, h2), plot::PlotFlags_NoLegend)) {
-    plot::SetupAxes("epoch", "per sample", plot::AxisFlags_AutoFit, yflags);
+  if (plot::BeginPlot("Per step##vae", ImVec2(size.x, h2), plot::PlotFlags_NoLegend | plot::PlotFlags_NoTitle)) {
+    plot::SetupAxes("epoch", "per step (batch)", plot::AxisFlags_AutoFit, yflags);
     const int n = static_cast<int>(bx.size());
     plot::PlotLine("loss", bx.data(), bl.data(), n, line_spec(0, false));
     plot::PlotLine("reconstruction", bx.data(), br.data(), n, line_spec(1, false));
@@ -358,19 +361,20 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
     mark_beta();
     plot::EndPlot();
   }
-  tooltip_text("Every step's mini-batch (x in epochs: iteration / batches per epoch), per-sample means of "
+  tooltip_text("Per step: every step's mini-batch (x in epochs: iteration / batches per epoch), per-sample means of "
                "loss = reconstruction + beta * KL and its two terms.");
-  if (plot::BeginPlot("Per epoch##vae", ImVec2(size.x, h2), plot::PlotFlags_NoLegend)) {
-    plot::SetupAxes("epoch", "per sample", plot::AxisFlags_AutoFit, yflags);
+  if (plot::BeginPlot("Per epoch##vae", ImVec2(size.x, h2), plot::PlotFlags_NoLegend | plot::PlotFlags_NoTitle)) {
+    plot::SetupAxes("epoch", "per epoch", plot::AxisFlags_AutoFit, yflags);
     const int n = static_cast<int>(ep.size());
-    plot::PlotLine("loss", ep.data(), el.data(), n, line_spec(0, true));
-    plot::PlotLine("reconstruction", ep.data(), er.data(), n, line_spec(1, true));
-    plot::PlotLine("KL", ep.data(), ek.data(), n, line_spec(2, true));
-    if (s.data->n_test() > 0) plot::PlotLine("test loss", ep.data(), et.data(), n, line_spec(3, true));
+    const bool markers = n <= 50;
+    plot::PlotLine("loss", ep.data(), el.data(), n, line_spec(0, markers));
+    plot::PlotLine("reconstruction", ep.data(), er.data(), n, line_spec(1, markers));
+    plot::PlotLine("KL", ep.data(), ek.data(), n, line_spec(2, markers));
+    if (s.data->n_test() > 0) plot::PlotLine("test loss", ep.data(), et.data(), n, line_spec(3, markers));
     mark_beta();
     plot::EndPlot();
   }
-  tooltip_text("Means over each epoch's mini-batches (train mode, as the weights moved; epoch 0: the initial model on "
+  tooltip_text("Per epoch: means over each epoch's mini-batches (train mode, as the weights moved; epoch 0: the initial model on "
                "the training set); test loss: rec + beta KL on the test set at the epoch's end (one seeded z per row).");
   ImGui::EndGroup();
 }

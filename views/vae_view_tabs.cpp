@@ -63,8 +63,9 @@ ImVec2 mosaic_plot(const char* id, const Mosaic& m, float vmin, float vmax, floa
 }
 
 // A row of class swatches and names above a plot (wrapping at `width` pixels); a click on a name hides or shows
-// the class (hidden[c] != 0). Plot legends of ten classes would cover the points.
-void class_key(const TrainData& td, float width, std::vector<char>& hidden) {
+// the class (hidden[c] != 0); `notes` (grey) explain the other marks. Plot legends of ten classes
+// would cover the points.
+void class_key(const TrainData& td, float width, std::vector<char>& hidden, const std::vector<const char*>& notes) {
   hidden.resize(static_cast<size_t>(std::max(0, td.num_classes())), 0);
   const float sw = ImGui::GetTextLineHeight() * 0.7f;
   const float right = ImGui::GetCursorScreenPos().x + width, gap = ImGui::GetFontSize() * 0.8f;
@@ -88,6 +89,14 @@ void class_key(const TrainData& td, float width, std::vector<char>& hidden) {
     ImGui::EndGroup();
     if (ImGui::IsItemClicked()) hidden[static_cast<size_t>(c)] = off ? 0 : 1;
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("class %d: click to %s its points", c, off ? "show" : "hide");
+  }
+  // Notes on the other marks, after the classes, wrapping the same way.
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (td.num_classes() > 0 || i > 0) {
+      ImGui::SameLine(0, gap);
+      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(notes[i]).x > right) ImGui::NewLine();
+    }
+    ImGui::TextDisabled("%s", notes[i]);
   }
 }
 
@@ -117,13 +126,12 @@ void VaeView::draw_latent(const VaeSnapshot&, ImVec2 size) {
   const char* set = pic->from_test ? "test" : "training";
   char title[300];
   if (pic->projected)
-    std::snprintf(title, sizeof title,
-                  "Principal axes of the posterior means mu(x) (latent = %d): %d %s rows by class; the two axes hold "
-                  "%.0f%% of the means' variance",
-                  pic->latent, n, set, 100.0 * (pic->axes_variance(0) + pic->axes_variance(1)) / std::max(1e-300, pic->total_variance));
+    std::snprintf(title, sizeof title, "Principal axes of the posterior means mu(x), latent = %d (%d %s rows; %.0f%% of their variance)",
+                  pic->latent, n, set,
+                  100.0 * (pic->axes_variance(0) + pic->axes_variance(1)) / std::max(1e-300, pic->total_variance));
   else
-    std::snprintf(title, sizeof title, "Latent space: posterior means mu(x) of %d %s rows by class (network of iteration %d)",
-                  n, set, pic->net_iteration);
+    std::snprintf(title, sizeof title, "Posterior means mu(x) of %d %s rows (network of iteration %d)", n, set,
+                  pic->net_iteration);
   ImGui::TextUnformatted(title);
   tooltip_text(pic->projected
                    ? "Each dot is mu(x) of a row, projected on the top two principal axes of the plotted means (their "
@@ -132,8 +140,7 @@ void VaeView::draw_latent(const VaeSnapshot&, ImVec2 size) {
                    : "Each dot is mu(x) of a row: the centre of q(z | x) = N(mu(x), diag sigma^2(x)). Ellipses: 1 sigma "
                      "of q(z | x) (axis-aligned). Circles: the prior N(0, I) at 1 and 2 sigma. The KL term pulls the "
                      "ellipses towards the unit circle; the reconstruction term spreads the classes apart.");
-  class_key(td, size.x, hidden_classes_);
-  ImGui::TextDisabled("white: 1 sigma of q(z | x) for %d points; dashed: the prior N(0, I) at 1 and 2 sigma", kEllipses);
+  class_key(td, size.x, hidden_classes_, {"white: 1 sigma of q(z | x)", "dashed: prior N(0, I), 1 and 2 sigma"});
   const ImVec2 psize(size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   // The latent space moves as it trains: both axes follow the points (equal aspect).
   if (!plot::BeginPlot("latent space##vae", psize, plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend | plot::PlotFlags_EqualAspect))
@@ -398,30 +405,43 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
     toy_labels_.insert(toy_labels_.end(), td.y_test.begin(), td.y_test.end());
     toy_of_ = pictured_data_;
   }
-  class_key(td, size.x, hidden_classes_);
+  class_key(td, size.x, hidden_classes_, {"white lines: image of a regular grid", "orange: decoded prior samples"});
   auto shown = [&](int l) { return l < 0 || l >= static_cast<int>(hidden_classes_.size()) || !hidden_classes_[static_cast<size_t>(l)]; };
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
-  const ImVec2 psize(w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing()));
+  const char* captions[2] = {"Data plane: the decoder's image of a regular z grid",
+                             pic->projected ? "Latent plane (principal axes of mu): the encoder's image of an x grid"
+                                            : "Latent plane: the encoder's image of a regular x grid"};
+  const float caption_h = std::max(ImGui::CalcTextSize(captions[0], nullptr, false, w).y,
+                                   ImGui::CalcTextSize(captions[1], nullptr, false, w).y) +
+                          ImGui::GetStyle().ItemSpacing.y;
+  const ImVec2 psize(w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y - caption_h));
+  // Both planes move as the model trains: the axes follow the points (equal aspect).
+  const plot::AxisFlags fit = plot::AxisFlags_AutoFit;
+  const plot::PlotFlags flags = plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend | plot::PlotFlags_EqualAspect;
   plot::Spec mesh;
   mesh.color = IM_COL32(255, 255, 255, 120);
   mesh.line_weight = 1.0f;
 
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("Data plane: the decoder's image of a regular z grid");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+  ImGui::TextUnformatted(captions[0]);
+  ImGui::PopTextWrapPos();
   tooltip_text("Lines: decode_mean(z) along the lines of a regular grid of z in [-3, 3]^2 (axes z1, z2; the others 0), "
                "in the data's units: how the decoder folds the latent plane onto the data. Crosses: decode_mean(z) "
-               "of z ~ N(0, I) (means, without the sigma_x noise).");
-  if (plot::BeginPlot("data plane##vae", psize, plot::PlotFlags_NoTitle | plot::PlotFlags_EqualAspect)) {
+               "of z ~ N(0, I) (means, without the sigma_x noise). The axes fit the data.");
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + caption_h - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y);
+  if (plot::BeginPlot("data plane##vae", psize, flags)) {
     plot::SetupAxes(td.feature_names.size() > 0 ? td.feature_names[0].c_str() : "x1",
-                    td.feature_names.size() > 1 ? td.feature_names[1].c_str() : "x2");
+                    td.feature_names.size() > 1 ? td.feature_names[1].c_str() : "x2", fit, fit);
     std::vector<ImU32> cols(toy_x_.size());
     for (size_t i = 0; i < cols.size(); ++i) cols[i] = shown(toy_labels_[i]) ? with_alpha(class_colour(toy_labels_[i]), 170) : 0u;
     plot::Spec dots;
     dots.marker_size = 2.5f;
     dots.colors = cols.data();
-    dots.flags = plot::ItemFlags_NoLegend;
-    plot::PlotScatter("##data", toy_x_.data(), toy_y_.data(), static_cast<int>(toy_x_.size()), dots);
-    plot::PlotSegments("decoder image of a z grid", pic->decoder_mesh.data(), static_cast<int>(pic->decoder_mesh.size() / 4), mesh);
+    plot::PlotScatter("data", toy_x_.data(), toy_y_.data(), static_cast<int>(toy_x_.size()), dots);
+    plot::Spec dmesh = mesh;
+    dmesh.flags = plot::ItemFlags_NoFit;  // the z grid's far lines may land far from the data
+    plot::PlotSegments("decoder image of a z grid", pic->decoder_mesh.data(), static_cast<int>(pic->decoder_mesh.size() / 4), dmesh);
     plot::Spec cross;
     cross.marker = plot::Marker::Cross;
     cross.marker_size = 3.0f;
@@ -433,13 +453,15 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(pic->projected ? "Latent plane (principal axes of mu): the encoder's image of an x grid"
-                                        : "Latent plane: the encoder's image of a regular x grid");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+  ImGui::TextUnformatted(captions[1]);
+  ImGui::PopTextWrapPos();
   tooltip_text("Lines: mu(x) along the lines of a regular grid over the data's range (plus 10 %): how the encoder "
                "maps the data plane into z. Dots: mu(x) of the rows, by class.");
-  if (plot::BeginPlot("latent plane##vae", psize, plot::PlotFlags_NoTitle | plot::PlotFlags_EqualAspect)) {
-    if (pic->projected) plot::SetupAxes("principal axis 1 of mu", "principal axis 2 of mu");
-    else plot::SetupAxes("z1 (mu_1)", pic->latent > 1 ? "z2 (mu_2)" : "");
+  ImGui::SetCursorPosY(ImGui::GetCursorPosY() + caption_h - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y);
+  if (plot::BeginPlot("latent plane##vae", psize, flags)) {
+    if (pic->projected) plot::SetupAxes("principal axis 1 of mu", "principal axis 2 of mu", fit, fit);
+    else plot::SetupAxes("z1 (mu_1)", pic->latent > 1 ? "z2 (mu_2)" : "", fit, fit);
     const std::vector<int>& labels = pic->from_test ? td.y_test : td.y_train;
     std::vector<ImU32> cols(pic->px.size());
     for (size_t i = 0; i < cols.size(); ++i) {
@@ -449,8 +471,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
     plot::Spec dots;
     dots.marker_size = 2.5f;
     dots.colors = cols.data();
-    dots.flags = plot::ItemFlags_NoLegend;
-    plot::PlotScatter("##mu", pic->px.data(), pic->py.data(), static_cast<int>(pic->px.size()), dots);
+    plot::PlotScatter("mu(x)", pic->px.data(), pic->py.data(), static_cast<int>(pic->px.size()), dots);
     plot::PlotSegments("encoder image of an x grid", pic->encoder_mesh.data(), static_cast<int>(pic->encoder_mesh.size() / 4), mesh);
     plot::EndPlot();
   }

@@ -7,6 +7,7 @@
 #include "views/view_registry.h"
 
 #include <algorithm>
+#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
@@ -34,6 +35,13 @@ struct VaeView::PictureJob {
   int net_iteration = 0;
   VaePictureRequest request;
   std::shared_ptr<const VaePictures> result;
+  double seconds = 0;  // compute time
+
+  void run() {
+    const auto t0 = std::chrono::steady_clock::now();
+    result = std::make_shared<const VaePictures>(compute_vae_pictures(*net, *data, net_iteration, request));
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
 };
 
 bool VaeView::images(const VaeSnapshot& s) const { return s.data && s.data->is_image(); }
@@ -87,6 +95,7 @@ void VaeView::update_pictures(const VaeSnapshot& s, const ViewContext& ctx) {
     if (job_handle_.state() == JobState::Finished && job_->result) {
       pictures_ = job_->result;
       pictured_data_ = job_->data;
+      job_seconds_ = job_->seconds;
     }
     job_.reset();
     job_handle_ = JobHandle();
@@ -102,8 +111,10 @@ void VaeView::update_pictures(const VaeSnapshot& s, const ViewContext& ctx) {
   std::vector<long long> key = request_key(req);
   if (s.net == pictured_net_ && key == pictured_key_ && s.data == pictured_data_) return;
   const double now = ImGui::GetTime();
-  // A changed request (a control, a tab) is answered at once; a new network at most kPictureHz times a second.
-  if (now - last_submit_ < 1.0 / kPictureHz && pictures_ && key == pictured_key_) return;
+  // A changed request (a control, a tab) is answered at once; a new network at most kPictureHz
+  // times a second, and with the job at most kJobShare of one core.
+  const double wait = std::max(1.0 / kPictureHz, job_seconds_ / kJobShare);
+  if (now - last_submit_ < wait && pictures_ && key == pictured_key_) return;
   auto job = std::make_shared<PictureJob>();
   job->net = s.net;
   job->data = s.data;
@@ -113,13 +124,13 @@ void VaeView::update_pictures(const VaeSnapshot& s, const ViewContext& ctx) {
   pictured_key_ = std::move(key);
   last_submit_ = now;
   if (!ctx.jobs) {  // tests without background jobs: compute here
-    pictures_ = std::make_shared<const VaePictures>(compute_vae_pictures(*job->net, *job->data, job->net_iteration, job->request));
+    job->run();
+    pictures_ = job->result;
     pictured_data_ = job->data;
     return;
   }
   auto work = [job](const CancelToken& token) {
-    if (token.cancelled()) return;
-    job->result = std::make_shared<const VaePictures>(compute_vae_pictures(*job->net, *job->data, job->net_iteration, job->request));
+    if (!token.cancelled()) job->run();
   };
   job_ = job;
   job_handle_ = ctx.jobs->submit("vae pictures", work);

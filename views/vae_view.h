@@ -29,6 +29,9 @@ class VaeView : public ModuleView {
   // Image data: Latent, Manifold, Samples; 2-D toy data: Latent, Maps; other data: Latent.
   enum class Tab { Latent = 0, Manifold, Samples, Maps };
   static constexpr double kPictureHz = 5.0;
+  // The pictures job may use at most this share of one core: after a job of T seconds the next
+  // starts no sooner than T / kJobShare later (a slow machine refreshes less often, never trains slower).
+  static constexpr double kJobShare = 0.1;
   static constexpr int kEllipses = 8;      // points drawn with their 1-sigma ellipse
   static constexpr int kReconCount = 10;   // reconstructions shown
   static constexpr int kMaxCurvePoints = 600;
@@ -74,6 +77,7 @@ class VaeView : public ModuleView {
   std::shared_ptr<PictureJob> job_;
   JobHandle job_handle_;
   double last_submit_ = -1e9;
+  double job_seconds_ = 0;  // the last job's compute time
   std::vector<std::string> header_;
   ImVec2 rewind_button_{NAN, NAN};
   // Toy data in the dataset's units (train then test rows), for the data plane.

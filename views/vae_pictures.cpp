@@ -212,9 +212,32 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     const float bg = data.min_value;
     // The decoded manifold over the prior's quantiles along axes i and j.
     pic.grid = std::max(2, req.grid);
-    pic.axis_i = std::clamp(req.axis_i, 0, latent - 1);
-    pic.axis_j = latent > 1 ? std::clamp(req.axis_j, 0, latent - 1) : pic.axis_i;
-    if (pic.axis_j == pic.axis_i && latent > 1) pic.axis_j = (pic.axis_i + 1) % latent;
+    if (req.axis_i < 0 && latent > 1) {
+      // The most active axes: the largest variance of mu over the first kActiveRows rows (or the scatter's).
+      Mat<float> m = pic.mu;
+      if (m.rows() == 0) {
+        std::vector<int> rows(static_cast<size_t>(std::min(n, kActiveRows)));
+        for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int>(i * static_cast<size_t>(n) / rows.size());
+        net.encode(gather_rows(x, rows), m, sigma);
+      }
+      const Eigen::MatrixXd md = m.cast<double>();
+      const Eigen::RowVectorXd mean = md.colwise().mean();
+      pic.axis_variance.resize(static_cast<size_t>(latent));
+      for (int k = 0; k < latent; ++k)
+        pic.axis_variance[static_cast<size_t>(k)] = (md.col(k).array() - mean(k)).square().sum() / std::max<Eigen::Index>(1, md.rows() - 1);
+      std::vector<int> order(static_cast<size_t>(latent));
+      for (int k = 0; k < latent; ++k) order[static_cast<size_t>(k)] = k;
+      std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
+        return pic.axis_variance[static_cast<size_t>(a)] > pic.axis_variance[static_cast<size_t>(b)];
+      });
+      pic.axis_i = order[0];
+      pic.axis_j = order[1];
+      pic.auto_axes = true;
+    } else {
+      pic.axis_i = std::clamp(req.axis_i, 0, latent - 1);
+      pic.axis_j = latent > 1 ? std::clamp(req.axis_j, 0, latent - 1) : pic.axis_i;
+      if (pic.axis_j == pic.axis_i && latent > 1) pic.axis_j = (pic.axis_i + 1) % latent;
+    }
     const int g = pic.grid;
     pic.grid_values.resize(static_cast<size_t>(g));
     for (int k = 0; k < g; ++k) pic.grid_values[static_cast<size_t>(k)] = normal_quantile((k + 0.5) / g);

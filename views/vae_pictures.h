@@ -50,7 +50,9 @@ struct VaePictureRequest {
   bool maps = true;           // toy 2-D maps (d == 2, not images)
   int max_points = 2000;      // rows of the latent scatter
   int grid = 12;              // decoded manifold: grid x grid
-  int axis_i = 0, axis_j = 1; // latent axes of the manifold grid (clamped to the latent size)
+  // Latent axes of the manifold grid (clamped to the latent size); -1: the two axes whose
+  // posterior means vary most over up to kActiveRows rows (the "active" ones; the rest collapse onto the prior).
+  int axis_i = 0, axis_j = 1;
   std::vector<int> recon_rows;  // test rows (indices into x_test, or x_train without a test set)
   int interp_a = 0, interp_b = 1;
   int interp_steps = 10;      // decoded points from mu(a) to mu(b), both included
@@ -81,6 +83,8 @@ struct VaePictures {
 
   // Decoded manifold (image data): grid^2 z rows (grid row-major, row 0 at the top: largest z_j).
   int grid = 0, axis_i = 0, axis_j = 1;
+  bool auto_axes = false;               // axis_i, axis_j were chosen as the most active axes
+  std::vector<double> axis_variance;    // auto_axes: variance of mu along each latent axis
   std::vector<double> grid_values;  // the quantiles along each axis, increasing
   nn::Mat<float> grid_z, grid_decoded;  // grid^2 x latent, grid^2 x d
   Mosaic manifold;
@@ -105,6 +109,9 @@ struct VaePictures {
   std::vector<double> prior_x, prior_y;  // decoder means of z ~ N(0, I) (data plane)
   double x_min = 0, x_max = 1, y_min = 0, y_max = 1;  // the x grid's bounds (data units)
 };
+
+// Rows whose posterior means choose the most active axes (VaePictureRequest::axis_i = -1).
+constexpr int kActiveRows = 500;
 
 // Rows to reconstruct: `count` test rows, one per class in class order (the
 // `offset`-th row of each class) when there are labels, else count

@@ -67,8 +67,8 @@ VaePictureRequest VaeView::make_request(const VaeSnapshot& s) const {
   r.maps = toy(s) && tab_ == Tab::Maps;
   r.max_points = max_points;
   r.grid = grid;
-  r.axis_i = axis_i;
-  r.axis_j = axis_j;
+  r.axis_i = active_axes ? -1 : axis_i;
+  r.axis_j = active_axes ? -1 : axis_j;
   if (r.images) {
     r.recon_rows = vae_sample_rows(*s.data, kReconCount, recon_offset);
     r.interp_a = interp_a;
@@ -149,6 +149,11 @@ void VaeView::draw_controls(const Snapshot& snap, const ViewContext&) {
   if (!images(*s)) return;
   const int latent = std::max(1, s->latent);
   if (latent > 2) {
+    ImGui::Checkbox("grid on the most active axes", &active_axes);
+    tooltip_text("The decoded grid varies the two latent axes whose posterior means vary most over the test rows "
+                 "(the axes the model uses; KL pushes the others onto the prior). Off: choose the axes below.");
+  }
+  if (latent > 2 && !active_axes) {
     ImGui::SetNextItemWidth(w);
     ImGui::SliderInt("grid axis i", &axis_i, 0, latent - 1);
     tooltip_text("Latent axis varied along the decoded grid's columns (the other axes held at 0).");
@@ -278,6 +283,7 @@ void VaeView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
     case Tab::Maps: draw_maps(s, size); break;
   }
   ImGui::PopTextWrapPos();
+  ImGui::Dummy(ImVec2(main_w, 0));  // the column keeps its width whatever the tab draws: the curves stay put
   ImGui::EndGroup();
   ImGui::SameLine();
   draw_curves(s, ctx, ImVec2(side_w, avail.y));

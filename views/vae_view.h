@@ -51,7 +51,8 @@ class VaeView : public ModuleView {
 
   int max_points = 2000;          // rows of the latent scatter
   bool show_ellipses = true;      // 1-sigma ellipses of kEllipses points
-  int axis_i = 0, axis_j = 1;     // latent axes of the decoded grid (latent > 2)
+  bool active_axes = true;        // latent > 2: the decoded grid along the two most active axes ...
+  int axis_i = 0, axis_j = 1;     // ... or along these (0-based)
   int grid = 12;                  // decoded grid size
   int recon_offset = 0;           // which row of each class is reconstructed
   int interp_a = -1, interp_b = -1;  // interpolation ends (test rows; -1: chosen at the first pictures)

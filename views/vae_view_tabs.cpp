@@ -268,8 +268,8 @@ void VaeView::draw_manifold(const VaeSnapshot&, ImVec2 size) {
                   g, g, pic->net_iteration);
   else if (pic->latent > 2)
     std::snprintf(title, sizeof title,
-                  "Decoded grid along latent axes %d and %d (at the N(0, 1) quantiles), the other %d axes held at 0",
-                  pic->axis_i + 1, pic->axis_j + 1, pic->latent - 2);
+                  "Decoded grid along latent axes %d and %d%s (at the N(0, 1) quantiles), the other %d axes held at 0",
+                  pic->axis_i + 1, pic->axis_j + 1, pic->auto_axes ? " (the most active)" : "", pic->latent - 2);
   else
     std::snprintf(title, sizeof title, "Decoded line: decode_mean(z_1) at %d N(0, 1) quantiles (each row the same)", g);
   ImGui::TextUnformatted(title);
@@ -293,6 +293,10 @@ void VaeView::draw_manifold(const VaeSnapshot&, ImVec2 size) {
       ImGui::Text("z%d = %.3f", pic->axis_i + 1, pic->grid_values[static_cast<size_t>(c)]);
       if (pic->latent > 1) ImGui::Text("z%d = %.3f", pic->axis_j + 1, pic->grid_values[static_cast<size_t>(g - 1 - r)]);
       if (pic->latent > 2) ImGui::TextDisabled("the other %d axes: 0", pic->latent - 2);
+      if (pic->auto_axes)
+        ImGui::TextDisabled("var(mu) along z%d, z%d: %.3g, %.3g (the two largest of %d)", pic->axis_i + 1, pic->axis_j + 1,
+                            pic->axis_variance[static_cast<size_t>(pic->axis_i)],
+                            pic->axis_variance[static_cast<size_t>(pic->axis_j)], pic->latent);
       ImGui::TextDisabled("tile = decode_mean(z)");
       ImGui::EndTooltip();
     }

@@ -63,6 +63,7 @@ wait 6
 expect text Principal axes of the posterior means mu(x), latent = 8
 key 2
 wait 6
+expect text (the most active)
 expect text the other 6 axes held at 0
 screenshot gui_vae_latent8.png
 # 2-D toy data: the maps

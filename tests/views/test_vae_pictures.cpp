@@ -225,6 +225,25 @@ TEST_CASE("vae pictures: latent > 2 - principal axes of the means, the grid alon
   Mat<float> out;
   net.decode_mean(pic.grid_z, out);
   CHECK(max_abs_diff(pic.grid_decoded, out) < 1e-5);
+
+  // axis -1: the two axes along which mu varies most (over the test rows, encoded by hand here).
+  VaePictureRequest act;
+  act.latent_space = false;
+  act.axis_i = act.axis_j = -1;
+  const VaePictures pa = compute_vae_pictures(*s->net, td, s->net_iteration, act);
+  REQUIRE(pa.auto_axes);
+  Mat<float> mu, sigma;
+  net.encode(td.x_test, mu, sigma);
+  const Eigen::MatrixXd md = mu.cast<double>();
+  const Eigen::RowVectorXd var = (md.rowwise() - md.colwise().mean()).array().square().colwise().sum() / (md.rows() - 1.0);
+  REQUIRE(pa.axis_variance.size() == 5);
+  for (int k = 0; k < 5; ++k) CHECK(pa.axis_variance[static_cast<size_t>(k)] == doctest::Approx(var(k)).epsilon(1e-4));
+  Eigen::Index top = 0;
+  var.maxCoeff(&top);
+  CHECK(pa.axis_i == top);
+  for (int k = 0; k < 5; ++k)
+    if (k != pa.axis_i) CHECK(var(k) <= var(pa.axis_j) + 1e-12);
+  CHECK(pa.grid_z.col(pa.axis_i).cwiseAbs().maxCoeff() > 0);
 }
 
 TEST_CASE("vae pictures: 2-D toy data - the maps are the decoder's and the encoder's images of regular grids") {

@@ -142,9 +142,19 @@ TEST_CASE("vae view: latent 20 - the principal axes of the means and the grid al
   CHECK(has(text, "principal axis 1 of mu"));
   REQUIRE(view.pictures());
   CHECK(view.pictures()->projected);
+  f.frame(ui, view, '2');
+  for (int i = 0; i < 2; ++i) text = f.frame(ui, view);
+  CHECK(has(text, "(the most active)"));
+  REQUIRE(view.pictures());
+  const VaePictures& act = *view.pictures();
+  REQUIRE(act.auto_axes);
+  for (size_t k = 0; k < act.axis_variance.size(); ++k) {  // the two largest variances of mu
+    CHECK(act.axis_variance[k] <= act.axis_variance[static_cast<size_t>(act.axis_i)]);
+    if (static_cast<int>(k) != act.axis_i) CHECK(act.axis_variance[k] <= act.axis_variance[static_cast<size_t>(act.axis_j)]);
+  }
+  view.active_axes = false;
   view.axis_i = 4;
   view.axis_j = 11;
-  f.frame(ui, view, '2');
   for (int i = 0; i < 2; ++i) text = f.frame(ui, view);
   CHECK(has(text, "along latent axes 5 and 12"));
   CHECK(has(text, "the other 18 axes held at 0"));

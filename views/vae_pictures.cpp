@@ -207,11 +207,9 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
   }
 
   const bool images = data.is_image();
-  if (req.images && images) {
-    const int h = data.image_h, w = data.image_w;
-    const float bg = data.min_value;
-    // The decoded manifold over the prior's quantiles along axes i and j.
-    pic.grid = std::max(2, req.grid);
+  const bool toy = data.d == 2 && !images;
+  // The latent axes of the decoded grid (images) or the decoder's z mesh (toy data).
+  if ((req.images && images) || (req.maps && toy)) {
     if (req.axis_i < 0 && latent > 1) {
       // The most active axes: the largest variance of mu over the first kActiveRows rows (or the scatter's).
       Mat<float> m = pic.mu;
@@ -238,6 +236,13 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
       pic.axis_j = latent > 1 ? std::clamp(req.axis_j, 0, latent - 1) : pic.axis_i;
       if (pic.axis_j == pic.axis_i && latent > 1) pic.axis_j = (pic.axis_i + 1) % latent;
     }
+  }
+
+  if (req.images && images) {
+    const int h = data.image_h, w = data.image_w;
+    const float bg = data.min_value;
+    // The decoded manifold over the prior's quantiles along axes i and j.
+    pic.grid = std::max(2, req.grid);
     const int g = pic.grid;
     pic.grid_values.resize(static_cast<size_t>(g));
     for (int k = 0; k < g; ++k) pic.grid_values[static_cast<size_t>(k)] = normal_quantile((k + 0.5) / g);
@@ -298,7 +303,7 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     pic.interp_mosaic = tile_mosaic(strip, h, w, steps + 2, 2, bg);
   }
 
-  if (req.maps && data.d == 2 && !images) {
+  if (req.maps && toy) {
     const int lines = std::max(2, req.mesh_lines), samples = std::max(2, req.mesh_samples);
     // The data's bounds (data units) plus 10 %.
     Mat<float> all(data.n_train() + data.n_test(), 2);
@@ -311,13 +316,13 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     pic.y_min = y0 - py;
     pic.y_max = y1 + py;
     const int m = 2 * lines * samples;
-    // Decoder: a regular z grid (axes 0 and 1, the rest 0) mapped to the data plane.
+    // Decoder: a regular z grid (axes i and j, the rest 0) mapped to the data plane.
     const double zr = req.mesh_z;
     const std::vector<double> zpts = mesh_points(-zr, zr, -zr, zr, lines, samples);
     Mat<float> z = Mat<float>::Zero(m, latent);
     for (int i = 0; i < m; ++i) {
-      z(i, 0) = static_cast<float>(zpts[static_cast<size_t>(i) * 2]);
-      if (latent > 1) z(i, 1) = static_cast<float>(zpts[static_cast<size_t>(i) * 2 + 1]);
+      z(i, pic.axis_i) = static_cast<float>(zpts[static_cast<size_t>(i) * 2]);
+      if (pic.axis_j != pic.axis_i) z(i, pic.axis_j) = static_cast<float>(zpts[static_cast<size_t>(i) * 2 + 1]);
     }
     net.decode_mean(z, out);
     to_data_units(data, out);

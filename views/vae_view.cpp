@@ -67,8 +67,9 @@ VaePictureRequest VaeView::make_request(const VaeSnapshot& s) const {
   r.maps = toy(s) && tab_ == Tab::Maps;
   r.max_points = max_points;
   r.grid = grid;
-  r.axis_i = active_axes ? -1 : axis_i;
-  r.axis_j = active_axes ? -1 : axis_j;
+  const bool active = active_axes && s.latent > 2;  // latent 2: the grid's axes are the scatter's
+  r.axis_i = active ? -1 : axis_i;
+  r.axis_j = active ? -1 : axis_j;
   if (r.images) {
     r.recon_rows = vae_sample_rows(*s.data, kReconCount, recon_offset);
     r.interp_a = interp_a;
@@ -146,11 +147,11 @@ void VaeView::draw_controls(const Snapshot& snap, const ViewContext&) {
   ImGui::Checkbox("sigma ellipses", &show_ellipses);
   tooltip_text("1-sigma ellipses of q(z | x) = N(mu, diag sigma^2) for a few points (latent > 2: the projected "
                "covariance A^T diag(sigma^2) A).");
-  if (!images(*s)) return;
+  if (!images(*s) && !toy(*s)) return;
   const int latent = std::max(1, s->latent);
   if (latent > 2) {
     ImGui::Checkbox("grid on the most active axes", &active_axes);
-    tooltip_text("The decoded grid varies the two latent axes whose posterior means vary most over the test rows "
+    tooltip_text("The decoded grid (the decoder's z mesh on 2-D data) varies the two latent axes whose posterior means vary most over the test rows "
                  "(the axes the model uses; KL pushes the others onto the prior). Off: choose the axes below.");
   }
   if (latent > 2 && !active_axes) {
@@ -161,6 +162,7 @@ void VaeView::draw_controls(const Snapshot& snap, const ViewContext&) {
     ImGui::SliderInt("grid axis j", &axis_j, 0, latent - 1);
     tooltip_text("Latent axis varied along the decoded grid's rows (the other axes held at 0).");
   }
+  if (!images(*s)) return;
   ImGui::SetNextItemWidth(w);
   ImGui::SliderInt("grid size", &grid, 4, 20);
   tooltip_text("The decoded grid has grid x grid images, z at the N(0, 1) quantiles Phi^-1((k + 1/2) / grid).");

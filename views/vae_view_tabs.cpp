@@ -412,7 +412,13 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
   class_key(td, size.x, hidden_classes_, {"white lines: image of a regular grid", "orange: decoded prior samples"});
   auto shown = [&](int l) { return l < 0 || l >= static_cast<int>(hidden_classes_.size()) || !hidden_classes_[static_cast<size_t>(l)]; };
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
-  const char* captions[2] = {"Data plane: the decoder's image of a regular z grid",
+  char data_caption[120];
+  if (pic->latent > 2)
+    std::snprintf(data_caption, sizeof data_caption, "Data plane: the decoder's image of a regular grid of (z%d, z%d)",
+                  pic->axis_i + 1, pic->axis_j + 1);
+  else
+    std::snprintf(data_caption, sizeof data_caption, "Data plane: the decoder's image of a regular z grid");
+  const char* captions[2] = {data_caption,
                              pic->projected ? "Latent plane (principal axes of mu): the encoder's image of an x grid"
                                             : "Latent plane: the encoder's image of a regular x grid"};
   const float caption_h = std::max(ImGui::CalcTextSize(captions[0], nullptr, false, w).y,
@@ -430,8 +436,8 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
   ImGui::TextUnformatted(captions[0]);
   ImGui::PopTextWrapPos();
-  tooltip_text("Lines: decode_mean(z) along the lines of a regular grid of z in [-3, 3]^2 (axes z1, z2; the others 0), "
-               "in the data's units: how the decoder folds the latent plane onto the data. Crosses: decode_mean(z) "
+  tooltip_text("Lines: decode_mean(z) along the lines of a regular grid of z in [-3, 3]^2 (latent > 2: along the two "
+               "most active axes or the chosen ones, the others 0), in the data's units: how the decoder folds the latent plane onto the data. Crosses: decode_mean(z) "
                "of z ~ N(0, I) (means, without the sigma_x noise). The axes fit the data.");
   ImGui::SetCursorPosY(ImGui::GetCursorPosY() + caption_h - ImGui::GetItemRectSize().y - ImGui::GetStyle().ItemSpacing.y);
   if (plot::BeginPlot("data plane##vae", psize, flags)) {

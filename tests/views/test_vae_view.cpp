@@ -11,6 +11,7 @@
 #include "views/vae_view.h"
 
 #include <doctest/doctest.h>
+#include <imgui_internal.h>
 
 #include <cmath>
 #include <memory>
@@ -250,4 +251,32 @@ TEST_CASE("vae view: the Diverged banner's button rewinds and halves lr") {
   CHECK(intents[1].kind == ViewIntent::Kind::SetParam);
   CHECK(intents[1].param == "lr");
   CHECK(intents[1].value == 5.0);
+}
+
+TEST_CASE("vae view: hovering the latent space near a point opens its tooltip (image, mu, sigma, KL)") {
+  Fixture f(tiny_images(600), {"hidden=16", "batch=64"}, 20);  // 120 test points
+  ImGuiHeadless ui;
+  VaeView view;
+  for (int i = 0; i < 3; ++i) f.frame(ui, view);
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  plot::PlotRect area;  // a copy: the list is rebuilt every frame
+  for (int i = 0; i < n; ++i)
+    if (std::string(rects[i].title_id).find("latent space") != std::string::npos) area = rects[i];
+  REQUIRE(area.area_max.x > area.area_min.x);
+  const plot::PlotRect* latent = &area;
+  // Sweep the mouse over the plot area: some position is within 10 px of one of the points.
+  int opened = 0, frames = 0;
+  constexpr int kSteps = 40;  // about 10 px apart: some position lands within 10 px of a point
+  for (int gy = 1; gy < kSteps; ++gy)
+    for (int gx = 1; gx < kSteps; ++gx) {
+      ui.mouse_move(latent->area_min.x + (latent->area_max.x - latent->area_min.x) * gx / kSteps,
+                    latent->area_min.y + (latent->area_max.y - latent->area_min.y) * gy / kSteps);
+      f.frame(ui, view);
+      ImGuiWindow* tip = ImGui::FindWindowByName("##Tooltip_00");
+      opened += tip && tip->Active;
+      ++frames;
+    }
+  CHECK(opened > 0);
+  CHECK(opened < frames);  // not everywhere: only near a point
 }

@@ -23,10 +23,11 @@ ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_
                             std::vector<ViewIntent>& out) {
   if (s.status != Status::Diverged) return ImVec2(NAN, NAN);
   ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.message.c_str());
-  ImGui::SameLine();
   const int target = rewind_target(ctx.metric_history, loss_metric, s.iteration);
   char id[96];
   std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate", target);
+  // Beside the message if it fits, else under it (never clipped by a narrow window).
+  same_line_if_fits(ImGui::CalcTextSize(id).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::SmallButton(id)) {
     out.push_back(ViewIntent::seek(target));
     out.push_back(ViewIntent::set_param("lr", lr / 2));

@@ -34,8 +34,10 @@ ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_
   }
   const ImVec2 centre((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
                       (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f);
-  tooltip_text("Goes back to the last iteration whose batch loss was finite and at most 100x the first one, and "
-               "sets lr to half its value; training continues from there with the new rate.");
+  tooltip_text(
+      "Goes back to the last iteration whose batch loss was finite and at most 100x the first one, "
+      "and "
+      "sets lr to half its value; training continues from there with the new rate.");
   return centre;
 }
 

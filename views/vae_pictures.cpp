@@ -12,14 +12,17 @@ using nn::Mat;
 
 constexpr double kPi = 3.14159265358979323846;
 // Acklam's coefficients (central region A/B, tails C/D).
-constexpr double kAcklamA[6] = {-3.969683028665376e+01, 2.209460984245205e+02, -2.759285104469687e+02,
-                                  1.383577518672690e+02,  -3.066479806614716e+01, 2.506628277459239e+00};
-constexpr double kAcklamB[5] = {-5.447609879822406e+01, 1.615858368580409e+02, -1.556989798598866e+02,
-                                  6.680131188771972e+01,  -1.328068155288572e+01};
-constexpr double kAcklamC[6] = {-7.784894002430293e-03, -3.223964580411365e-01, -2.400758277161838e+00,
-                                  -2.549732539343734e+00, 4.374664141464968e+00,  2.938163982698783e+00};
+constexpr double kAcklamA[6] = {-3.969683028665376e+01, 2.209460984245205e+02,
+                                -2.759285104469687e+02, 1.383577518672690e+02,
+                                -3.066479806614716e+01, 2.506628277459239e+00};
+constexpr double kAcklamB[5] = {-5.447609879822406e+01, 1.615858368580409e+02,
+                                -1.556989798598866e+02, 6.680131188771972e+01,
+                                -1.328068155288572e+01};
+constexpr double kAcklamC[6] = {-7.784894002430293e-03, -3.223964580411365e-01,
+                                -2.400758277161838e+00, -2.549732539343734e+00,
+                                4.374664141464968e+00,  2.938163982698783e+00};
 constexpr double kAcklamD[4] = {7.784695709041462e-03, 3.224671290700398e-01, 2.445134137142996e+00,
-                                  3.754408661907416e+00};
+                                3.754408661907416e+00};
 
 double normal_quantile(double p) {
   if (!(p > 0.0 && p < 1.0)) return p == 0.0 ? -INFINITY : p == 1.0 ? INFINITY : NAN;
@@ -27,13 +30,23 @@ double normal_quantile(double p) {
   double x;
   if (p < kLow || p > 1.0 - kLow) {
     const double q = std::sqrt(-2.0 * std::log(p < kLow ? p : 1.0 - p));
-    x = (((((kAcklamC[0] * q + kAcklamC[1]) * q + kAcklamC[2]) * q + kAcklamC[3]) * q + kAcklamC[4]) * q + kAcklamC[5]) /
+    x = (((((kAcklamC[0] * q + kAcklamC[1]) * q + kAcklamC[2]) * q + kAcklamC[3]) * q +
+          kAcklamC[4]) *
+             q +
+         kAcklamC[5]) /
         ((((kAcklamD[0] * q + kAcklamD[1]) * q + kAcklamD[2]) * q + kAcklamD[3]) * q + 1.0);
     if (p > kLow) x = -x;
   } else {
     const double q = p - 0.5, r = q * q;
-    x = (((((kAcklamA[0] * r + kAcklamA[1]) * r + kAcklamA[2]) * r + kAcklamA[3]) * r + kAcklamA[4]) * r + kAcklamA[5]) * q /
-        (((((kAcklamB[0] * r + kAcklamB[1]) * r + kAcklamB[2]) * r + kAcklamB[3]) * r + kAcklamB[4]) * r + 1.0);
+    x = (((((kAcklamA[0] * r + kAcklamA[1]) * r + kAcklamA[2]) * r + kAcklamA[3]) * r +
+          kAcklamA[4]) *
+             r +
+         kAcklamA[5]) *
+        q /
+        (((((kAcklamB[0] * r + kAcklamB[1]) * r + kAcklamB[2]) * r + kAcklamB[3]) * r +
+          kAcklamB[4]) *
+             r +
+         1.0);
   }
   // One Halley step on Phi(x) - p.
   const double e = 0.5 * std::erfc(-x / std::sqrt(2.0)) - p;
@@ -41,10 +54,13 @@ double normal_quantile(double p) {
   return x - u / (1.0 + x * u / 2.0);
 }
 
-Mosaic tile_mosaic(const Mat<float>& images, int tile_h, int tile_w, int cols, int gap, float background) {
+Mosaic tile_mosaic(const Mat<float>& images, int tile_h, int tile_w, int cols, int gap,
+                   float background) {
   Mosaic m;
   const int count = static_cast<int>(images.rows());
-  if (count == 0 || tile_h <= 0 || tile_w <= 0 || images.cols() != static_cast<Eigen::Index>(tile_h) * tile_w) return m;
+  if (count == 0 || tile_h <= 0 || tile_w <= 0 ||
+      images.cols() != static_cast<Eigen::Index>(tile_h) * tile_w)
+    return m;
   cols = std::max(1, std::min(cols, count));
   const int rows = (count + cols - 1) / cols;
   m.w = cols * (tile_w + gap) - gap;
@@ -137,11 +153,13 @@ void latent_xy(const VaePictures& pic, const float* z, double* x, double* y) {
 }
 
 // Segments joining consecutive points of each polyline (lines x samples points, xy interleaved).
-void append_polylines(const std::vector<double>& xy, int lines, int samples, std::vector<double>& out) {
+void append_polylines(const std::vector<double>& xy, int lines, int samples,
+                      std::vector<double>& out) {
   for (int l = 0; l < lines; ++l)
     for (int s = 0; s + 1 < samples; ++s) {
       const size_t p = (static_cast<size_t>(l) * samples + s) * 2;
-      if (!std::isfinite(xy[p]) || !std::isfinite(xy[p + 1]) || !std::isfinite(xy[p + 2]) || !std::isfinite(xy[p + 3]))
+      if (!std::isfinite(xy[p]) || !std::isfinite(xy[p + 1]) || !std::isfinite(xy[p + 2]) ||
+          !std::isfinite(xy[p + 3]))
         continue;
       out.insert(out.end(), {xy[p], xy[p + 1], xy[p + 2], xy[p + 3]});
     }
@@ -149,13 +167,15 @@ void append_polylines(const std::vector<double>& xy, int lines, int samples, std
 
 // A regular mesh of `lines` lines per direction through [lo0, hi0] x [lo1, hi1],
 // `samples` points per line: rows of 2 values (horizontal lines first).
-std::vector<double> mesh_points(double lo0, double hi0, double lo1, double hi1, int lines, int samples) {
+std::vector<double> mesh_points(double lo0, double hi0, double lo1, double hi1, int lines,
+                                int samples) {
   std::vector<double> pts;
   pts.reserve(static_cast<size_t>(lines) * samples * 4);
   for (int dir = 0; dir < 2; ++dir)
     for (int l = 0; l < lines; ++l)
       for (int s = 0; s < samples; ++s) {
-        const double a = static_cast<double>(l) / std::max(1, lines - 1), t = static_cast<double>(s) / std::max(1, samples - 1);
+        const double a = static_cast<double>(l) / std::max(1, lines - 1),
+                     t = static_cast<double>(s) / std::max(1, samples - 1);
         const double u = dir == 0 ? t : a, v = dir == 0 ? a : t;
         pts.push_back(lo0 + (hi0 - lo0) * u);
         pts.push_back(lo1 + (hi1 - lo1) * v);
@@ -165,8 +185,8 @@ std::vector<double> mesh_points(double lo0, double hi0, double lo1, double hi1, 
 
 }  // namespace
 
-VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainData& data, int net_iteration,
-                                 const VaePictureRequest& req) {
+VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainData& data,
+                                 int net_iteration, const VaePictureRequest& req) {
   VaePictures pic;
   pic.net_iteration = net_iteration;
   pic.latent = net_in.latent;
@@ -211,22 +231,26 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
   // The latent axes of the decoded grid (images) or the decoder's z mesh (toy data).
   if ((req.images && images) || (req.maps && toy)) {
     if (req.axis_i < 0 && latent > 1) {
-      // The most active axes: the largest variance of mu over the first kActiveRows rows (or the scatter's).
+      // The most active axes: the largest variance of mu over the first kActiveRows rows (or the
+      // scatter's).
       Mat<float> m = pic.mu;
       if (m.rows() == 0) {
         std::vector<int> rows(static_cast<size_t>(std::min(n, kActiveRows)));
-        for (size_t i = 0; i < rows.size(); ++i) rows[i] = static_cast<int>(i * static_cast<size_t>(n) / rows.size());
+        for (size_t i = 0; i < rows.size(); ++i)
+          rows[i] = static_cast<int>(i * static_cast<size_t>(n) / rows.size());
         net.encode(gather_rows(x, rows), m, sigma);
       }
       const Eigen::MatrixXd md = m.cast<double>();
       const Eigen::RowVectorXd mean = md.colwise().mean();
       pic.axis_variance.resize(static_cast<size_t>(latent));
       for (int k = 0; k < latent; ++k)
-        pic.axis_variance[static_cast<size_t>(k)] = (md.col(k).array() - mean(k)).square().sum() / std::max<Eigen::Index>(1, md.rows() - 1);
+        pic.axis_variance[static_cast<size_t>(k)] =
+            (md.col(k).array() - mean(k)).square().sum() / std::max<Eigen::Index>(1, md.rows() - 1);
       std::vector<int> order(static_cast<size_t>(latent));
       for (int k = 0; k < latent; ++k) order[static_cast<size_t>(k)] = k;
       std::stable_sort(order.begin(), order.end(), [&](int a, int b) {
-        return pic.axis_variance[static_cast<size_t>(a)] > pic.axis_variance[static_cast<size_t>(b)];
+        return pic.axis_variance[static_cast<size_t>(a)] >
+               pic.axis_variance[static_cast<size_t>(b)];
       });
       pic.axis_i = order[0];
       pic.axis_j = order[1];
@@ -245,13 +269,16 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     pic.grid = std::max(2, req.grid);
     const int g = pic.grid;
     pic.grid_values.resize(static_cast<size_t>(g));
-    for (int k = 0; k < g; ++k) pic.grid_values[static_cast<size_t>(k)] = normal_quantile((k + 0.5) / g);
+    for (int k = 0; k < g; ++k)
+      pic.grid_values[static_cast<size_t>(k)] = normal_quantile((k + 0.5) / g);
     pic.grid_z = Mat<float>::Zero(g * g, latent);
     for (int r = 0; r < g; ++r)
       for (int c = 0; c < g; ++c) {
-        pic.grid_z(r * g + c, pic.axis_i) = static_cast<float>(pic.grid_values[static_cast<size_t>(c)]);
+        pic.grid_z(r * g + c, pic.axis_i) =
+            static_cast<float>(pic.grid_values[static_cast<size_t>(c)]);
         if (pic.axis_j != pic.axis_i)
-          pic.grid_z(r * g + c, pic.axis_j) = static_cast<float>(pic.grid_values[static_cast<size_t>(g - 1 - r)]);
+          pic.grid_z(r * g + c, pic.axis_j) =
+              static_cast<float>(pic.grid_values[static_cast<size_t>(g - 1 - r)]);
       }
     net.decode_mean(pic.grid_z, pic.grid_decoded);
     pic.manifold = tile_mosaic(pic.grid_decoded, h, w, g, 0, bg);
@@ -309,7 +336,8 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     Mat<float> all(data.n_train() + data.n_test(), 2);
     all << data.x_train, data.x_test;
     to_data_units(data, all);
-    const float x0 = all.col(0).minCoeff(), x1 = all.col(0).maxCoeff(), y0 = all.col(1).minCoeff(), y1 = all.col(1).maxCoeff();
+    const float x0 = all.col(0).minCoeff(), x1 = all.col(0).maxCoeff(), y0 = all.col(1).minCoeff(),
+                y1 = all.col(1).maxCoeff();
     const double px = std::max(0.1 * (x1 - x0), 1e-6), py = std::max(0.1 * (y1 - y0), 1e-6);
     pic.x_min = x0 - px;
     pic.x_max = x1 + px;
@@ -322,7 +350,8 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     Mat<float> z = Mat<float>::Zero(m, latent);
     for (int i = 0; i < m; ++i) {
       z(i, pic.axis_i) = static_cast<float>(zpts[static_cast<size_t>(i) * 2]);
-      if (pic.axis_j != pic.axis_i) z(i, pic.axis_j) = static_cast<float>(zpts[static_cast<size_t>(i) * 2 + 1]);
+      if (pic.axis_j != pic.axis_i)
+        z(i, pic.axis_j) = static_cast<float>(zpts[static_cast<size_t>(i) * 2 + 1]);
     }
     net.decode_mean(z, out);
     to_data_units(data, out);
@@ -333,13 +362,17 @@ VaePictures compute_vae_pictures(const nn::VaeNet<float>& net_in, const TrainDat
     }
     append_polylines(xy, 2 * lines, samples, pic.decoder_mesh);
     // Encoder: a regular x grid over the data's bounds mapped to mu (projected when latent > 2).
-    const std::vector<double> xpts = mesh_points(pic.x_min, pic.x_max, pic.y_min, pic.y_max, lines, samples);
+    const std::vector<double> xpts =
+        mesh_points(pic.x_min, pic.x_max, pic.y_min, pic.y_max, lines, samples);
     Mat<float> xg(m, 2);
     for (int i = 0; i < m; ++i)
       for (int j = 0; j < 2; ++j)
-        xg(i, j) = static_cast<float>((xpts[static_cast<size_t>(i) * 2 + j] - data.mean(j)) / data.scale(j));
+        xg(i, j) = static_cast<float>((xpts[static_cast<size_t>(i) * 2 + j] - data.mean(j)) /
+                                      data.scale(j));
     net.encode(xg, mu, sigma);
-    for (int i = 0; i < m; ++i) latent_xy(pic, mu.row(i).data(), &xy[static_cast<size_t>(i) * 2], &xy[static_cast<size_t>(i) * 2 + 1]);
+    for (int i = 0; i < m; ++i)
+      latent_xy(pic, mu.row(i).data(), &xy[static_cast<size_t>(i) * 2],
+                &xy[static_cast<size_t>(i) * 2 + 1]);
     append_polylines(xy, 2 * lines, samples, pic.encoder_mesh);
     // Prior samples, decoded.
     const int ns = std::max(0, req.toy_prior_samples);

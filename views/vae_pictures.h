@@ -41,26 +41,28 @@ struct Mosaic {
 
 // Tiles `count` images (rows of `images`, each tile_h x tile_w row-major) into
 // a mosaic of `cols` tiles per row with a `gap`-pixel border of `background`.
-Mosaic tile_mosaic(const nn::Mat<float>& images, int tile_h, int tile_w, int cols, int gap, float background);
+Mosaic tile_mosaic(const nn::Mat<float>& images, int tile_h, int tile_w, int cols, int gap,
+                   float background);
 
 // What the view asks for (its controls and the tab shown).
 struct VaePictureRequest {
-  bool latent_space = true;   // encode the scatter's rows
-  bool images = true;         // manifold, reconstructions, samples, interpolation (image data)
-  bool maps = true;           // toy 2-D maps (d == 2, not images)
-  int max_points = 2000;      // rows of the latent scatter
-  int grid = 12;              // decoded manifold: grid x grid
+  bool latent_space = true;  // encode the scatter's rows
+  bool images = true;        // manifold, reconstructions, samples, interpolation (image data)
+  bool maps = true;          // toy 2-D maps (d == 2, not images)
+  int max_points = 2000;     // rows of the latent scatter
+  int grid = 12;             // decoded manifold: grid x grid
   // Latent axes of the manifold grid (clamped to the latent size); -1: the two axes whose
-  // posterior means vary most over up to kActiveRows rows (the "active" ones; the rest collapse onto the prior).
+  // posterior means vary most over up to kActiveRows rows (the "active" ones; the rest collapse
+  // onto the prior).
   int axis_i = 0, axis_j = 1;
   std::vector<int> recon_rows;  // test rows (indices into x_test, or x_train without a test set)
   int interp_a = 0, interp_b = 1;
-  int interp_steps = 10;      // decoded points from mu(a) to mu(b), both included
+  int interp_steps = 10;  // decoded points from mu(a) to mu(b), both included
   int prior_samples = 36;
   uint64_t prior_seed = 0x5eedULL;
-  int mesh_lines = 21;        // toy maps: lines per direction
-  int mesh_samples = 48;      // points per line
-  double mesh_z = 3.0;        // toy maps: the z grid spans [-mesh_z, mesh_z]^2
+  int mesh_lines = 21;    // toy maps: lines per direction
+  int mesh_samples = 48;  // points per line
+  double mesh_z = 3.0;    // toy maps: the z grid spans [-mesh_z, mesh_z]^2
   int toy_prior_samples = 400;
 };
 
@@ -85,14 +87,14 @@ struct VaePictures {
   int grid = 0, axis_i = 0, axis_j = 1;
   bool auto_axes = false;               // axis_i, axis_j were chosen as the most active axes
   std::vector<double> axis_variance;    // auto_axes: variance of mu along each latent axis
-  std::vector<double> grid_values;  // the quantiles along each axis, increasing
+  std::vector<double> grid_values;      // the quantiles along each axis, increasing
   nn::Mat<float> grid_z, grid_decoded;  // grid^2 x latent, grid^2 x d
   Mosaic manifold;
 
   // Reconstructions: originals (data units) and decode_mean(mu).
   std::vector<int> recon_rows;
   nn::Mat<float> recon_x, recon;
-  int recon_cols = 5;   // recon_mosaic: blocks of recon_cols originals above their reconstructions
+  int recon_cols = 5;  // recon_mosaic: blocks of recon_cols originals above their reconstructions
   Mosaic recon_mosaic;
   // Prior samples z ~ N(0, I) (fixed seed) and their decoded means.
   nn::Mat<float> prior_z, prior_decoded;
@@ -104,9 +106,10 @@ struct VaePictures {
   Mosaic interp_mosaic;
 
   // Toy 2-D maps (dataset units): segments (x0, y0, x1, y1) per entry.
-  std::vector<double> decoder_mesh;      // decoder means of the regular z grid (data plane)
-  std::vector<double> encoder_mesh;      // mu of a regular x grid (latent plane; projected when latent > 2)
-  std::vector<double> prior_x, prior_y;  // decoder means of z ~ N(0, I) (data plane)
+  std::vector<double> decoder_mesh;  // decoder means of the regular z grid (data plane)
+  std::vector<double>
+      encoder_mesh;  // mu of a regular x grid (latent plane; projected when latent > 2)
+  std::vector<double> prior_x, prior_y;               // decoder means of z ~ N(0, I) (data plane)
   double x_min = 0, x_max = 1, y_min = 0, y_max = 1;  // the x grid's bounds (data units)
 };
 
@@ -123,7 +126,7 @@ std::vector<int> vae_sample_rows(const TrainData& data, int count, int offset);
 void vae_point_covariance(const VaePictures& pic, int point, double* a, double* b, double* c);
 
 // Computes the pictures of `req` from a copy of `net` over `data`.
-VaePictures compute_vae_pictures(const nn::VaeNet<float>& net, const TrainData& data, int net_iteration,
-                                 const VaePictureRequest& req);
+VaePictures compute_vae_pictures(const nn::VaeNet<float>& net, const TrainData& data,
+                                 int net_iteration, const VaePictureRequest& req);
 
 }  // namespace cilab

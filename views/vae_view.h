@@ -30,10 +30,11 @@ class VaeView : public ModuleView {
   enum class Tab { Latent = 0, Manifold, Samples, Maps };
   static constexpr double kPictureHz = 5.0;
   // The pictures job may use at most this share of one core: after a job of T seconds the next
-  // starts no sooner than T / kJobShare later (a slow machine refreshes less often, never trains slower).
+  // starts no sooner than T / kJobShare later (a slow machine refreshes less often, never trains
+  // slower).
   static constexpr double kJobShare = 0.1;
-  static constexpr int kEllipses = 8;      // points drawn with their 1-sigma ellipse
-  static constexpr int kReconCount = 10;   // reconstructions shown
+  static constexpr int kEllipses = 8;     // points drawn with their 1-sigma ellipse
+  static constexpr int kReconCount = 10;  // reconstructions shown
   static constexpr int kMaxCurvePoints = 600;
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
@@ -49,13 +50,14 @@ class VaeView : public ModuleView {
   // Header lines of the last frame (tests).
   const std::vector<std::string>& header() const { return header_; }
 
-  int max_points = 2000;          // rows of the latent scatter
-  bool show_ellipses = true;      // 1-sigma ellipses of kEllipses points
-  bool active_axes = true;        // latent > 2: the decoded grid along the two most active axes ...
-  int axis_i = 0, axis_j = 1;     // ... or along these (0-based)
-  int grid = 12;                  // decoded grid size
-  int recon_offset = 0;           // which row of each class is reconstructed
-  int interp_a = -1, interp_b = -1;  // interpolation ends (test rows; -1: chosen at the first pictures)
+  int max_points = 2000;       // rows of the latent scatter
+  bool show_ellipses = true;   // 1-sigma ellipses of kEllipses points
+  bool active_axes = true;     // latent > 2: the decoded grid along the two most active axes ...
+  int axis_i = 0, axis_j = 1;  // ... or along these (0-based)
+  int grid = 12;               // decoded grid size
+  int recon_offset = 0;        // which row of each class is reconstructed
+  int interp_a = -1,
+      interp_b = -1;  // interpolation ends (test rows; -1: chosen at the first pictures)
 
  private:
   struct PictureJob;
@@ -72,9 +74,10 @@ class VaeView : public ModuleView {
 
   Tab tab_ = Tab::Latent;
   std::shared_ptr<const VaePictures> pictures_;
-  std::shared_ptr<const TrainData> pictured_data_;           // the data the pictures index
-  std::shared_ptr<const nn::VaeNet<float>> pictured_net_;    // the copy the pictures (or the job) came from
-  std::vector<long long> pictured_key_;                      // the request they answer
+  std::shared_ptr<const TrainData> pictured_data_;  // the data the pictures index
+  std::shared_ptr<const nn::VaeNet<float>>
+      pictured_net_;                     // the copy the pictures (or the job) came from
+  std::vector<long long> pictured_key_;  // the request they answer
   std::shared_ptr<PictureJob> job_;
   JobHandle job_handle_;
   double last_submit_ = -1e9;

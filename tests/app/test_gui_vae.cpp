@@ -13,7 +13,9 @@
 
 using namespace cilab::test_support;
 
-TEST_CASE("gui vae: a scripted lesson - train, the tabs, beta live, rewind, a new latent size, toy maps") {
+TEST_CASE(
+    "gui vae: a scripted lesson - train, the tabs, beta live, rewind, a new latent size, toy "
+    "maps") {
   std::ofstream script("gui_vae_session.txt");
   script << R"(# the VAE, as a lecturer would show it
 module vae
@@ -85,8 +87,8 @@ quit
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
   CHECK(p.err.find("script line") == std::string::npos);
-  for (const char* png :
-       {"gui_vae_latent.png", "gui_vae_manifold.png", "gui_vae_samples.png", "gui_vae_latent8.png", "gui_vae_moons.png"}) {
+  for (const char* png : {"gui_vae_latent.png", "gui_vae_manifold.png", "gui_vae_samples.png",
+                          "gui_vae_latent8.png", "gui_vae_moons.png"}) {
     INFO(png);
     CHECK(distinct_colours(png) > 200);
   }

@@ -27,7 +27,8 @@ std::shared_ptr<const Dataset> tiny_images(int n) {
   d.labels.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int c = i % 3;
-    for (int p = 0; p < 64; ++p) d.x(i, p) = (p / 8 / 3 == c ? 0.85 : 0.1) + 0.03 * ((i * 7 + p) % 4);
+    for (int p = 0; p < 64; ++p)
+      d.x(i, p) = (p / 8 / 3 == c ? 0.85 : 0.1) + 0.03 * ((i * 7 + p) % 4);
     d.labels[static_cast<size_t>(i)] = c;
   }
   d.class_names = {"top", "middle", "bottom"};
@@ -37,8 +38,8 @@ std::shared_ptr<const Dataset> tiny_images(int n) {
 }
 
 // A trained run's snapshot.
-std::shared_ptr<const VaeSnapshot> trained(std::shared_ptr<const Dataset> data, std::initializer_list<const char*> sets,
-                                           int steps) {
+std::shared_ptr<const VaeSnapshot> trained(std::shared_ptr<const Dataset> data,
+                                           std::initializer_list<const char*> sets, int steps) {
   Vae mod;
   ParamValues v = default_values(mod.params());
   for (const char* s : sets) apply_assignment(mod.params(), v, s, "vae");
@@ -57,11 +58,13 @@ double max_abs_diff(const Mat<float>& a, const Mat<float>& b) {
 }  // namespace
 
 TEST_CASE("vae pictures: normal_quantile inverts Phi and is odd") {
-  for (double p : {1e-12, 1e-6, 0.001, 0.02, 0.02425, 0.1, 0.3, 0.5, 0.77, 0.97575, 0.99, 1 - 1e-9}) {
+  for (double p :
+       {1e-12, 1e-6, 0.001, 0.02, 0.02425, 0.1, 0.3, 0.5, 0.77, 0.97575, 0.99, 1 - 1e-9}) {
     const double z = normal_quantile(p);
     const double phi = 0.5 * std::erfc(-z / std::sqrt(2.0));
     CHECK(phi == doctest::Approx(p).epsilon(1e-10));
-    if (p >= 1e-3 && p <= 1 - 1e-3) CHECK(normal_quantile(1 - p) == doctest::Approx(-z).epsilon(1e-9));  // 1 - p exact enough
+    if (p >= 1e-3 && p <= 1 - 1e-3)
+      CHECK(normal_quantile(1 - p) == doctest::Approx(-z).epsilon(1e-9));  // 1 - p exact enough
   }
   CHECK(normal_quantile(0.5) == doctest::Approx(0.0).epsilon(1e-15));
   CHECK(std::isinf(normal_quantile(0.0)));
@@ -78,11 +81,12 @@ TEST_CASE("vae pictures: tile_mosaic puts each image at its tile with a backgrou
   for (int t = 0; t < 5; ++t)
     for (int y = 0; y < 2; ++y)
       for (int x = 0; x < 3; ++x)
-        CHECK(m.pixels[static_cast<size_t>((t / 3) * 3 + y) * m.w + (t % 3) * 4 + x] == images(t, y * 3 + x));
-  CHECK(m.pixels[3] == -1.0f);                                   // the gap after tile 0
-  CHECK(m.pixels[static_cast<size_t>(2) * m.w] == -1.0f);        // the gap row
-  CHECK(m.pixels[static_cast<size_t>(4) * m.w + 10] == -1.0f);   // the empty sixth tile
-  CHECK(tile_mosaic(images, 4, 4, 3, 1, 0.0f).empty());          // wrong tile size
+        CHECK(m.pixels[static_cast<size_t>((t / 3) * 3 + y) * m.w + (t % 3) * 4 + x] ==
+              images(t, y * 3 + x));
+  CHECK(m.pixels[3] == -1.0f);                                  // the gap after tile 0
+  CHECK(m.pixels[static_cast<size_t>(2) * m.w] == -1.0f);       // the gap row
+  CHECK(m.pixels[static_cast<size_t>(4) * m.w + 10] == -1.0f);  // the empty sixth tile
+  CHECK(tile_mosaic(images, 4, 4, 3, 1, 0.0f).empty());         // wrong tile size
 }
 
 TEST_CASE("vae pictures: latent 2 on images - every picture equals the network run by hand") {
@@ -121,8 +125,10 @@ TEST_CASE("vae pictures: latent 2 on images - every picture equals the network r
   REQUIRE(pic.grid_z.rows() == 25);
   for (int r = 0; r < 5; ++r)
     for (int c = 0; c < 5; ++c) {
-      CHECK(pic.grid_z(r * 5 + c, 0) == doctest::Approx(normal_quantile((c + 0.5) / 5)).epsilon(1e-6));
-      CHECK(pic.grid_z(r * 5 + c, 1) == doctest::Approx(normal_quantile((4 - r + 0.5) / 5)).epsilon(1e-6));  // top row: largest
+      CHECK(pic.grid_z(r * 5 + c, 0) ==
+            doctest::Approx(normal_quantile((c + 0.5) / 5)).epsilon(1e-6));
+      CHECK(pic.grid_z(r * 5 + c, 1) ==
+            doctest::Approx(normal_quantile((4 - r + 0.5) / 5)).epsilon(1e-6));  // top row: largest
     }
   net.decode_mean(pic.grid_z, out);
   CHECK(max_abs_diff(pic.grid_decoded, out) < 1e-5);
@@ -131,7 +137,8 @@ TEST_CASE("vae pictures: latent 2 on images - every picture equals the network r
   CHECK((pic.grid_decoded.array() <= 1).all());
   CHECK(pic.manifold.w == 5 * 8);
   CHECK(pic.manifold.h == 5 * 8);
-  CHECK(pic.manifold.pixels[static_cast<size_t>(8 + 2) * pic.manifold.w + 8 + 3] == pic.grid_decoded(5 + 1, 2 * 8 + 3));
+  CHECK(pic.manifold.pixels[static_cast<size_t>(8 + 2) * pic.manifold.w + 8 + 3] ==
+        pic.grid_decoded(5 + 1, 2 * 8 + 3));
 
   // Reconstructions: decode_mean(mu(x)) of the chosen rows.
   REQUIRE(pic.recon_rows == req.recon_rows);
@@ -151,7 +158,8 @@ TEST_CASE("vae pictures: latent 2 on images - every picture equals the network r
   CHECK(max_abs_diff(pic.interp_z.topRows(1), mu.topRows(1)) < 1e-5);
   CHECK(max_abs_diff(pic.interp_z.bottomRows(1), mu.bottomRows(1)) < 1e-5);
   for (int k = 0; k < 2; ++k)  // equal steps
-    CHECK(pic.interp_z(3, k) - pic.interp_z(2, k) == doctest::Approx(pic.interp_z(1, k) - pic.interp_z(0, k)).epsilon(1e-4));
+    CHECK(pic.interp_z(3, k) - pic.interp_z(2, k) ==
+          doctest::Approx(pic.interp_z(1, k) - pic.interp_z(0, k)).epsilon(1e-4));
   net.decode_mean(pic.interp_z, out);
   CHECK(max_abs_diff(pic.interp_decoded, out) < 1e-5);
 
@@ -174,7 +182,8 @@ TEST_CASE("vae pictures: latent 2 on images - every picture equals the network r
   CHECK(pic.decoder_mesh.empty());  // image data: no toy maps
 }
 
-TEST_CASE("vae pictures: latent > 2 - principal axes of the means, the grid along two chosen axes") {
+TEST_CASE(
+    "vae pictures: latent > 2 - principal axes of the means, the grid along two chosen axes") {
   const auto data = tiny_images(150);
   const auto s = trained(data, {"hidden=16", "batch=32", "latent=5", "test_fraction=0.5"}, 30);
   const TrainData& td = *s->data;
@@ -197,15 +206,18 @@ TEST_CASE("vae pictures: latent > 2 - principal axes of the means, the grid alon
   Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es(cov);
   for (int k = 0; k < 2; ++k) {
     CHECK(pic.axes_variance(k) == doctest::Approx(es.eigenvalues()(4 - k)).epsilon(1e-6));
-    CHECK((cov * pic.axes.col(k) - pic.axes_variance(k) * pic.axes.col(k)).norm() < 1e-6 * (1 + pic.axes_variance(k)));
+    CHECK((cov * pic.axes.col(k) - pic.axes_variance(k) * pic.axes.col(k)).norm() <
+          1e-6 * (1 + pic.axes_variance(k)));
   }
   // The plotted points are the scores (mu - mean) A, whose variances are the eigenvalues.
   Eigen::VectorXd sx(60);
   for (int i = 0; i < 60; ++i) {
-    CHECK(pic.px[static_cast<size_t>(i)] == doctest::Approx((centred.row(i) * pic.axes.col(0))(0)).epsilon(1e-4));
+    CHECK(pic.px[static_cast<size_t>(i)] ==
+          doctest::Approx((centred.row(i) * pic.axes.col(0))(0)).epsilon(1e-4));
     sx(i) = pic.px[static_cast<size_t>(i)];
   }
-  CHECK((sx.array() - sx.mean()).square().sum() / 59.0 == doctest::Approx(pic.axes_variance(0)).epsilon(1e-4));
+  CHECK((sx.array() - sx.mean()).square().sum() / 59.0 ==
+        doctest::Approx(pic.axes_variance(0)).epsilon(1e-4));
   // A projected posterior: A^T diag(sigma^2) A.
   double a, b, c;
   vae_point_covariance(pic, 9, &a, &b, &c);
@@ -235,9 +247,11 @@ TEST_CASE("vae pictures: latent > 2 - principal axes of the means, the grid alon
   Mat<float> mu, sigma;
   net.encode(td.x_test, mu, sigma);
   const Eigen::MatrixXd md = mu.cast<double>();
-  const Eigen::RowVectorXd var = (md.rowwise() - md.colwise().mean()).array().square().colwise().sum() / (md.rows() - 1.0);
+  const Eigen::RowVectorXd var =
+      (md.rowwise() - md.colwise().mean()).array().square().colwise().sum() / (md.rows() - 1.0);
   REQUIRE(pa.axis_variance.size() == 5);
-  for (int k = 0; k < 5; ++k) CHECK(pa.axis_variance[static_cast<size_t>(k)] == doctest::Approx(var(k)).epsilon(1e-4));
+  for (int k = 0; k < 5; ++k)
+    CHECK(pa.axis_variance[static_cast<size_t>(k)] == doctest::Approx(var(k)).epsilon(1e-4));
   Eigen::Index top = 0;
   var.maxCoeff(&top);
   CHECK(pa.axis_i == top);
@@ -246,7 +260,9 @@ TEST_CASE("vae pictures: latent > 2 - principal axes of the means, the grid alon
   CHECK(pa.grid_z.col(pa.axis_i).cwiseAbs().maxCoeff() > 0);
 }
 
-TEST_CASE("vae pictures: 2-D toy data - the maps are the decoder's and the encoder's images of regular grids") {
+TEST_CASE(
+    "vae pictures: 2-D toy data - the maps are the decoder's and the encoder's images of regular "
+    "grids") {
   const auto s = trained(make_dataset("moons:n=200"), {"hidden=16", "batch=32"}, 40);
   const TrainData& td = *s->data;
   REQUIRE(td.standardized);
@@ -268,7 +284,8 @@ TEST_CASE("vae pictures: 2-D toy data - the maps are the decoder's and the encod
   td.unstandardise(out.row(0).data(), xy);
   CHECK(pic.decoder_mesh[0] == doctest::Approx(xy[0]).epsilon(1e-5));
   CHECK(pic.decoder_mesh[1] == doctest::Approx(xy[1]).epsilon(1e-5));
-  // The encoder mesh's first point: mu of the grid's corner (x_min, y_min), standardised as trained.
+  // The encoder mesh's first point: mu of the grid's corner (x_min, y_min), standardised as
+  // trained.
   Mat<float> x(1, 2);
   x(0, 0) = static_cast<float>((pic.x_min - td.mean(0)) / td.scale(0));
   x(0, 1) = static_cast<float>((pic.y_min - td.mean(1)) / td.scale(1));

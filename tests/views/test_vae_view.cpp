@@ -28,7 +28,8 @@ std::shared_ptr<const Dataset> tiny_images(int n) {
   d.labels.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int c = i % 3;
-    for (int p = 0; p < 64; ++p) d.x(i, p) = (p / 8 / 3 == c ? 0.85 : 0.1) + 0.03 * ((i * 7 + p) % 4);
+    for (int p = 0; p < 64; ++p)
+      d.x(i, p) = (p / 8 / 3 == c ? 0.85 : 0.1) + 0.03 * ((i * 7 + p) % 4);
     d.labels[static_cast<size_t>(i)] = c;
   }
   d.class_names = {"top", "middle", "bottom"};
@@ -44,7 +45,8 @@ struct Fixture {
   std::vector<std::vector<double>> history;
   std::vector<int> keys;
 
-  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps) : data(std::move(d)) {
+  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps)
+      : data(std::move(d)) {
     values = default_values(mod.params());
     for (const char* s : sets) apply_assignment(mod.params(), values, s, "vae");
     mod.reset(data, values, 1);
@@ -124,7 +126,8 @@ TEST_CASE("vae view: images, latent 2 - header, curves and every tab by its key"
   const VaePictures& pic = *view.pictures();
   REQUIRE(pic.recon_rows.size() == VaeView::kReconCount);
   for (int c = 0; c < 3; ++c)  // one per class first
-    CHECK(f.mod.vae_snapshot()->data->y_test[static_cast<size_t>(pic.recon_rows[static_cast<size_t>(c)])] == c);
+    CHECK(f.mod.vae_snapshot()
+              ->data->y_test[static_cast<size_t>(pic.recon_rows[static_cast<size_t>(c)])] == c);
   CHECK_FALSE(view.pictures()->interp_mosaic.empty());
 
   f.frame(ui, view, '4');  // images have three tabs: nothing changes
@@ -133,7 +136,9 @@ TEST_CASE("vae view: images, latent 2 - header, curves and every tab by its key"
   CHECK(view.tab() == VaeView::Tab::Latent);
 }
 
-TEST_CASE("vae view: latent 20 - the principal axes of the means and the grid along two chosen axes, titled so") {
+TEST_CASE(
+    "vae view: latent 20 - the principal axes of the means and the grid along two chosen axes, "
+    "titled so") {
   Fixture f(tiny_images(150), {"hidden=16", "batch=32", "latent=20"}, 10);
   ImGuiHeadless ui;
   VaeView view;
@@ -151,7 +156,8 @@ TEST_CASE("vae view: latent 20 - the principal axes of the means and the grid al
   REQUIRE(act.auto_axes);
   for (size_t k = 0; k < act.axis_variance.size(); ++k) {  // the two largest variances of mu
     CHECK(act.axis_variance[k] <= act.axis_variance[static_cast<size_t>(act.axis_i)]);
-    if (static_cast<int>(k) != act.axis_i) CHECK(act.axis_variance[k] <= act.axis_variance[static_cast<size_t>(act.axis_j)]);
+    if (static_cast<int>(k) != act.axis_i)
+      CHECK(act.axis_variance[k] <= act.axis_variance[static_cast<size_t>(act.axis_j)]);
   }
   view.active_axes = false;
   view.axis_i = 4;
@@ -198,7 +204,8 @@ TEST_CASE("vae view: pictures come from the job, only for a new network or a new
   for (int i = 0; i < 30; ++i) f.frame(ui, view, 0, &jobs);
   CHECK(view.pictures() == first);  // the same network: never recomputed
   f.run(3);                         // a new network copy
-  for (int i = 0; i < 30; ++i) f.frame(ui, view, 0, &jobs);  // 0.5 s of frames: past the 1 / kPictureHz wait
+  for (int i = 0; i < 30; ++i)
+    f.frame(ui, view, 0, &jobs);  // 0.5 s of frames: past the 1 / kPictureHz wait
   REQUIRE(view.pictures());
   CHECK(view.pictures() != first);
   CHECK(view.pictures()->net_iteration == f.mod.vae_snapshot()->net_iteration);
@@ -253,7 +260,8 @@ TEST_CASE("vae view: the Diverged banner's button rewinds and halves lr") {
   CHECK(intents[1].value == 5.0);
 }
 
-TEST_CASE("vae view: hovering the latent space near a point opens its tooltip (image, mu, sigma, KL)") {
+TEST_CASE(
+    "vae view: hovering the latent space near a point opens its tooltip (image, mu, sigma, KL)") {
   Fixture f(tiny_images(600), {"hidden=16", "batch=64"}, 20);  // 120 test points
   ImGuiHeadless ui;
   VaeView view;

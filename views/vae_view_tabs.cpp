@@ -127,11 +127,15 @@ std::string vector_text(const nn::Mat<float>& m, int row) {
 
 }  // namespace
 
-void VaeView::draw_latent(const VaeSnapshot&, ImVec2 size) {
+void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
   const VaePictures* pic = pictures_.get();
-  if (!pic || pic->rows.empty() || !pictured_data_) {
-    ImGui::TextDisabled(
-        "The latent space appears with the first pictures (computed off the UI thread).");
+  if (!pic || pic->rows.empty() || !pictured_data_ || pic->latent != s.latent) {
+    // The title now, the picture when the background job has computed it.
+    if (s.latent > 2)
+      ImGui::Text("Principal axes of the posterior means mu(x), latent = %d", s.latent);
+    else
+      ImGui::TextUnformatted("Posterior means mu(x) of the test rows");
+    ImGui::TextDisabled("computing the latent space off the UI thread...");
     return;
   }
   const TrainData& td = *pictured_data_;
@@ -287,11 +291,19 @@ void VaeView::draw_latent(const VaeSnapshot&, ImVec2 size) {
   plot::EndPlot();
 }
 
-void VaeView::draw_manifold(const VaeSnapshot&, ImVec2 size) {
+void VaeView::draw_manifold(const VaeSnapshot& s, ImVec2 size) {
   const VaePictures* pic = pictures_.get();
-  if (!pic || pic->manifold.empty() || !pictured_data_) {
-    ImGui::TextDisabled(
-        "The decoded manifold appears with the next pictures (computed off the UI thread).");
+  if (!pic || pic->manifold.empty() || !pictured_data_ || pic->latent != s.latent) {
+    // The title now, the picture when the background job has computed it.
+    if (s.latent > 2 && active_axes)
+      ImGui::Text("Decoded grid along the two most active latent axes, the other %d axes held at 0",
+                  s.latent - 2);
+    else if (s.latent > 2)
+      ImGui::Text("Decoded grid along latent axes %d and %d, the other %d axes held at 0", axis_i + 1,
+                  axis_j + 1, s.latent - 2);
+    else
+      ImGui::TextUnformatted("Decoded manifold: decode_mean(z) over the N(0, 1) quantiles");
+    ImGui::TextDisabled("computing the decoded grid off the UI thread...");
     return;
   }
   const TrainData& td = *pictured_data_;
@@ -307,7 +319,7 @@ void VaeView::draw_manifold(const VaeSnapshot&, ImVec2 size) {
     std::snprintf(title, sizeof title,
                   "Decoded grid along latent axes %d and %d%s (at the N(0, 1) quantiles), the "
                   "other %d axes held at 0",
-                  pic->axis_i + 1, pic->axis_j + 1, pic->auto_axes ? " (the most active)" : "",
+                  pic->axis_i + 1, pic->axis_j + 1, pic->auto_axes ? " (the two most active)" : "",
                   pic->latent - 2);
   else
     std::snprintf(title, sizeof title,

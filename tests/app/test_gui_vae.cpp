@@ -25,16 +25,16 @@ set hidden=64
 expect param hidden=64
 step 40
 expect iteration 40
-wait 6
+wait 40
 expect text Posterior means mu(x)
 expect text loss = rec + beta KL
 screenshot gui_vae_latent.png
 key 2
-wait 6
+wait 40
 expect text Decoded manifold
 screenshot gui_vae_manifold.png
 key 3
-wait 6
+wait 40
 expect text Reconstructions
 expect text Prior samples
 screenshot gui_vae_samples.png
@@ -61,11 +61,11 @@ expect iteration 0
 step 20
 expect iteration 20
 key 1
-wait 6
+wait 40
 expect text Principal axes of the posterior means mu(x), latent = 8
 key 2
-wait 6
-expect text (the most active)
+wait 40
+expect text two most active
 expect text the other 6 axes held at 0
 screenshot gui_vae_latent8.png
 # 2-D toy data: the maps
@@ -74,7 +74,7 @@ set latent=2
 step 150
 expect iteration 150
 key 2
-wait 6
+wait 40
 expect text Data plane
 expect text Latent plane
 screenshot gui_vae_moons.png

@@ -150,7 +150,7 @@ TEST_CASE(
   CHECK(view.pictures()->projected);
   f.frame(ui, view, '2');
   for (int i = 0; i < 2; ++i) text = f.frame(ui, view);
-  CHECK(has(text, "(the most active)"));
+  CHECK(has(text, "(the two most active)"));
   REQUIRE(view.pictures());
   const VaePictures& act = *view.pictures();
   REQUIRE(act.auto_axes);

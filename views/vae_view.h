@@ -32,7 +32,7 @@ class VaeView : public ModuleView {
   // The pictures job may use at most this share of one core: after a job of T seconds the next
   // starts no sooner than T / kJobShare later (a slow machine refreshes less often, never trains
   // slower).
-  static constexpr double kJobShare = 0.1;
+  static constexpr double kJobShare = 0.05;
   static constexpr int kEllipses = 8;     // points drawn with their 1-sigma ellipse
   static constexpr int kReconCount = 10;  // reconstructions shown
   static constexpr int kMaxCurvePoints = 600;

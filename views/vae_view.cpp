@@ -2,6 +2,7 @@
 // vae_view_tabs.cpp).
 #include "views/vae_view.h"
 
+#include "algorithms/core/parallel.h"
 #include "views/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/ui.h"
@@ -39,6 +40,7 @@ struct VaeView::PictureJob {
   double seconds = 0;  // compute time
 
   void run() {
+    const SerialScope serial;  // one core: the training loop keeps the thread pool
     const auto t0 = std::chrono::steady_clock::now();
     result = std::make_shared<const VaePictures>(
         compute_vae_pictures(*net, *data, net_iteration, request));

@@ -1,5 +1,6 @@
 #include "views/mlp_view.h"
 
+#include "views/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/scatter_projection.h"
 #include "views/ui.h"
@@ -14,7 +15,6 @@ namespace cilab {
 
 namespace {
 
-const ImVec4 kBad(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
 
 std::string fmt(double v, const char* f = "%.4g") {
@@ -151,33 +151,9 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
-    ImGui::TextColored(kBad, "%s", s.message.c_str());
     header_.push_back(s.message);
-    ImGui::SameLine();
-    // The last iteration before the blow-up whose batch loss was finite and not 100x the start's.
-    int target = 0;
-    if (ctx.metric_history && !ctx.metric_history->empty()) {
-      const auto& h = *ctx.metric_history;
-      const double start = h[0][Mlp::kMetricLoss];
-      for (int i = std::min<int>(s.iteration - 1, static_cast<int>(h.size()) - 1); i >= 0; --i) {
-        const double v = h[static_cast<size_t>(i)][Mlp::kMetricLoss];
-        if (std::isfinite(v) && (!std::isfinite(start) || v <= 100 * std::max(start, 1e-12))) {
-          target = i;
-          break;
-        }
-      }
-    }
-    char id[96];
-    std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate", target);
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.lr;
-    if (ImGui::SmallButton(id)) {
-      out.push_back(ViewIntent::seek(target));
-      out.push_back(ViewIntent::set_param("lr", lr / 2));
-    }
-    rewind_button_ = ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
-                            (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f);
-    tooltip_text("Goes back to the last iteration whose batch loss was finite and at most 100x the first one, and "
-                 "sets lr to half its value; training continues from there with the new rate.");
+    rewind_button_ = draw_diverged_banner(s, ctx, Mlp::kMetricLoss, lr, out);
   } else if (!s.message.empty()) {
     ImGui::TextColored(kWarn, "%s", s.message.c_str());
     header_.push_back(s.message);

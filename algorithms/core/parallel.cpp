@@ -216,7 +216,13 @@ class Pool {
 
 Pool g_pool;
 
+// Set by SerialScope: this thread's loops stay serial.
+thread_local bool t_serial = false;
+
 }  // namespace
+
+SerialScope::SerialScope() : previous_(t_serial) { t_serial = true; }
+SerialScope::~SerialScope() { t_serial = previous_; }
 
 void set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
 
@@ -234,10 +240,10 @@ namespace parallel_detail {
 
 void run_blocks(int blocks, int threads, BlockFn fn, const void* body) {
   threads = std::min({threads, blocks, kMaxParallelThreads});
-  if (threads > 1 && g_pool_alive.load(std::memory_order_acquire) &&
+  if (threads > 1 && !t_serial && g_pool_alive.load(std::memory_order_acquire) &&
       g_pool.run(blocks, threads, fn, body))
     return;
-  // Serial: nested or concurrent loop, or no worker could be started. The
+  // Serial: nested or concurrent loop, a SerialScope, or no worker could be started. The
   // first block that throws is the lowest-numbered one.
   for (int b = 0; b < blocks; ++b) fn(body, b);
 }

@@ -67,6 +67,21 @@ int max_threads();
 // else min(blocks, max_threads(), kMaxParallelThreads).
 int parallel_threads(int blocks, double work, double min_work);
 
+// While alive, every parallel loop started on the constructing thread runs
+// serially in it (same results). For background work beside a training run (a
+// view's pictures job): its loops then never take the pool from the training
+// loop's (one loop owns the pool at a time; the other runs serially).
+class SerialScope {
+ public:
+  SerialScope();
+  ~SerialScope();
+  SerialScope(const SerialScope&) = delete;
+  SerialScope& operator=(const SerialScope&) = delete;
+
+ private:
+  bool previous_;
+};
+
 namespace parallel_detail {
 using BlockFn = void (*)(const void* body, int block);
 // Runs fn(body, b) for b in [0, blocks) on up to `threads` threads (see above).

@@ -289,3 +289,44 @@ TEST_CASE("parallel: loops called from two threads at once are both exact") {
   CHECK(bad_a == 0);
   CHECK(bad_b == 0);
 }
+
+TEST_CASE("parallel: inside a SerialScope a thread's loops run serially in it, with the same results") {
+  const ThreadBound bound(4);
+  auto sum = [] {
+    double s = 0.0;
+    parallel_reduce_blocks(kBlocks, 4, [](int b) { return block_sum(b); }, [&](int, double p) { s += p; });
+    return s;
+  };
+  const double parallel_sum = sum();
+  std::mutex ids_mu;
+  std::set<std::thread::id> ids;
+  double serial_sum = 0.0;
+  {
+    const SerialScope serial;
+    parallel_for_blocks(8, 4, [&](int) {
+      std::lock_guard<std::mutex> lock(ids_mu);
+      ids.insert(std::this_thread::get_id());
+    });
+    serial_sum = sum();
+  }
+  CHECK(ids.size() == 1);
+  CHECK((*ids.begin() == std::this_thread::get_id()));
+  CHECK(serial_sum == parallel_sum);
+  // The scope ended: loops use several threads again (as in "loops really use several threads").
+  std::mutex mu;
+  std::set<std::thread::id> after;
+  parallel_for_blocks(8, 4, [&](int) {
+    {
+      std::lock_guard<std::mutex> lock(mu);
+      after.insert(std::this_thread::get_id());
+    }
+    for (int spin = 0; spin < 2000; ++spin) {
+      {
+        std::lock_guard<std::mutex> lock(mu);
+        if (after.size() >= 2) return;
+      }
+      std::this_thread::sleep_for(std::chrono::milliseconds(1));
+    }
+  });
+  CHECK(after.size() >= 2);
+}

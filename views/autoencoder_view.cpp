@@ -1,5 +1,9 @@
 #include "views/autoencoder_view.h"
 
+#include "algorithms/core/parallel.h"
+
+#include "views/class_key.h"
+#include "views/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/scatter_projection.h"
 #include "views/ui.h"
@@ -14,7 +18,6 @@ namespace cilab {
 
 namespace {
 
-const ImVec4 kBad(1.0f, 0.45f, 0.4f, 1.0f);
 const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
 
 std::string fmt(double v, const char* f = "%.4g") {
@@ -24,21 +27,11 @@ std::string fmt(double v, const char* f = "%.4g") {
   return b;
 }
 
-ImU32 class_colour(int c) {
-  return c >= 0 ? plot::GetColormapColor(c, plot::Colormap::Labels) : IM_COL32(200, 200, 200, 255);
-}
-
-// A scatter of (xs, ys) coloured by class, with one legend entry per class.
+// A scatter of (xs, ys) coloured by class (hidden classes left out); the class key above the plot names them.
 void class_scatter(const char* id, const std::vector<float>& xs, const std::vector<float>& ys,
-                   const std::vector<int>& labels, const TrainData& td, float size_px) {
-  for (int c = 0; c < td.num_classes(); ++c) {
-    plot::Spec leg;
-    leg.color = class_colour(c);
-    leg.marker = kLabelMarker;
-    plot::PlotLegendEntry(td.class_names[static_cast<size_t>(c)].c_str(), leg);
-  }
+                   const std::vector<int>& labels, const std::vector<char>& hidden, float size_px) {
   std::vector<ImU32> col(labels.size());
-  for (size_t i = 0; i < labels.size(); ++i) col[i] = class_colour(labels[i]);
+  for (size_t i = 0; i < labels.size(); ++i) col[i] = class_shown(hidden, labels[i]) ? class_colour(labels[i]) : 0u;
   plot::Spec sp;
   sp.marker = kLabelMarker;
   sp.marker_size = size_px;
@@ -128,6 +121,7 @@ void AutoencoderView::update_pictures(const AutoencoderSnapshot& s, const ViewCo
   job_ = job;
   job_handle_ = ctx.jobs->submit("autoencoder pictures", [job](const CancelToken& token) {
     if (token.cancelled()) return;
+    const SerialScope serial;  // one core: the training loop keeps the thread pool
     job->result = std::make_shared<const AutoencoderPictures>(compute_autoencoder_pictures(*job->snap, kSamples));
   });
 }
@@ -173,32 +167,9 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
-    ImGui::TextColored(kBad, "%s", s.message.c_str());
     header_.push_back(s.message);
-    ImGui::SameLine();
-    int target = 0;
-    if (ctx.metric_history && !ctx.metric_history->empty()) {
-      const auto& h = *ctx.metric_history;
-      const double start = h[0][Autoencoder::kMetricLoss];
-      for (int i = std::min<int>(s.iteration - 1, static_cast<int>(h.size()) - 1); i >= 0; --i) {
-        const double v = h[static_cast<size_t>(i)][Autoencoder::kMetricBatchLoss];
-        if (i == 0 || (std::isfinite(v) && (!std::isfinite(start) || v <= 100 * std::max(start, 1e-12)))) {
-          target = i;
-          break;
-        }
-      }
-    }
-    char id[96];
-    std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate", target);
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.metrics[Autoencoder::kMetricLr];
-    if (ImGui::SmallButton(id)) {
-      out.push_back(ViewIntent::seek(target));
-      out.push_back(ViewIntent::set_param("lr", lr / 2));
-    }
-    rewind_button_ = ImVec2((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
-                            (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f);
-    tooltip_text("Goes back to the last iteration whose batch loss was finite and at most 100x the first one, and "
-                 "sets lr to half its value.");
+    rewind_button_ = draw_diverged_banner(s, ctx, Autoencoder::kMetricBatchLoss, lr, out);
   } else if (!s.message.empty()) {
     ImGui::TextColored(kWarn, "%s", s.message.c_str());
     header_.push_back(s.message);
@@ -265,10 +236,13 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   tooltip_text("Autoencoder: the network's reconstruction (of the corrupted rows when noise > 0). PCA: x_hat = mean + "
                "U_m U_m^T (x - mean), the best linear rank-m reconstruction of the training rows. A nonlinear "
                "autoencoder can beat it; a linear one reaches it at best.");
+  const float key_top = ImGui::GetCursorPosY();
+  class_key(td.class_names, size.x, hidden_classes_, {});
+  const float used = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetCursorPosY() - key_top;
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
-  const float h = std::max(min_plot_height(true), size.y - ImGui::GetTextLineHeightWithSpacing());
+  const float h = std::max(min_plot_height(true), size.y - used);
   const float dot = pic.rows > 1000 ? 2.5f : 3.5f;
-  const std::string code_title = pic.code_projected ? "Codes z: principal-axes projection (m = " + std::to_string(s.m) + ")##ae"
+  const std::string code_title = pic.code_projected ? "Codes z, projected (m = " + std::to_string(s.m) + ")##ae"
                                                     : "Codes z (m = " + std::to_string(s.m) + ")##ae";
   if (plot::BeginPlot(code_title.c_str(), ImVec2(w, h))) {
     std::string xl = pic.code_projected ? "principal axis 1 of z (" + fmt(100 * pic.code_axis_variance[0], "%.0f") + " %)" : "z1";
@@ -276,7 +250,7 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
                      : s.m == 2          ? "z2"
                                          : "(m = 1: 0)";
     plot::SetupAxes(xl.c_str(), yl.c_str());
-    class_scatter("codes", pic.code_x, pic.code_y, pic.labels, td, dot);
+    class_scatter("codes", pic.code_x, pic.code_y, pic.labels, hidden_classes_, dot);
     plot::EndPlot();
   }
   tooltip_text(pic.code_projected
@@ -286,7 +260,7 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   ImGui::SameLine();
   if (plot::BeginPlot("PCA scores at the same m##ae", ImVec2(w, h))) {
     plot::SetupAxes("PC 1 score u_1 . (x - mean)", s.m > 1 ? "PC 2 score u_2 . (x - mean)" : "(m = 1: 0)");
-    if (!pic.pca_x.empty()) class_scatter("pca", pic.pca_x, pic.pca_y, pic.labels, td, dot);
+    if (!pic.pca_x.empty()) class_scatter("pca", pic.pca_x, pic.pca_y, pic.labels, hidden_classes_, dot);
     plot::EndPlot();
   }
   tooltip_text("PCA's scores u_k . (x - mean) on the top two eigenvectors of the training covariance: the linear "
@@ -317,9 +291,12 @@ void AutoencoderView::draw_reconstructions(const AutoencoderSnapshot& s, ImVec2 
                         "see the Latent tab for the errors.", td.d);
     return;
   }
-  if (!plot::BeginPlot("Rows and reconstructions##ae", size, plot::PlotFlags_EqualAspect)) return;
+  const float key_top = ImGui::GetCursorPosY();
+  class_key(td.class_names, size.x, hidden_classes_, {});
+  const ImVec2 psize(size.x, std::max(min_plot_height(true), size.y - (ImGui::GetCursorPosY() - key_top)));
+  if (!plot::BeginPlot("Rows and reconstructions##ae", psize, plot::PlotFlags_EqualAspect)) return;
   plot::SetupAxes(pic.plane_x.c_str(), pic.plane_y.c_str());
-  class_scatter("rows", pic.data_x, pic.data_y, pic.labels, td, pic.rows > 1000 ? 2.5f : 3.5f);
+  class_scatter("rows", pic.data_x, pic.data_y, pic.labels, hidden_classes_, pic.rows > 1000 ? 2.5f : 3.5f);
   // Segments from each row to its reconstruction.
   std::vector<double> seg;
   seg.reserve(static_cast<size_t>(pic.rows) * 4);

@@ -93,6 +93,7 @@ class AutoencoderView : public ModuleView {
   JobHandle job_handle_;
   double last_submit_ = -1e9;
   std::vector<std::string> header_;
+  std::vector<char> hidden_classes_;  // classes hidden by a click on the class key
   ImVec2 rewind_button_{NAN, NAN};
   bool subspace_only_ = false;  // linear, short column: the distance plot instead of the loss
 };

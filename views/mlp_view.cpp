@@ -1,5 +1,7 @@
 #include "views/mlp_view.h"
 
+#include "algorithms/core/parallel.h"
+
 #include "views/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/scatter_projection.h"
@@ -83,6 +85,7 @@ void MlpView::update_pictures(const MlpSnapshot& s, const ViewContext& ctx) {
   last_submit_ = now;
   auto work = [job](const CancelToken& token) {
     if (token.cancelled()) return;
+    const SerialScope serial;  // one core: the training loop keeps the thread pool
     job->result = std::make_shared<const MlpPictures>(compute_mlp_pictures(
         *job->net, *job->problem, job->net_iteration, kGridRes, job->x_min, job->x_max, job->y_min, job->y_max));
   };

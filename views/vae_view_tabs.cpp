@@ -2,6 +2,7 @@
 // and samples (image data), the encoder's and decoder's maps (2-D toy data).
 #include "views/vae_view.h"
 
+#include "views/class_key.h"
 #include "views/plot/plot.h"
 #include "views/ui.h"
 
@@ -13,11 +14,6 @@
 namespace cilab {
 
 namespace {
-
-// The class colour palette of the lab (true classes: Labels); grey when unlabelled.
-ImU32 class_colour(int c) {
-  return c >= 0 ? plot::GetColormapColor(c, plot::Colormap::Labels) : IM_COL32(200, 200, 200, 255);
-}
 
 const char* class_name(const TrainData& td, int c) {
   return c >= 0 && c < td.num_classes() ? td.class_names[static_cast<size_t>(c)].c_str()
@@ -67,49 +63,6 @@ ImVec2 mosaic_plot(const char* id, const Mosaic& m, float vmin, float vmax, floa
     plot::EndPlot();
   }
   return hovered;
-}
-
-// A row of class swatches and names above a plot (wrapping at `width` pixels); a click on a name
-// hides or shows the class (hidden[c] != 0); `notes` (grey) explain the other marks. Plot legends
-// of ten classes would cover the points.
-void class_key(const TrainData& td, float width, std::vector<char>& hidden,
-               const std::vector<const char*>& notes) {
-  hidden.resize(static_cast<size_t>(std::max(0, td.num_classes())), 0);
-  const float sw = ImGui::GetTextLineHeight() * 0.7f;
-  const float right = ImGui::GetCursorScreenPos().x + width, gap = ImGui::GetFontSize() * 0.8f;
-  for (int c = 0; c < td.num_classes(); ++c) {
-    const char* name = td.class_names[static_cast<size_t>(c)].c_str();
-    const float w = sw + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(name).x;
-    if (c > 0) {  // on this line if it fits in the column, else on the next
-      ImGui::SameLine(0, gap);
-      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
-    }
-    ImGui::BeginGroup();
-    const ImVec2 p = ImGui::GetCursorScreenPos();
-    const float pad = (ImGui::GetTextLineHeight() - sw) / 2;
-    const bool off = hidden[static_cast<size_t>(c)] != 0;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad),
-                                              ImVec2(p.x + sw, p.y + pad + sw),
-                                              off ? IM_COL32(90, 90, 90, 255) : class_colour(c));
-    ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
-    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-    if (off)
-      ImGui::TextDisabled("%s", name);
-    else
-      ImGui::TextUnformatted(name);
-    ImGui::EndGroup();
-    if (ImGui::IsItemClicked()) hidden[static_cast<size_t>(c)] = off ? 0 : 1;
-    if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("class %d: click to %s its points", c, off ? "show" : "hide");
-  }
-  // Notes on the other marks, after the classes, wrapping the same way.
-  for (size_t i = 0; i < notes.size(); ++i) {
-    if (td.num_classes() > 0 || i > 0) {
-      ImGui::SameLine(0, gap);
-      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(notes[i]).x > right) ImGui::NewLine();
-    }
-    ImGui::TextDisabled("%s", notes[i]);
-  }
 }
 
 // mu and sigma of a point as text: every axis up to 4, then "...".
@@ -167,7 +120,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
             "of q(z | x) (axis-aligned). Circles: the prior N(0, I) at 1 and 2 sigma. The KL term "
             "pulls the "
             "ellipses towards the unit circle; the reconstruction term spreads the classes apart.");
-  class_key(td, size.x, hidden_classes_,
+  class_key(td.class_names, size.x, hidden_classes_,
             {"white: 1 sigma of q(z | x)", "dashed: prior N(0, I), 1 and 2 sigma"});
   const ImVec2 psize(size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   // The latent space moves as it trains: both axes follow the points (equal aspect).
@@ -181,10 +134,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
   else
     plot::SetupAxes("z1 (mu_1)", pic->latent > 1 ? "z2 (mu_2)" : "", fit, fit);
   const std::vector<int>& labels = pic->from_test ? td.y_test : td.y_train;
-  auto shown = [&](int l) {
-    return l < 0 || l >= static_cast<int>(hidden_classes_.size()) ||
-           !hidden_classes_[static_cast<size_t>(l)];
-  };
+  auto shown = [&](int l) { return class_shown(hidden_classes_, l); };
   std::vector<float> xs, ys;
   std::vector<ImU32> cols;
   std::vector<int> index;  // point -> picture row
@@ -496,12 +446,9 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
     toy_labels_.insert(toy_labels_.end(), td.y_test.begin(), td.y_test.end());
     toy_of_ = pictured_data_;
   }
-  class_key(td, size.x, hidden_classes_,
+  class_key(td.class_names, size.x, hidden_classes_,
             {"white lines: image of a regular grid", "orange: decoded prior samples"});
-  auto shown = [&](int l) {
-    return l < 0 || l >= static_cast<int>(hidden_classes_.size()) ||
-           !hidden_classes_[static_cast<size_t>(l)];
-  };
+  auto shown = [&](int l) { return class_shown(hidden_classes_, l); };
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
   char data_caption[120];
   if (pic->latent > 2)

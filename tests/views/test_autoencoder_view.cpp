@@ -129,7 +129,7 @@ TEST_CASE("autoencoder view: a sub-step shows what it did, m > 2 codes are label
   for (int i = 0; i < 2; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CHECK(text.find("forward done") != std::string::npos);
   CHECK(text.find("(after forward)") != std::string::npos);
-  CHECK(text.find("principal-axes projection") != std::string::npos);
+  CHECK(text.find("principal axis 1 of z") != std::string::npos);  // the projection says so
   REQUIRE(view.pictures());
   CHECK(view.pictures()->code_projected);
   CHECK_FALSE(view.pictures()->plane);  // 6 features: no plane picture

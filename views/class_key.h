@@ -1,0 +1,26 @@
+// Class colours and the class key of the representation-learning views
+// (autoencoder, vae): a row of swatches and names above a scatter, in place of
+// a plot legend that would cover ten classes' points; a click hides a class.
+#pragma once
+
+#include <imgui.h>
+
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+// The lab's colour of true class c (the Labels colormap); grey for c < 0 (unlabelled).
+ImU32 class_colour(int c);
+
+// Swatches and names of `names`, wrapping at `width` pixels; a click on a name toggles
+// hidden[c] (resized to the classes); `notes` (grey) explain the plot's other marks.
+void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
+               const std::vector<const char*>& notes);
+
+// True when class `label` is drawn: unlabelled rows, classes beyond `hidden`, or not hidden.
+inline bool class_shown(const std::vector<char>& hidden, int label) {
+  return label < 0 || label >= static_cast<int>(hidden.size()) || !hidden[static_cast<size_t>(label)];
+}
+
+}  // namespace cilab

@@ -25,7 +25,7 @@ constexpr int kDefaultWindowH = 960;   // (capped at the monitor's work area)
 constexpr double kDefaultStepsPerSecond = 4.0;  // slow enough to follow in a lecture
 // While the run computes and nobody touches the window, redraws take at most
 // this share of one core (wait = frame time * (1 / share - 1)), at most 30 fps.
-constexpr double kUiDutyCycle = 0.2;
+constexpr double kUiDutyCycle = 0.1;
 constexpr double kMinFrameSeconds = 1.0 / 30.0;
 const char* const kFontPaths[] = {
     "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",

@@ -83,6 +83,10 @@ screenshot: build
 	  --set race_nesterov=true --steps 400 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-mlp.png --module mlp \
 	  --dataset spirals:n=400,noise=0.05 --set layers=32,32 --set activation=tanh --steps 1500 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-vae.png --module vae \
+	  --dataset fashion-mnist:n=10000 --steps 1500 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-autoencoder.png --module autoencoder \
+	  --dataset fashion-mnist:n=10000 --set linear=true --set m=10 --set lr=0.003 --steps 1500 --frames 12
 
 clean:
 	rm -rf $(BUILD) $(ASAN_BUILD)

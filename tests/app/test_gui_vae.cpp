@@ -76,6 +76,17 @@ wait 15
 expect text Data plane
 expect text Latent plane
 screenshot gui_vae_moons.png
+# bad input: refused with a message, the run and its data kept
+set likelihood=bernoulli
+expect error
+wait 2
+expect param likelihood=auto
+expect iteration 150
+expect rows 300
+set latent=0
+expect error
+expect param latent=2
+expect iteration 150
 wait 1
 quit
 )";

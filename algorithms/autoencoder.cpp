@@ -622,10 +622,7 @@ std::shared_ptr<const AutoencoderSnapshot> Autoencoder::ae_snapshot() const {
   if (s.cache) return s.cache;
   auto out = std::make_shared<AutoencoderSnapshot>();
   out->metrics = metric_table().blank();
-  out->iteration = s.loop.iteration;
-  out->phase = s.loop.phase;
-  out->status = s.loop.status;
-  out->message = s.loop.message;
+  s.loop.describe(*out);
   if (s.ready) {
     out->epoch = s.epoch();
     out->data = s.data;

@@ -682,10 +682,7 @@ std::shared_ptr<const MlpSnapshot> Mlp::mlp_snapshot() const {
   auto out = std::make_shared<MlpSnapshot>();
   const bool regression = s.problem && s.problem->regression;
   out->metrics = metric_table(regression).blank();
-  out->iteration = s.loop.iteration;
-  out->phase = s.loop.phase;
-  out->status = s.loop.status;
-  out->message = s.loop.message;
+  s.loop.describe(*out);
   if (s.ready) {
     out->epoch = s.epoch();
     out->problem = s.problem;

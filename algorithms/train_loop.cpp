@@ -45,6 +45,13 @@ void TrainLoop::refresh_copy(Hooks& h, bool force) {
   copy_time_ = now;
 }
 
+void TrainLoop::describe(Snapshot& out) const {
+  out.iteration = iteration;
+  out.phase = phase;
+  out.status = status;
+  out.message = message;
+}
+
 void TrainLoop::fail(const std::string& why, double lr) {
   status = Status::Diverged;
   message = why + " at iteration " + std::to_string(iteration) + " (lr = " + fmt_g(lr) +

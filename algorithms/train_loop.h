@@ -55,6 +55,8 @@ class TrainLoop {
   bool settle(Hooks& h);
   // Takes the copy when forced, or when copy_ms have passed since the last one.
   void refresh_copy(Hooks& h, bool force);
+  // Writes where the run is into a snapshot: iteration, phase, status, message.
+  void describe(Snapshot& out) const;
   // Counts an optimizer step (update_half calls it).
   void advance() { ++iteration; }
 

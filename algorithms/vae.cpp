@@ -427,10 +427,7 @@ std::shared_ptr<const VaeSnapshot> Vae::vae_snapshot() const {
   if (s.cache) return s.cache;
   auto out = std::make_shared<VaeSnapshot>();
   out->metrics = metric_table().blank();
-  out->iteration = s.loop.iteration;
-  out->phase = s.loop.phase;
-  out->status = s.loop.status;
-  out->message = s.loop.message;
+  s.loop.describe(*out);
   if (s.ready) {
     out->epoch = s.epoch();
     out->data = s.data;

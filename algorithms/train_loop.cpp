@@ -8,7 +8,7 @@ void TrainLoop::sub_step(Hooks& h) {
   if (phase == 0) {
     h.forward_half();
     phase = is_terminal(status) ? 0 : 1;
-  } else if (phase == 1) {
+  } else if (phase == 1 && phases_ == 3) {
     phase = 2;
     return;  // the gradients were computed with the forward pass: nothing new to copy
   } else {
@@ -58,18 +58,18 @@ void TrainLoop::fail(const std::string& why, double lr) {
             "); rewind and halve the learning rate";
 }
 
-void TrainLoop::stop_at_budget(int epoch, int max_epochs) {
+void TrainLoop::stop_at_budget(int epoch, int max_epochs, const char* budget) {
   if (epoch < max_epochs || is_terminal(status)) return;
   status = Status::Stopped;
-  message = "reached max_epochs = " + std::to_string(max_epochs);
+  message = std::string("reached ") + budget + " = " + std::to_string(max_epochs);
 }
 
-void TrainLoop::budget_changed(int epoch, int max_epochs) {
+void TrainLoop::budget_changed(int epoch, int max_epochs, const char* budget) {
   if (status == Status::Stopped && epoch < max_epochs) {
     status = Status::Running;
     message.clear();
   } else if (status == Status::Running && epoch >= max_epochs && phase == 0) {
-    stop_at_budget(epoch, max_epochs);
+    stop_at_budget(epoch, max_epochs, budget);
   }
 }
 

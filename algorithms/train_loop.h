@@ -39,10 +39,12 @@ class TrainLoop {
     virtual bool epoch_completed() const = 0;
   };
 
-  explicit TrainLoop(double copy_ms = 100.0) : copy_ms_(copy_ms) {}
+  // phases: 3 (forward, backward, update: the sub-steps above) or 2 (the
+  // GAN's D step then G step: phase 0 runs forward_half, phase 1 update_half).
+  explicit TrainLoop(double copy_ms = 100.0, int phases = 3) : copy_ms_(copy_ms), phases_(phases) {}
 
   int iteration = 0;
-  int phase = 0;  // 0: forward next, 1: backward shown, 2: update next
+  int phase = 0;  // 0: forward next, 1: backward shown, 2: update next (2 phases: 1: update next)
   Status status = Status::Running;
   std::string message;
 
@@ -62,15 +64,18 @@ class TrainLoop {
 
   // Ends the run as Diverged: "<why> at iteration I (lr = X); rewind and halve the learning rate".
   void fail(const std::string& why, double lr);
-  // Ends the run as Stopped when `epoch` reached `max_epochs` (call at an epoch's end).
-  void stop_at_budget(int epoch, int max_epochs);
+  // Ends the run as Stopped when `epoch` reached `max_epochs` (call at an
+  // epoch's end); `budget` names the parameter in the message ("max_steps"
+  // for a trainer budgeted in iterations).
+  void stop_at_budget(int epoch, int max_epochs, const char* budget = "max_epochs");
   // After a live change of max_epochs: a Stopped run with budget left resumes;
   // a running one whose budget is now spent stops (between steps only).
-  void budget_changed(int epoch, int max_epochs);
+  void budget_changed(int epoch, int max_epochs, const char* budget = "max_epochs");
 
  private:
   using Clock = std::chrono::steady_clock;
   double copy_ms_;
+  int phases_;
   int copy_iteration_ = -1;
   Clock::time_point copy_time_{};
 };

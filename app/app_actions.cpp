@@ -393,6 +393,7 @@ void App::handle_key(int key, int mods, bool repeat) {
   switch (key) {
     case GLFW_KEY_SPACE: runner_->toggle_play(); break;
     case GLFW_KEY_R: restart(); break;
+    case GLFW_KEY_M: runner_->set_play_sub_steps(!runner_->play_sub_steps()); break;
     case GLFW_KEY_F1: show_shortcuts_ = !show_shortcuts_; break;
     default: view_keys_.push_back(key); break;  // the module's own keys (gmm: K)
   }

@@ -145,6 +145,8 @@ void App::draw_menu_bar() {
     if (ImGui::MenuItem(runner_->playing() ? "Pause" : "Play", "Space")) runner_->toggle_play();
     if (ImGui::MenuItem("Step", "Right")) runner_->step();
     if (ImGui::MenuItem("Sub-step", "S")) runner_->sub_step();
+    if (ImGui::MenuItem("Slow motion (play sub-steps)", "M", runner_->play_sub_steps()))
+      runner_->set_play_sub_steps(!runner_->play_sub_steps());
     if (ImGui::MenuItem("Back", "Left")) runner_->back();
     if (ImGui::MenuItem("Step 10")) runner_->step_n(10);
     if (ImGui::MenuItem("Reset", "R")) restart();
@@ -220,6 +222,20 @@ void App::draw_transport() {
   ImGui::SameLine();
   if (ImGui::Checkbox("max", &max_speed)) runner_->set_speed(max_speed ? 0.0 : 5.0);
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("As fast as possible");
+  if (has_sub) {
+    ImGui::SameLine();
+    bool slow = runner_->play_sub_steps();
+    if (ImGui::Checkbox("slow-mo", &slow)) {
+      runner_->set_play_sub_steps(slow);
+      if (slow && runner_->speed() <= 0.0) runner_->set_speed(2.0);  // a pace one can follow
+    }
+    if (ImGui::IsItemHovered()) {
+      std::string t = "Slow motion (M): Play advances one sub-step at a time (";
+      for (size_t i = 0; i < info->sub_steps.size(); ++i) t += (i ? ", then " : "") + info->sub_steps[i];
+      t += "), pausing between them; the speed counts sub-steps per second";
+      ImGui::SetTooltip("%s", t.c_str());
+    }
+  }
 
   // History scrubber.
   ImGui::SameLine();
@@ -652,6 +668,7 @@ void App::draw_about() {
     if (ImGui::Begin("Keyboard shortcuts", &show_shortcuts_, ImGuiWindowFlags_NoCollapse)) {
       const char* rows[][2] = {{"Space", "play / pause"},       {"Right", "one step"},
                                {"S", "one sub-step"},          {"Left", "one step back"},
+                               {"M", "slow motion: play sub-steps"},
                                {"R", "reset the run"},         {"Ctrl+O", "open a data file"},
                                {"Ctrl+= / Ctrl+-", "UI scale"}, {"Double-click plot", "fit the view"},
                                {"Wheel / drag", "zoom / pan a plot"}, {"Shift+click", "add a point (2-D data)"},

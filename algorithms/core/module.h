@@ -75,6 +75,10 @@ struct ModuleInfo {
   // per completed epoch, epoch,iteration,<these>,epoch_ms. Empty: the module
   // has no epochs (and --epochs is refused).
   std::vector<std::string> epoch_columns;
+  // The metrics `cilab run` writes per iteration (iteration,<these>,step_ms),
+  // in this order, when a module has more metrics than its CSV needs (the
+  // rest are for the window: curves, readouts). Empty: every metric.
+  std::vector<std::string> iteration_columns;
 };
 
 // Metric tables: one row per per-iteration scalar. The module's enum gives the

@@ -3,6 +3,7 @@
 #include "algorithms/activations.h"
 #include "algorithms/autoencoder.h"
 #include "algorithms/backprop.h"
+#include "algorithms/gan.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
 #include "algorithms/mlp.h"
@@ -29,6 +30,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"backprop", [] { return std::make_unique<Backprop>(); }},
       {"autoencoder", [] { return std::make_unique<Autoencoder>(); }},
       {"vae", [] { return std::make_unique<Vae>(); }},
+      {"gan", [] { return std::make_unique<Gan>(); }},
   };
   return entries;
 }

@@ -68,6 +68,32 @@ T act_derivative(Activation a, T z, T y) {
   return T(1);
 }
 
+// f''(z), given z and y = f(z).
+template <class T>
+T act_second_derivative(Activation a, T z, T y) {
+  switch (a) {
+    case Activation::Identity:
+    case Activation::ReLU:
+    case Activation::LeakyReLU: return T(0);
+    case Activation::ELU: return z > T(0) ? T(0) : std::exp(z);
+    case Activation::Sigmoid: return y * (T(1) - y) * (T(1) - T(2) * y);
+    case Activation::Tanh: return T(-2) * y * (T(1) - y * y);
+    case Activation::Softplus: {
+      if (z > T(kSoftplusThreshold)) return T(0);
+      const T s = sigmoid(z);
+      return s * (T(1) - s);
+    }
+    case Activation::GELU:  // d/dz [Phi(z) + z phi(z)] = phi(z) (2 - z^2)
+      return T(kInvSqrt2Pi) * std::exp(T(-0.5) * z * z) * (T(2) - z * z);
+  }
+  return T(0);
+}
+
+// Whether f'' vanishes almost everywhere (piecewise-linear f).
+bool piecewise_linear(Activation a) {
+  return a == Activation::Identity || a == Activation::ReLU || a == Activation::LeakyReLU;
+}
+
 // Calls f(std::integral_constant<Activation, a>{}): the loops inside f are
 // compiled once per activation with the switch of act() folded away, so the
 // simple ones (ReLU, leaky ReLU, identity) vectorise.
@@ -128,6 +154,22 @@ class ActivationLayer : public Layer<T> {
       for (Eigen::Index i = 0; i < dy.size(); ++i)
         out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
     });
+  }
+  // u_in = u_out * f'(z): ubar_out = ubar_in * f'(z), xbar += ubar_in * u_out * f''(z).
+  bool double_backward(const Mat<T>& u_out, const Mat<T>& ubar_in, Mat<T>& ubar_out, Mat<T>* xbar) override {
+    ubar_out.resize(ubar_in.rows(), ubar_in.cols());
+    const bool curved = !piecewise_linear(a_);
+    with_activation(a_, [&](auto a) {
+      const T *xs = x_->data(), *ys = y_->data(), *g = ubar_in.data(), *u = u_out.data();
+      T* out = ubar_out.data();
+      for (Eigen::Index i = 0; i < ubar_in.size(); ++i) out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
+      if (curved && xbar) {
+        T* xb = xbar->data();
+        for (Eigen::Index i = 0; i < ubar_in.size(); ++i)
+          xb[i] += g[i] * u[i] * act_second_derivative(a.value, xs[i], ys[i]);
+      }
+    });
+    return curved;
   }
   std::unique_ptr<Layer<T>> clone() const override {
     auto c = std::make_unique<ActivationLayer>(*this);
@@ -242,16 +284,18 @@ class Linear : public Layer<T> {
     }
     T* gb = gw_ + out_ * in_;
     for (int j = 0; j < out_; ++j) gb[j] += s[j];
-    if (dx) {
-      // dx (rows x in) = dy W over the same blocks of input columns.
-      dx->resize(rows, in_);
-      parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
-        const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
-        const Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>> w(w_ + k0, out_, nk,
-                                                                  Eigen::OuterStride<>(in_));
-        dx->middleCols(k0, nk).noalias() = dy * w;
-      });
-    }
+    if (dx) input_gradient(dy, *dx);
+  }
+  // dx = dy W alone (no dW, no db).
+  void backward_input(const Mat<T>& dy, Mat<T>& dx) override { input_gradient(dy, dx); }
+  // u_in = u_out W: ubar_out = ubar_in W^T, dW += u_out^T ubar_in (b and x do not enter).
+  bool double_backward(const Mat<T>& u_out, const Mat<T>& ubar_in, Mat<T>& ubar_out, Mat<T>*) override {
+    const MapMat<T> w(w_, out_, in_);
+    ubar_out.resize(ubar_in.rows(), out_);
+    ubar_out.noalias() = ubar_in * w.transpose();
+    MapMat<T> gw(gw_, out_, in_);
+    gw.noalias() += u_out.transpose() * ubar_in;
+    return false;
   }
   std::unique_ptr<Layer<T>> clone() const override {
     auto c = std::make_unique<Linear>(*this);
@@ -261,6 +305,17 @@ class Linear : public Layer<T> {
   }
 
  private:
+  // dx (rows x in) = dy W over fixed blocks of input columns.
+  void input_gradient(const Mat<T>& dy, Mat<T>& dx) const {
+    const Eigen::Index rows = dy.rows();
+    const ColBlocks cw(in_);
+    dx.resize(rows, in_);
+    parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
+      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
+      const Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>> w(w_ + k0, out_, nk, Eigen::OuterStride<>(in_));
+      dx.middleCols(k0, nk).noalias() = dy * w;
+    });
+  }
   // y = x W^T + b over fixed blocks of output columns; with `a`, also
   // ay = a(y) per block (ay sized here).
   void forward_blocks(const Mat<T>& x, Mat<T>& y, ActivationLayer<T>* a, Mat<T>* ay) {
@@ -495,6 +550,7 @@ const char* activation_name(Activation a) {
 
 double activation_value(Activation a, double z) { return act(a, z); }
 double activation_derivative(Activation a, double z) { return act_derivative(a, z, act(a, z)); }
+double activation_second_derivative(Activation a, double z) { return act_second_derivative(a, z, act(a, z)); }
 
 template <class T>
 std::unique_ptr<Layer<T>> make_linear(int out_features) {

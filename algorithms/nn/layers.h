@@ -39,6 +39,7 @@
 #include <Eigen/Core>
 
 #include <memory>
+#include <stdexcept>
 #include <string>
 #include <vector>
 
@@ -64,6 +65,8 @@ const char* activation_name(Activation a);
 // f(z) and f'(z) of an activation, one value (plots, the activations lesson).
 double activation_value(Activation a, double z);
 double activation_derivative(Activation a, double z);
+// f''(z) (the gradient penalty's second-order pass; 0 for the piecewise-linear ones).
+double activation_second_derivative(Activation a, double z);
 
 template <class T>
 class Layer {
@@ -82,6 +85,21 @@ class Layer {
   virtual void init(Rng& /*rng*/, Init /*init*/) {}
   virtual void forward(const Mat<T>& x, Mat<T>& y, bool train) = 0;
   virtual void backward(const Mat<T>& dy, Mat<T>* dx) = 0;
+  // The input gradient alone, dx = dL/dx, with no parameter gradients (the
+  // GAN's generator step back-propagates through the discriminator this way:
+  // half a Linear's backward). Layers without parameters need not override
+  // it; batch and layer norm do not, and add their parameter gradients too.
+  virtual void backward_input(const Mat<T>& dy, Mat<T>& dx) { backward(dy, &dx); }
+  // Second order (WGAN-GP's gradient penalty differentiates an input
+  // gradient). The input-gradient map of this layer is u_in = B(theta, x, u_out)
+  // (u_out: the dy a backward_input got; x: the forward input). Given
+  // ubar_in = dP/du_in for a scalar P, writes ubar_out = (dB/du_out)^T ubar_in,
+  // ADDS (dB/dtheta)^T ubar_in to the parameter gradients and (dB/dx)^T ubar_in
+  // to *xbar (when given), and returns whether that last term can be nonzero
+  // (false for Linear and for piecewise-linear activations, whose slope is
+  // constant almost everywhere). Linear and the elementwise activations
+  // implement it; the others throw std::invalid_argument naming the layer.
+  virtual bool double_backward(const Mat<T>& u_out, const Mat<T>& ubar_in, Mat<T>& ubar_out, Mat<T>* xbar);
   // Optionally runs this layer and `next` in one pass: z = this(x),
   // y = next(z), both kept for backward exactly as two forward() calls would
   // (and the same values). Returns false (nothing done) when the pair cannot
@@ -94,6 +112,13 @@ class Layer {
   // A copy (unbound: the container rebinds it to its own buffers).
   virtual std::unique_ptr<Layer> clone() const = 0;
 };
+
+template <class T>
+bool Layer<T>::double_backward(const Mat<T>&, const Mat<T>&, Mat<T>&, Mat<T>*) {
+  throw std::invalid_argument("layer '" + name() +
+                              "' has no second-order pass (the gradient penalty supports linear and activation "
+                              "layers); remove it from the discriminator or choose another loss");
+}
 
 // y = x W^T + b, W out x in (row-major in the flat buffer, then b).
 template <class T>

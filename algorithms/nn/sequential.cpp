@@ -92,6 +92,54 @@ void Sequential<T>::backward(const Mat<T>& dy, Mat<T>* dx) {
   }
 }
 
+template <class T>
+void Sequential<T>::backward_input(const Mat<T>& dy, Mat<T>& dx) {
+  dy_ = &dy;
+  const Mat<T>* g = &dy;
+  for (size_t i = layers_.size(); i-- > 0;) {
+    Mat<T>& out = i > 0 ? dacts_[i] : dx;
+    layers_[i]->backward_input(*g, out);
+    g = &out;
+  }
+}
+
+template <class T>
+void Sequential<T>::double_backward(const Mat<T>& dxbar) {
+  if (!dy_) throw std::logic_error("Sequential::double_backward before backward_input()");
+  const size_t n = layers_.size();
+  xbar_.resize(n);
+  // Through the input-gradient chain, first layer to last: layer i mapped
+  // u_out (dacts_[i + 1], or dy for the last) to its input gradient.
+  size_t top = 0;  // 1 + the highest layer whose forward input got a nonzero adjoint
+  const Mat<T>* ubar = &dxbar;
+  for (size_t i = 0; i < n; ++i) {
+    const Mat<T>& u_out = i + 1 < n ? dacts_[i + 1] : *dy_;
+    Mat<T>* xb = nullptr;
+    if (i > 0) {
+      xbar_[i].setZero(acts_[i - 1].rows(), acts_[i - 1].cols());
+      xb = &xbar_[i];
+    }
+    Mat<T>& next = ubar_[i % 2];
+    if (layers_[i]->double_backward(u_out, *ubar, next, xb) && i > 0) top = i + 1;
+    ubar = &next;
+  }
+  // The slopes' share: an ordinary backward from below the highest injected
+  // adjoint (the network's output does not enter P), adding each layer's
+  // xbar to the gradient flowing into its input.
+  if (top == 0) return;
+  Mat<T>* g = nullptr;  // gradient w.r.t. the output of layer i
+  for (size_t i = top; i-- > 1;) {
+    Mat<T>& in_grad = dacts_[i];
+    if (g)
+      layers_[i]->backward(*g, &in_grad);
+    else
+      in_grad.setZero(acts_[i - 1].rows(), acts_[i - 1].cols());
+    in_grad += xbar_[i];
+    g = &in_grad;
+  }
+  layers_[0]->backward(*g, nullptr);
+}
+
 template class Sequential<float>;
 template class Sequential<double>;
 

@@ -67,6 +67,17 @@ class Sequential {
   // dL/d(input of layer i) of the last backward, for 1 <= i < size() (layer 0's
   // input gradient is backward()'s dx): the activations lesson reads dL/dz per layer.
   const Mat<T>& input_gradient(size_t i) const { return dacts_[i]; }
+  // The input gradient alone: dx = dL/dx for dL/doutput = dy, adding no
+  // parameter gradients (Layer::backward_input). dy must stay unchanged until
+  // double_backward(), which reads it with the per-layer input gradients.
+  void backward_input(const Mat<T>& dy, Mat<T>& dx);
+  // Second order, after forward(x) and backward_input(dy, dx): for a scalar P
+  // that depends on dx, ADDS dP/dtheta to grads() given dxbar = dP/d(dx).
+  // theta enters dx through the Linear weights of the backward pass and,
+  // for curved activations, through the slopes f'(z) of the forward pass
+  // (back-propagated by an ordinary backward). Linear and activation layers
+  // only (std::invalid_argument otherwise). WGAN-GP's gradient penalty.
+  void double_backward(const Mat<T>& dxbar);
 
  private:
   void bind_all();
@@ -80,6 +91,9 @@ class Sequential {
   std::vector<T, Eigen::aligned_allocator<T>> params_, grads_;
   std::vector<Mat<T>> acts_;   // output of each layer
   std::vector<Mat<T>> dacts_;  // gradient w.r.t. each layer's input (backward scratch)
+  const Mat<T>* dy_ = nullptr;  // backward_input's dy (read by double_backward)
+  std::vector<Mat<T>> xbar_;    // double_backward: dP/d(each layer's forward input)
+  Mat<T> ubar_[2];              // double_backward: adjoints of the input-gradient chain
   int in_ = 0, out_ = 0;
   bool built_ = false;
 };

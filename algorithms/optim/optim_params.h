@@ -28,6 +28,7 @@
 
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace cilab {
@@ -110,6 +111,38 @@ std::vector<ParamField<P>> optimizer_params(OptimizerConfig P::*m) {
           .help("Adam/AdamW use the running max of v (torch amsgrad)")
           .formula("v_max = max(v_max, v_t)"),
   };
+}
+
+// The optimizer group of one of several networks (the GAN's generator and
+// discriminator each have their own): every row renamed prefix + name
+// ("d_lr", "g_optimizer") and its help prefixed with `who`; a row that the
+// chosen kind does not read is shown only while a kind that reads it is
+// chosen (two full groups would double the panel).
+template <class P>
+std::vector<ParamField<P>> prefixed_optimizer_params(OptimizerConfig P::*m, const std::string& prefix,
+                                                     const std::string& who) {
+  std::vector<ParamField<P>> group = optimizer_params(m);
+  const std::string kind = prefix + "optimizer=";
+  const std::pair<const char*, const char*> kShownIf[] = {
+      {"momentum", "momentum|nesterov|rmsprop"},
+      {"dampening", "momentum"},
+      {"nesterov", "momentum"},
+      {"beta1", "adam|adamw"},
+      {"beta2", "adam|adamw"},
+      {"amsgrad", "adam|adamw"},
+      {"eps", "adagrad|rmsprop|adam|adamw"},
+      {"alpha", "rmsprop"},
+      {"centered", "rmsprop"},
+      {"lr_decay", "adagrad"},
+      {"initial_accumulator_value", "adagrad"},
+  };
+  for (ParamField<P>& f : group) {
+    for (const auto& [name, kinds] : kShownIf)
+      if (f.spec.name == name) f.shown_if(kind + kinds);
+    f.spec.name = prefix + f.spec.name;
+    f.spec.help = who + ": " + f.spec.help;
+  }
+  return group;
 }
 
 // schedule, step_size, gamma, decay, t_max, eta_min, bound to the

@@ -4,6 +4,7 @@
 #include "algorithms/data/datasets.h"
 #include "app/headless/runner.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -15,6 +16,25 @@
 
 namespace cilab {
 namespace {
+
+// The slots of the metrics named in `names` (every metric when empty), for
+// the CSV columns of `cilab run`.
+std::vector<size_t> metric_columns(const ModuleInfo& info, const std::vector<std::string>& names, const char* what) {
+  std::vector<size_t> cols;
+  if (names.empty()) {
+    for (size_t k = 0; k < info.metrics.size(); ++k) cols.push_back(k);
+    return cols;
+  }
+  for (const std::string& c : names) {
+    size_t k = 0;
+    while (k < info.metrics.size() && info.metrics[k].name != c) ++k;
+    if (k == info.metrics.size())
+      throw std::logic_error(info.name + ": " + what + " column '" + c + "' is not one of its metrics");
+    cols.push_back(k);
+  }
+  return cols;
+}
+
 
 // A bad argument: reported as one line, exit status 2.
 struct UsageError : std::runtime_error {
@@ -79,8 +99,15 @@ void print_params(std::ostream& out, const std::string& name) {
   out << describe_params(m->params());
   const ModuleInfo& info = m->info();
   out << "Metrics (CSV columns of cilab run): iteration";
-  for (const MetricInfo& mi : info.metrics) out << "," << mi.name;
+  for (size_t c : metric_columns(info, info.iteration_columns, "iteration")) out << "," << info.metrics[c].name;
   out << ",step_ms\n";
+  if (!info.iteration_columns.empty()) {
+    out << "Also shown in the window:";
+    for (const MetricInfo& mi : info.metrics)
+      if (std::find(info.iteration_columns.begin(), info.iteration_columns.end(), mi.name) == info.iteration_columns.end())
+        out << " " << mi.name;
+    out << "\n";
+  }
   if (!info.epoch_columns.empty()) {
     out << "Per epoch (cilab run --epochs N): epoch,iteration";
     for (const std::string& c : info.epoch_columns) out << "," << c;
@@ -171,16 +198,9 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     // One row per completed epoch: the per-epoch metrics the module names
     // (after reset, so a regression's "test_r2" is named as such).
     const ModuleInfo& ri = *runner.info();
-    std::vector<size_t> cols;
+    const std::vector<size_t> cols = metric_columns(ri, ri.epoch_columns, "epoch");
     *os << "epoch,iteration";
-    for (const std::string& c : ri.epoch_columns) {
-      size_t k = 0;
-      while (k < ri.metrics.size() && ri.metrics[k].name != c) ++k;
-      if (k == ri.metrics.size())
-        throw std::logic_error(module_name + ": epoch column '" + c + "' is not one of its metrics");
-      cols.push_back(k);
-      *os << "," << c;
-    }
+    for (size_t c : cols) *os << "," << ri.metrics[c].name;
     *os << ",epoch_ms\n";
     int last_epoch = runner.latest() ? runner.latest()->epoch : 0;
     double epoch_ms = 0.0;
@@ -223,16 +243,18 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
       *os << "\n";
     }
   } else {
+    const ModuleInfo& ri = *runner.info();
+    const std::vector<size_t> cols = metric_columns(ri, ri.iteration_columns, "iteration");
     *os << "iteration";
-    for (const MetricInfo& m : info.metrics) *os << "," << m.name;
+    for (size_t c : cols) *os << "," << ri.metrics[c].name;
     *os << ",step_ms\n";
     runner.run_steps(steps, [&](const Snapshot& s, double step_ms) {
       // A run that stops half-way through an iteration (EM diverging in its
       // M-step after the E-step) reports that partial iteration as the next one.
       *os << position_iteration(s);
-      for (double v : s.metrics) {
+      for (size_t c : cols) {
         *os << ",";
-        write_number(*os, v);
+        write_number(*os, s.metrics[c]);
       }
       *os << ",";
       write_ms(step_ms);

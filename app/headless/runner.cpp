@@ -106,8 +106,9 @@ void Runner::Impl::worker_loop() {
         }
       }
       last_play_step_ = Clock::now();
+      const bool by_sub_step = play_sub_steps_;
       lk.unlock();
-      const bool more = step_once() && can_continue();
+      const bool more = (by_sub_step ? sub_step_once() : step_once()) && can_continue();
       lk.lock();
       if (!more) playing_ = false;
       continue;
@@ -453,6 +454,19 @@ void Runner::set_speed(double steps_per_second) {
     impl_->speed_ = steps_per_second;
   }
   impl_->work_cv_.notify_one();
+}
+
+void Runner::set_play_sub_steps(bool on) {
+  {
+    std::lock_guard<std::mutex> lk(impl_->mu_);
+    impl_->play_sub_steps_ = on;
+  }
+  impl_->work_cv_.notify_one();
+}
+
+bool Runner::play_sub_steps() const {
+  std::lock_guard<std::mutex> lk(impl_->mu_);
+  return impl_->play_sub_steps_;
 }
 
 uint64_t Runner::set_live(const std::string& name, double value) {

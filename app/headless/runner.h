@@ -153,6 +153,12 @@ class Runner {
   void back();            // seek(current iteration - 1); from a sub-step: to its iteration start
   void seek(int iteration);  // clamped to [0, last_iteration()]
   void set_speed(double steps_per_second);  // <= 0: as fast as possible
+  // Slow motion: play advances one sub-step per tick (the speed then counts
+  // sub-steps per second), pausing between the halves of an iteration (the
+  // GAN's D step and G step, k-means' assignment and update). Modules without
+  // sub-steps play whole steps.
+  void set_play_sub_steps(bool on);
+  bool play_sub_steps() const;
   // A live parameter change / a module edit at the shown position (ticket reported).
   uint64_t set_live(const std::string& name, double value);
   uint64_t apply(const Intent& intent);

@@ -215,6 +215,7 @@ struct Runner::Impl {
   int burst_left_ = 0;      // steps left of a step_n burst
   bool playing_ = false;
   double speed_ = 0.0;
+  bool play_sub_steps_ = false;  // slow motion: play advances one sub-step per tick
   bool stop_ = false;
   std::shared_ptr<const Snapshot> latest_;
   Position shown_;

@@ -1,0 +1,167 @@
+// The GAN's passes (adversarial.h).
+#include "algorithms/nn/adversarial.h"
+
+#include <algorithm>
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace cilab::nn {
+namespace {
+
+double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x))); }
+double sigmoid(double x) {
+  if (x >= 0) return 1.0 / (1.0 + std::exp(-x));
+  const double e = std::exp(x);
+  return e / (1.0 + e);
+}
+
+}  // namespace
+
+const char* gan_loss_name(GanLoss loss) {
+  switch (loss) {
+    case GanLoss::Minimax: return "minimax";
+    case GanLoss::NonSaturating: return "nonsaturating";
+    case GanLoss::LeastSquares: return "least_squares";
+    case GanLoss::WassersteinGP: return "wgan_gp";
+  }
+  return "?";
+}
+
+template <class T>
+double gradient_penalty(Sequential<T>& critic, const Mat<T>& x, double lambda, double* mean_norm) {
+  if (critic.out_features() != 1)
+    throw std::invalid_argument("gradient penalty: the critic must have one output, it has " +
+                                std::to_string(critic.out_features()));
+  const Eigen::Index n = x.rows();
+  if (n == 0) return 0.0;
+  critic.forward(x, true);
+  Mat<T> ones = Mat<T>::Ones(n, 1);
+  Mat<T> g;
+  critic.backward_input(ones, g);
+  Mat<T> gbar(n, g.cols());
+  double sum = 0, norms = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double norm = std::sqrt(g.row(i).template cast<double>().squaredNorm());
+    sum += (norm - 1.0) * (norm - 1.0);
+    norms += norm;
+    const double c = norm > 0 ? 2.0 * lambda * (norm - 1.0) / (norm * static_cast<double>(n)) : 0.0;
+    gbar.row(i) = g.row(i) * static_cast<T>(c);
+  }
+  critic.double_backward(gbar);
+  if (mean_norm) *mean_norm = norms / static_cast<double>(n);
+  return lambda * sum / static_cast<double>(n);
+}
+
+template <class T>
+const Mat<T>& GanNet<T>::generate(const Mat<T>& z) {
+  return generator.forward(z, true);
+}
+
+template <class T>
+GanDTerms GanNet<T>::discriminator_pass(const Mat<T>& real, const Mat<T>& fake, const Mat<T>& eps) {
+  const Eigen::Index nr = real.rows(), nf = fake.rows(), d = real.cols();
+  if (fake.cols() != d)
+    throw std::invalid_argument("discriminator pass: real rows have " + std::to_string(d) + " features, fake rows " +
+                                std::to_string(fake.cols()));
+  GanDTerms out;
+  out.grad_norm = std::nan("");
+  discriminator.zero_grad();
+  if (loss == GanLoss::WassersteinGP) {
+    const Eigen::Index m = std::min(nr, nf);
+    if (eps.rows() < m) throw std::invalid_argument("discriminator pass: wgan_gp needs one eps per row");
+    interp_.resize(m, d);
+    for (Eigen::Index i = 0; i < m; ++i) {
+      const T e = eps(i, 0);
+      interp_.row(i) = e * real.row(i) + (T(1) - e) * fake.row(i);
+    }
+    out.penalty = gradient_penalty(discriminator, interp_, gp_lambda, &out.grad_norm);
+  }
+  // One forward over real then fake rows (one GEMM per layer).
+  both_.resize(nr + nf, d);
+  both_.topRows(nr) = real;
+  both_.bottomRows(nf) = fake;
+  const Mat<T>& l = discriminator.forward(both_, true);
+  dlogits_.resize(nr + nf, 1);
+  const double ir = 1.0 / static_cast<double>(std::max<Eigen::Index>(nr, 1));
+  const double jf = 1.0 / static_cast<double>(std::max<Eigen::Index>(nf, 1));
+  double lr = 0, lf = 0, mr = 0, mf = 0;
+  for (Eigen::Index i = 0; i < nr + nf; ++i) {
+    const bool is_real = i < nr;
+    const double v = l(i, 0), w = is_real ? ir : jf;
+    double term = 0, grad = 0, shown = v;
+    switch (loss) {
+      case GanLoss::Minimax:
+      case GanLoss::NonSaturating: {
+        const double s = sigmoid(v);
+        shown = s;
+        term = is_real ? softplus(-v) : softplus(v);
+        grad = is_real ? s - 1.0 : s;
+        break;
+      }
+      case GanLoss::LeastSquares:
+        term = is_real ? 0.5 * (v - 1.0) * (v - 1.0) : 0.5 * v * v;
+        grad = is_real ? v - 1.0 : v;
+        break;
+      case GanLoss::WassersteinGP:
+        term = is_real ? -v : v;
+        grad = is_real ? -1.0 : 1.0;
+        break;
+    }
+    dlogits_(i, 0) = static_cast<T>(grad * w);
+    (is_real ? lr : lf) += term;
+    (is_real ? mr : mf) += shown;
+  }
+  discriminator.backward(dlogits_);
+  out.loss = lr * ir + lf * jf + out.penalty;
+  out.real = mr * ir;
+  out.fake = mf * jf;
+  return out;
+}
+
+template <class T>
+GanGTerms GanNet<T>::generator_pass() {
+  const Mat<T>& fake = generator.activation(generator.size() - 1);
+  const Eigen::Index n = fake.rows();
+  const Mat<T>& l = discriminator.forward(fake, true);
+  dlogits_.resize(n, 1);
+  const double w = 1.0 / static_cast<double>(std::max<Eigen::Index>(n, 1));
+  double sum = 0, shown = 0;
+  for (Eigen::Index i = 0; i < n; ++i) {
+    const double v = l(i, 0);
+    double term = 0, grad = 0;
+    const double s = sigmoid(v);
+    switch (loss) {
+      case GanLoss::Minimax:
+        term = -softplus(v);  // log(1 - sigmoid(v))
+        grad = -s;
+        break;
+      case GanLoss::NonSaturating:
+        term = softplus(-v);  // -log sigmoid(v)
+        grad = s - 1.0;
+        break;
+      case GanLoss::LeastSquares:
+        term = 0.5 * (v - 1.0) * (v - 1.0);
+        grad = v - 1.0;
+        break;
+      case GanLoss::WassersteinGP:
+        term = -v;
+        grad = -1.0;
+        break;
+    }
+    dlogits_(i, 0) = static_cast<T>(grad * w);
+    sum += term;
+    shown += gan_loss_is_probabilistic(loss) ? s : v;
+  }
+  discriminator.backward_input(dlogits_, dfake_);
+  generator.zero_grad();
+  generator.backward(dfake_);
+  return {sum * w, shown * w};
+}
+
+template double gradient_penalty<float>(Sequential<float>&, const Mat<float>&, double, double*);
+template double gradient_penalty<double>(Sequential<double>&, const Mat<double>&, double, double*);
+template struct GanNet<float>;
+template struct GanNet<double>;
+
+}  // namespace cilab::nn

@@ -357,6 +357,9 @@ AscentStep newton_ascend_discriminator(const QuadratureGrid& g, QuadraticLogisti
   const AscentStep out{l.value, l.grad_norm()};
   double delta[3];
   if (!ascent_direction(l, delta)) return out;
+  // Predicted gain grad . delta below rounding of V: at the optimum, nothing to halve.
+  const double gain = l.grad[0] * delta[0] + l.grad[1] * delta[1] + l.grad[2] * delta[2];
+  if (!(gain > 1e-15 * (1.0 + std::abs(l.value)))) return out;
   double t = 1.0;
   for (int halvings = 0; halvings <= 40; ++halvings, t *= 0.5) {
     const QuadraticLogistic e = moved(d, delta, t);

@@ -145,18 +145,19 @@ void GanOptimalTab::draw(const ImVec2& size) {
   const ImVec2 sz(size.x > 0 ? size.x : avail.x, size.y > 0 ? size.y : avail.y);
   if (ImGui::BeginChild("##gan_optimal_tab", sz, false, ImGuiWindowFlags_NoScrollbar)) {
     const float fs = ImGui::GetFontSize();
-    const float controls_w = std::clamp(sz.x * 0.27f, fs * 14.0f, fs * 19.0f);
+    const float controls_w = std::clamp(sz.x * 0.25f, fs * 15.5f, fs * 19.0f);
     draw_controls(controls_w, sz.y);
     ImGui::SameLine();
     ImGui::BeginGroup();
     draw_readouts();
-    const float caption_h = ImGui::GetTextLineHeightWithSpacing() * 2.0f + ImGui::GetStyle().ItemSpacing.y;
+    const char* caption =
+        "At p_g = p_data: D* = 1/2 everywhere, JS = 0 and V(G, D*) = -log 4 = -1.386, the generator's minimum. "
+        "Otherwise D* maximises V over D and V(G, D*) = 2 JS - log 4 > -log 4.";
     const ImVec2 rest = ImGui::GetContentRegionAvail();
+    const float caption_h = ImGui::CalcTextSize(caption, nullptr, false, rest.x).y + ImGui::GetStyle().ItemSpacing.y;
     draw_plot(ImVec2(rest.x, std::max(min_plot_height(true), rest.y - caption_h)));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + rest.x);
-    ImGui::TextDisabled(
-        "At p_g = p_data: D* = 1/2 everywhere, JS = 0 and V(G, D*) = -log 4 = -1.386, the generator's minimum. "
-        "For any other p_g, D* maximises V over D and V(G, D*) = 2 JS - log 4 > -log 4.");
+    ImGui::TextDisabled("%s", caption);
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
@@ -168,19 +169,20 @@ void GanOptimalTab::draw_controls(float width, float height) {
     ImGui::EndChild();
     return;
   }
-  const float fs = ImGui::GetFontSize();
-  ImGui::PushItemWidth(-fs * 5.0f);
+  ImGui::PushItemWidth(-(ImGui::CalcTextSize("steps/frame").x + ImGui::GetStyle().ItemInnerSpacing.x + 2.0f));
   GanOptimalSettings s = settings_;
   bool changed = false;
   const int clamp = ImGuiSliderFlags_AlwaysClamp;
   const double m = kGanOptimalMeanRange;
 
+  ImGui::AlignTextToFramePadding();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDataColor), "p_data (the data)");
-  changed |= real_slider("mean##data", &s.data_mean, -m, m, "%.2f", clamp, slider_state_);
-  changed |= real_slider("sd##data", &s.data_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp, slider_state_);
-  changed |= ImGui::Checkbox("second component", &s.data_bimodal);
+  ImGui::SameLine();
+  changed |= ImGui::Checkbox("2 modes", &s.data_bimodal);
   tooltip_text("p_data = (1 - w) N(mean, sd^2) + w N(mean 2, sd 2^2): a bimodal data density. Its log ratio to p_g "
                "is no longer quadratic, so the logistic D cannot reach D*.");
+  changed |= real_slider("mean##data", &s.data_mean, -m, m, "%.2f", clamp, slider_state_);
+  changed |= real_slider("sd##data", &s.data_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp, slider_state_);
   if (s.data_bimodal) {
     changed |= real_slider("weight w##data2", &s.data2_weight, 0.05, 0.95, "%.2f", clamp, slider_state_);
     changed |= real_slider("mean 2##data2", &s.data2_mean, -m, m, "%.2f", clamp, slider_state_);
@@ -210,7 +212,7 @@ void GanOptimalTab::draw_controls(float width, float height) {
   ImGui::Separator();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kTrainedColor), "D (trained, G fixed)");
   int capacity = s.degree - 1;
-  if (ImGui::Combo("logit##d", &capacity, "a + b x\0a + b x + c x^2\0")) {
+  if (ImGui::Combo("logit##d", &capacity, "a + bx\0a + bx + cx^2\0")) {
     s.degree = capacity + 1;
     changed = true;
   }
@@ -248,16 +250,13 @@ void GanOptimalTab::draw_controls(float width, float height) {
   tooltip_text("D back to a = b = c = 0: D(x) = 1/2, V(G, D) = -log 4.");
   ImGui::Text("step %d%s", d_steps_,
               d_steps_ > 0 && last_grad_norm_ < kConvergedGrad ? " (converged)" : (training_ ? " (training)" : ""));
-  ImGui::Text("a = %.4g  b = %.4g", d_.a, d_.b);
-  if (d_.degree == 2) {
-    ImGui::SameLine();
-    ImGui::Text(" c = %.4g", d_.c);
-  }
+  ImGui::Text("D : a, b, c = %.3g, %.3g, %.3g", d_.a, d_.b, d_.c);
+  tooltip_text("The trained D(x) = sigmoid(a + b x + c x^2) (c = 0 for the linear logit).");
   if (!settings_.data_bimodal) {
     const QuadraticLogistic exact = exact_quadratic_logistic(data_, gen_);
-    ImGui::TextDisabled("D*: a = %.4g  b = %.4g  c = %.4g", exact.a, exact.b, exact.c);
-    tooltip_text("D* as a logistic: c = 1/(2 s_g^2) - 1/(2 s_d^2), b = m_d/s_d^2 - m_g/s_g^2, "
-                 "a = log(s_g/s_d) - m_d^2/(2 s_d^2) + m_g^2/(2 s_g^2).");
+    ImGui::TextDisabled("D*: a, b, c = %.3g, %.3g, %.3g", exact.a, exact.b, exact.c);
+    tooltip_text("D* as a logistic (log p_data - log p_g is quadratic): c = 1/(2 s_g^2) - 1/(2 s_d^2), "
+                 "b = m_d/s_d^2 - m_g/s_g^2, a = log(s_g/s_d) - m_d^2/(2 s_d^2) + m_g^2/(2 s_g^2).");
   }
   ImGui::PopItemWidth();
   ImGui::EndChild();
@@ -265,30 +264,35 @@ void GanOptimalTab::draw_controls(float width, float height) {
 
 void GanOptimalTab::draw_readouts() {
   const float fs = ImGui::GetFontSize();
-  const float big = 1.25f;
-  const float big_h = fs * big + ImGui::GetStyle().WindowPadding.y * 2.0f;
   const std::string v_text = "V(G, D*) = " + fmt("%.9f", report_.v_optimal);
   const std::string id_text = "2 JS - log 4 = " + fmt("%.9f", report_.identity);
+  const std::string diff_text = "(difference " + fmt("%.1e", report_.v_optimal - report_.identity) + ")";
+  // As large as fits (1 to 1.3 x the font) on one line; on two lines if even 1 x does not fit.
+  const float gap = fs * 1.2f;
+  const float one_line = ImGui::CalcTextSize(v_text.c_str()).x + ImGui::CalcTextSize(id_text.c_str()).x +
+                         ImGui::CalcTextSize("=").x + 2.0f * gap;
+  const float avail = ImGui::GetContentRegionAvail().x;
+  const bool wrap = one_line > avail;
+  const float big = wrap ? 1.0f : std::clamp(avail / one_line, 1.0f, 1.3f);
+  const float big_h = (wrap ? 2.0f : 1.0f) * ImGui::GetTextLineHeightWithSpacing() * big;
   if (ImGui::BeginChild("##gan_optimal_big", ImVec2(0, big_h), false, ImGuiWindowFlags_NoScrollbar)) {
     ImGui::SetWindowFontScale(big);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kOptimalColor), "%s", v_text.c_str());
     tooltip_text("V(G, D*) = E_pdata[log D*(x)] + E_pg[log(1 - D*(x))] with D*(x) = p_data / (p_data + p_g): the "
                  "generator's objective when D is optimal. Composite Gauss-Legendre quadrature (16 nodes per panel) "
                  "over every component's mean +- 10 sd, log terms through softplus.");
-    ImGui::SameLine(0.0f, fs * 1.5f);
+    ImGui::SameLine(0.0f, gap);
     ImGui::TextUnformatted("=");
-    ImGui::SameLine(0.0f, fs * 1.5f);
+    if (!wrap) ImGui::SameLine(0.0f, gap);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kOptimalColor), "%s", id_text.c_str());
     tooltip_text("2 JS(p_data || p_g) - log 4, JS computed from M = (p_data + p_g) / 2, not from D*. Goodfellow et "
                  "al. (2014): V(G, D*) = 2 JS - log 4, so with D optimal the generator minimises JS.");
-    ImGui::SameLine(0.0f, fs * 1.5f);
-    ImGui::TextDisabled("(difference %.1e)", report_.v_optimal - report_.identity);
   }
   ImGui::EndChild();
+  readout(diff_text, "V(G, D*) - (2 JS - log 4): the identity holds to quadrature accuracy (~1e-12).", true);
   readout("JS = " + fmt("%.5f", report_.js) + " (log 2 = 0.69315)",
           "JS(p_data || p_g) = 1/2 KL(p_data || M) + 1/2 KL(p_g || M), M = (p_data + p_g) / 2. Symmetric, in "
-          "[0, log 2]: 0 iff p_g = p_data, log 2 when they do not overlap.",
-          true);
+          "[0, log 2]: 0 iff p_g = p_data, log 2 when they do not overlap.");
   readout("KL(p_data || p_g) = " + fmt("%.5f", report_.kl_data_gen),
           "KL(p_data || p_g) = E_pdata[log p_data(x) - log p_g(x)]: large where the data has mass p_g misses.");
   readout("KL(p_g || p_data) = " + fmt("%.5f", report_.kl_gen_data),
@@ -325,20 +329,20 @@ void GanOptimalTab::draw_plot(const ImVec2& size) {
     dd[i] = d_(x);
     peak = std::max({peak, p[i], q[i]});
   }
-  // y: one axis for densities and probabilities; room above 1 for the legend, steps of 0.5.
-  const double top = std::max(1.5, 0.5 * std::ceil(peak * 1.15 / 0.5));
+  // y: one axis for densities and probabilities; room above 1 for the legend (1.8), steps of 0.5.
+  const double top = std::max(1.8, 0.5 * std::ceil(peak * 1.15 / 0.5));
   targets_.plot_min = ImGui::GetCursorScreenPos();
   targets_.plot_max = ImVec2(targets_.plot_min.x + size.x, targets_.plot_min.y + size.y);
   if (!plot::BeginPlot("Densities, D*(x) and the trained D(x)##gan_optimal", size)) return;
-  plot::SetupAxes("x", "p(x) (density) and D(x) (probability): one axis");
+  plot::SetupAxes("x", "p(x) and D(x), one axis");
   plot::SetupAxesLimits(lo, hi, -0.03 * top, top, plot::Cond::Always);
   plot::SetupLegend(plot::Location::NorthEast);
   density_item("p_data(x)", xs, p, kDataColor);
   density_item("p_g(x)", xs, q, kGenColor);
   const double half_x[2] = {lo, hi}, half_y[2] = {0.5, 0.5};
   plot::PlotLine("D = 1/2", half_x, half_y, 2, line_spec(kHalfColor, 1.0f, plot::LineStyle::Dotted));
-  plot::PlotLine("D*(x) = p_data / (p_data + p_g)", xs.data(), opt.data(), kCurveSamples, line_spec(kOptimalColor, 2.5f));
-  plot::PlotLine("D(x) trained (dashed)", xs.data(), dd.data(), kCurveSamples,
+  plot::PlotLine("D* = p_data/(p_data+p_g)", xs.data(), opt.data(), kCurveSamples, line_spec(kOptimalColor, 2.5f));
+  plot::PlotLine("D, trained (dashed)", xs.data(), dd.data(), kCurveSamples,
                  line_spec(kTrainedColor, 2.0f, plot::LineStyle::Dashed));
   if (plot::IsPlotHovered()) {
     const double x = plot::GetPlotMousePos().x;

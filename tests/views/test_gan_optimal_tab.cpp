@@ -69,8 +69,8 @@ TEST_CASE("gan optimal tab: read-outs show V(G, D*) beside 2 JS - log 4, the plo
   CHECK(has(text, "max |D - D*| = "));
   // The plot: title, both axis labels, every legend entry, the caption.
   CHECK(has(text, "Densities, D*(x) and the trained D(x)"));
-  CHECK(has(text, "p(x) (density) and D(x) (probability): one axis"));
-  for (const char* entry : {"p_data(x)", "p_g(x)", "D*(x) = p_data / (p_data + p_g)", "D(x) trained (dashed)", "D = 1/2"})
+  CHECK(has(text, "p(x) and D(x), one axis"));
+  for (const char* entry : {"p_data(x)", "p_g(x)", "D* = p_data/(p_data+p_g)", "D, trained (dashed)", "D = 1/2"})
     CHECK(has(text, entry));
   CHECK(has(text, "V(G, D*) = -log 4"));
   // Layout: the plot is readable and inside the tab's region; the controls are inside too.

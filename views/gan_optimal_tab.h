@@ -30,7 +30,7 @@ struct GanOptimalSettings {
   int degree = 2;                         // D's logit: 1 = a + b x, 2 = a + b x + c x^2 (capacity)
   GanOptimalOptimizer optimizer = GanOptimalOptimizer::Bound;
   double lr = kDefaultAscentRate;         // the bound step's rate, in (0, 2)
-  int steps_per_frame = 2;                // training steps per drawn frame while training
+  int steps_per_frame = 1;                // training steps per drawn frame while training
 };
 
 // Screen centres of the tab's main controls in the last drawn frame (tests, --script clicks).

@@ -97,12 +97,12 @@ double optimal_logit(const Mixture1d& data, const Mixture1d& gen, double x) {
 }
 
 double optimal_discriminator(const Mixture1d& data, const Mixture1d& gen, double x) {
-  return sigmoid(optimal_logit(data, gen, x));
+  return stable_sigmoid(optimal_logit(data, gen, x));
 }
 
-double softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
+double stable_softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
 
-double sigmoid(double t) {
+double stable_sigmoid(double t) {
   if (t >= 0.0) return 1.0 / (1.0 + std::exp(-t));
   const double e = std::exp(t);
   return e / (1.0 + e);
@@ -157,8 +157,8 @@ double gan_value_logit(const QuadratureGrid& g, const std::function<double(doubl
   for (size_t i = 0; i < g.x.size(); ++i) {
     const double f = logit(g.x[i]);
     const double p = std::exp(g.log_p[i]), q = std::exp(g.log_q[i]);
-    if (p > 0.0) v -= g.w[i] * p * softplus(-f);
-    if (q > 0.0) v -= g.w[i] * q * softplus(f);
+    if (p > 0.0) v -= g.w[i] * p * stable_softplus(-f);
+    if (q > 0.0) v -= g.w[i] * q * stable_softplus(f);
   }
   return v;
 }
@@ -179,8 +179,8 @@ double gan_value_optimal(const QuadratureGrid& g) {
   for (size_t i = 0; i < g.x.size(); ++i) {
     const double r = g.log_p[i] == g.log_q[i] ? 0.0 : g.log_p[i] - g.log_q[i];  // logit of D*
     const double p = std::exp(g.log_p[i]), q = std::exp(g.log_q[i]);
-    if (p > 0.0) v -= g.w[i] * p * softplus(-r);  // log D* = -softplus(-r)
-    if (q > 0.0) v -= g.w[i] * q * softplus(r);   // log(1 - D*) = -softplus(r)
+    if (p > 0.0) v -= g.w[i] * p * stable_softplus(-r);  // log D* = -softplus(-r)
+    if (q > 0.0) v -= g.w[i] * q * stable_softplus(r);   // log(1 - D*) = -softplus(r)
   }
   return v;
 }
@@ -251,7 +251,7 @@ double max_gap_to_optimal(const QuadratureGrid& g, const QuadraticLogistic& d, d
   for (size_t i = 0; i < g.x.size(); ++i) {
     if (mass_floor > 0.0 && log_add_exp(g.log_p[i], g.log_q[i]) < log_floor) continue;
     const double r = g.log_p[i] == g.log_q[i] ? 0.0 : g.log_p[i] - g.log_q[i];
-    gap = std::max(gap, std::abs(d(g.x[i]) - sigmoid(r)));
+    gap = std::max(gap, std::abs(d(g.x[i]) - stable_sigmoid(r)));
   }
   return gap;
 }
@@ -280,9 +280,9 @@ Local local_model(const QuadratureGrid& g, const QuadraticLogistic& d, bool exac
   for (size_t i = 0; i < g.x.size(); ++i) {
     const double x = g.x[i], f = d.logit(x);
     const double p = std::exp(g.log_p[i]), q = std::exp(g.log_q[i]);
-    if (p > 0.0) l.value -= g.w[i] * p * softplus(-f);
-    if (q > 0.0) l.value -= g.w[i] * q * softplus(f);
-    const double s_pos = sigmoid(f), s_neg = sigmoid(-f);
+    if (p > 0.0) l.value -= g.w[i] * p * stable_softplus(-f);
+    if (q > 0.0) l.value -= g.w[i] * q * stable_softplus(f);
+    const double s_pos = stable_sigmoid(f), s_neg = stable_sigmoid(-f);
     // dV/df = p (1 - D) - q D; d2V/df2 = -(p + q) D (1 - D) >= -(p + q) / 4.
     const double dvdf = g.w[i] * (p * s_neg - q * s_pos);
     const double curv = g.w[i] * (p + q) * (exact_hessian ? s_pos * s_neg : 0.25);

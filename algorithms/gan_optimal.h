@@ -73,9 +73,9 @@ double optimal_logit(const Mixture1d& data, const Mixture1d& gen, double x);
 double optimal_discriminator(const Mixture1d& data, const Mixture1d& gen, double x);
 
 // log(1 + e^t), exact for every t (no overflow, no loss of the small tail).
-double softplus(double t);
+double stable_softplus(double t);
 // 1 / (1 + e^-t), exact for every t.
-double sigmoid(double t);
+double stable_sigmoid(double t);
 
 // Largest number of quadrature panels (bounds the cost for extreme sd ratios).
 constexpr int kMaxPanels = 4096;
@@ -132,7 +132,7 @@ struct QuadraticLogistic {
   // a + b x + c x^2.
   double logit(double x) const { return a + x * (b + c * x); }
   // D(x).
-  double operator()(double x) const { return sigmoid(logit(x)); }
+  double operator()(double x) const { return stable_sigmoid(logit(x)); }
 };
 
 // The parameters that make D = D* exactly when data and gen are single Gaussians N(m1, s1^2) and

@@ -158,7 +158,8 @@ struct AscentStep {
 
 // One step of preconditioned gradient ascent on V with G fixed (quadrature expectations, so
 // deterministic): theta += lr M^-1 grad V (see the header comment). Any lr in (0, 2) never
-// decreases V (V gains at least lr (1 - lr/2) grad^T M^-1 grad); 1 is the largest sure gain. Throws std::invalid_argument for lr outside (0, 2) or a degree other than 1 or 2.
+// decreases V (V gains at least lr (1 - lr/2) grad^T M^-1 grad); 1 is the largest sure gain.
+// Throws std::invalid_argument for lr outside (0, 2) or a degree other than 1 or 2.
 AscentStep ascend_discriminator(const QuadratureGrid& g, QuadraticLogistic& d,
                                 double lr = kDefaultAscentRate);
 

@@ -58,8 +58,10 @@ class GanOptimalTab {
 
   // The current settings.
   const GanOptimalSettings& settings() const { return settings_; }
-  // Replace the settings (the next frame rebuilds what changed); invalid densities are refused by
-  // the numerics with std::invalid_argument naming p_data or p_g, and the old settings stay.
+  // Replace the settings and rebuild the densities, grid and read-outs at once (D keeps its
+  // parameters: it is left behind until trained again). Throws std::invalid_argument naming what
+  // failed (p_data or p_g for a bad density, degree, lr, steps_per_frame, data2_weight) and keeps
+  // the old settings.
   void set_settings(const GanOptimalSettings& s);
   // Train D while drawing (the "Train D (G fixed)" toggle).
   void set_training(bool on) { training_ = on; }

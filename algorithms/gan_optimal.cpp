@@ -65,17 +65,18 @@ Mixture1d default_gen_density() { return gaussian_density(2.0, 1.5); }
 
 void validate_density(const Mixture1d& m, const char* name) {
   if (m.components.empty())
-    throw std::invalid_argument(std::string(name) + ": the density has no component; give it at least one Gaussian");
+    throw std::invalid_argument(std::string(name) +
+                                ": the density has no component; give it at least one Gaussian");
   for (size_t i = 0; i < m.components.size(); ++i) {
     const GaussianComponent& c = m.components[i];
     const std::string which = std::string(name) + " component " + std::to_string(i + 1) + ": ";
     if (!(c.weight > 0.0) || !std::isfinite(c.weight))
       throw std::invalid_argument(which + "weight = " + std::to_string(c.weight) +
                                   " must be finite and > 0 (drop the component instead)");
-    if (!std::isfinite(c.mean))
-      throw std::invalid_argument(which + "mean must be finite");
+    if (!std::isfinite(c.mean)) throw std::invalid_argument(which + "mean must be finite");
     if (!(c.sd > 0.0) || !std::isfinite(c.sd))
-      throw std::invalid_argument(which + "sd = " + std::to_string(c.sd) + " must be finite and > 0");
+      throw std::invalid_argument(which + "sd = " + std::to_string(c.sd) +
+                                  " must be finite and > 0");
   }
 }
 
@@ -100,7 +101,9 @@ double optimal_discriminator(const Mixture1d& data, const Mixture1d& gen, double
   return stable_sigmoid(optimal_logit(data, gen, x));
 }
 
-double stable_softplus(double t) { return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t)); }
+double stable_softplus(double t) {
+  return t > 0.0 ? t + std::log1p(std::exp(-t)) : std::log1p(std::exp(t));
+}
 
 double stable_sigmoid(double t) {
   if (t >= 0.0) return 1.0 / (1.0 + std::exp(-t));
@@ -123,7 +126,8 @@ QuadratureGrid make_quadrature_grid(const Mixture1d& data, const Mixture1d& gen)
     }
   }
   const double want = std::ceil((g.hi - g.lo) * kPanelsPerSd / min_sd);
-  g.panels = static_cast<int>(std::clamp(want, static_cast<double>(kMinPanels), static_cast<double>(kMaxPanels)));
+  g.panels = static_cast<int>(
+      std::clamp(want, static_cast<double>(kMinPanels), static_cast<double>(kMaxPanels)));
   double nodes[kNodesPerPanel], weights[kNodesPerPanel];
   gauss_legendre(kNodesPerPanel, nodes, weights);
   const size_t n = static_cast<size_t>(g.panels) * kNodesPerPanel;
@@ -229,7 +233,8 @@ QuadraticLogistic exact_quadratic_logistic(const Mixture1d& data, const Mixture1
   validate_density(gen, "p_g");
   if (data.components.size() != 1 || gen.components.size() != 1)
     throw std::invalid_argument(
-        "exact_quadratic_logistic: p_data and p_g must be single Gaussians (a mixture's log ratio is not quadratic)");
+        "exact_quadratic_logistic: p_data and p_g must be single Gaussians (a mixture's log ratio "
+        "is not quadratic)");
   const double m1 = data.components[0].mean, s1 = data.components[0].sd;
   const double m2 = gen.components[0].mean, s2 = gen.components[0].sd;
   QuadraticLogistic d;
@@ -245,8 +250,10 @@ double gan_value(const QuadratureGrid& g, const QuadraticLogistic& d) {
 
 double max_gap_to_optimal(const QuadratureGrid& g, const QuadraticLogistic& d, double mass_floor) {
   double log_peak = -std::numeric_limits<double>::infinity();
-  for (size_t i = 0; i < g.x.size(); ++i) log_peak = std::max(log_peak, log_add_exp(g.log_p[i], g.log_q[i]));
-  const double log_floor = mass_floor > 0.0 ? log_peak + std::log(mass_floor) : -std::numeric_limits<double>::infinity();
+  for (size_t i = 0; i < g.x.size(); ++i)
+    log_peak = std::max(log_peak, log_add_exp(g.log_p[i], g.log_q[i]));
+  const double log_floor =
+      mass_floor > 0.0 ? log_peak + std::log(mass_floor) : -std::numeric_limits<double>::infinity();
   double gap = 0.0;
   for (size_t i = 0; i < g.x.size(); ++i) {
     if (mass_floor > 0.0 && log_add_exp(g.log_p[i], g.log_q[i]) < log_floor) continue;
@@ -271,7 +278,9 @@ struct Local {
   double value = 0.0;
   double grad[3] = {0.0, 0.0, 0.0};
   double curvature[3][3] = {};  // lower triangle
-  double grad_norm() const { return std::sqrt(grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2]); }
+  double grad_norm() const {
+    return std::sqrt(grad[0] * grad[0] + grad[1] * grad[1] + grad[2] * grad[2]);
+  }
 };
 
 Local local_model(const QuadratureGrid& g, const QuadraticLogistic& d, bool exact_hessian) {
@@ -346,7 +355,8 @@ AscentStep ascend_discriminator(const QuadratureGrid& g, QuadraticLogistic& d, d
   const Local l = local_model(g, d, false);
   const AscentStep out{l.value, l.grad_norm()};
   double delta[3];
-  if (ascent_direction(l, delta)) d = moved(d, delta, lr);  // else no mass on the grid: nothing to learn
+  if (ascent_direction(l, delta))
+    d = moved(d, delta, lr);  // else no mass on the grid: nothing to learn
   return out;
 }
 

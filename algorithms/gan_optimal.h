@@ -19,18 +19,20 @@
 // with panels no wider than a quarter of the smallest sd (at least 64, at most kMaxPanels). The
 // mass outside is below 1e-22 and the rule is exact to ~1e-14 on these smooth integrands. The log
 // terms use the log densities and softplus, so nothing overflows or gives 0 * log 0 where a density
-// underflows: log D* = -softplus(log p_g - log p_data), log(1 - D*) = -softplus(log p_data - log p_g).
+// underflows: log D* = -softplus(log p_g - log p_data),
+// log(1 - D*) = -softplus(log p_data - log p_g).
 //
 // The trainable discriminator (the catalogue's derived oracle) is a logistic regression on
 // (1, x, x^2): D(x) = sigmoid(a + b x + c x^2). log p_data - log p_g is quadratic in x for two
 // Gaussians, so this family holds D* exactly (`exact_quadratic_logistic`). It is trained with G
 // fixed by `ascend_discriminator`: V is concave in theta = (a, b, c) and its Hessian
-// -E_{(p+q)}[sigmoid'(f) phi phi^T] is bounded below by -M, M = 1/4 sum_i w_i (p_i + q_i) phi_i phi_i^T
-// (sigmoid' <= 1/4). The step theta += lr M^-1 grad V is gradient ascent preconditioned by that
-// fixed bound (Boehning and Lindsay 1988, the quadratic lower bound of logistic regression): with
-// lr = 1 it is a minorise-maximise step, so V never decreases, it is invariant to the scale of x,
-// and it reaches D* for the default densities within a few hundred steps from a = b = c = 0, slowly
-// enough to watch. `newton_ascend_discriminator` (exact Hessian, step halving) is the fast option.
+// -E_{(p+q)}[sigmoid'(f) phi phi^T] is bounded below by -M,
+// M = 1/4 sum_i w_i (p_i + q_i) phi_i phi_i^T (sigmoid' <= 1/4). The step theta += lr M^-1 grad V
+// is gradient ascent preconditioned by that fixed bound (Boehning and Lindsay 1988, the quadratic
+// lower bound of logistic regression): with lr = 1 it is a minorise-maximise step, so V never
+// decreases, it is invariant to the scale of x, and it reaches D* for the default densities within
+// a few hundred steps from a = b = c = 0, slowly enough to watch. `newton_ascend_discriminator`
+// (exact Hessian, step halving) is the fast option.
 #pragma once
 
 #include <functional>
@@ -84,12 +86,12 @@ constexpr int kNodesPerPanel = 16;
 
 // The nodes of the composite rule over the union of both supports, with both log densities there.
 struct QuadratureGrid {
-  double lo = 0.0, hi = 0.0;   // integration interval
-  int panels = 0;              // panels of kNodesPerPanel nodes
-  std::vector<double> x;       // nodes
-  std::vector<double> w;       // weights (sum = hi - lo)
-  std::vector<double> log_p;   // log p_data(x)
-  std::vector<double> log_q;   // log p_g(x)
+  double lo = 0.0, hi = 0.0;  // integration interval
+  int panels = 0;             // panels of kNodesPerPanel nodes
+  std::vector<double> x;      // nodes
+  std::vector<double> w;      // weights (sum = hi - lo)
+  std::vector<double> log_p;  // log p_data(x)
+  std::vector<double> log_q;  // log p_g(x)
 };
 
 // Builds the grid for (data, gen); validates both densities (errors name p_data or p_g).
@@ -145,7 +147,8 @@ double gan_value(const QuadratureGrid& g, const QuadraticLogistic& d);
 // max |D(x) - D*(x)| over the grid's nodes where the mixture (p_data + p_g) / 2 is at least
 // mass_floor times its largest value on the grid (0: every node; the far tails, which carry no
 // mass and so do not affect V, are where a trained D is slowest to follow D*).
-double max_gap_to_optimal(const QuadratureGrid& g, const QuadraticLogistic& d, double mass_floor = 0.0);
+double max_gap_to_optimal(const QuadratureGrid& g, const QuadraticLogistic& d,
+                          double mass_floor = 0.0);
 
 // Default step size of ascend_discriminator (1: the minorise-maximise step).
 constexpr double kDefaultAscentRate = 1.0;

@@ -44,17 +44,21 @@ Mixture1d gen_of(const GanOptimalSettings& s) { return gaussian_density(s.gen_me
 
 void check_settings(const GanOptimalSettings& s) {
   if (s.degree != 1 && s.degree != 2)
-    throw std::invalid_argument("degree = " + std::to_string(s.degree) + " must be 1 (linear) or 2 (quadratic)");
-  if (!(s.lr > 0.0 && s.lr < 2.0)) throw std::invalid_argument("lr = " + std::to_string(s.lr) + " must be in (0, 2)");
+    throw std::invalid_argument("degree = " + std::to_string(s.degree) +
+                                " must be 1 (linear) or 2 (quadratic)");
+  if (!(s.lr > 0.0 && s.lr < 2.0))
+    throw std::invalid_argument("lr = " + std::to_string(s.lr) + " must be in (0, 2)");
   if (s.steps_per_frame < 1 || s.steps_per_frame > kMaxStepsPerFrame)
-    throw std::invalid_argument("steps_per_frame = " + std::to_string(s.steps_per_frame) + " must be in [1, " +
-                                std::to_string(kMaxStepsPerFrame) + "]");
+    throw std::invalid_argument("steps_per_frame = " + std::to_string(s.steps_per_frame) +
+                                " must be in [1, " + std::to_string(kMaxStepsPerFrame) + "]");
   if (s.data_bimodal && !(s.data2_weight > 0.0 && s.data2_weight < 1.0))
-    throw std::invalid_argument("data2_weight = " + std::to_string(s.data2_weight) + " must be in (0, 1)");
+    throw std::invalid_argument("data2_weight = " + std::to_string(s.data2_weight) +
+                                " must be in (0, 1)");
 }
 
 // A density as one legend item: the area under the curve filled, the curve on top.
-void density_item(const char* label, const std::vector<double>& xs, const std::vector<double>& ys, ImU32 color) {
+void density_item(const char* label, const std::vector<double>& xs, const std::vector<double>& ys,
+                  ImU32 color) {
   plot::Spec spec;
   spec.color = color;
   spec.fill_color = with_alpha(color, kFillAlpha);
@@ -91,7 +95,7 @@ plot::Spec line_spec(ImU32 color, float weight, plot::LineStyle style = plot::Li
   return spec;
 }
 
-// A "label = value" read-out with a formula tooltip, wrapped onto the next line when it does not fit.
+// A "label = value" read-out with a formula tooltip, on a new line when it does not fit.
 void readout(const std::string& text, const char* tip, bool first = false) {
   if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize() * 1.5f);
   ImGui::TextUnformatted(text.c_str());
@@ -105,7 +109,8 @@ GanOptimalTab::GanOptimalTab() { set_settings(settings_); }
 void GanOptimalTab::set_settings(const GanOptimalSettings& s) {
   check_settings(s);
   Mixture1d data = data_of(s), gen = gen_of(s);
-  QuadratureGrid grid = make_quadrature_grid(data, gen);  // throws naming p_data or p_g: nothing changed yet
+  QuadratureGrid grid =
+      make_quadrature_grid(data, gen);  // throws naming p_data or p_g: nothing changed yet
   settings_ = s;
   data_ = std::move(data);
   gen_ = std::move(gen);
@@ -131,8 +136,9 @@ void GanOptimalTab::reset_discriminator() {
 
 void GanOptimalTab::train_steps(int n) {
   for (int i = 0; i < n; ++i) {
-    const AscentStep s = settings_.optimizer == GanOptimalOptimizer::Newton ? newton_ascend_discriminator(grid_, d_)
-                                                                             : ascend_discriminator(grid_, d_, settings_.lr);
+    const AscentStep s = settings_.optimizer == GanOptimalOptimizer::Newton
+                             ? newton_ascend_discriminator(grid_, d_)
+                             : ascend_discriminator(grid_, d_, settings_.lr);
     last_grad_norm_ = s.grad_norm;
     ++d_steps_;
   }
@@ -151,10 +157,12 @@ void GanOptimalTab::draw(const ImVec2& size) {
     ImGui::BeginGroup();
     draw_readouts();
     const char* caption =
-        "At p_g = p_data: D* = 1/2 everywhere, JS = 0 and V(G, D*) = -log 4 = -1.386, the generator's minimum. "
+        "At p_g = p_data: D* = 1/2 everywhere, JS = 0 and V(G, D*) = -log 4 = -1.386, the "
+        "generator's minimum. "
         "Otherwise D* maximises V over D and V(G, D*) = 2 JS - log 4 > -log 4.";
     const ImVec2 rest = ImGui::GetContentRegionAvail();
-    const float caption_h = ImGui::CalcTextSize(caption, nullptr, false, rest.x).y + ImGui::GetStyle().ItemSpacing.y;
+    const float caption_h =
+        ImGui::CalcTextSize(caption, nullptr, false, rest.x).y + ImGui::GetStyle().ItemSpacing.y;
     draw_plot(ImVec2(rest.x, std::max(min_plot_height(true), rest.y - caption_h)));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + rest.x);
     ImGui::TextDisabled("%s", caption);
@@ -169,7 +177,8 @@ void GanOptimalTab::draw_controls(float width, float height) {
     ImGui::EndChild();
     return;
   }
-  ImGui::PushItemWidth(-(ImGui::CalcTextSize("steps/frame").x + ImGui::GetStyle().ItemInnerSpacing.x + 2.0f));
+  ImGui::PushItemWidth(
+      -(ImGui::CalcTextSize("steps/frame").x + ImGui::GetStyle().ItemInnerSpacing.x + 2.0f));
   GanOptimalSettings s = settings_;
   bool changed = false;
   const int clamp = ImGuiSliderFlags_AlwaysClamp;
@@ -179,21 +188,26 @@ void GanOptimalTab::draw_controls(float width, float height) {
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDataColor), "p_data (the data)");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("2 modes", &s.data_bimodal);
-  tooltip_text("p_data = (1 - w) N(mean, sd^2) + w N(mean 2, sd 2^2): a bimodal data density. Its log ratio to p_g "
-               "is no longer quadratic, so the logistic D cannot reach D*.");
+  tooltip_text(
+      "p_data = (1 - w) N(mean, sd^2) + w N(mean 2, sd 2^2): a bimodal data density. Its log ratio "
+      "to p_g "
+      "is no longer quadratic, so the logistic D cannot reach D*.");
   changed |= real_slider("mean##data", &s.data_mean, -m, m, "%.2f", clamp, slider_state_);
-  changed |= real_slider("sd##data", &s.data_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp, slider_state_);
+  changed |= real_slider("sd##data", &s.data_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp,
+                         slider_state_);
   if (s.data_bimodal) {
-    changed |= real_slider("weight w##data2", &s.data2_weight, 0.05, 0.95, "%.2f", clamp, slider_state_);
+    changed |=
+        real_slider("weight w##data2", &s.data2_weight, 0.05, 0.95, "%.2f", clamp, slider_state_);
     changed |= real_slider("mean 2##data2", &s.data2_mean, -m, m, "%.2f", clamp, slider_state_);
-    changed |= real_slider("sd 2##data2", &s.data2_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp,
-                           slider_state_);
+    changed |= real_slider("sd 2##data2", &s.data2_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f",
+                           clamp, slider_state_);
   }
   ImGui::Separator();
   ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kGenColor), "p_g (the generator, fixed)");
   changed |= real_slider("mean##gen", &s.gen_mean, -m, m, "%.2f", clamp, slider_state_);
   targets_.gen_mean = item_centre();
-  changed |= real_slider("sd##gen", &s.gen_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp, slider_state_);
+  changed |= real_slider("sd##gen", &s.gen_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp,
+                         slider_state_);
   ImGui::BeginDisabled(s.data_bimodal);
   if (ImGui::Button("p_g = p_data")) {
     s.gen_mean = s.data_mean;
@@ -204,8 +218,9 @@ void GanOptimalTab::draw_controls(float width, float height) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(s.data_bimodal ? "p_g is one Gaussian: it can equal a one-component p_data only"
-                                          : "Moves p_g onto p_data: D* = 1/2, JS = 0, V(G, D*) = -log 4");
+    ImGui::TextUnformatted(s.data_bimodal
+                               ? "p_g is one Gaussian: it can equal a one-component p_data only"
+                               : "Moves p_g onto p_data: D* = 1/2, JS = 0, V(G, D*) = -log 4");
     ImGui::EndTooltip();
   }
 
@@ -216,23 +231,33 @@ void GanOptimalTab::draw_controls(float width, float height) {
     s.degree = capacity + 1;
     changed = true;
   }
-  tooltip_text("D(x) = sigmoid(logit). Quadratic: holds D* exactly for two Gaussians, since log p_data - log p_g "
-               "is quadratic in x. Linear: only when both sds are equal. Neither holds D* for a bimodal p_data.");
+  tooltip_text(
+      "D(x) = sigmoid(logit). Quadratic: holds D* exactly for two Gaussians, since log p_data - "
+      "log p_g "
+      "is quadratic in x. Linear: only when both sds are equal. Neither holds D* for a bimodal "
+      "p_data.");
   int optimizer = static_cast<int>(s.optimizer);
   if (ImGui::Combo("optimizer##d", &optimizer, "bound step\0Newton\0")) {
     s.optimizer = static_cast<GanOptimalOptimizer>(optimizer);
     changed = true;
   }
-  tooltip_text("Bound step: theta += lr M^-1 grad V, theta = (a, b, c), M = 1/4 sum w (p_data + p_g) phi phi^T, "
-               "phi = (1, x, x^2) (Boehning's bound: sigmoid' <= 1/4). V never decreases for lr in (0, 2); slow "
-               "where D* is near 0 or 1. Newton: the exact Hessian, step halved until V does not decrease.");
+  tooltip_text(
+      "Bound step: theta += lr M^-1 grad V, theta = (a, b, c), M = 1/4 sum w (p_data + p_g) phi "
+      "phi^T, "
+      "phi = (1, x, x^2) (Boehning's bound: sigmoid' <= 1/4). V never decreases for lr in (0, 2); "
+      "slow "
+      "where D* is near 0 or 1. Newton: the exact Hessian, step halved until V does not decrease.");
   if (s.optimizer == GanOptimalOptimizer::Bound) {
     changed |= real_slider("lr##d", &s.lr, 0.05, 1.95, "%.2f", clamp, slider_state_);
-    tooltip_text("Step size of the bound step; 1 = the minorise-maximise step (the largest sure gain).");
+    tooltip_text(
+        "Step size of the bound step; 1 = the minorise-maximise step (the largest sure gain).");
   }
-  changed |= ImGui::SliderInt("steps/frame##d", &s.steps_per_frame, 1, kMaxStepsPerFrame, "%d", clamp);
-  tooltip_text("Training steps per drawn frame while 'Train D' is on. Expectations are quadrature sums: every "
-               "step is deterministic.");
+  changed |=
+      ImGui::SliderInt("steps/frame##d", &s.steps_per_frame, 1, kMaxStepsPerFrame, "%d", clamp);
+  tooltip_text(
+      "Training steps per drawn frame while 'Train D' is on. Expectations are quadrature sums: "
+      "every "
+      "step is deterministic.");
   if (changed) {
     try {
       set_settings(s);
@@ -242,21 +267,25 @@ void GanOptimalTab::draw_controls(float width, float height) {
   }
   if (ImGui::Button(training_ ? "Stop training" : "Train D (G fixed)")) training_ = !training_;
   targets_.train = item_centre();
-  tooltip_text("Runs 'steps/frame' ascent steps on V(G, D) = E_pdata[log D] + E_pg[log(1 - D)] each frame, with G "
-               "fixed: D approaches D*.");
+  tooltip_text(
+      "Runs 'steps/frame' ascent steps on V(G, D) = E_pdata[log D] + E_pg[log(1 - D)] each frame, "
+      "with G "
+      "fixed: D approaches D*.");
   ImGui::SameLine();
   if (ImGui::Button("Reset D")) reset_discriminator();
   targets_.reset = item_centre();
   tooltip_text("D back to a = b = c = 0: D(x) = 1/2, V(G, D) = -log 4.");
   ImGui::Text("step %d%s", d_steps_,
-              d_steps_ > 0 && last_grad_norm_ < kConvergedGrad ? " (converged)" : (training_ ? " (training)" : ""));
+              d_steps_ > 0 && last_grad_norm_ < kConvergedGrad ? " (converged)"
+                                                               : (training_ ? " (training)" : ""));
   ImGui::Text("D : a, b, c = %.3g, %.3g, %.3g", d_.a, d_.b, d_.c);
   tooltip_text("The trained D(x) = sigmoid(a + b x + c x^2) (c = 0 for the linear logit).");
   if (!settings_.data_bimodal) {
     const QuadraticLogistic exact = exact_quadratic_logistic(data_, gen_);
     ImGui::TextDisabled("D*: a, b, c = %.3g, %.3g, %.3g", exact.a, exact.b, exact.c);
-    tooltip_text("D* as a logistic (log p_data - log p_g is quadratic): c = 1/(2 s_g^2) - 1/(2 s_d^2), "
-                 "b = m_d/s_d^2 - m_g/s_g^2, a = log(s_g/s_d) - m_d^2/(2 s_d^2) + m_g^2/(2 s_g^2).");
+    tooltip_text(
+        "D* as a logistic (log p_data - log p_g is quadratic): c = 1/(2 s_g^2) - 1/(2 s_d^2), "
+        "b = m_d/s_d^2 - m_g/s_g^2, a = log(s_g/s_d) - m_d^2/(2 s_d^2) + m_g^2/(2 s_g^2).");
   }
   ImGui::PopItemWidth();
   ImGui::EndChild();
@@ -266,51 +295,65 @@ void GanOptimalTab::draw_readouts() {
   const float fs = ImGui::GetFontSize();
   const std::string v_text = "V(G, D*) = " + fmt("%.9f", report_.v_optimal);
   const std::string id_text = "2 JS - log 4 = " + fmt("%.9f", report_.identity);
-  const std::string diff_text = "(difference " + fmt("%.1e", report_.v_optimal - report_.identity) + ")";
+  const std::string diff_text =
+      "(difference " + fmt("%.1e", report_.v_optimal - report_.identity) + ")";
   // As large as fits (1 to 1.3 x the font) on one line; on two lines if even 1 x does not fit.
   const float gap = fs * 1.2f;
-  const float one_line = ImGui::CalcTextSize(v_text.c_str()).x + ImGui::CalcTextSize(id_text.c_str()).x +
-                         ImGui::CalcTextSize("=").x + 2.0f * gap;
+  const float one_line = ImGui::CalcTextSize(v_text.c_str()).x +
+                         ImGui::CalcTextSize(id_text.c_str()).x + ImGui::CalcTextSize("=").x +
+                         2.0f * gap;
   const float avail = ImGui::GetContentRegionAvail().x;
   const bool wrap = one_line > avail;
   const float big = wrap ? 1.0f : std::clamp(avail / one_line, 1.0f, 1.3f);
   const float big_h = (wrap ? 2.0f : 1.0f) * ImGui::GetTextLineHeightWithSpacing() * big;
-  if (ImGui::BeginChild("##gan_optimal_big", ImVec2(0, big_h), false, ImGuiWindowFlags_NoScrollbar)) {
+  if (ImGui::BeginChild("##gan_optimal_big", ImVec2(0, big_h), false,
+                        ImGuiWindowFlags_NoScrollbar)) {
     ImGui::SetWindowFontScale(big);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kOptimalColor), "%s", v_text.c_str());
-    tooltip_text("V(G, D*) = E_pdata[log D*(x)] + E_pg[log(1 - D*(x))] with D*(x) = p_data / (p_data + p_g): the "
-                 "generator's objective when D is optimal. Composite Gauss-Legendre quadrature (16 nodes per panel) "
-                 "over every component's mean +- 10 sd, log terms through softplus.");
+    tooltip_text(
+        "V(G, D*) = E_pdata[log D*(x)] + E_pg[log(1 - D*(x))] with D*(x) = p_data / (p_data + "
+        "p_g): the "
+        "generator's objective when D is optimal. Composite Gauss-Legendre quadrature (16 nodes "
+        "per panel) "
+        "over every component's mean +- 10 sd, log terms through softplus.");
     ImGui::SameLine(0.0f, gap);
     ImGui::TextUnformatted("=");
     if (!wrap) ImGui::SameLine(0.0f, gap);
     ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kOptimalColor), "%s", id_text.c_str());
-    tooltip_text("2 JS(p_data || p_g) - log 4, JS computed from M = (p_data + p_g) / 2, not from D*. Goodfellow et "
-                 "al. (2014): V(G, D*) = 2 JS - log 4, so with D optimal the generator minimises JS.");
+    tooltip_text(
+        "2 JS(p_data || p_g) - log 4, JS computed from M = (p_data + p_g) / 2, not from D*. "
+        "Goodfellow et "
+        "al. (2014): V(G, D*) = 2 JS - log 4, so with D optimal the generator minimises JS.");
   }
   ImGui::EndChild();
-  readout(diff_text, "V(G, D*) - (2 JS - log 4): the identity holds to quadrature accuracy (~1e-12).", true);
+  readout(diff_text,
+          "V(G, D*) - (2 JS - log 4): the identity holds to quadrature accuracy (~1e-12).", true);
   readout("JS = " + fmt("%.5f", report_.js) + " (log 2 = 0.69315)",
-          "JS(p_data || p_g) = 1/2 KL(p_data || M) + 1/2 KL(p_g || M), M = (p_data + p_g) / 2. Symmetric, in "
+          "JS(p_data || p_g) = 1/2 KL(p_data || M) + 1/2 KL(p_g || M), M = (p_data + p_g) / 2. "
+          "Symmetric, in "
           "[0, log 2]: 0 iff p_g = p_data, log 2 when they do not overlap.");
   readout("KL(p_data || p_g) = " + fmt("%.5f", report_.kl_data_gen),
-          "KL(p_data || p_g) = E_pdata[log p_data(x) - log p_g(x)]: large where the data has mass p_g misses.");
+          "KL(p_data || p_g) = E_pdata[log p_data(x) - log p_g(x)]: large where the data has mass "
+          "p_g misses.");
   readout("KL(p_g || p_data) = " + fmt("%.5f", report_.kl_gen_data),
-          "KL(p_g || p_data) = E_pg[log p_g(x) - log p_data(x)]: large where p_g puts mass the data lacks. KL is "
+          "KL(p_g || p_data) = E_pg[log p_g(x) - log p_data(x)]: large where p_g puts mass the "
+          "data lacks. KL is "
           "not symmetric; JS is.");
   readout("V(G, D) = " + fmt("%.6f", trained_value_),
-          "V(G, D) = E_pdata[log D(x)] + E_pg[log(1 - D(x))] for the trained D(x) = sigmoid(a + b x + c x^2). "
+          "V(G, D) = E_pdata[log D(x)] + E_pg[log(1 - D(x))] for the trained D(x) = sigmoid(a + b "
+          "x + c x^2). "
           "Always <= V(G, D*); equal when D = D*.",
           true);
   readout("V(G, D*) - V(G, D) = " + fmt("%.2e", report_.v_optimal - trained_value_),
           "How far the trained D is from optimal in V (>= 0).");
   readout("max |D - D*| = " + fmt("%.2e", trained_gap_),
-          "The largest |D(x) - D*(x)| over the quadrature nodes where (p_data + p_g) / 2 is at least 1e-3 of its "
+          "The largest |D(x) - D*(x)| over the quadrature nodes where (p_data + p_g) / 2 is at "
+          "least 1e-3 of its "
           "peak (the far tails carry no mass and do not change V).");
 }
 
 void GanOptimalTab::draw_plot(const ImVec2& size) {
-  // x range: every component's mean +- 4 sd, at least [-6, 6], on even numbers (steady while dragging).
+  // x range: every component's mean +- 4 sd, at least [-6, 6], on even numbers (steady on drags).
   double lo = -6.0, hi = 6.0;
   for (const Mixture1d* m : {&data_, &gen_}) {
     for (const GaussianComponent& c : m->components) {
@@ -318,7 +361,8 @@ void GanOptimalTab::draw_plot(const ImVec2& size) {
       hi = std::max(hi, 2.0 * std::ceil((c.mean + 4.0 * c.sd) / 2.0));
     }
   }
-  std::vector<double> xs(kCurveSamples), p(kCurveSamples), q(kCurveSamples), opt(kCurveSamples), dd(kCurveSamples);
+  std::vector<double> xs(kCurveSamples), p(kCurveSamples), q(kCurveSamples), opt(kCurveSamples),
+      dd(kCurveSamples);
   double peak = 0.0;
   for (int i = 0; i < kCurveSamples; ++i) {
     const double x = lo + (hi - lo) * i / (kCurveSamples - 1);
@@ -340,8 +384,10 @@ void GanOptimalTab::draw_plot(const ImVec2& size) {
   density_item("p_data(x)", xs, p, kDataColor);
   density_item("p_g(x)", xs, q, kGenColor);
   const double half_x[2] = {lo, hi}, half_y[2] = {0.5, 0.5};
-  plot::PlotLine("D = 1/2", half_x, half_y, 2, line_spec(kHalfColor, 1.0f, plot::LineStyle::Dotted));
-  plot::PlotLine("D* = p_data/(p_data+p_g)", xs.data(), opt.data(), kCurveSamples, line_spec(kOptimalColor, 2.5f));
+  plot::PlotLine("D = 1/2", half_x, half_y, 2,
+                 line_spec(kHalfColor, 1.0f, plot::LineStyle::Dotted));
+  plot::PlotLine("D* = p_data/(p_data+p_g)", xs.data(), opt.data(), kCurveSamples,
+                 line_spec(kOptimalColor, 2.5f));
   plot::PlotLine("D, trained (dashed)", xs.data(), dd.data(), kCurveSamples,
                  line_spec(kTrainedColor, 2.0f, plot::LineStyle::Dashed));
   if (plot::IsPlotHovered()) {

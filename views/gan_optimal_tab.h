@@ -2,8 +2,8 @@
 // 17.2): p_data (one or two Gaussians) and p_g (one Gaussian) set by sliders, D*(x) =
 // p_data / (p_data + p_g) drawn over them, a logistic discriminator D(x) = sigmoid(a + b x + c x^2)
 // trained live with G fixed (algorithms/gan_optimal.h), and the identity V(G, D*) = 2 JS - log 4
-// read out as the densities move. Self-contained: it owns its state (no module, no runner) and draws
-// inside the current ImGui window; the gan view calls draw() from one of its tabs.
+// read out as the densities move. Self-contained: it owns its state (no module, no runner) and
+// draws inside the current ImGui window; the gan view calls draw() from one of its tabs.
 #pragma once
 
 #include <imgui.h>
@@ -23,22 +23,22 @@ enum class GanOptimalOptimizer {
 struct GanOptimalSettings {
   double data_mean = default_data_density().components[0].mean;  // p_data's first component
   double data_sd = default_data_density().components[0].sd;
-  bool data_bimodal = false;              // p_data has a second component
+  bool data_bimodal = false;                                    // p_data has a second component
   double data2_weight = 0.3, data2_mean = 3.0, data2_sd = 0.6;  // the second component
-  double gen_mean = default_gen_density().components[0].mean;  // p_g
+  double gen_mean = default_gen_density().components[0].mean;   // p_g
   double gen_sd = default_gen_density().components[0].sd;
-  int degree = 2;                         // D's logit: 1 = a + b x, 2 = a + b x + c x^2 (capacity)
+  int degree = 2;  // D's logit: 1 = a + b x, 2 = a + b x + c x^2 (capacity)
   GanOptimalOptimizer optimizer = GanOptimalOptimizer::Bound;
-  double lr = kDefaultAscentRate;         // the bound step's rate, in (0, 2)
-  int steps_per_frame = 1;                // training steps per drawn frame while training
+  double lr = kDefaultAscentRate;  // the bound step's rate, in (0, 2)
+  int steps_per_frame = 1;         // training steps per drawn frame while training
 };
 
 // Screen centres of the tab's main controls in the last drawn frame (tests, --script clicks).
 struct GanOptimalTargets {
-  ImVec2 train{0, 0};     // "Train D (G fixed)" / "Stop training"
-  ImVec2 reset{0, 0};     // "Reset D"
-  ImVec2 match{0, 0};     // "p_g = p_data"
-  ImVec2 gen_mean{0, 0};  // p_g's mean slider
+  ImVec2 train{0, 0};                     // "Train D (G fixed)" / "Stop training"
+  ImVec2 reset{0, 0};                     // "Reset D"
+  ImVec2 match{0, 0};                     // "p_g = p_data"
+  ImVec2 gen_mean{0, 0};                  // p_g's mean slider
   ImVec2 plot_min{0, 0}, plot_max{0, 0};  // the plot's frame
 };
 

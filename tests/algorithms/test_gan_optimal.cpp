@@ -73,7 +73,8 @@ double brute_force_js(const Mixture1d& p, const Mixture1d& q, double lo, double 
 
 }  // namespace
 
-TEST_CASE("gan_optimal: V(D*, G) = 2 JS - log 4 on overlapping, far, narrow-wide and bimodal pairs") {
+TEST_CASE(
+    "gan_optimal: V(D*, G) = 2 JS - log 4 on overlapping, far, narrow-wide and bimodal pairs") {
   for (const Pair& pr : pairs()) {
     const std::string name = pr.name;
     CAPTURE(name);
@@ -86,8 +87,10 @@ TEST_CASE("gan_optimal: V(D*, G) = 2 JS - log 4 on overlapping, far, narrow-wide
     CHECK(std::abs(r.identity - (2.0 * r.js - kLog4)) < 1e-15);
     CHECK(std::abs(r.v_optimal - (2.0 * r.js - kLog4)) < 1e-9);
     // The same V through the generic callables: D* as a probability and as a logit.
-    const double v_prob = gan_value(g, [&](double x) { return optimal_discriminator(pr.data, pr.gen, x); });
-    const double v_logit = gan_value_logit(g, [&](double x) { return optimal_logit(pr.data, pr.gen, x); });
+    const double v_prob =
+        gan_value(g, [&](double x) { return optimal_discriminator(pr.data, pr.gen, x); });
+    const double v_logit =
+        gan_value_logit(g, [&](double x) { return optimal_logit(pr.data, pr.gen, x); });
     CHECK(std::abs(v_logit - r.v_optimal) < 1e-12);
     if (name != "far apart")  // there D* rounds to 0 or 1 and log(1 - D*) = -inf
       CHECK(std::abs(v_prob - r.v_optimal) < 1e-9);
@@ -104,7 +107,9 @@ TEST_CASE("gan_optimal: JS agrees with a brute-force midpoint rule on the plain 
   }
 }
 
-TEST_CASE("gan_optimal: JS is symmetric, 0 iff the densities are equal, and tends to log 2 as they separate") {
+TEST_CASE(
+    "gan_optimal: JS is symmetric, 0 iff the densities are equal, and tends to log 2 as they "
+    "separate") {
   for (const Pair& pr : pairs()) {
     const std::string name = pr.name;
     CAPTURE(name);
@@ -123,19 +128,22 @@ TEST_CASE("gan_optimal: JS is symmetric, 0 iff the densities are equal, and tend
     CHECK(optimal_discriminator(pr.data, pr.data, 0.3) == 0.5);
   }
   // Not equal: JS > 0 even for a tiny shift (JS ~ shift^2 / (8 sd^2) for small shifts).
-  const double tiny = js_divergence(make_quadrature_grid(gaussian_density(0, 1), gaussian_density(0.01, 1)));
+  const double tiny =
+      js_divergence(make_quadrature_grid(gaussian_density(0, 1), gaussian_density(0.01, 1)));
   CHECK(tiny > 0.0);
   CHECK(tiny == doctest::Approx(0.01 * 0.01 / 8.0).epsilon(0.01));
   // Separating: JS rises strictly towards log 2 and V(D*) towards 0.
   double previous = 0.0;
   for (double shift : {0.5, 1.0, 2.0, 4.0, 8.0, 16.0}) {
     CAPTURE(shift);
-    const DivergenceReport r = divergences(make_quadrature_grid(gaussian_density(0, 1), gaussian_density(shift, 1)));
+    const DivergenceReport r =
+        divergences(make_quadrature_grid(gaussian_density(0, 1), gaussian_density(shift, 1)));
     CHECK(r.js > previous);
     CHECK(r.js < kLog2);
     previous = r.js;
   }
-  const DivergenceReport far = divergences(make_quadrature_grid(gaussian_density(0, 1), gaussian_density(16, 1)));
+  const DivergenceReport far =
+      divergences(make_quadrature_grid(gaussian_density(0, 1), gaussian_density(16, 1)));
   CHECK(kLog2 - far.js < 1e-9);
   CHECK(std::abs(far.v_optimal) < 1e-9);
 }
@@ -156,7 +164,9 @@ TEST_CASE("gan_optimal: D* maximises V: every perturbation of its logit loses V,
     for (size_t k = 0; k < directions.size(); ++k) {
       CAPTURE(k);
       const auto perturbed = [&](double eps) {
-        return gan_value_logit(g, [&](double x) { return optimal_logit(pr.data, pr.gen, x) + eps * directions[k](x); });
+        return gan_value_logit(g, [&](double x) {
+          return optimal_logit(pr.data, pr.gen, x) + eps * directions[k](x);
+        });
       };
       double loss_big = 0.0, loss_small = 0.0;
       for (double sign : {1.0, -1.0}) {
@@ -176,13 +186,15 @@ TEST_CASE("gan_optimal: D* maximises V: every perturbation of its logit loses V,
 }
 
 TEST_CASE("gan_optimal: quadrature KL equals the closed form between two Gaussians") {
-  const double cases[][4] = {{0, 1, 0.5, 1}, {0, 1, 2, 1.5}, {1, 0.25, 0, 3}, {-6, 1, 6, 0.8}, {3, 2, -1, 0.2}};
+  const double cases[][4] = {
+      {0, 1, 0.5, 1}, {0, 1, 2, 1.5}, {1, 0.25, 0, 3}, {-6, 1, 6, 0.8}, {3, 2, -1, 0.2}};
   for (const auto& c : cases) {
     CAPTURE(c[0]);
     CAPTURE(c[1]);
     CAPTURE(c[2]);
     CAPTURE(c[3]);
-    const QuadratureGrid g = make_quadrature_grid(gaussian_density(c[0], c[1]), gaussian_density(c[2], c[3]));
+    const QuadratureGrid g =
+        make_quadrature_grid(gaussian_density(c[0], c[1]), gaussian_density(c[2], c[3]));
     const double forward = gaussian_kl_closed(c[0], c[1], c[2], c[3]);
     const double backward = gaussian_kl_closed(c[2], c[3], c[0], c[1]);
     CHECK(std::abs(kl_data_gen(g) - forward) < 1e-9 * std::max(1.0, forward));
@@ -190,7 +202,9 @@ TEST_CASE("gan_optimal: quadrature KL equals the closed form between two Gaussia
   }
 }
 
-TEST_CASE("gan_optimal: the quadratic logistic D trained with G fixed reaches D* and V reaches 2 JS - log 4") {
+TEST_CASE(
+    "gan_optimal: the quadratic logistic D trained with G fixed reaches D* and V reaches 2 JS - "
+    "log 4") {
   const std::vector<Pair> cases = {
       {"default", default_data_density(), default_gen_density()},
       {"overlapping", gaussian_density(0.0, 1.0), gaussian_density(0.5, 1.0)},
@@ -205,7 +219,7 @@ TEST_CASE("gan_optimal: the quadratic logistic D trained with G fixed reaches D*
     const QuadraticLogistic exact = exact_quadratic_logistic(pr.data, pr.gen);
     CHECK(max_gap_to_optimal(g, exact) < 1e-12);  // the exact parameters are D* itself
     for (int method = 0; method < 2; ++method) {
-      CAPTURE(method);  // 0: the bound (minorise-maximise) step, 1: damped Newton
+      CAPTURE(method);      // 0: the bound (minorise-maximise) step, 1: damped Newton
       QuadraticLogistic d;  // a = b = c = 0: D = 1/2
       CHECK(gan_value(g, d) == doctest::Approx(-kLog4).epsilon(1e-12));
       // The gap where the densities carry mass (the far tails do not affect V).
@@ -214,12 +228,14 @@ TEST_CASE("gan_optimal: the quadratic logistic D trained with G fixed reaches D*
       const int budget = method == 0 ? 300 : 30;
       int steps = 0;
       for (; steps < budget && max_gap_to_optimal(g, d) > 1e-8; ++steps) {
-        const AscentStep s = method == 0 ? ascend_discriminator(g, d) : newton_ascend_discriminator(g, d);
+        const AscentStep s =
+            method == 0 ? ascend_discriminator(g, d) : newton_ascend_discriminator(g, d);
         CHECK(s.value_before >= previous - 1e-13);  // V never decreases
         previous = s.value_before;
       }
       const double gap = max_gap_to_optimal(g, d, floor);
-      MESSAGE(name << std::string(method == 0 ? " bound" : " newton") << ": " << steps << " steps, max |D - D*| = " << gap);
+      MESSAGE(name << std::string(method == 0 ? " bound" : " newton") << ": " << steps
+                   << " steps, max |D - D*| = " << gap);
       CHECK(gap < start_gap);
       CHECK(gan_value(g, d) >= -kLog4);
       // The brief's requirement: the bound step from a = b = c = 0 reaches D* for the default
@@ -235,7 +251,9 @@ TEST_CASE("gan_optimal: the quadratic logistic D trained with G fixed reaches D*
   }
 }
 
-TEST_CASE("gan_optimal: a discriminator that cannot hold D* stays below V(D*), and a linear one suffices for equal widths") {
+TEST_CASE(
+    "gan_optimal: a discriminator that cannot hold D* stays below V(D*), and a linear one suffices "
+    "for equal widths") {
   SUBCASE("bimodal data: the quadratic family misses D*") {
     const Mixture1d data = bimodal(0.3, -2.0, 0.5, 2.5, 1.0), gen = gaussian_density(0.0, 1.5);
     const QuadratureGrid g = make_quadrature_grid(data, gen);
@@ -273,19 +291,23 @@ TEST_CASE("gan_optimal: bad densities and settings are refused naming what faile
     }
     return std::string("no error");
   };
-  const std::string sd = message([] { make_quadrature_grid(gaussian_density(0, 1), gaussian_density(0, 0)); });
+  const std::string sd =
+      message([] { make_quadrature_grid(gaussian_density(0, 1), gaussian_density(0, 0)); });
   CHECK(sd.find("p_g") != std::string::npos);
   CHECK(sd.find("sd") != std::string::npos);
   Mixture1d empty;
   empty.components.clear();
-  CHECK(message([&] { make_quadrature_grid(empty, gaussian_density(0, 1)); }).find("p_data") != std::string::npos);
-  CHECK(message([] { make_quadrature_grid(bimodal(1.0, 0, 1, 1, 1), gaussian_density(0, 1)); }).find("weight") !=
+  CHECK(message([&] { make_quadrature_grid(empty, gaussian_density(0, 1)); }).find("p_data") !=
         std::string::npos);
+  CHECK(message([] {
+          make_quadrature_grid(bimodal(1.0, 0, 1, 1, 1), gaussian_density(0, 1));
+        }).find("weight") != std::string::npos);
   const QuadratureGrid g = make_quadrature_grid(gaussian_density(0, 1), gaussian_density(1, 1));
   QuadraticLogistic d;
   CHECK(message([&] { ascend_discriminator(g, d, 2.0); }).find("lr") != std::string::npos);
   d.degree = 3;
   CHECK(message([&] { ascend_discriminator(g, d); }).find("degree") != std::string::npos);
-  CHECK(message([] { exact_quadratic_logistic(bimodal(0.5, 0, 1, 1, 1), gaussian_density(0, 1)); })
-            .find("single Gaussians") != std::string::npos);
+  CHECK(message([] {
+          exact_quadratic_logistic(bimodal(0.5, 0, 1, 1, 1), gaussian_density(0, 1));
+        }).find("single Gaussians") != std::string::npos);
 }

@@ -1,8 +1,8 @@
 // The gan view's optimal-discriminator tab (views/gan_optimal_tab.h), drawn with real ImGui frames
 // (no renderer) in the region the gan view gives it at 1280x720 (about 900x550) and at 1920x1080:
 // the read-outs (V(G, D*) beside 2 JS - log 4, equal), the plot's labels and legend, moving p_g
-// (by the API and by clicking "p_g = p_data"), training D by the button until it reaches D*, Reset D,
-// the bimodal data, and bad settings refused with the old ones kept.
+// (by the API and by clicking "p_g = p_data"), training D by the button until it reaches D*, Reset
+// D, the bimodal data, and bad settings refused with the old ones kept.
 #include "../support/imgui_headless.h"
 #include "../support/screen_text.h"
 #include "algorithms/gan_optimal.h"
@@ -20,7 +20,9 @@ using namespace cilab;
 
 namespace {
 
-bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }
+bool has(const std::string& text, const std::string& what) {
+  return text.find(what) != std::string::npos;
+}
 
 std::string fixed9(double v) {
   char buf[64];
@@ -33,7 +35,8 @@ struct Rig {
   ImGuiHeadless ui;
   GanOptimalTab tab;
   ImVec2 size;
-  explicit Rig(ImVec2 display = ImVec2(1280, 800), ImVec2 region = ImVec2(900, 550)) : ui(display), size(region) {}
+  explicit Rig(ImVec2 display = ImVec2(1280, 800), ImVec2 region = ImVec2(900, 550))
+      : ui(display), size(region) {}
   std::string frame() {
     return frame_text(ui, [&] { tab.draw(size); });
   }
@@ -52,7 +55,9 @@ bool inside(ImVec2 p, ImVec2 size) { return p.x > 0 && p.y > 0 && p.x < size.x &
 
 }  // namespace
 
-TEST_CASE("gan optimal tab: read-outs show V(G, D*) beside 2 JS - log 4, the plot is labelled with a legend") {
+TEST_CASE(
+    "gan optimal tab: read-outs show V(G, D*) beside 2 JS - log 4, the plot is labelled with a "
+    "legend") {
   Rig rig;
   std::string text;
   for (int i = 0; i < 3; ++i) text = rig.frame();
@@ -70,7 +75,8 @@ TEST_CASE("gan optimal tab: read-outs show V(G, D*) beside 2 JS - log 4, the plo
   // The plot: title, both axis labels, every legend entry, the caption.
   CHECK(has(text, "Densities, D*(x) and the trained D(x)"));
   CHECK(has(text, "p(x) and D(x), one axis"));
-  for (const char* entry : {"p_data(x)", "p_g(x)", "D* = p_data/(p_data+p_g)", "D, trained (dashed)", "D = 1/2"})
+  for (const char* entry :
+       {"p_data(x)", "p_g(x)", "D* = p_data/(p_data+p_g)", "D, trained (dashed)", "D = 1/2"})
     CHECK(has(text, entry));
   CHECK(has(text, "V(G, D*) = -log 4"));
   // Layout: the plot is readable and inside the tab's region; the controls are inside too.
@@ -84,7 +90,9 @@ TEST_CASE("gan optimal tab: read-outs show V(G, D*) beside 2 JS - log 4, the plo
   for (ImVec2 p : {t.train, t.reset, t.match, t.gen_mean}) CHECK(inside(p, rig.size));
 }
 
-TEST_CASE("gan optimal tab: moving p_g changes the read-outs, and p_g = p_data gives JS = 0, D* = 1/2, V = -log 4") {
+TEST_CASE(
+    "gan optimal tab: moving p_g changes the read-outs, and p_g = p_data gives JS = 0, D* = 1/2, V "
+    "= -log 4") {
   Rig rig;
   rig.frame();
   const double js_default = rig.tab.report().js;
@@ -152,7 +160,9 @@ TEST_CASE("gan optimal tab: the Train button trains D towards D*, Reset D restar
   CHECK(rig.tab.trained_value() < rig.tab.report().v_optimal);
 }
 
-TEST_CASE("gan optimal tab: bimodal data is beyond the quadratic D, and bad settings are refused and the old ones kept") {
+TEST_CASE(
+    "gan optimal tab: bimodal data is beyond the quadratic D, and bad settings are refused and the "
+    "old ones kept") {
   Rig rig;
   GanOptimalSettings s = rig.tab.settings();
   s.data_bimodal = true;

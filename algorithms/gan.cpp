@@ -188,6 +188,7 @@ struct Gan::State : TrainLoop::Hooks {
   GanTarget target = GanTarget::Ring8;
   GanTargetSpec spec;
   std::shared_ptr<const GanRows> pool;
+  std::shared_ptr<const std::vector<double>> pool_histogram;  // grid_histogram of the pool (2-D)
   bool image = false;
   int image_h = 0, image_w = 0;
   std::array<double, 2> offset{0, 0}, scale{1, 1};
@@ -216,7 +217,8 @@ struct Gan::State : TrainLoop::Hooks {
 
   State() = default;
   State(const State& o)
-      : p(o.p), seed(o.seed), ready(o.ready), target(o.target), spec(o.spec), pool(o.pool), image(o.image),
+      : p(o.p), seed(o.seed), ready(o.ready), target(o.target), spec(o.spec), pool(o.pool),
+        pool_histogram(o.pool_histogram), image(o.image),
         image_h(o.image_h), image_w(o.image_w), offset(o.offset), scale(o.scale), axis_names(o.axis_names),
         gan(o.gan), eval_g(o.eval_g), g_opt(o.g_opt), d_opt(o.d_opt), noise(o.noise), picks(o.picks), mix(o.mix),
         loop(o.loop), z(o.z), real(o.real), eps(o.eps), eval_z(o.eval_z), g_forward_valid(false),
@@ -294,7 +296,7 @@ void Gan::State::evaluate() {
   std::memcpy(eval_g.params(), gan.generator.params(), gan.generator.num_params() * sizeof(float));
   auto fake = std::make_shared<GanRows>(eval_g.forward(eval_z, false));
   if (!spec.modes.empty()) coverage = mode_coverage(*fake, spec);
-  divergence = grid_divergence(*pool, *fake, spec.box);
+  divergence = grid_divergence(*pool_histogram, *fake, spec.box);
   eval_fake = fake;
 }
 
@@ -392,6 +394,7 @@ void Gan::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     s->pool = std::make_shared<const GanRows>(gan_target_pool(p.target, seed ^ 0x7a29e7ULL));
   }
   const int d = static_cast<int>(s->pool->cols());
+  if (!s->image) s->pool_histogram = std::make_shared<const std::vector<double>>(grid_histogram(*s->pool, s->spec.box));
   const double n_params = static_cast<double>(p.latent + 1) * p.g_width + static_cast<double>(p.g_width + 1) * p.g_width * std::max(0, p.g_depth - 1) +
                           static_cast<double>(p.g_width + 1) * d + static_cast<double>(d + 1) * p.d_width +
                           static_cast<double>(p.d_width + 1) * p.d_width * std::max(0, p.d_depth - 1);
@@ -540,16 +543,71 @@ std::shared_ptr<const GanSnapshot> Gan::gan_snapshot() const {
 // ---------------------------------------------------------------- presets
 
 const std::vector<GanPreset>& Gan::presets() {
+  // Each was tuned on 5 seeds (bench/run_gan.sh checks the first).
   static const std::vector<GanPreset> kPresets = {
       {"ring-converge", "Ring of 8: a run that converges",
-       "Non-saturating loss, Adam 1e-3 for both networks. Watch the generated samples (orange) spread from "
-       "one blob to all eight modes while the heatmap flattens towards D = 1/2 (grey). Ask: why does the "
-       "mesh fold to reach the gaps between modes?",
-       {{"target", "ring8"}, {"loss", "nonsaturating"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
-        {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_lr", "0.001"},
-        {"d_lr", "0.001"}}},
+       "Goodfellow's minimax game, Adam 1e-3 for both networks, one D step per G step. In a few thousand "
+       "iterations the generated samples spread from one blob over all eight modes, the mesh folds to reach "
+       "them and the heatmap flattens towards D = 1/2. Ask: why does the mesh stretch thin between modes? "
+       "(G is continuous: it must map some z to the gaps.) Then open 'The saturating loss stalls' to see why "
+       "this loss needs Adam here.",
+       {{"target", "ring8"}, {"loss", "minimax"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
+        {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
+        {"d_optimizer", "adam"}, {"g_lr", "0.001"}, {"d_lr", "0.001"}, {"g_beta1", "0.9"}, {"d_beta1", "0.9"},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}}},
+      {"ring-collapse", "Mode collapse: G ten times faster than D",
+       "The same networks, but the generator's learning rate is 10x the discriminator's. G chases whichever "
+       "region D currently rates as real: the samples crowd into one or two modes and hop between them, and "
+       "modes covered stays low. Ask: what would D have to do to push G out of a mode? Cure: 'Mode collapse "
+       "cured by WGAN-GP', or set g_lr back to 0.001.",
+       {{"target", "ring8"}, {"loss", "minimax"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
+        {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
+        {"d_optimizer", "adam"}, {"g_lr", "0.01"}, {"d_lr", "0.001"}, {"g_beta1", "0.9"}, {"d_beta1", "0.9"},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}}},
+      {"ring-collapse-cure", "Mode collapse cured by WGAN-GP",
+       "The Wasserstein critic with the gradient penalty (Gulrajani et al.'s settings: 5 critic steps per G "
+       "step, Adam 1e-4 with betas (0.5, 0.9), lambda 10). The critic stays smooth (its gradient norm is held "
+       "near 1), so every generated sample is pulled towards the data, not only the ones near D's current "
+       "favourite: all eight modes fill. Watch the Wasserstein estimate fall.",
+       {{"target", "ring8"}, {"loss", "wgan_gp"}, {"gp_lambda", "10"}, {"latent", "2"}, {"g_depth", "2"},
+        {"g_width", "64"}, {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "5"}, {"batch", "256"},
+        {"g_optimizer", "adam"}, {"d_optimizer", "adam"}, {"g_lr", "0.0001"}, {"d_lr", "0.0001"},
+        {"g_beta1", "0.5"}, {"d_beta1", "0.5"}, {"g_beta2", "0.9"}, {"d_beta2", "0.9"}}},
+      {"saturating-stall", "The saturating loss stalls",
+       "Minimax loss, a strong discriminator (10 Adam steps per G step) and a generator on plain SGD. D soon "
+       "rejects every fake (d_fake near 0), log(1 - D(G(z))) is flat there, and g_grad_norm collapses towards "
+       "0: G stops moving. Switch loss to nonsaturating while it runs: the same D now gives G a strong "
+       "gradient (-log D(G(z)) is steep where D(G(z)) is near 0) and the samples move. Ask: why did Adam hide "
+       "this in 'a run that converges'? (It divides by the gradient's scale.)",
+       {{"target", "ring8"}, {"loss", "minimax"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
+        {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "10"}, {"batch", "256"}, {"g_optimizer", "sgd"},
+        {"d_optimizer", "adam"}, {"g_lr", "0.02"}, {"d_lr", "0.005"}, {"d_beta1", "0.9"}, {"d_beta2", "0.999"}}},
+      {"wgan-gp-smooth-critic", "WGAN-GP's smooth critic on the moons",
+       "The critic of WGAN-GP outputs a score, not a probability: its landscape is a smooth slope from the "
+       "generated samples up to the data (compare the sharp sigmoid cliff of the minimax D), and its "
+       "gradient norm is kept near 1 by the penalty. The arrows all point uphill towards the moons. Ask: "
+       "what does the Wasserstein estimate measure, and why can it keep falling when D(real) and D(fake) "
+       "stop changing?",
+       {{"target", "moons"}, {"loss", "wgan_gp"}, {"gp_lambda", "10"}, {"latent", "2"}, {"g_depth", "2"},
+        {"g_width", "64"}, {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "5"}, {"batch", "256"},
+        {"g_optimizer", "adam"}, {"d_optimizer", "adam"}, {"g_lr", "0.0001"}, {"d_lr", "0.0001"},
+        {"g_beta1", "0.5"}, {"d_beta1", "0.5"}, {"g_beta2", "0.9"}, {"d_beta2", "0.9"}}},
+      {"spiral-nonsaturating", "The spiral with the non-saturating loss",
+       "Two interleaved spiral arms, the non-saturating generator loss (the paper's practical fix) with Adam "
+       "(beta1 = 0.5, as DCGAN). The generator must bend a plane of z into two thin curves: watch the mesh "
+       "fold and the JS estimate fall. Ask: which parts of the spiral come last, and why?",
+       {{"target", "spiral"}, {"loss", "nonsaturating"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
+        {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
+        {"d_optimizer", "adam"}, {"g_lr", "0.001"}, {"d_lr", "0.001"}, {"g_beta1", "0.5"}, {"d_beta1", "0.5"},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}}},
   };
   return kPresets;
+}
+
+const GanPreset* Gan::find_preset(const std::string& name) {
+  for (const GanPreset& p : presets())
+    if (p.name == name) return &p;
+  return nullptr;
 }
 
 }  // namespace cilab

@@ -113,24 +113,27 @@ ModeCoverage mode_coverage(const GanRows& samples, const GanTargetSpec& spec) {
   return out;
 }
 
-GridDivergence grid_divergence(const GanRows& real, const GanRows& fake, const GanBox& box, int bins,
-                               double smoothing) {
-  if (bins < 1) throw std::invalid_argument("grid_divergence: bins must be >= 1");
-  auto histogram = [&](const GanRows& s) {
-    std::vector<double> h(static_cast<size_t>(bins) * bins, smoothing);
-    const double sx = bins / (box.x1 - box.x0), sy = bins / (box.y1 - box.y0);
-    for (Eigen::Index i = 0; i < s.rows(); ++i) {
-      if (!std::isfinite(s(i, 0)) || !std::isfinite(s(i, 1))) continue;
-      const int cx = std::clamp(static_cast<int>(std::floor((s(i, 0) - box.x0) * sx)), 0, bins - 1);
-      const int cy = std::clamp(static_cast<int>(std::floor((s(i, 1) - box.y0) * sy)), 0, bins - 1);
-      h[static_cast<size_t>(cy) * bins + cx] += 1.0;
-    }
-    double total = 0;
-    for (double v : h) total += v;
+std::vector<double> grid_histogram(const GanRows& s, const GanBox& box, int bins, double smoothing) {
+  if (bins < 1) throw std::invalid_argument("grid_histogram: bins must be >= 1");
+  std::vector<double> h(static_cast<size_t>(bins) * bins, smoothing);
+  const double sx = bins / (box.x1 - box.x0), sy = bins / (box.y1 - box.y0);
+  for (Eigen::Index i = 0; i < s.rows(); ++i) {
+    if (!std::isfinite(s(i, 0)) || !std::isfinite(s(i, 1))) continue;
+    const int cx = std::clamp(static_cast<int>(std::floor((s(i, 0) - box.x0) * sx)), 0, bins - 1);
+    const int cy = std::clamp(static_cast<int>(std::floor((s(i, 1) - box.y0) * sy)), 0, bins - 1);
+    h[static_cast<size_t>(cy) * bins + cx] += 1.0;
+  }
+  double total = 0;
+  for (double v : h) total += v;
+  if (total > 0)
     for (double& v : h) v /= total;
-    return h;
-  };
-  const std::vector<double> p = histogram(real), q = histogram(fake);
+  return h;
+}
+
+GridDivergence grid_divergence(const std::vector<double>& p, const GanRows& fake, const GanBox& box, int bins,
+                               double smoothing) {
+  const std::vector<double> q = grid_histogram(fake, box, bins, smoothing);
+  if (p.size() != q.size()) throw std::invalid_argument("grid_divergence: histograms of different grids");
   GridDivergence out;
   for (size_t i = 0; i < p.size(); ++i) {
     const double m = 0.5 * (p[i] + q[i]);
@@ -141,6 +144,11 @@ GridDivergence grid_divergence(const GanRows& real, const GanRows& fake, const G
     if (q[i] > 0) out.js += 0.5 * q[i] * std::log(q[i] / m);
   }
   return out;
+}
+
+GridDivergence grid_divergence(const GanRows& real, const GanRows& fake, const GanBox& box, int bins,
+                               double smoothing) {
+  return grid_divergence(grid_histogram(real, box, bins, smoothing), fake, box, bins, smoothing);
 }
 
 }  // namespace cilab

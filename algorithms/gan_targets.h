@@ -71,9 +71,16 @@ struct GridDivergence {
   double kl = 0;  // KL(p_data || p_g) of the smoothed histograms
   double js = 0;  // JS(p_data || p_g), in [0, log 2]
 };
-// KL and JS between the binned real and generated samples (rows x 2) on `box`;
-// samples outside the box are clamped into its edge cells.
+// The smoothed, normalised histogram of 2-D samples on a bins x bins grid
+// over `box` (row-major, y then x); samples outside the box are clamped into
+// its edge cells, non-finite ones skipped.
+std::vector<double> grid_histogram(const GanRows& samples, const GanBox& box, int bins = kDivergenceBins,
+                                   double smoothing = kDivergenceSmoothing);
+// KL and JS between the binned real and generated samples (rows x 2) on `box`.
 GridDivergence grid_divergence(const GanRows& real, const GanRows& fake, const GanBox& box,
+                               int bins = kDivergenceBins, double smoothing = kDivergenceSmoothing);
+// The same with the real samples' histogram computed once (grid_histogram).
+GridDivergence grid_divergence(const std::vector<double>& real_histogram, const GanRows& fake, const GanBox& box,
                                int bins = kDivergenceBins, double smoothing = kDivergenceSmoothing);
 
 }  // namespace cilab

@@ -9,11 +9,18 @@
 namespace cilab::nn {
 namespace {
 
-double softplus(double x) { return std::max(x, 0.0) + std::log1p(std::exp(-std::abs(x))); }
-double sigmoid(double x) {
-  if (x >= 0) return 1.0 / (1.0 + std::exp(-x));
-  const double e = std::exp(x);
-  return e / (1.0 + e);
+// sigmoid(v), softplus(v) and softplus(-v) from one exp and one log1p, in
+// T's precision (the per-row loss terms of a batch of logits).
+template <class T>
+struct LogitTerms {
+  T sigmoid, softplus_pos, softplus_neg;
+};
+template <class T>
+LogitTerms<T> logit_terms(T v) {
+  const T e = std::exp(-std::abs(v));
+  const T l = std::log1p(e);
+  const T s = v >= T(0) ? T(1) / (T(1) + e) : e / (T(1) + e);
+  return {s, std::max(v, T(0)) + l, std::max(-v, T(0)) + l};
 }
 
 }  // namespace
@@ -77,45 +84,51 @@ GanDTerms GanNet<T>::discriminator_pass(const Mat<T>& real, const Mat<T>& fake, 
     }
     out.penalty = gradient_penalty(discriminator, interp_, gp_lambda, &out.grad_norm);
   }
-  // One forward over real then fake rows (one GEMM per layer).
-  both_.resize(nr + nf, d);
-  both_.topRows(nr) = real;
-  both_.bottomRows(nf) = fake;
-  const Mat<T>& l = discriminator.forward(both_, true);
-  dlogits_.resize(nr + nf, 1);
-  const double ir = 1.0 / static_cast<double>(std::max<Eigen::Index>(nr, 1));
-  const double jf = 1.0 / static_cast<double>(std::max<Eigen::Index>(nf, 1));
-  double lr = 0, lf = 0, mr = 0, mf = 0;
-  for (Eigen::Index i = 0; i < nr + nf; ++i) {
-    const bool is_real = i < nr;
-    const double v = l(i, 0), w = is_real ? ir : jf;
-    double term = 0, grad = 0, shown = v;
-    switch (loss) {
-      case GanLoss::Minimax:
-      case GanLoss::NonSaturating: {
-        const double s = sigmoid(v);
-        shown = s;
-        term = is_real ? softplus(-v) : softplus(v);
-        grad = is_real ? s - 1.0 : s;
-        break;
+  // The real rows, then the fake rows, each a forward and a backward whose
+  // gradients add up (as the DCGAN example's errD_real.backward() and
+  // errD_fake.backward()): the discriminator's buffers keep the batch's size
+  // in both passes and in the G step, so nothing is reallocated per step.
+  double sum[2] = {0, 0}, shown[2] = {0, 0};
+  for (int half = 0; half < 2; ++half) {
+    const bool is_real = half == 0;
+    const Mat<T>& x = is_real ? real : fake;
+    const Eigen::Index n = x.rows();
+    if (n == 0) continue;
+    const Mat<T>& l = discriminator.forward(x, true);
+    dlogits_.resize(n, 1);
+    const double w = 1.0 / static_cast<double>(n);
+    for (Eigen::Index i = 0; i < n; ++i) {
+      const T v = l(i, 0);
+      double term = 0, grad = 0, seen = v;
+      switch (loss) {
+        case GanLoss::Minimax:
+        case GanLoss::NonSaturating: {
+          const LogitTerms<T> t = logit_terms(v);
+          seen = t.sigmoid;
+          term = is_real ? t.softplus_neg : t.softplus_pos;
+          grad = is_real ? t.sigmoid - T(1) : t.sigmoid;
+          break;
+        }
+        case GanLoss::LeastSquares:
+          term = is_real ? 0.5 * (v - 1.0) * (v - 1.0) : 0.5 * v * v;
+          grad = is_real ? v - 1.0 : v;
+          break;
+        case GanLoss::WassersteinGP:
+          term = is_real ? -v : v;
+          grad = is_real ? -1.0 : 1.0;
+          break;
       }
-      case GanLoss::LeastSquares:
-        term = is_real ? 0.5 * (v - 1.0) * (v - 1.0) : 0.5 * v * v;
-        grad = is_real ? v - 1.0 : v;
-        break;
-      case GanLoss::WassersteinGP:
-        term = is_real ? -v : v;
-        grad = is_real ? -1.0 : 1.0;
-        break;
+      dlogits_(i, 0) = static_cast<T>(grad * w);
+      sum[half] += term;
+      shown[half] += seen;
     }
-    dlogits_(i, 0) = static_cast<T>(grad * w);
-    (is_real ? lr : lf) += term;
-    (is_real ? mr : mf) += shown;
+    discriminator.backward(dlogits_);
+    sum[half] *= w;
+    shown[half] *= w;
   }
-  discriminator.backward(dlogits_);
-  out.loss = lr * ir + lf * jf + out.penalty;
-  out.real = mr * ir;
-  out.fake = mf * jf;
+  out.loss = sum[0] + sum[1] + out.penalty;
+  out.real = shown[0];
+  out.fake = shown[1];
   return out;
 }
 
@@ -128,17 +141,18 @@ GanGTerms GanNet<T>::generator_pass() {
   const double w = 1.0 / static_cast<double>(std::max<Eigen::Index>(n, 1));
   double sum = 0, shown = 0;
   for (Eigen::Index i = 0; i < n; ++i) {
-    const double v = l(i, 0);
+    const T v = l(i, 0);
     double term = 0, grad = 0;
-    const double s = sigmoid(v);
+    const bool prob = gan_loss_is_probabilistic(loss);
+    const LogitTerms<T> t = prob ? logit_terms(v) : LogitTerms<T>{T(0), T(0), T(0)};
     switch (loss) {
       case GanLoss::Minimax:
-        term = -softplus(v);  // log(1 - sigmoid(v))
-        grad = -s;
+        term = -t.softplus_pos;  // log(1 - sigmoid(v))
+        grad = -t.sigmoid;
         break;
       case GanLoss::NonSaturating:
-        term = softplus(-v);  // -log sigmoid(v)
-        grad = s - 1.0;
+        term = t.softplus_neg;  // -log sigmoid(v)
+        grad = t.sigmoid - T(1);
         break;
       case GanLoss::LeastSquares:
         term = 0.5 * (v - 1.0) * (v - 1.0);
@@ -151,7 +165,7 @@ GanGTerms GanNet<T>::generator_pass() {
     }
     dlogits_(i, 0) = static_cast<T>(grad * w);
     sum += term;
-    shown += gan_loss_is_probabilistic(loss) ? s : v;
+    shown += prob ? static_cast<double>(t.sigmoid) : static_cast<double>(v);
   }
   discriminator.backward_input(dlogits_, dfake_);
   generator.zero_grad();

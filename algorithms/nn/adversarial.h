@@ -81,7 +81,7 @@ struct GanNet {
   GanGTerms generator_pass();
 
  private:
-  Mat<T> both_, dlogits_, dfake_, ones_, grad_, interp_;
+  Mat<T> dlogits_, dfake_, interp_;
 };
 
 extern template struct GanNet<float>;

@@ -234,7 +234,14 @@ std::string check_cli_columns(const ModuleEntry& e) {
     want = info.table_columns;
   } else {
     want.push_back("iteration");
-    for (const MetricInfo& mi : info.metrics) want.push_back(mi.name);
+    if (info.iteration_columns.empty())
+      for (const MetricInfo& mi : info.metrics) want.push_back(mi.name);
+    for (const std::string& c : info.iteration_columns) {
+      bool found = false;
+      for (const MetricInfo& mi : info.metrics) found = found || mi.name == c;
+      if (!found) return "iteration column '" + c + "' is not one of the module's metrics";
+      want.push_back(c);
+    }
   }
   want.push_back("step_ms");
   std::string expected;

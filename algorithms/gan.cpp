@@ -554,7 +554,8 @@ const std::vector<GanPreset>& Gan::presets() {
        {{"target", "ring8"}, {"loss", "minimax"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
         {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
         {"d_optimizer", "adam"}, {"g_lr", "0.001"}, {"d_lr", "0.001"}, {"g_beta1", "0.9"}, {"d_beta1", "0.9"},
-        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}}},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}},
+       ""},
       {"ring-collapse", "Mode collapse: G ten times faster than D",
        "The same networks, but the generator's learning rate is 10x the discriminator's. G chases whichever "
        "region D currently rates as real: the samples crowd into one or two modes and hop between them, and "
@@ -563,7 +564,8 @@ const std::vector<GanPreset>& Gan::presets() {
        {{"target", "ring8"}, {"loss", "minimax"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
         {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
         {"d_optimizer", "adam"}, {"g_lr", "0.01"}, {"d_lr", "0.001"}, {"g_beta1", "0.9"}, {"d_beta1", "0.9"},
-        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}}},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}},
+       ""},
       {"ring-collapse-cure", "Mode collapse cured by WGAN-GP",
        "The Wasserstein critic with the gradient penalty (Gulrajani et al.'s settings: 5 critic steps per G "
        "step, Adam 1e-4 with betas (0.5, 0.9), lambda 10). The critic stays smooth (its gradient norm is held "
@@ -572,7 +574,8 @@ const std::vector<GanPreset>& Gan::presets() {
        {{"target", "ring8"}, {"loss", "wgan_gp"}, {"gp_lambda", "10"}, {"latent", "2"}, {"g_depth", "2"},
         {"g_width", "64"}, {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "5"}, {"batch", "256"},
         {"g_optimizer", "adam"}, {"d_optimizer", "adam"}, {"g_lr", "0.0001"}, {"d_lr", "0.0001"},
-        {"g_beta1", "0.5"}, {"d_beta1", "0.5"}, {"g_beta2", "0.9"}, {"d_beta2", "0.9"}}},
+        {"g_beta1", "0.5"}, {"d_beta1", "0.5"}, {"g_beta2", "0.9"}, {"d_beta2", "0.9"}},
+       ""},
       {"saturating-stall", "The saturating loss stalls",
        "Minimax loss, a strong discriminator (10 Adam steps per G step) and a generator on plain SGD. D soon "
        "rejects every fake (d_fake near 0), log(1 - D(G(z))) is flat there, and g_grad_norm collapses towards "
@@ -581,7 +584,8 @@ const std::vector<GanPreset>& Gan::presets() {
        "this in 'a run that converges'? (It divides by the gradient's scale.)",
        {{"target", "ring8"}, {"loss", "minimax"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
         {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "10"}, {"batch", "256"}, {"g_optimizer", "sgd"},
-        {"d_optimizer", "adam"}, {"g_lr", "0.02"}, {"d_lr", "0.005"}, {"d_beta1", "0.9"}, {"d_beta2", "0.999"}}},
+        {"d_optimizer", "adam"}, {"g_lr", "0.02"}, {"d_lr", "0.005"}, {"d_beta1", "0.9"}, {"d_beta2", "0.999"}},
+       ""},
       {"wgan-gp-smooth-critic", "WGAN-GP's smooth critic on the moons",
        "The critic of WGAN-GP outputs a score, not a probability: its landscape is a smooth slope from the "
        "generated samples up to the data (compare the sharp sigmoid cliff of the minimax D), and its "
@@ -591,7 +595,8 @@ const std::vector<GanPreset>& Gan::presets() {
        {{"target", "moons"}, {"loss", "wgan_gp"}, {"gp_lambda", "10"}, {"latent", "2"}, {"g_depth", "2"},
         {"g_width", "64"}, {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "5"}, {"batch", "256"},
         {"g_optimizer", "adam"}, {"d_optimizer", "adam"}, {"g_lr", "0.0001"}, {"d_lr", "0.0001"},
-        {"g_beta1", "0.5"}, {"d_beta1", "0.5"}, {"g_beta2", "0.9"}, {"d_beta2", "0.9"}}},
+        {"g_beta1", "0.5"}, {"d_beta1", "0.5"}, {"g_beta2", "0.9"}, {"d_beta2", "0.9"}},
+       ""},
       {"spiral-nonsaturating", "The spiral with the non-saturating loss",
        "Two interleaved spiral arms, the non-saturating generator loss (the paper's practical fix) with Adam "
        "(beta1 = 0.5, as DCGAN). The generator must bend a plane of z into two thin curves: watch the mesh "
@@ -599,7 +604,20 @@ const std::vector<GanPreset>& Gan::presets() {
        {{"target", "spiral"}, {"loss", "nonsaturating"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
         {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
         {"d_optimizer", "adam"}, {"g_lr", "0.001"}, {"d_lr", "0.001"}, {"g_beta1", "0.5"}, {"d_beta1", "0.5"},
-        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}}},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}},
+       ""},
+      {"fashion-mnist", "An image GAN on Fashion-MNIST",
+       "An MLP GAN on 20 000 Fashion-MNIST images (pixels mapped to [-1, 1], tanh output): G 64-256-256-784, "
+       "D 784-256-256-1 with leaky ReLU, the non-saturating loss, Adam 2e-4 with beta1 = 0.5 (DCGAN's "
+       "settings). The 8 x 8 grid shows G of the same 64 noise vectors as it trains: blobs, then silhouettes, "
+       "then garments. Set label to one class (e.g. 7, sneakers) to learn only that class. Ask: why is the "
+       "same z always the same kind of garment?",
+       {{"target", "data"}, {"label", "-1"}, {"loss", "nonsaturating"}, {"latent", "64"}, {"g_depth", "2"},
+        {"g_width", "256"}, {"g_activation", "relu"}, {"d_depth", "2"}, {"d_width", "256"},
+        {"d_activation", "leaky_relu"}, {"d_steps", "1"}, {"batch", "64"}, {"g_optimizer", "adam"},
+        {"d_optimizer", "adam"}, {"g_lr", "0.0002"}, {"d_lr", "0.0002"}, {"g_beta1", "0.5"}, {"d_beta1", "0.5"},
+        {"g_beta2", "0.999"}, {"d_beta2", "0.999"}},
+       "fashion-mnist:n=20000"},
   };
   return kPresets;
 }

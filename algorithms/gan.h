@@ -83,6 +83,7 @@ struct GanPreset {
   std::string title;  // "Ring of 8: a run that converges"
   std::string note;   // what to look at and what to ask
   std::vector<std::pair<std::string, std::string>> values;  // parameter -> value (choices by name)
+  std::string dataset;  // a built-in dataset spec to load with it ("" = keep the data)
 };
 
 // gan module. Parameters: target, feature_x, feature_y, label, loss,

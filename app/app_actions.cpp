@@ -299,6 +299,7 @@ void App::draw_pending_overlay() {
 
 void App::apply_intents(std::vector<ViewIntent>& intents) {
   bool pending_restart = false;  // Rebuild changes of one frame restart once
+  bool pending_load = false;     // ... or when a dataset it asked for has loaded
   for (ViewIntent& vi : intents) {
     try {
       switch (vi.kind) {
@@ -338,6 +339,10 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
           if (const std::shared_ptr<const Dataset> d = target_data())  // on top of pending edits
             set_dataset(with_point_added(*d, vi.x, vi.y, vi.label));
           break;
+        case ViewIntent::Kind::SetDataset:
+          load_builtin(vi.text);
+          pending_load = true;
+          break;
         case ViewIntent::Kind::RemovePoint:
           if (const std::shared_ptr<const Dataset> d = target_data(); d && d->rows() > 1) {
             const int row = nearest_point(*d, vi.x, vi.y);
@@ -350,7 +355,7 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
     }
   }
   intents.clear();
-  if (pending_restart) restart();
+  if (pending_restart && !pending_load) restart();
 }
 
 void App::handle_shortcuts() {

@@ -62,16 +62,19 @@ inline int key_presses(const ViewContext& ctx, int key) {
 //                one frame restart once);
 //   Seek         rewind / go to `iteration` (applied in order, so Seek then
 //                SetParam = "rewind and change the parameter"; after a Rebuild
-//                SetParam of the same frame the new run is stepped to it).
+//                SetParam of the same frame the new run is stepped to it);
+//   SetDataset   load the built-in dataset spec `text` ("fashion-mnist:n=20000")
+//                in the background, then restart with it and the frame's
+//                parameter changes (a preset that brings its data).
 struct ViewIntent {
-  enum class Kind { Module, AddPoint, RemovePoint, SetParam, Seek };
+  enum class Kind { Module, AddPoint, RemovePoint, SetParam, Seek, SetDataset };
   Kind kind = Kind::Module;
   Intent intent;          // Kind::Module: forwarded to Runner::apply
   double x = 0, y = 0;    // AddPoint / RemovePoint: data coordinates (2-D data)
   int label = -1;         // AddPoint: class of the new point (-1 none)
   std::string param;      // SetParam: parameter name
   double value = 0;       // SetParam: numeric value (Choice: index, Bool: 0/1)
-  std::string text;       // SetParam of a Text parameter
+  std::string text;       // SetParam of a Text parameter; SetDataset: the dataset spec
   int iteration = 0;      // Seek: target iteration
 
   static ViewIntent set_param(std::string name, double v) {
@@ -86,6 +89,12 @@ struct ViewIntent {
     i.kind = Kind::SetParam;
     i.param = std::move(name);
     i.text = std::move(t);
+    return i;
+  }
+  static ViewIntent set_dataset(std::string spec) {
+    ViewIntent i;
+    i.kind = Kind::SetDataset;
+    i.text = std::move(spec);
     return i;
   }
   static ViewIntent seek(int it) {

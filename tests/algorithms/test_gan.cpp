@@ -286,8 +286,11 @@ TEST_CASE("gan: every preset sets known parameters to valid values and starts a 
     Gan m;
     ParamValues v = default_values(m.params());
     for (const auto& [k, val] : p.values) apply_assignment(m.params(), v, (k + "=" + val).c_str(), "gan");
-    m.reset(moons(), v, 0);
+    m.reset(p.dataset.empty() ? moons() : make_dataset(p.dataset), v, 0);
     m.step();
     CHECK(m.snapshot()->status == Status::Running);
   }
+  REQUIRE(Gan::find_preset("ring-converge"));
+  CHECK(Gan::find_preset("ring-converge")->title == Gan::presets().front().title);
+  CHECK(Gan::find_preset("no-such-preset") == nullptr);
 }

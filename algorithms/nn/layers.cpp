@@ -192,8 +192,11 @@ class ActivationLayer : public Layer<T> {
 // operand again.
 constexpr int kGemmBlockCols = 64;
 constexpr int kGemmMaxBlocks = 4;
-// Multiply-adds below which a product runs on one thread (measured: bench_nn).
-constexpr double kGemmParallelMinWork = 2e5;
+// Multiply-adds below which a product runs on one thread (measured: bench_nn,
+// bench_gan: the GAN's 256 x 64 x 64 products, 1M multiply-adds each, ran
+// slower on 2 threads than on 1 with the earlier 2e5: waking the pool costs
+// more than half of 25 us of work).
+constexpr double kGemmParallelMinWork = 2e6;
 
 struct ColBlocks {
   explicit ColBlocks(int n)

@@ -21,23 +21,30 @@ int rewind_target(const std::vector<std::vector<double>>* history, int loss_metr
 
 ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_metric, double lr,
                             std::vector<ViewIntent>& out) {
+  return draw_diverged_banner(s, ctx, loss_metric, {{"lr", lr}}, out);
+}
+
+ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_metric,
+                            const std::vector<std::pair<std::string, double>>& rates,
+                            std::vector<ViewIntent>& out) {
   if (s.status != Status::Diverged) return ImVec2(NAN, NAN);
   ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.message.c_str());
   const int target = rewind_target(ctx.metric_history, loss_metric, s.iteration);
   char id[96];
-  std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate", target);
+  std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate%s", target,
+                rates.size() > 1 ? "s" : "");
   // Beside the message if it fits, else under it (never clipped by a narrow window).
   same_line_if_fits(ImGui::CalcTextSize(id).x + 2 * ImGui::GetStyle().FramePadding.x);
   if (ImGui::SmallButton(id)) {
     out.push_back(ViewIntent::seek(target));
-    out.push_back(ViewIntent::set_param("lr", lr / 2));
+    for (const auto& r : rates) out.push_back(ViewIntent::set_param(r.first, r.second / 2));
   }
   const ImVec2 centre((ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x) * 0.5f,
                       (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) * 0.5f);
   tooltip_text(
       "Goes back to the last iteration whose batch loss was finite and at most 100x the first one, "
       "and "
-      "sets lr to half its value; training continues from there with the new rate.");
+      "sets each learning rate to half its value; training continues from there with the new rate.");
   return centre;
 }
 

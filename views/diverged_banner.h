@@ -8,6 +8,8 @@
 
 #include <imgui.h>
 
+#include <string>
+#include <utility>
 #include <vector>
 
 namespace cilab {
@@ -20,6 +22,11 @@ int rewind_target(const std::vector<std::vector<double>>* history, int loss_metr
 // running value, ctx.values' "lr" when present). Returns the button's centre (tests, scripts),
 // (NaN, NaN) when nothing was drawn.
 ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_metric, double lr,
+                            std::vector<ViewIntent>& out);
+// The same for a model with several learning rates (the gan's g_lr and d_lr): the button halves
+// each (parameter name, running value) of `rates`.
+ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_metric,
+                            const std::vector<std::pair<std::string, double>>& rates,
                             std::vector<ViewIntent>& out);
 
 }  // namespace cilab

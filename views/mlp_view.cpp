@@ -4,6 +4,7 @@
 
 #include "views/diverged_banner.h"
 #include "views/plot/plot.h"
+#include "views/point_edit.h"
 #include "views/scatter_projection.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
@@ -28,19 +29,6 @@ std::string fmt(double v, const char* f = "%.4g") {
 
 // The class colour palette of the lab (true classes: Labels).
 ImU32 class_colour(int c) { return plot::GetColormapColor(c, plot::Colormap::Labels); }
-
-// Inside a hovered plot: a left click with the "click to add" mode (or Shift) adds a point at
-// the mouse, a right click in that mode removes the nearest one. Returns whether it sent one.
-bool point_edit_click(const ViewContext& ctx, plot::Point m, std::vector<ViewIntent>& out) {
-  ViewIntent vi;
-  if ((ctx.edit_points || ImGui::GetIO().KeyShift) && plot::IsPlotClicked(0)) vi.kind = ViewIntent::Kind::AddPoint;
-  else if (ctx.edit_points && plot::IsPlotClicked(1)) vi.kind = ViewIntent::Kind::RemovePoint;
-  else return false;
-  vi.x = m.x;
-  vi.y = m.y;
-  out.push_back(vi);
-  return true;
-}
 
 }  // namespace
 

@@ -3,6 +3,7 @@
 #include "views/vae_view.h"
 
 #include "views/class_key.h"
+#include "views/mosaic_plot.h"
 #include "views/plot/plot.h"
 #include "views/ui.h"
 
@@ -34,35 +35,6 @@ void tooltip_image(const float* pixels, int h, int w, float vmin, float vmax, fl
                         ImVec2(p0.x + (c + 1) * px, p0.y + (r + 1) * px), IM_COL32(g, g, g, 255));
     }
   ImGui::Dummy(ImVec2(w * px, h * px));
-}
-
-// Pixels a canvas plot adds around its image (frame padding and border).
-float mosaic_pad() { return ImGui::GetStyle().FramePadding.y * 2 + 4; }
-
-// A mosaic in a canvas plot `width` pixels wide (one unit = one mosaic pixel, row 0 at the top).
-// Returns the hovered mosaic pixel (column, row), or (-1, -1).
-ImVec2 mosaic_plot(const char* id, const Mosaic& m, float vmin, float vmax, float width) {
-  ImVec2 hovered(-1, -1);
-  if (m.empty()) return hovered;
-  const float pad = mosaic_pad();
-  const float height = (width - pad) * m.h / m.w + pad;
-  if (plot::BeginPlot(id, ImVec2(std::max(width, 16.0f), std::max(height, 16.0f)),
-                      plot::PlotFlags_CanvasOnly | plot::PlotFlags_NoInputs)) {
-    plot::SetupAxes(
-        nullptr, nullptr,
-        plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines | plot::AxisFlags_Lock,
-        plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines | plot::AxisFlags_Lock);
-    plot::SetupAxesLimits(0, m.w, 0, m.h, plot::Cond::Always);
-    plot::PlotImageGray("##mosaic", m.pixels.data(), m.h, m.w, vmin, vmax, plot::Point{0, 0},
-                        plot::Point{double(m.w), double(m.h)});
-    if (plot::IsPlotHovered()) {
-      const plot::Point p = plot::GetPlotMousePos();
-      if (p.x >= 0 && p.x < m.w && p.y >= 0 && p.y < m.h)
-        hovered = ImVec2(static_cast<float>(p.x), static_cast<float>(m.h - p.y));
-    }
-    plot::EndPlot();
-  }
-  return hovered;
 }
 
 // mu and sigma of a point as text: every axis up to 4, then "...".

@@ -85,8 +85,9 @@ enum class LineStyle { Solid, Dashed, Dotted };
 
 // Built-in colour tables. Categorical (Tableau 10) colours clusters and series; Labels (Paul
 // Tol's "muted", colour-blind safe, 10 entries) colours known classes, so that a class is never
-// mistaken for a cluster of the same colour.
-enum class Colormap { Categorical, Viridis, Gray, Labels };
+// mistaken for a cluster of the same colour. Diverging (purple - dark grey - green, 9 entries)
+// shows values on both sides of a centre (a GAN discriminator's D = 1/2) on a dark background.
+enum class Colormap { Categorical, Viridis, Gray, Labels, Diverging };
 
 // "Use the next categorical palette colour" (also usable as "no colour" for Spec::fill_color).
 constexpr ImU32 kAutoColor = 0x00000000u;

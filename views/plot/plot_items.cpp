@@ -34,6 +34,9 @@ constexpr uint32_t kCategorical[10] = {0x1F77B4u, 0xFF7F0Eu, 0x2CA02Cu, 0xD62728
 constexpr uint32_t kLabels[10] = {0xCC6677u, 0x88CCEEu, 0xDDCC77u, 0x117733u, 0x6655CCu,
                                   0xAA4499u, 0x44AA99u, 0x999933u, 0x882255u, 0xDDDDDDu};
 
+// Diverging, low to high: purple, dark grey at the centre, green (0xRRGGBB).
+constexpr uint32_t kDiverging[9] = {0xB06BD6u, 0x8C4FAEu, 0x673D7Eu, 0x4A3554u, 0x383838u,
+                                    0x2E4D38u, 0x2F6A44u, 0x3A8A53u, 0x58B36Au};
 // Viridis sampled at 64 points, 0xRRGGBB.
 constexpr uint32_t kViridis[64] = {
     0x440154u, 0x46075Au, 0x470D60u, 0x471365u, 0x48186Au, 0x481D6Fu, 0x482374u, 0x482878u,
@@ -58,6 +61,7 @@ int GetColormapSize(Colormap cmap) {
         case Colormap::Labels: return 10;
         case Colormap::Viridis: return 64;
         case Colormap::Gray: return 256;
+        case Colormap::Diverging: return 9;
     }
     return 10;
 }
@@ -70,6 +74,7 @@ ImU32 GetColormapColor(int i, Colormap cmap) {
         case Colormap::Labels: return rgb_to_u32(kLabels[i]);
         case Colormap::Viridis: return rgb_to_u32(kViridis[i]);
         case Colormap::Gray: return IM_COL32(i, i, i, 255);
+        case Colormap::Diverging: return rgb_to_u32(kDiverging[i]);
     }
     return IM_COL32_WHITE;
 }
@@ -87,7 +92,8 @@ ImU32 SampleColormap(double t, Colormap cmap) {
     const double f = t * (n - 1);
     const int i0 = std::min(static_cast<int>(f), n - 2);
     const double w = f - i0;
-    const uint32_t a = kViridis[i0], b = kViridis[i0 + 1];
+    const uint32_t* table = cmap == Colormap::Diverging ? kDiverging : kViridis;
+    const uint32_t a = table[i0], b = table[i0 + 1];
     auto mix = [w](uint32_t ca, uint32_t cb, int sh) {
         const double va = (ca >> sh) & 0xFF, vb = (cb >> sh) & 0xFF;
         return static_cast<uint32_t>(va + (vb - va) * w + 0.5);

@@ -1,0 +1,278 @@
+// The gan view: pictures job, header (with the Presets menu), tabs and controls
+// (the plane and the diagram: gan_view_plane.cpp; curves and images: gan_view_curves.cpp).
+#include "views/gan_view.h"
+
+#include "algorithms/core/parallel.h"
+#include "views/diverged_banner.h"
+#include "views/ui.h"
+#include "views/view_registry.h"
+
+#include <algorithm>
+#include <chrono>
+#include <cstdio>
+#include <stdexcept>
+
+namespace cilab {
+
+namespace {
+
+const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
+
+std::string fmt(double v, const char* f = "%.4g") {
+  if (!std::isfinite(v)) return "n/a";
+  char b[64];
+  std::snprintf(b, sizeof b, f, v);
+  return b;
+}
+
+}  // namespace
+
+// Shared between the view and its background job: written by the job, read
+// by the view once the job has finished.
+struct GanView::PictureJob {
+  std::shared_ptr<const nn::GanNet<float>> net;
+  std::shared_ptr<const GanRows> noise, pool;
+  GanBox box;
+  int net_iteration = 0;
+  GanPictureRequest request;
+  std::shared_ptr<const GanPictures> result;
+  double seconds = 0;  // compute time
+
+  void run() {
+    const SerialScope serial;  // one core: the training loop keeps the thread pool
+    const auto t0 = std::chrono::steady_clock::now();
+    result = std::make_shared<const GanPictures>(
+        compute_gan_pictures(*net, net_iteration, box, *noise, pool.get(), request));
+    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
+  }
+};
+
+void GanView::on_reset() {
+  if (job_handle_.valid()) job_handle_.cancel();
+  job_handle_ = JobHandle();
+  job_.reset();
+  pictures_.reset();
+  pictured_net_.reset();
+  last_submit_ = -1e9;
+}
+
+std::vector<ViewIntent> GanView::preset_intents(const ParamSpecs& specs, const GanPreset& preset) {
+  std::vector<ViewIntent> out;
+  for (const auto& kv : preset.values) {
+    const ParamSpec* spec = find_param(specs, kv.first);
+    if (!spec)
+      throw std::invalid_argument("gan preset '" + preset.name + "': no parameter '" + kv.first +
+                                  "' (check Gan::presets() against Gan's parameters)");
+    out.push_back(is_text_valued(*spec) ? ViewIntent::set_text(kv.first, kv.second)
+                                        : ViewIntent::set_param(kv.first, parse_value(*spec, kv.second)));
+  }
+  return out;
+}
+
+void GanView::update_pictures(const GanSnapshot& s, const ViewContext& ctx) {
+  // Collect a finished job.
+  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
+    if (job_handle_.state() == JobState::Finished && job_->result) {
+      pictures_ = job_->result;
+      job_seconds_ = job_->seconds;
+    }
+    job_.reset();
+    job_handle_ = JobHandle();
+  }
+  if (!s.net || !s.eval_noise || job_ || !ctx.jobs) return;
+  if (s.net == pictured_net_) return;
+  const double now = ImGui::GetTime();
+  // A new network at most kPictureHz times a second, and with the job at most kJobShare of one core.
+  const double wait = std::max(1.0 / kPictureHz, job_seconds_ / kJobShare);
+  if (now - last_submit_ < wait && pictures_) return;
+  auto job = std::make_shared<PictureJob>();
+  job->net = s.net;
+  job->noise = s.eval_noise;
+  job->pool = s.pool;
+  job->box = s.spec.box;
+  job->net_iteration = s.net_iteration;
+  job->request.image = s.image;
+  job->request.image_h = s.image_h;
+  job->request.image_w = s.image_w;
+  pictured_net_ = s.net;
+  last_submit_ = now;
+  auto work = [job](const CancelToken& token) {
+    if (!token.cancelled()) job->run();
+  };
+  job_ = job;
+  job_handle_ = ctx.jobs->submit("gan pictures", work);
+}
+
+void GanView::draw_controls(const Snapshot& snap, const ViewContext&) {
+  const auto* s = dynamic_cast<const GanSnapshot*>(&snap);
+  if (!s || s->image) return;
+  ImGui::TextDisabled("Plane layers");
+  draw_layer_toggles();
+}
+
+void GanView::draw_presets(const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  const std::vector<GanPreset>& presets = Gan::presets();
+  int chosen = pending_preset_;
+  pending_preset_ = -1;
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
+  if (ImGui::BeginCombo("Presets##gan", "choose a lesson...")) {
+    for (size_t i = 0; i < presets.size(); ++i) {
+      if (ImGui::Selectable(presets[i].title.c_str(), false)) chosen = static_cast<int>(i);
+      tooltip_text(presets[i].note.c_str());
+    }
+    ImGui::EndCombo();
+  }
+  tooltip_text(
+      "Known-good settings that teach (a run that converges, mode collapse and its cure, the saturating "
+      "loss, WGAN-GP's smooth critic): choosing one sets its parameters at once (the run restarts once) "
+      "and shows what to look at.");
+  if (chosen >= 0 && chosen < static_cast<int>(presets.size())) {
+    const GanPreset& p = presets[static_cast<size_t>(chosen)];
+    const std::vector<ViewIntent> intents = preset_intents(Gan().params(), p);
+    out.insert(out.end(), intents.begin(), intents.end());
+    note_title_ = p.title;
+    note_ = p.note;
+  }
+}
+
+void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  header_.clear();
+  rewind_button_ = ImVec2(NAN, NAN);
+  char line[400];
+  std::snprintf(line, sizeof line, "%s, %s target, %s loss", position_label(s, ctx.info, true).c_str(),
+                gan_target_name(s.target), nn::gan_loss_name(s.loss));
+  header_.push_back(line);
+  ImGui::TextUnformatted(line);
+  same_line_if_fits(ImGui::CalcTextSize(s.architecture.c_str()).x, ImGui::GetFontSize());
+  ImGui::TextDisabled("%s", s.architecture.c_str());
+  header_.push_back(s.architecture);
+  char tip[400];
+  std::snprintf(tip, sizeof tip,
+                "Generator z ~ N(0, I_%d) -> MLP -> G(z) (%zu weights); discriminator x -> MLP -> one logit l "
+                "(%zu weights). Batch %d, %d D step%s per G step, lr G %s, lr D %s.",
+                s.latent, s.g_params, s.d_params, s.batch, s.d_steps, s.d_steps == 1 ? "" : "s",
+                fmt(s.lr_g, "%.3g").c_str(), fmt(s.lr_d, "%.3g").c_str());
+  tooltip_text(tip);
+  same_line_if_fits(ImGui::GetFontSize() * 10, ImGui::GetFontSize());
+  draw_presets(ctx, out);
+  const std::vector<double>& m = s.metrics;
+  std::snprintf(line, sizeof line, "D loss %s  G loss %s  D(real) %s  D(fake) %s",
+                fmt(m[Gan::kMetricDLoss]).c_str(), fmt(m[Gan::kMetricGLoss]).c_str(),
+                fmt(m[Gan::kMetricDReal], "%.3f").c_str(), fmt(m[Gan::kMetricDFake], "%.3f").c_str());
+  header_.push_back(line);
+  ImGui::TextUnformatted(line);
+  tooltip_text(
+      nn::gan_loss_is_probabilistic(s.loss)
+          ? "Last D step's batch: D loss = -mean log D(x) - mean log(1 - D(G(z))) (log 4 = 1.386 at D = 1/2), "
+            "G loss as the loss says; D(real), D(fake): mean D = sigmoid(l) on the real and the generated rows "
+            "(both 1/2 at the equilibrium p_g = p_data)."
+          : "Last D step's batch: the losses of D and G; D(real), D(fake): mean raw output l of the real and "
+            "generated rows (least_squares: 1 and 0 are the targets; wgan_gp: their difference estimates "
+            "the Wasserstein-1 distance).");
+  if (!s.spec.modes.empty()) {
+    char cov[160];
+    std::snprintf(cov, sizeof cov, "modes covered %d / %zu (iteration %d)", s.coverage.covered,
+                  s.spec.modes.size(), s.eval_iteration);
+    same_line_if_fits(ImGui::CalcTextSize(cov).x, ImGui::GetFontSize());
+    ImGui::TextUnformatted(cov);
+    header_.push_back(cov);
+    tooltip_text(
+        "A mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre (evaluated "
+        "every 25 iterations, on fixed noise).");
+  }
+  const char* what = s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
+  if (what) {
+    ImGui::TextColored(kWarn, "%s", what);
+    header_.push_back(what);
+  }
+  if (!note_.empty()) {
+    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.22f, 0.30f, 1.0f));
+    const float wrap_w = ImGui::GetContentRegionAvail().x;
+    const float h = ImGui::CalcTextSize(note_.c_str(), nullptr, false, wrap_w - 2 * ImGui::GetFontSize()).y +
+                    2.6f * ImGui::GetTextLineHeightWithSpacing();
+    ImGui::BeginChild("##gan_note", ImVec2(wrap_w, h), true, ImGuiWindowFlags_NoScrollbar);
+    ImGui::TextColored(kWarn, "Preset: %s", note_title_.c_str());
+    ImGui::SameLine();
+    if (ImGui::SmallButton("dismiss##gan_note")) note_.clear();
+    ImGui::TextWrapped("%s", note_.c_str());
+    ImGui::EndChild();
+    ImGui::PopStyleColor();
+    header_.push_back("Preset: " + note_title_);
+  }
+  if (s.status == Status::Diverged) {
+    header_.push_back(s.message);
+    const double g = ctx.values && ctx.values->count("g_lr") ? ctx.values->at("g_lr") : s.lr_g;
+    const double d = ctx.values && ctx.values->count("d_lr") ? ctx.values->at("d_lr") : s.lr_d;
+    rewind_button_ = draw_diverged_banner(s, ctx, Gan::kMetricDLoss, {{"g_lr", g}, {"d_lr", d}}, out);
+  } else if (!s.message.empty()) {
+    ImGui::TextColored(kWarn, "%s", s.message.c_str());
+    header_.push_back(s.message);
+  }
+}
+
+void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  const auto* sp = dynamic_cast<const GanSnapshot*>(&snap);
+  if (!sp || !sp->pool) {
+    ImGui::TextDisabled("No model yet: %s", snap.message.empty() ? "reset the run" : snap.message.c_str());
+    return;
+  }
+  const GanSnapshot& s = *sp;
+  draw_header(s, ctx, out);
+
+  // Tabs by target: keys 1-N choose one (the lecturer's remote has no mouse).
+  std::vector<Tab> tabs;
+  tabs.push_back(s.image ? Tab::Images : Tab::Plane);
+  tabs.push_back(Tab::Curves);
+  tabs.push_back(Tab::Optimal);
+  if (std::find(tabs.begin(), tabs.end(), tab_) == tabs.end()) tab_ = tabs[0];
+  int wanted = -1;
+  for (size_t t = 0; t < tabs.size(); ++t)
+    if (key_presses(ctx, '1' + static_cast<int>(t)) > 0) wanted = static_cast<int>(t);
+  if (wanted >= 0) tab_ = tabs[static_cast<size_t>(wanted)];
+  update_pictures(s, ctx);
+
+  if (ImGui::BeginTabBar("##gan_tabs")) {
+    for (size_t t = 0; t < tabs.size(); ++t) {
+      const Tab tab = tabs[t];
+      const char* name = tab == Tab::Plane    ? "Plane"
+                         : tab == Tab::Images ? "Images"
+                         : tab == Tab::Curves ? "Curves"
+                                              : "Optimal discriminator (1-D)";
+      char tip[240];
+      std::snprintf(tip, sizeof tip, "%s (key %d)",
+                    tab == Tab::Plane
+                        ? "Real and generated samples over the discriminator's output, the generator's warped z "
+                          "grid, the G step's arrows, the modes; the model diagram"
+                    : tab == Tab::Images ? "G of fixed noise beside real images, and the curves"
+                    : tab == Tab::Curves ? "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"
+                                         : "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move",
+                    static_cast<int>(t) + 1);
+      const bool open =
+          ImGui::BeginTabItem(name, nullptr, static_cast<int>(t) == wanted ? ImGuiTabItemFlags_SetSelected : 0);
+      tooltip_text(tip);
+      if (open) {
+        if (wanted < 0) tab_ = tab;
+        ImGui::EndTabItem();
+      }
+    }
+    ImGui::EndTabBar();
+  }
+  const ImVec2 avail = ImGui::GetContentRegionAvail();
+  const ImVec2 size(avail.x, std::max(min_plot_height(), avail.y));
+  switch (tab_) {
+    case Tab::Plane: draw_plane_tab(s, ctx, size, out); break;
+    case Tab::Curves: draw_curves(s, ctx, size, false); break;
+    case Tab::Images: draw_images(s, ctx, size); break;
+    case Tab::Optimal:
+      // LEAD: wire GanOptimalTab here
+      ImGui::TextWrapped(
+          "The optimal discriminator in 1-D: for fixed densities p_data and p_g, D*(x) = p_data(x) / (p_data(x) "
+          "+ p_g(x)), and the generator's objective at D* is 2 JS(p_data || p_g) - log 4 (this panel arrives "
+          "with the optimal-discriminator tab).");
+      break;
+  }
+}
+
+CILAB_REGISTER_VIEW(Gan, GanView);
+
+}  // namespace cilab

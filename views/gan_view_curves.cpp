@@ -1,0 +1,187 @@
+// The gan view's curves (metric history: losses, D(real) and D(fake), grid KL
+// and JS, modes covered, gradient norms) and its images tab (image targets).
+#include "views/gan_view.h"
+
+#include "views/mosaic_plot.h"
+#include "views/plot/plot.h"
+#include "views/ui.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+#include <string>
+
+namespace cilab {
+
+namespace {
+
+// One curve of a plot: a metric, its name and colour.
+struct Series {
+  int metric;
+  const char* name;
+  ImU32 colour;
+  bool dashed = false;
+};
+
+// A plot of metric history `series` against the iteration (thinned to ~max_points points),
+// with a hover readout of every series at the iteration under the mouse; `half`: the 1/2 line.
+void history_plot(const char* id, const char* y_label, const std::vector<std::vector<double>>& hst,
+                  const std::vector<Series>& series, ImVec2 size, bool log_y, bool half, const char* tip,
+                  int max_points) {
+  if (!plot::BeginPlot(id, size, plot::PlotFlags_NoTitle)) return;
+  plot::SetupAxes("iteration", y_label, plot::AxisFlags_AutoFit,
+                  plot::AxisFlags_AutoFit | (log_y ? plot::AxisFlags_LogScale : 0));
+  plot::SetupLegend(plot::Location::NorthEast);
+  const size_t stride = std::max<size_t>(1, hst.size() / static_cast<size_t>(std::max(1, max_points)));
+  std::vector<double> xs;
+  for (size_t i = 0; i < hst.size(); i += stride) xs.push_back(static_cast<double>(i));
+  for (const Series& se : series) {
+    std::vector<double> ys;
+    for (size_t i = 0; i < hst.size(); i += stride) ys.push_back(hst[i][static_cast<size_t>(se.metric)]);
+    plot::Spec sp;
+    sp.color = se.colour;
+    sp.line_weight = 1.5f;
+    if (se.dashed) sp.line_style = plot::LineStyle::Dashed;
+    plot::PlotLine(se.name, xs.data(), ys.data(), static_cast<int>(xs.size()), sp);
+  }
+  if (half && !hst.empty()) {
+    const double x[2] = {0.0, static_cast<double>(hst.size() - 1)}, y[2] = {0.5, 0.5};
+    plot::Spec dash;
+    dash.color = IM_COL32(200, 200, 200, 160);
+    dash.line_style = plot::LineStyle::Dashed;
+    dash.line_weight = 1.0f;
+    plot::PlotLine("1/2 (equilibrium)", x, y, 2, dash);
+  }
+  if (plot::IsPlotHovered() && !hst.empty()) {
+    const plot::Point m = plot::GetPlotMousePos();
+    const long it = std::clamp(std::lround(m.x), 0L, static_cast<long>(hst.size()) - 1);
+    ImGui::BeginTooltip();
+    ImGui::Text("iteration %ld", it);
+    for (const Series& se : series)
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(se.colour), "%s = %.5g", se.name,
+                         hst[static_cast<size_t>(it)][static_cast<size_t>(se.metric)]);
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
+    ImGui::TextDisabled("%s", tip);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+  plot::EndPlot();
+}
+
+}  // namespace
+
+void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, bool compact) {
+  if (!ctx.metric_history || ctx.metric_history->empty()) {
+    ImGui::TextDisabled("The curves appear once the run has a history.");
+    return;
+  }
+  const auto& hst = *ctx.metric_history;
+  const ImU32 c0 = plot::GetColormapColor(0), c1 = plot::GetColormapColor(1), c2 = plot::GetColormapColor(2),
+              c3 = plot::GetColormapColor(3);
+  const bool prob = nn::gan_loss_is_probabilistic(s.loss);
+  const char* loss_tip =
+      "d_loss: the discriminator's loss on the last D step's batch (minimax/nonsaturating: log 4 = 1.386 at "
+      "D = 1/2); g_loss: the generator's loss on the G step's batch (the loss chosen).";
+  const char* d_tip =
+      prob ? "Mean D(x) = sigmoid(l) on the real rows and mean D(G(z)) on the generated rows of the last D step: "
+             "both tend to 1/2 at the equilibrium p_g = p_data (D cannot tell them apart)."
+           : "Mean raw output l on the real and the generated rows (least_squares: targets 1 and 0; wgan_gp: "
+             "their difference is the critic's estimate of the Wasserstein-1 distance).";
+  struct Panel {
+    const char* id;
+    const char* y;
+    std::vector<Series> series;
+    bool log_y, half;
+    const char* tip;
+  };
+  std::vector<Panel> panels;
+  panels.push_back({"losses##gan", "loss", {{Gan::kMetricDLoss, "d_loss", c0}, {Gan::kMetricGLoss, "g_loss", c1}},
+                    false, false, loss_tip});
+  panels.push_back({"D(real), D(fake)##gan", prob ? "mean D" : "mean l",
+                    {{Gan::kMetricDReal, "D(real)", c2}, {Gan::kMetricDFake, "D(fake)", c3}}, false, prob, d_tip});
+  if (!compact) {
+    if (!s.image)
+      panels.push_back({"KL, JS##gan", "nats",
+                        {{Gan::kMetricKl, "KL(p_data||p_g)", c0}, {Gan::kMetricJs, "JS", c1}},
+                        false, false,
+                        "GAN Lab's measure: histograms on a 40x40 grid over the plane of the target's 20 000 rows and "
+                        "2 000 generated samples (0.5 added to every cell), KL(p_data || p_g) and JS in [0, log 2], "
+                        "every 25 iterations."});
+    if (!s.spec.modes.empty())
+      panels.push_back({"modes##gan", "modes covered", {{Gan::kMetricModesCovered, "modes covered", c2}}, false, false,
+                        "Modes with >= 1 % of 2 000 generated samples (fixed noise) within 3 sd of their centre, "
+                        "every 25 iterations."});
+    panels.push_back({"gradient norms##gan", "||grad|| (log)",
+                      {{Gan::kMetricGGradNorm, "||dL_G/dtheta_G||", c0}, {Gan::kMetricDGradNorm, "||dL_D/dtheta_D||", c1}},
+                      true, false,
+                      "Norms of the gradients of the G step and of the last D step (log scale): with the minimax loss "
+                      "||dL_G/dtheta_G|| collapses early, when D rejects the fakes confidently (the saturation demo)."});
+    if (s.loss == nn::GanLoss::WassersteinGP)
+      panels.push_back({"critic##gan", "critic",
+                        {{Gan::kMetricWasserstein, "W estimate", c2}, {Gan::kMetricPenalty, "penalty", c3}}, false,
+                        false,
+                        "wgan_gp: mean critic(real) - mean critic(fake), the critic's estimate of the Wasserstein-1 "
+                        "distance, and the gradient penalty lambda mean (||grad D(x_hat)|| - 1)^2."});
+  }
+  if (!compact && !s.image) {
+    ImGui::TextWrapped(
+        "KL and JS: GAN Lab's measure: histograms on a 40x40 grid over the plane of the target's 20 000 rows and "
+        "2 000 generated samples, every 25 iterations.");
+    size.y -= ImGui::GetItemRectSize().y + ImGui::GetStyle().ItemSpacing.y;
+  }
+  // Compact: the panels stacked; full: two columns.
+  const int cols = compact ? 1 : 2;
+  const int rows = (static_cast<int>(panels.size()) + cols - 1) / cols;
+  const ImVec2 sp = ImGui::GetStyle().ItemSpacing;
+  const float w = (size.x - sp.x * (cols - 1)) / cols;
+  const float h = std::max(min_plot_height(), (size.y - sp.y * rows) / rows);
+  for (size_t i = 0; i < panels.size(); ++i) {
+    if (i % static_cast<size_t>(cols) != 0) ImGui::SameLine();
+    const Panel& p = panels[i];
+    history_plot(p.id, p.y, hst, p.series, ImVec2(w, h), p.log_y, p.half, p.tip, kMaxCurvePoints);
+  }
+}
+
+void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size) {
+  const float fs = ImGui::GetFontSize();
+  const float side_w = std::max(fs * 16, size.x * 0.3f);
+  const float main_w = std::max(fs * 12, size.x - side_w - ImGui::GetStyle().ItemSpacing.x);
+  ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
+  const GanPictures* pic = pictures_.get();
+  if (!pic || pic->fake_mosaic.empty()) {
+    ImGui::TextDisabled("The image grids appear with the next pictures (computed off the UI thread).");
+  } else {
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float cap_h = 2 * ImGui::GetTextLineHeightWithSpacing();
+    const float pad = mosaic_pad();
+    // Two square-ish mosaics side by side, as large as the width and the height allow.
+    const float ratio = static_cast<float>(pic->fake_mosaic.h) / pic->fake_mosaic.w;
+    float w = (main_w - gap) / 2;
+    w = std::min(w, (size.y - cap_h - pad) / ratio + pad);
+    auto one = [&](const char* id, const Mosaic& m, const char* caption, const char* tip) {
+      ImGui::BeginGroup();
+      ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+      ImGui::TextWrapped("%s", caption);
+      ImGui::PopTextWrapPos();
+      mosaic_plot(id, m, -1.0f, 1.0f, w);
+      tooltip_text(tip);
+      ImGui::EndGroup();
+    };
+    char cap[160];
+    std::snprintf(cap, sizeof cap, "Generated: G(z) of 64 fixed z, network of iteration %d", pic->net_iteration);
+    one("##gan_fake", pic->fake_mosaic, cap,
+        "The same 64 noise vectors every time: the grid shows how G's output for them changes as it trains. "
+        "Pixels in [-1, 1] (tanh output) shown black to white; data = pixel * scale + offset.");
+    ImGui::SameLine();
+    one("##gan_real", pic->real_mosaic, "Real: 64 training images (the target's rows)",
+        "Rows of the training pool, pixels mapped to [-1, 1] as the generator sees them (black -1, white 1).");
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::Dummy(ImVec2(main_w, 0));
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  draw_curves(s, ctx, ImVec2(side_w, size.y), true);
+}
+
+}  // namespace cilab

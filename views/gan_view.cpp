@@ -103,14 +103,7 @@ void GanView::update_pictures(const GanSnapshot& s, const ViewContext& ctx) {
   job_handle_ = ctx.jobs->submit("gan pictures", work);
 }
 
-void GanView::draw_controls(const Snapshot& snap, const ViewContext&) {
-  const auto* s = dynamic_cast<const GanSnapshot*>(&snap);
-  if (!s || s->image) return;
-  ImGui::TextDisabled("Plane layers");
-  draw_layer_toggles();
-}
-
-void GanView::draw_presets(const ViewContext& ctx, std::vector<ViewIntent>& out) {
+void GanView::draw_presets(std::vector<ViewIntent>& out) {
   const std::vector<GanPreset>& presets = Gan::presets();
   int chosen = pending_preset_;
   pending_preset_ = -1;
@@ -154,7 +147,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
                 fmt(s.lr_g, "%.3g").c_str(), fmt(s.lr_d, "%.3g").c_str());
   tooltip_text(tip);
   same_line_if_fits(ImGui::GetFontSize() * 10, ImGui::GetFontSize());
-  draw_presets(ctx, out);
+  draw_presets(out);
   const std::vector<double>& m = s.metrics;
   std::snprintf(line, sizeof line, "D loss %s  G loss %s  D(real) %s  D(fake) %s",
                 fmt(m[Gan::kMetricDLoss]).c_str(), fmt(m[Gan::kMetricGLoss]).c_str(),

@@ -38,7 +38,6 @@ class GanView : public ModuleView {
   static constexpr int kMaxCurvePoints = 600;
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
-  void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;
 
   // The intents that choose `preset`: one SetParam per value (choices by their index in the
@@ -68,7 +67,7 @@ class GanView : public ModuleView {
   struct PictureJob;
   void update_pictures(const GanSnapshot& s, const ViewContext& ctx);
   void draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
-  void draw_presets(const ViewContext& ctx, std::vector<ViewIntent>& out);
+  void draw_presets(std::vector<ViewIntent>& out);
   void draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
   void draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
   void draw_layer_toggles();

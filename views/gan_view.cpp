@@ -107,8 +107,8 @@ void GanView::draw_presets(std::vector<ViewIntent>& out) {
   const std::vector<GanPreset>& presets = Gan::presets();
   int chosen = pending_preset_;
   pending_preset_ = -1;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
-  if (ImGui::BeginCombo("Presets##gan", "choose a lesson...")) {
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
+  if (ImGui::BeginCombo("##gan_presets", "Presets...")) {
     for (size_t i = 0; i < presets.size(); ++i) {
       if (ImGui::Selectable(presets[i].title.c_str(), false)) chosen = static_cast<int>(i);
       tooltip_text(presets[i].note.c_str());
@@ -146,13 +146,13 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
                 s.latent, s.g_params, s.d_params, s.batch, s.d_steps, s.d_steps == 1 ? "" : "s",
                 fmt(s.lr_g, "%.3g").c_str(), fmt(s.lr_d, "%.3g").c_str());
   tooltip_text(tip);
-  same_line_if_fits(ImGui::GetFontSize() * 10, ImGui::GetFontSize());
-  draw_presets(out);
   const std::vector<double>& m = s.metrics;
   std::snprintf(line, sizeof line, "D loss %s  G loss %s  D(real) %s  D(fake) %s",
                 fmt(m[Gan::kMetricDLoss]).c_str(), fmt(m[Gan::kMetricGLoss]).c_str(),
                 fmt(m[Gan::kMetricDReal], "%.3f").c_str(), fmt(m[Gan::kMetricDFake], "%.3f").c_str());
   header_.push_back(line);
+  draw_presets(out);
+  same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
   ImGui::TextUnformatted(line);
   tooltip_text(
       nn::gan_loss_is_probabilistic(s.loss)
@@ -164,14 +164,13 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
             "the Wasserstein-1 distance).");
   if (!s.spec.modes.empty()) {
     char cov[160];
-    std::snprintf(cov, sizeof cov, "modes covered %d / %zu (iteration %d)", s.coverage.covered,
-                  s.spec.modes.size(), s.eval_iteration);
+    std::snprintf(cov, sizeof cov, "modes covered %d / %zu", s.coverage.covered, s.spec.modes.size());
     same_line_if_fits(ImGui::CalcTextSize(cov).x, ImGui::GetFontSize());
     ImGui::TextUnformatted(cov);
     header_.push_back(cov);
     tooltip_text(
         "A mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre (evaluated "
-        "every 25 iterations, on fixed noise).");
+        "every 25 iterations, on fixed noise; the last evaluation here).");
   }
   const char* what = s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
   if (what) {

@@ -53,46 +53,72 @@ void GanView::draw_layer_toggles() {
   struct Toggle {
     const char* name;
     bool* on;
+    ImU32 colour;  // the layer's swatch (0: none)
     const char* tip;
   };
   const Toggle toggles[] = {
-      {"heatmap", &show_heatmap, "The discriminator's output over the plane (colour bar: what is shown)."},
-      {"real", &show_real, "Real samples x (1 000 rows of the target's pool of 20 000)."},
-      {"fake", &show_fake, "Generated samples G(z) of 600 fixed noise vectors z, from the latest network copy."},
-      {"mesh", &show_mesh,
+      {"heatmap D(x)", &show_heatmap, 0, "The discriminator's output over the plane (the colour bar says what is shown)."},
+      {"real x", &show_real, kRealColour, "Real samples x (1 000 rows of the target's pool of 20 000)."},
+      {"generated G(z)", &show_fake, kFakeColour,
+       "Generated samples G(z) of 600 fixed noise vectors z, from the latest network copy."},
+      {"z-grid mesh", &show_mesh, kMeshColour,
        "The generator's image of a regular 21 x 21 grid in z over [-3, 3]^2: how G warps the latent plane."},
-      {"arrows", &show_arrows,
-       "-dl_G/dx on generated samples: the direction the G step moves each sample (through D's input gradient)."},
-      {"modes", &show_modes, "The target's modes as 3-sd circles: white covered, red missed."},
+      {"arrows -dl_G/dx", &show_arrows, kArrowColour,
+       "On 120 generated samples: the direction the G step moves each sample, -dl_G/dx with l_G the "
+       "generator's per-sample loss, through D's input gradient."},
+      {"modes (3 sd)", &show_modes, kCoveredColour,
+       "The target's modes as 3-sd circles: white covered, red missed."},
   };
+  const float fs = ImGui::GetFontSize();
   for (size_t i = 0; i < sizeof toggles / sizeof toggles[0]; ++i) {
-    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(toggles[i].name).x + ImGui::GetFrameHeight() * 1.5f);
-    ImGui::Checkbox(toggles[i].name, toggles[i].on);
-    tooltip_text(toggles[i].tip);
+    const Toggle& t = toggles[i];
+    if (i > 0) same_line_if_fits(ImGui::CalcTextSize(t.name).x + ImGui::GetFrameHeight() + fs * 1.4f);
+    ImGui::Checkbox(t.name, t.on);
+    tooltip_text(t.tip);
+    if (t.colour) {
+      // A swatch in the layer's colour (the plane's legend).
+      ImGui::SameLine(0, fs * 0.25f);
+      const ImVec2 p = ImGui::GetCursorScreenPos();
+      const float h = ImGui::GetFrameHeight();
+      ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + fs * 0.35f, p.y + h * 0.5f), fs * 0.3f,
+                                                  with_alpha(t.colour, 255));
+      if (t.on == &show_modes)
+        ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + fs * 1.05f, p.y + h * 0.5f), fs * 0.3f,
+                                                    kMissedColour);
+      ImGui::Dummy(ImVec2(fs * (t.on == &show_modes ? 1.4f : 0.7f), h));
+    }
   }
 }
 
 void GanView::draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out) {
   const float fs = ImGui::GetFontSize();
-  const float side_w = std::max(fs * 17, size.x * 0.32f);
-  const float main_w = std::max(fs * 12, size.x - side_w - ImGui::GetStyle().ItemSpacing.x);
-  ImGui::BeginGroup();
-  ImGui::PushItemWidth(main_w);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
-  draw_layer_toggles();
-  const float caption_h = 2.2f * ImGui::GetTextLineHeightWithSpacing();
-  draw_plane(s, ctx, ImVec2(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y - caption_h)), out);
-  ImGui::PopTextWrapPos();
-  ImGui::PopItemWidth();
-  ImGui::Dummy(ImVec2(main_w, 0));
-  ImGui::EndGroup();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  // A square plane as large as the height allows, the rest of the width for the diagram.
+  const float plane = std::max(min_plot_height(), std::min(size.y, size.x - fs * 18 - gap));
+  const float side_w = std::max(fs * 12, size.x - plane - gap);
+  draw_plane(s, ctx, ImVec2(plane, size.y), out);
   ImGui::SameLine();
-  ImGui::BeginGroup();
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + side_w);
-  draw_diagram(s, side_w);
+  ImGui::BeginChild("##gan_side", ImVec2(side_w, size.y), false);
+  ImGui::PushTextWrapPos(0.0f);
+  draw_diagram(s, ImGui::GetContentRegionAvail().x);
+  ImGui::Separator();
+  draw_layer_toggles();
+  // Captions: coverage and its rule, the mesh and the arrows' scale.
+  if (!s.spec.modes.empty())
+    ImGui::TextWrapped(
+        "covered %d / %zu: a mode is covered when >= 1 %% of 2 000 generated samples lie within 3 sd of its "
+        "centre (evaluated every 25 iterations).",
+        s.coverage.covered, s.spec.modes.size());
+  if (show_mesh && s.latent > 2)
+    ImGui::TextWrapped("Mesh: G over (z1, z2) in [-3, 3]^2, the other %d coordinates 0.", s.latent - 2);
+  else if (show_mesh && s.latent == 1)
+    ImGui::TextWrapped("Mesh: G of the z line [-3, 3] (latent = 1).");
+  if (arrow_scale_ > 0)
+    ImGui::TextWrapped("Arrows: %.3g x (-dl_G/dx), the longest %.0f %% of the plane's width.", arrow_scale_,
+                       kArrowShare * 100);
+  if (s.target == GanTarget::Data) ImGui::TextWrapped("Shift+click on the plane adds a point (user-drawn data).");
   ImGui::PopTextWrapPos();
-  draw_curves(s, ctx, ImVec2(side_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y)), true);
-  ImGui::EndGroup();
+  ImGui::EndChild();
 }
 
 void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out) {
@@ -102,13 +128,12 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
   auto ux = [&](double x) { return x * s.scale[0] + s.offset[0]; };
   auto uy = [&](double y) { return y * s.scale[1] + s.offset[1]; };
   const GanBox& b = s.spec.box;
-  plot::PlotFlags flags = plot::PlotFlags_NoTitle | plot::PlotFlags_EqualAspect;
+  plot::PlotFlags flags = plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend | plot::PlotFlags_EqualAspect;
   if (ctx.edit_points && editable) flags |= plot::PlotFlags_NoMenus;
   if (plot::BeginPlot("plane##gan", size, flags)) {
     plot::SetupAxes(s.axis_names[0].c_str(), s.axis_names[1].c_str());
     plot::SetupAxesFitKey(static_cast<uint64_t>(s.target) * 1000003u + static_cast<uint64_t>(std::fabs(b.x1 - b.x0) * 1000));
     plot::SetupAxesLimits(ux(b.x0), ux(b.x1), uy(b.y0), uy(b.y1), plot::Cond::Once);
-    plot::SetupLegend(plot::Location::NorthEast);
     // Heatmap: D = sigmoid(l) centred on 1/2, or the raw output centred on its median.
     double lo = 0, hi = 1;
     if (pic && !pic->probability && pic->res > 0) {
@@ -120,9 +145,9 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
     if (heat) {
       char bar[160];
       if (pic->probability)
-        std::snprintf(bar, sizeof bar, "D(x) = sigmoid(l): 1 real, 0 fake, centre 1/2");
+        std::snprintf(bar, sizeof bar, "D = sigmoid(l), centre 1/2");
       else
-        std::snprintf(bar, sizeof bar, "raw D(x) = l, centred on its median %.3g", pic->heat_median);
+        std::snprintf(bar, sizeof bar, "raw D = l, centre = median %.3g", pic->heat_median);
       plot::SetupColorBar(bar, lo, hi, plot::Colormap::Diverging);
       plot::Spec hs;
       hs.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
@@ -239,31 +264,6 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
     }
     plot::EndPlot();
   }
-  // Captions: coverage and its rule, the mesh and the arrows' scale.
-  std::string cap;
-  if (!s.spec.modes.empty()) {
-    char c[260];
-    std::snprintf(c, sizeof c,
-                  "covered %d / %zu: a mode is covered when >= 1 %% of 2 000 generated samples lie within 3 sd of "
-                  "its centre (evaluated every 25 iterations).",
-                  s.coverage.covered, s.spec.modes.size());
-    cap += c;
-  }
-  if (show_mesh && s.latent > 2) {
-    char c[160];
-    std::snprintf(c, sizeof c, " Mesh: G over (z1, z2) in [-3, 3]^2, the other %d coordinates 0.", s.latent - 2);
-    cap += c;
-  } else if (show_mesh && s.latent == 1) {
-    cap += " Mesh: G of the z line [-3, 3].";
-  }
-  if (arrow_scale_ > 0) {
-    char c[160];
-    std::snprintf(c, sizeof c, " Arrows: %.3g x (-dl_G/dx), the longest %.0f %% of the plane's width.", arrow_scale_,
-                  kArrowShare * 100);
-    cap += c;
-  }
-  if (editable) cap += " Shift+click adds a point (user-drawn data).";
-  if (!cap.empty()) ImGui::TextWrapped("%s", cap.c_str());
 }
 
 void GanView::draw_diagram(const GanSnapshot& s, float width) {

@@ -25,7 +25,7 @@ expect metric modes_covered > 5.5
 wait 15
 expect text modes covered
 expect text a mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre
-expect text D(x) = sigmoid(l): 1 real, 0 fake, centre 1/2
+expect text D = sigmoid(l), centre 1/2
 expect text next: D step
 screenshot gui_gan_plane.png
 substep
@@ -48,7 +48,7 @@ expect iteration 2501
 step 100
 expect iteration 2601
 wait 15
-expect text raw D(x) = l, centred on its median
+expect text raw D = l, centre = median
 expect text G: min -E_z D(G(z))
 screenshot gui_gan_wgan.png
 # rewind to before the switch: the run of that moment, its loss and its curves

@@ -76,6 +76,7 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
     return;
   }
   const auto& hst = *ctx.metric_history;
+  ImGui::BeginGroup();
   const ImU32 c0 = plot::GetColormapColor(0), c1 = plot::GetColormapColor(1), c2 = plot::GetColormapColor(2),
               c3 = plot::GetColormapColor(3);
   const bool prob = nn::gan_loss_is_probabilistic(s.loss);
@@ -124,9 +125,11 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
                         "distance, and the gradient penalty lambda mean (||grad D(x_hat)|| - 1)^2."});
   }
   if (!compact && !s.image) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
     ImGui::TextWrapped(
         "KL and JS: GAN Lab's measure: histograms on a 40x40 grid over the plane of the target's 20 000 rows and "
         "2 000 generated samples, every 25 iterations.");
+    ImGui::PopTextWrapPos();
     size.y -= ImGui::GetItemRectSize().y + ImGui::GetStyle().ItemSpacing.y;
   }
   // Compact: the panels stacked; full: two columns.
@@ -140,6 +143,7 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
     const Panel& p = panels[i];
     history_plot(p.id, p.y, hst, p.series, ImVec2(w, h), p.log_y, p.half, p.tip, kMaxCurvePoints);
   }
+  ImGui::EndGroup();
 }
 
 void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size) {
@@ -169,12 +173,12 @@ void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
       ImGui::EndGroup();
     };
     char cap[160];
-    std::snprintf(cap, sizeof cap, "Generated: G(z) of 64 fixed z, network of iteration %d", pic->net_iteration);
+    std::snprintf(cap, sizeof cap, "Generated: G(z) of 64 fixed z (iteration %d)", pic->net_iteration);
     one("##gan_fake", pic->fake_mosaic, cap,
         "The same 64 noise vectors every time: the grid shows how G's output for them changes as it trains. "
         "Pixels in [-1, 1] (tanh output) shown black to white; data = pixel * scale + offset.");
     ImGui::SameLine();
-    one("##gan_real", pic->real_mosaic, "Real: 64 training images (the target's rows)",
+    one("##gan_real", pic->real_mosaic, "Real: 64 training images",
         "Rows of the training pool, pixels mapped to [-1, 1] as the generator sees them (black -1, white 1).");
   }
   ImGui::PopTextWrapPos();

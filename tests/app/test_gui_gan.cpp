@@ -19,8 +19,8 @@ TEST_CASE("gui gan: converge on the ring, switch the loss, rewind") {
 expect module gan
 expect param target=ring8
 expect param loss=nonsaturating
-step 2500
-expect iteration 2500
+step 3000
+expect iteration 3000
 expect metric modes_covered > 5.5
 wait 15
 expect text modes covered
@@ -44,18 +44,19 @@ key 1
 set loss=wgan_gp
 expect no-error
 expect param loss=wgan_gp
-expect iteration 2501
+expect iteration 3001
 step 100
-expect iteration 2601
+expect iteration 3101
 wait 15
 expect text raw D = l, centre = median
 expect text G: min -E_z D(G(z))
 screenshot gui_gan_wgan.png
 # rewind to before the switch: the run of that moment, its loss and its curves
-seek 2000
-expect iteration 2000
+seek 2500
+expect iteration 2500
+expect param loss=nonsaturating
 step 10
-expect iteration 2010
+expect iteration 2510
 wait 3
 quit
 )";

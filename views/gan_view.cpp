@@ -147,31 +147,26 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
                 fmt(s.lr_g, "%.3g").c_str(), fmt(s.lr_d, "%.3g").c_str());
   tooltip_text(tip);
   const std::vector<double>& m = s.metrics;
-  std::snprintf(line, sizeof line, "D loss %s  G loss %s  D(real) %s  D(fake) %s",
-                fmt(m[Gan::kMetricDLoss]).c_str(), fmt(m[Gan::kMetricGLoss]).c_str(),
-                fmt(m[Gan::kMetricDReal], "%.3f").c_str(), fmt(m[Gan::kMetricDFake], "%.3f").c_str());
+  char cov[80] = "";
+  if (!s.spec.modes.empty())
+    std::snprintf(cov, sizeof cov, "  |  modes covered %d / %zu", s.coverage.covered, s.spec.modes.size());
+  std::snprintf(line, sizeof line, "loss D %s G %s  |  D(real) %s D(fake) %s%s", fmt(m[Gan::kMetricDLoss], "%.3g").c_str(),
+                fmt(m[Gan::kMetricGLoss], "%.3g").c_str(), fmt(m[Gan::kMetricDReal], "%.3f").c_str(),
+                fmt(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
   header_.push_back(line);
   draw_presets(out);
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
   ImGui::TextUnformatted(line);
   tooltip_text(
       nn::gan_loss_is_probabilistic(s.loss)
-          ? "Last D step's batch: D loss = -mean log D(x) - mean log(1 - D(G(z))) (log 4 = 1.386 at D = 1/2), "
-            "G loss as the loss says; D(real), D(fake): mean D = sigmoid(l) on the real and the generated rows "
-            "(both 1/2 at the equilibrium p_g = p_data)."
+          ? "Last D step's batch: loss D = -mean log D(x) - mean log(1 - D(G(z))) (log 4 = 1.386 at D = 1/2), "
+            "loss G as the loss says; D(real), D(fake): mean D = sigmoid(l) on the real and the generated rows "
+            "(both 1/2 at the equilibrium p_g = p_data). Modes covered: a mode is covered when >= 1 % of 2 000 "
+            "generated samples lie within 3 sd of its centre (evaluated every 25 iterations, on fixed noise)."
           : "Last D step's batch: the losses of D and G; D(real), D(fake): mean raw output l of the real and "
             "generated rows (least_squares: 1 and 0 are the targets; wgan_gp: their difference estimates "
-            "the Wasserstein-1 distance).");
-  if (!s.spec.modes.empty()) {
-    char cov[160];
-    std::snprintf(cov, sizeof cov, "modes covered %d / %zu", s.coverage.covered, s.spec.modes.size());
-    same_line_if_fits(ImGui::CalcTextSize(cov).x, ImGui::GetFontSize());
-    ImGui::TextUnformatted(cov);
-    header_.push_back(cov);
-    tooltip_text(
-        "A mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre (evaluated "
-        "every 25 iterations, on fixed noise; the last evaluation here).");
-  }
+            "the Wasserstein-1 distance). Modes covered: a mode is covered when >= 1 % of 2 000 generated samples "
+            "lie within 3 sd of its centre (evaluated every 25 iterations, on fixed noise).");
   const char* what = s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
   if (what) {
     ImGui::TextColored(kWarn, "%s", what);

@@ -18,7 +18,7 @@ namespace {
 
 const ImU32 kRealColour = IM_COL32(90, 200, 255, 255);   // real samples: sky blue
 const ImU32 kFakeColour = IM_COL32(255, 150, 50, 255);   // generated samples: orange
-const ImU32 kMeshColour = IM_COL32(255, 200, 140, 120);  // the warped z grid
+const ImU32 kMeshColour = IM_COL32(255, 235, 150, 110);  // the warped z grid: pale yellow
 const ImU32 kArrowColour = IM_COL32(255, 255, 255, 210);
 const ImU32 kCoveredColour = IM_COL32(255, 255, 255, 230);
 const ImU32 kMissedColour = IM_COL32(255, 90, 90, 230);
@@ -268,7 +268,7 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
 
 void GanView::draw_diagram(const GanSnapshot& s, float width) {
   const float fs = ImGui::GetFontSize();
-  const float h = fs * 5.2f;
+  const float h = fs * 4.6f;
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   ImGui::InvisibleButton("##gan_diagram", ImVec2(width, h));
   const bool g_next = s.phase == 1;  // phase 0: the D step runs next; 1: the G step
@@ -277,7 +277,7 @@ void GanView::draw_diagram(const GanSnapshot& s, float width) {
       "then the G step updates G through D (D fixed). Highlighted: the part the next sub-step updates. Slow-mo "
       "(key M on the transport) plays the sub-steps one by one.");
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  const float col = width / 5.0f, bh = fs * 1.6f, y1 = p0.y + fs * 0.3f, y2 = p0.y + fs * 3.1f;
+  const float col = width / 5.0f, bh = fs * 1.6f, y1 = p0.y + fs * 0.3f, y2 = p0.y + fs * 2.7f;
   struct Box {
     const char* text;
     float cx, cy;

@@ -11,6 +11,7 @@
 #include "algorithms/gan.h"
 #include "views/gan_view.h"
 #include "views/jobs.h"
+#include "views/plot/plot.h"
 
 #include <doctest/doctest.h>
 
@@ -308,4 +309,41 @@ TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices b
   intents.clear();
   f.frame(ui, view, 0, intents);
   CHECK(intents.empty());  // once, not every frame
+}
+
+TEST_CASE("gan view: target=data - axes in data units, a click in the edit mode adds a point in data units") {
+  Fixture f(make_dataset("moons:n=200"), {"target=data", "batch=32", "g_width=8", "d_width=8"}, 3);
+  auto s = f.snap();
+  REQUIRE(s->target == GanTarget::Data);
+  REQUIRE(s->scale[0] != 1.0);  // z-scored: data units differ from the network's
+  ImGuiHeadless ui;
+  GanView view;
+  ViewContext ctx = f.context();
+  ctx.edit_points = true;
+  std::vector<ViewIntent> intents;
+  std::string text;
+  for (int i = 0; i < 3; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  CHECK(has(text, "Shift+click on the plane adds a point"));
+  CHECK(has(text, f.data->column_names[0].c_str()));  // the axis names are the dataset's
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  const plot::PlotRect* plane = nullptr;
+  for (int i = 0; i < n; ++i)
+    if (std::string(rects[i].title_id).rfind("plane##gan", 0) == 0) plane = &rects[i];
+  REQUIRE(plane);
+  // The plot's centre is the box's centre: the network's origin, i.e. the data's offset (its mean).
+  const float cx = (plane->area_min.x + plane->area_max.x) / 2, cy = (plane->area_min.y + plane->area_max.y) / 2;
+  const double bx = (s->spec.box.x0 + s->spec.box.x1) / 2, by = (s->spec.box.y0 + s->spec.box.y1) / 2;
+  ui.mouse_move(cx, cy);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  ui.mouse_button(0, true);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  ui.mouse_button(0, false);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  REQUIRE(intents.size() == 1);
+  CHECK(intents[0].kind == ViewIntent::Kind::AddPoint);
+  const double span_x = (s->spec.box.x1 - s->spec.box.x0) * s->scale[0];
+  CHECK(std::fabs(intents[0].x - (bx * s->scale[0] + s->offset[0])) < 0.02 * span_x);
+  const double span_y = (s->spec.box.y1 - s->spec.box.y0) * s->scale[1];
+  CHECK(std::fabs(intents[0].y - (by * s->scale[1] + s->offset[1])) < 0.02 * span_y);
 }

@@ -50,7 +50,8 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
     dash.color = IM_COL32(200, 200, 200, 160);
     dash.line_style = plot::LineStyle::Dashed;
     dash.line_weight = 1.0f;
-    plot::PlotLine("1/2 (equilibrium)", x, y, 2, dash);
+    dash.flags = plot::ItemFlags_NoLegend;
+    plot::PlotLine("##half", x, y, 2, dash);
   }
   if (plot::IsPlotHovered() && !hst.empty()) {
     const plot::Point m = plot::GetPlotMousePos();
@@ -85,7 +86,7 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
       "D = 1/2); g_loss: the generator's loss on the G step's batch (the loss chosen).";
   const char* d_tip =
       prob ? "Mean D(x) = sigmoid(l) on the real rows and mean D(G(z)) on the generated rows of the last D step: "
-             "both tend to 1/2 at the equilibrium p_g = p_data (D cannot tell them apart)."
+             "both tend to 1/2 (the dashed line) at the equilibrium p_g = p_data (D cannot tell them apart)."
            : "Mean raw output l on the real and the generated rows (least_squares: targets 1 and 0; wgan_gp: "
              "their difference is the critic's estimate of the Wasserstein-1 distance).";
   struct Panel {
@@ -173,9 +174,9 @@ void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
       ImGui::EndGroup();
     };
     char cap[160];
-    std::snprintf(cap, sizeof cap, "Generated: G(z) of 64 fixed z (iteration %d)", pic->net_iteration);
+    std::snprintf(cap, sizeof cap, "G(64 fixed z), iteration %d", pic->net_iteration);
     one("##gan_fake", pic->fake_mosaic, cap,
-        "The same 64 noise vectors every time: the grid shows how G's output for them changes as it trains. "
+        "Generated: G(z) of the same 64 noise vectors every time: the grid shows how G's output for them changes as it trains. "
         "Pixels in [-1, 1] (tanh output) shown black to white; data = pixel * scale + offset.");
     ImGui::SameLine();
     one("##gan_real", pic->real_mosaic, "Real: 64 training images",

@@ -79,7 +79,7 @@ expect param target=data
 step 20
 expect iteration 20
 wait 15
-expect text Generated: G(z) of 64 fixed z
+expect text G(64 fixed z), iteration
 expect text Real: 64 training images
 screenshot gui_gan_images.png
 quit

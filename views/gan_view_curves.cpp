@@ -25,10 +25,22 @@ struct Series {
 
 // A plot of metric history `series` against the iteration (thinned to ~max_points points),
 // with a hover readout of every series at the iteration under the mouse; `half`: the 1/2 line.
+// key: a row of coloured names above the plot in place of its legend (narrow plots).
 void history_plot(const char* id, const char* y_label, const std::vector<std::vector<double>>& hst,
                   const std::vector<Series>& series, ImVec2 size, bool log_y, bool half, const char* tip,
-                  int max_points) {
-  if (!plot::BeginPlot(id, size, plot::PlotFlags_NoTitle)) return;
+                  int max_points, bool key) {
+  ImGui::BeginGroup();
+  if (key) {
+    for (size_t i = 0; i < series.size(); ++i) {
+      if (i > 0) ImGui::SameLine();
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series[i].colour), "%s", series[i].name);
+    }
+    size.y -= ImGui::GetTextLineHeightWithSpacing();
+  }
+  if (!plot::BeginPlot(id, size, plot::PlotFlags_NoTitle | (key ? plot::PlotFlags_NoLegend : 0))) {
+    ImGui::EndGroup();
+    return;
+  }
   plot::SetupAxes("iteration", y_label, plot::AxisFlags_AutoFit,
                   plot::AxisFlags_AutoFit | (log_y ? plot::AxisFlags_LogScale : 0));
   plot::SetupLegend(plot::Location::NorthEast);
@@ -67,6 +79,7 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
     ImGui::EndTooltip();
   }
   plot::EndPlot();
+  ImGui::EndGroup();
 }
 
 }  // namespace
@@ -104,26 +117,26 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
   if (!compact) {
     if (!s.image)
       panels.push_back({"KL, JS##gan", "nats",
-                        {{Gan::kMetricKl, "KL(p_data||p_g)", c0}, {Gan::kMetricJs, "JS", c1}},
+                        {{Gan::kMetricKl, "KL", c0}, {Gan::kMetricJs, "JS", c1}},
                         false, false,
-                        "GAN Lab's measure: histograms on a 40x40 grid over the plane of the target's 20 000 rows and "
+                        "KL(p_data || p_g) and JS(p_data || p_g), GAN Lab's measure: histograms on a 40x40 grid over the plane of the target's 20 000 rows and "
                         "2 000 generated samples (0.5 added to every cell), KL(p_data || p_g) and JS in [0, log 2], "
                         "every 25 iterations."});
     if (!s.spec.modes.empty())
-      panels.push_back({"modes##gan", "modes covered", {{Gan::kMetricModesCovered, "modes covered", c2}}, false, false,
+      panels.push_back({"modes##gan", "modes covered", {{Gan::kMetricModesCovered, "modes", c2}}, false, false,
                         "Modes with >= 1 % of 2 000 generated samples (fixed noise) within 3 sd of their centre, "
                         "every 25 iterations."});
     panels.push_back({"gradient norms##gan", "||grad|| (log)",
-                      {{Gan::kMetricGGradNorm, "||dL_G/dtheta_G||", c0}, {Gan::kMetricDGradNorm, "||dL_D/dtheta_D||", c1}},
+                      {{Gan::kMetricGGradNorm, "|grad G|", c0}, {Gan::kMetricDGradNorm, "|grad D|", c1}},
                       true, false,
-                      "Norms of the gradients of the G step and of the last D step (log scale): with the minimax loss "
+                      "|grad G| = ||dL_G/dtheta_G|| of the G step and |grad D| = ||dL_D/dtheta_D|| of the last D step (log scale): with the minimax loss "
                       "||dL_G/dtheta_G|| collapses early, when D rejects the fakes confidently (the saturation demo)."});
     if (s.loss == nn::GanLoss::WassersteinGP)
       panels.push_back({"critic##gan", "critic",
-                        {{Gan::kMetricWasserstein, "W estimate", c2}, {Gan::kMetricPenalty, "penalty", c3}}, false,
+                        {{Gan::kMetricWasserstein, "W est.", c2}, {Gan::kMetricPenalty, "GP", c3}}, false,
                         false,
-                        "wgan_gp: mean critic(real) - mean critic(fake), the critic's estimate of the Wasserstein-1 "
-                        "distance, and the gradient penalty lambda mean (||grad D(x_hat)|| - 1)^2."});
+                        "wgan_gp: W est. = mean critic(real) - mean critic(fake), the critic's estimate of the Wasserstein-1 "
+                        "distance, and GP, the gradient penalty lambda mean (||grad D(x_hat)|| - 1)^2."});
   }
   if (!compact && !s.image) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
@@ -133,16 +146,20 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
     ImGui::PopTextWrapPos();
     size.y -= ImGui::GetItemRectSize().y + ImGui::GetStyle().ItemSpacing.y;
   }
-  // Compact: the panels stacked; full: two columns.
-  const int cols = compact ? 1 : 2;
-  const int rows = (static_cast<int>(panels.size()) + cols - 1) / cols;
+  // Compact: the panels stacked; full: two columns, or more when the height holds fewer rows.
   const ImVec2 sp = ImGui::GetStyle().ItemSpacing;
+  const int count = static_cast<int>(panels.size());
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const int max_rows = std::max(1, static_cast<int>((size.y + sp.y) / (min_plot_height() + line + sp.y)));
+  const int cols = compact ? 1 : std::min(count, std::max(2, (count + max_rows - 1) / max_rows));
+  const int rows = (count + cols - 1) / cols;
+  const bool key = (size.x - sp.x * (cols - 1)) / cols < ImGui::GetFontSize() * 16;
   const float w = (size.x - sp.x * (cols - 1)) / cols;
   const float h = std::max(min_plot_height(), (size.y - sp.y * rows) / rows);
   for (size_t i = 0; i < panels.size(); ++i) {
     if (i % static_cast<size_t>(cols) != 0) ImGui::SameLine();
     const Panel& p = panels[i];
-    history_plot(p.id, p.y, hst, p.series, ImVec2(w, h), p.log_y, p.half, p.tip, kMaxCurvePoints);
+    history_plot(p.id, p.y, hst, p.series, ImVec2(w, h), p.log_y, p.half, p.tip, kMaxCurvePoints, key);
   }
   ImGui::EndGroup();
 }

@@ -162,9 +162,10 @@ TEST_CASE("gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by 
   CHECK(view.tab() == GanView::Tab::Curves);
   text = f.frame(ui, view);
   CHECK(has(text, "GAN Lab's measure: histograms on a 40x40 grid"));
-  CHECK(has(text, "KL(p_data||p_g)"));
+  CHECK(has(text, "KL"));
+  CHECK(has(text, "nats"));
   CHECK(has(text, "modes covered"));
-  CHECK(has(text, "||dL_G/dtheta_G||"));
+  CHECK(has(text, "|grad G|"));
   CHECK(has(text, "mean D"));  // D = sigmoid(l), with the dashed 1/2 line
   text = f.frame(ui, view, '3');
   CHECK(view.tab() == GanView::Tab::Optimal);
@@ -208,7 +209,7 @@ TEST_CASE("gan view: wgan_gp - the raw critic centred on its median, arrows of -
   check_pictures(pic, *f.snap(), [](double l) { return -l; });
   f.frame(ui, view, '2');
   text = f.frame(ui, view);
-  CHECK(has(text, "W estimate"));
+  CHECK(has(text, "W est."));
   CHECK(has(text, "mean l"));  // the raw critic: no 1/2 line
 }
 

@@ -58,6 +58,7 @@ void GanView::on_reset() {
 
 std::vector<ViewIntent> GanView::preset_intents(const ParamSpecs& specs, const GanPreset& preset) {
   std::vector<ViewIntent> out;
+  if (!preset.dataset.empty()) out.push_back(ViewIntent::set_dataset(preset.dataset));
   for (const auto& kv : preset.values) {
     const ParamSpec* spec = find_param(specs, kv.first);
     if (!spec)

@@ -40,8 +40,9 @@ class GanView : public ModuleView {
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
 
-  // The intents that choose `preset`: one SetParam per value (choices by their index in the
-  // ParamSpec). Throws std::invalid_argument naming an unknown parameter or a bad value.
+  // The intents that choose `preset`: SetDataset first when it brings its data, then one SetParam
+  // per value (choices by their index in the ParamSpec). Throws std::invalid_argument naming an
+  // unknown parameter or a bad value.
   static std::vector<ViewIntent> preset_intents(const ParamSpecs& specs, const GanPreset& preset);
 
   // The pictures last computed (tests).

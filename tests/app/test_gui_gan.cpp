@@ -18,7 +18,7 @@ TEST_CASE("gui gan: converge on the ring, switch the loss, rewind") {
   script << R"(# GAN Lab's lesson on the ring of 8
 expect module gan
 expect param target=ring8
-expect param loss=nonsaturating
+expect param loss=minimax
 step 3000
 expect iteration 3000
 expect metric modes_covered > 5.5
@@ -54,7 +54,7 @@ screenshot gui_gan_wgan.png
 # rewind to before the switch: the run of that moment, its loss and its curves
 seek 2500
 expect iteration 2500
-expect param loss=nonsaturating
+expect param loss=minimax
 step 10
 expect iteration 2510
 wait 3

@@ -129,7 +129,7 @@ void check_pictures(const GanPictures& pic, const GanSnapshot& s, GLoss g_loss) 
 }  // namespace
 
 TEST_CASE("gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by key, pictures vs oracles") {
-  Fixture f(make_dataset("moons:n=200"), {"target=ring8", "batch=64", "g_width=16", "d_width=16"}, 30);
+  Fixture f(make_dataset("moons:n=200"), {"target=ring8", "loss=nonsaturating", "batch=64", "g_width=16", "d_width=16"}, 30);
   ImGuiHeadless ui;
   GanView view;
   std::string text = f.frame(ui, view);
@@ -175,15 +175,17 @@ TEST_CASE("gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by 
   CHECK(view.tab() == GanView::Tab::Plane);
 }
 
-TEST_CASE("gan view: latent 3 - the mesh is G of (z1, z2) with the rest 0, said on screen") {
-  Fixture f(make_dataset("moons:n=200"), {"target=grid25", "latent=3", "batch=32", "g_width=8", "d_width=8"}, 5);
+TEST_CASE("gan view: latent 3, minimax - the mesh is G of (z1, z2) with the rest 0, said on screen") {
+  Fixture f(make_dataset("moons:n=200"), {"target=grid25", "loss=minimax", "latent=3", "batch=32", "g_width=8", "d_width=8"}, 5);
   ImGuiHeadless ui;
   GanView view;
   std::string text;
   for (int i = 0; i < 3; ++i) text = f.frame(ui, view);
   REQUIRE(view.pictures());
   CHECK(has(text, "the other 1 coordinates 0"));
-  check_pictures(*view.pictures(), *f.snap(), [](double l) { return std::log1p(std::exp(-l)); });
+  CHECK(has(text, "G: min E_z log(1 - D(G(z)))"));
+  // minimax: l_G = log(1 - sigmoid(l)) = -log(1 + e^l)
+  check_pictures(*view.pictures(), *f.snap(), [](double l) { return -std::log1p(std::exp(l)); });
 }
 
 TEST_CASE("gan view: wgan_gp - the raw critic centred on its median, arrows of -l") {
@@ -278,7 +280,13 @@ TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices b
   const ParamSpecs& specs = g.params();
   REQUIRE_FALSE(Gan::presets().empty());
   for (const GanPreset& p : Gan::presets()) {
-    const std::vector<ViewIntent> in = GanView::preset_intents(specs, p);
+    std::vector<ViewIntent> in = GanView::preset_intents(specs, p);
+    if (!p.dataset.empty()) {  // a preset that brings its data asks for it first
+      REQUIRE_FALSE(in.empty());
+      CHECK(in[0].kind == ViewIntent::Kind::SetDataset);
+      CHECK(in[0].text == p.dataset);
+      in.erase(in.begin());
+    }
     REQUIRE(in.size() == p.values.size());
     for (size_t i = 0; i < in.size(); ++i) {
       CHECK(in[i].kind == ViewIntent::Kind::SetParam);
@@ -293,7 +301,7 @@ TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices b
       }
     }
   }
-  GanPreset bad{"bad", "bad", "", {{"no_such_parameter", "1"}}};
+  GanPreset bad{"bad", "bad", "", {{"no_such_parameter", "1"}}, ""};
   CHECK_THROWS_AS(GanView::preset_intents(specs, bad), std::invalid_argument);
 
   Fixture f(make_dataset("moons:n=200"), {"target=moons", "batch=16", "g_width=8", "d_width=8"}, 2);
@@ -303,7 +311,7 @@ TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices b
   view.choose_preset(0);
   std::vector<ViewIntent> intents;
   const std::string text = f.frame(ui, view, 0, intents);
-  CHECK(intents.size() == Gan::presets()[0].values.size());
+  CHECK(intents.size() == Gan::presets()[0].values.size() + (Gan::presets()[0].dataset.empty() ? 0 : 1));
   CHECK(view.preset_note() == Gan::presets()[0].note);
   CHECK(has(text, ("Preset: " + Gan::presets()[0].title).c_str()));
   CHECK(has(text, "Presets"));

@@ -175,10 +175,13 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
   }
   if (!note_.empty()) {
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.22f, 0.30f, 1.0f));
-    const float wrap_w = ImGui::GetContentRegionAvail().x;
-    const float h = ImGui::CalcTextSize(note_.c_str(), nullptr, false, wrap_w - 2 * ImGui::GetFontSize()).y +
-                    2.6f * ImGui::GetTextLineHeightWithSpacing();
-    ImGui::BeginChild("##gan_note", ImVec2(wrap_w, h), true, ImGuiWindowFlags_NoScrollbar);
+    const ImGuiStyle& st = ImGui::GetStyle();
+    const float box_w = ImGui::GetContentRegionAvail().x;
+    const float text_h = ImGui::CalcTextSize(note_.c_str(), nullptr, false, box_w - 2 * st.WindowPadding.x - st.ScrollbarSize).y;
+    // At most 3 lines of the note (it scrolls) so that the plots keep their room on a small screen.
+    const float h = std::min(text_h, 3 * ImGui::GetTextLineHeight()) + ImGui::GetFrameHeightWithSpacing() +
+                    2 * st.WindowPadding.y;
+    ImGui::BeginChild("##gan_note", ImVec2(box_w, h), true);
     ImGui::TextColored(kWarn, "Preset: %s", note_title_.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss##gan_note")) note_.clear();

@@ -93,8 +93,9 @@ void GanView::draw_layer_toggles() {
 void GanView::draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out) {
   const float fs = ImGui::GetFontSize();
   const float gap = ImGui::GetStyle().ItemSpacing.x;
-  // A square plane as large as the height allows, the rest of the width for the diagram.
-  const float plane = std::max(min_plot_height(), std::min(size.y, size.x - fs * 18 - gap));
+  // A square plot area as large as the height allows (plus the y labels and the colour bar beside
+  // it), the rest of the width for the diagram.
+  const float plane = std::max(min_plot_height(), std::min(size.y + fs * 6.5f, size.x - fs * 18 - gap));
   const float side_w = std::max(fs * 12, size.x - plane - gap);
   draw_plane(s, ctx, ImVec2(plane, size.y), out);
   ImGui::SameLine();
@@ -132,8 +133,8 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
   if (ctx.edit_points && editable) flags |= plot::PlotFlags_NoMenus;
   if (plot::BeginPlot("plane##gan", size, flags)) {
     plot::SetupAxes(s.axis_names[0].c_str(), s.axis_names[1].c_str());
-    plot::SetupAxesFitKey(static_cast<uint64_t>(s.target) * 1000003u + static_cast<uint64_t>(std::fabs(b.x1 - b.x0) * 1000));
-    plot::SetupAxesLimits(ux(b.x0), ux(b.x1), uy(b.y0), uy(b.y1), plot::Cond::Once);
+    // Always the target's box (a plot that was tiny for a frame must not keep its widened range).
+    plot::SetupAxesLimits(ux(b.x0), ux(b.x1), uy(b.y0), uy(b.y1), plot::Cond::Always);
     // Heatmap: D = sigmoid(l) centred on 1/2, or the raw output centred on its median.
     double lo = 0, hi = 1;
     if (pic && !pic->probability && pic->res > 0) {

@@ -41,7 +41,8 @@ double gan_mesh_z(const GanPictures& pic, int k) {
 }
 
 GanPictures compute_gan_pictures(const nn::GanNet<float>& net, int net_iteration, const GanBox& box,
-                                 const GanRows& noise, const GanRows* pool, const GanPictureRequest& req) {
+                                 const GanRows& noise, const GanRows* pool,
+                                 const GanPictureRequest& req) {
   GanPictures pic;
   pic.net_iteration = net_iteration;
   pic.loss = net.loss;
@@ -50,10 +51,11 @@ GanPictures compute_gan_pictures(const nn::GanNet<float>& net, int net_iteration
   nn::Sequential<float> g = net.generator;
   nn::Sequential<float> d = net.discriminator;
   const int latent = g.in_features();
-  const Eigen::Index rows = std::min<Eigen::Index>(noise.rows(), std::max(req.fake_count, req.image_count));
-  if (noise.cols() != latent) throw std::invalid_argument("gan pictures: the noise has " +
-                                                          std::to_string(noise.cols()) + " columns, the generator " +
-                                                          std::to_string(latent) + " inputs");
+  const Eigen::Index rows =
+      std::min<Eigen::Index>(noise.rows(), std::max(req.fake_count, req.image_count));
+  if (noise.cols() != latent)
+    throw std::invalid_argument("gan pictures: the noise has " + std::to_string(noise.cols()) +
+                                " columns, the generator " + std::to_string(latent) + " inputs");
   if (req.image) {
     const int count = static_cast<int>(std::min<Eigen::Index>(rows, req.image_count));
     const nn::Mat<float> z = noise.topRows(count);
@@ -61,7 +63,8 @@ GanPictures compute_gan_pictures(const nn::GanNet<float>& net, int net_iteration
     pic.fake_mosaic = tile_mosaic(fake, req.image_h, req.image_w, req.image_cols, 1, -1.0f);
     if (pool && pool->rows() > 0) {
       nn::Mat<float> real(count, pool->cols());
-      for (int i = 0; i < count; ++i) real.row(i) = pool->row(static_cast<Eigen::Index>(i) * pool->rows() / count);
+      for (int i = 0; i < count; ++i)
+        real.row(i) = pool->row(static_cast<Eigen::Index>(i) * pool->rows() / count);
       pic.real_mosaic = tile_mosaic(real, req.image_h, req.image_w, req.image_cols, 1, -1.0f);
     }
     return pic;
@@ -79,9 +82,11 @@ GanPictures compute_gan_pictures(const nn::GanNet<float>& net, int net_iteration
     }
   const nn::Mat<float>& out = d.forward(grid, false);
   pic.heat.resize(static_cast<size_t>(res) * res);
-  for (int i = 0; i < res * res; ++i) pic.heat[static_cast<size_t>(i)] = pic.probability ? sigmoid(out(i, 0)) : out(i, 0);
+  for (int i = 0; i < res * res; ++i)
+    pic.heat[static_cast<size_t>(i)] = pic.probability ? sigmoid(out(i, 0)) : out(i, 0);
   std::vector<double> sorted = pic.heat;
-  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2), sorted.end());
+  std::nth_element(sorted.begin(), sorted.begin() + static_cast<std::ptrdiff_t>(sorted.size() / 2),
+                   sorted.end());
   pic.heat_median = sorted[sorted.size() / 2];
   const auto mm = std::minmax_element(pic.heat.begin(), pic.heat.end());
   pic.heat_min = *mm.first;

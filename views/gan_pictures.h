@@ -77,6 +77,7 @@ double gan_mesh_z(const GanPictures& pic, int k);
 // Computes the pictures of `req` from a copy of `net`. `box`: the plane (2-D);
 // `noise`: the fixed noise rows (kEvalSamples x latent); `pool`: the real rows (images).
 GanPictures compute_gan_pictures(const nn::GanNet<float>& net, int net_iteration, const GanBox& box,
-                                 const GanRows& noise, const GanRows* pool, const GanPictureRequest& req);
+                                 const GanRows& noise, const GanRows* pool,
+                                 const GanPictureRequest& req);
 
 }  // namespace cilab

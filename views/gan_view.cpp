@@ -64,8 +64,9 @@ std::vector<ViewIntent> GanView::preset_intents(const ParamSpecs& specs, const G
     if (!spec)
       throw std::invalid_argument("gan preset '" + preset.name + "': no parameter '" + kv.first +
                                   "' (check Gan::presets() against Gan's parameters)");
-    out.push_back(is_text_valued(*spec) ? ViewIntent::set_text(kv.first, kv.second)
-                                        : ViewIntent::set_param(kv.first, parse_value(*spec, kv.second)));
+    out.push_back(is_text_valued(*spec)
+                      ? ViewIntent::set_text(kv.first, kv.second)
+                      : ViewIntent::set_param(kv.first, parse_value(*spec, kv.second)));
   }
   return out;
 }
@@ -83,7 +84,8 @@ void GanView::update_pictures(const GanSnapshot& s, const ViewContext& ctx) {
   if (!s.net || !s.eval_noise || job_ || !ctx.jobs) return;
   if (s.net == pictured_net_) return;
   const double now = ImGui::GetTime();
-  // A new network at most kPictureHz times a second, and with the job at most kJobShare of one core.
+  // A new network at most kPictureHz times a second, and with the job at most kJobShare of one
+  // core.
   const double wait = std::max(1.0 / kPictureHz, job_seconds_ / kJobShare);
   if (now - last_submit_ < wait && pictures_) return;
   auto job = std::make_shared<PictureJob>();
@@ -117,8 +119,10 @@ void GanView::draw_presets(std::vector<ViewIntent>& out) {
     ImGui::EndCombo();
   }
   tooltip_text(
-      "Known-good settings that teach (a run that converges, mode collapse and its cure, the saturating "
-      "loss, WGAN-GP's smooth critic): choosing one sets its parameters at once (the run restarts once) "
+      "Known-good settings that teach (a run that converges, mode collapse and its cure, the "
+      "saturating "
+      "loss, WGAN-GP's smooth critic): choosing one sets its parameters at once (the run restarts "
+      "once) "
       "and shows what to look at.");
   if (chosen >= 0 && chosen < static_cast<int>(presets.size())) {
     const GanPreset& p = presets[static_cast<size_t>(chosen)];
@@ -129,12 +133,14 @@ void GanView::draw_presets(std::vector<ViewIntent>& out) {
   }
 }
 
-void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
+                          std::vector<ViewIntent>& out) {
   header_.clear();
   rewind_button_ = ImVec2(NAN, NAN);
   char line[400];
-  std::snprintf(line, sizeof line, "%s, %s target, %s loss", position_label(s, ctx.info, true).c_str(),
-                gan_target_name(s.target), nn::gan_loss_name(s.loss));
+  std::snprintf(line, sizeof line, "%s, %s target, %s loss",
+                position_label(s, ctx.info, true).c_str(), gan_target_name(s.target),
+                nn::gan_loss_name(s.loss));
   header_.push_back(line);
   ImGui::TextUnformatted(line);
   same_line_if_fits(ImGui::CalcTextSize(s.architecture.c_str()).x, ImGui::GetFontSize());
@@ -142,7 +148,8 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
   header_.push_back(s.architecture);
   char tip[400];
   std::snprintf(tip, sizeof tip,
-                "Generator z ~ N(0, I_%d) -> MLP -> G(z) (%zu weights); discriminator x -> MLP -> one logit l "
+                "Generator z ~ N(0, I_%d) -> MLP -> G(z) (%zu weights); discriminator x -> MLP -> "
+                "one logit l "
                 "(%zu weights). Batch %d, %d D step%s per G step, lr G %s, lr D %s.",
                 s.latent, s.g_params, s.d_params, s.batch, s.d_steps, s.d_steps == 1 ? "" : "s",
                 fmt(s.lr_g, "%.3g").c_str(), fmt(s.lr_d, "%.3g").c_str());
@@ -150,25 +157,35 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
   const std::vector<double>& m = s.metrics;
   char cov[80] = "";
   if (!s.spec.modes.empty())
-    std::snprintf(cov, sizeof cov, "  |  modes covered %d / %zu", s.coverage.covered, s.spec.modes.size());
-  std::snprintf(line, sizeof line, "loss D %s G %s  |  D(real) %s D(fake) %s%s", fmt(m[Gan::kMetricDLoss], "%.3g").c_str(),
-                fmt(m[Gan::kMetricGLoss], "%.3g").c_str(), fmt(m[Gan::kMetricDReal], "%.3f").c_str(),
-                fmt(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
+    std::snprintf(cov, sizeof cov, "  |  modes covered %d / %zu", s.coverage.covered,
+                  s.spec.modes.size());
+  std::snprintf(
+      line, sizeof line, "loss D %s G %s  |  D(real) %s D(fake) %s%s",
+      fmt(m[Gan::kMetricDLoss], "%.3g").c_str(), fmt(m[Gan::kMetricGLoss], "%.3g").c_str(),
+      fmt(m[Gan::kMetricDReal], "%.3f").c_str(), fmt(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
   header_.push_back(line);
   draw_presets(out);
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
   ImGui::TextUnformatted(line);
   tooltip_text(
       nn::gan_loss_is_probabilistic(s.loss)
-          ? "Last D step's batch: loss D = -mean log D(x) - mean log(1 - D(G(z))) (log 4 = 1.386 at D = 1/2), "
-            "loss G as the loss says; D(real), D(fake): mean D = sigmoid(l) on the real and the generated rows "
-            "(both 1/2 at the equilibrium p_g = p_data). Modes covered: a mode is covered when >= 1 % of 2 000 "
-            "generated samples lie within 3 sd of its centre (evaluated every 25 iterations, on fixed noise)."
-          : "Last D step's batch: the losses of D and G; D(real), D(fake): mean raw output l of the real and "
-            "generated rows (least_squares: 1 and 0 are the targets; wgan_gp: their difference estimates "
-            "the Wasserstein-1 distance). Modes covered: a mode is covered when >= 1 % of 2 000 generated samples "
+          ? "Last D step's batch: loss D = -mean log D(x) - mean log(1 - D(G(z))) (log 4 = 1.386 "
+            "at D = 1/2), "
+            "loss G as the loss says; D(real), D(fake): mean D = sigmoid(l) on the real and the "
+            "generated rows "
+            "(both 1/2 at the equilibrium p_g = p_data). Modes covered: a mode is covered when >= "
+            "1 % of 2 000 "
+            "generated samples lie within 3 sd of its centre (evaluated every 25 iterations, on "
+            "fixed noise)."
+          : "Last D step's batch: the losses of D and G; D(real), D(fake): mean raw output l of "
+            "the real and "
+            "generated rows (least_squares: 1 and 0 are the targets; wgan_gp: their difference "
+            "estimates "
+            "the Wasserstein-1 distance). Modes covered: a mode is covered when >= 1 % of 2 000 "
+            "generated samples "
             "lie within 3 sd of its centre (evaluated every 25 iterations, on fixed noise).");
-  const char* what = s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
+  const char* what =
+      s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
   if (what) {
     ImGui::TextColored(kWarn, "%s", what);
     header_.push_back(what);
@@ -177,10 +194,12 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
     ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.22f, 0.30f, 1.0f));
     const ImGuiStyle& st = ImGui::GetStyle();
     const float box_w = ImGui::GetContentRegionAvail().x;
-    const float text_h = ImGui::CalcTextSize(note_.c_str(), nullptr, false, box_w - 2 * st.WindowPadding.x - st.ScrollbarSize).y;
+    const float text_h = ImGui::CalcTextSize(note_.c_str(), nullptr, false,
+                                             box_w - 2 * st.WindowPadding.x - st.ScrollbarSize)
+                             .y;
     // At most 3 lines of the note (it scrolls) so that the plots keep their room on a small screen.
-    const float h = std::min(text_h, 3 * ImGui::GetTextLineHeight()) + ImGui::GetFrameHeightWithSpacing() +
-                    2 * st.WindowPadding.y;
+    const float h = std::min(text_h, 3 * ImGui::GetTextLineHeight()) +
+                    ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y;
     ImGui::BeginChild("##gan_note", ImVec2(box_w, h), true);
     ImGui::TextColored(kWarn, "Preset: %s", note_title_.c_str());
     ImGui::SameLine();
@@ -194,7 +213,8 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
     header_.push_back(s.message);
     const double g = ctx.values && ctx.values->count("g_lr") ? ctx.values->at("g_lr") : s.lr_g;
     const double d = ctx.values && ctx.values->count("d_lr") ? ctx.values->at("d_lr") : s.lr_d;
-    rewind_button_ = draw_diverged_banner(s, ctx, Gan::kMetricDLoss, {{"g_lr", g}, {"d_lr", d}}, out);
+    rewind_button_ =
+        draw_diverged_banner(s, ctx, Gan::kMetricDLoss, {{"g_lr", g}, {"d_lr", d}}, out);
   } else if (!s.message.empty()) {
     ImGui::TextColored(kWarn, "%s", s.message.c_str());
     header_.push_back(s.message);
@@ -204,7 +224,8 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vec
 void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const GanSnapshot*>(&snap);
   if (!sp || !sp->pool) {
-    ImGui::TextDisabled("No model yet: %s", snap.message.empty() ? "reset the run" : snap.message.c_str());
+    ImGui::TextDisabled("No model yet: %s",
+                        snap.message.empty() ? "reset the run" : snap.message.c_str());
     return;
   }
   const GanSnapshot& s = *sp;
@@ -230,16 +251,18 @@ void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
                          : tab == Tab::Curves ? "Curves"
                                               : "Optimal discriminator (1-D)";
       char tip[240];
-      std::snprintf(tip, sizeof tip, "%s (key %d)",
-                    tab == Tab::Plane
-                        ? "Real and generated samples over the discriminator's output, the generator's warped z "
-                          "grid, the G step's arrows, the modes; the model diagram"
-                    : tab == Tab::Images ? "G of fixed noise beside real images, and the curves"
-                    : tab == Tab::Curves ? "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"
-                                         : "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move",
-                    static_cast<int>(t) + 1);
-      const bool open =
-          ImGui::BeginTabItem(name, nullptr, static_cast<int>(t) == wanted ? ImGuiTabItemFlags_SetSelected : 0);
+      std::snprintf(
+          tip, sizeof tip, "%s (key %d)",
+          tab == Tab::Plane    ? "Real and generated samples over the discriminator's output, the "
+                                 "generator's warped z "
+                                 "grid, the G step's arrows, the modes; the model diagram"
+          : tab == Tab::Images ? "G of fixed noise beside real images, and the curves"
+          : tab == Tab::Curves
+              ? "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"
+              : "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move",
+          static_cast<int>(t) + 1);
+      const bool open = ImGui::BeginTabItem(
+          name, nullptr, static_cast<int>(t) == wanted ? ImGuiTabItemFlags_SetSelected : 0);
       tooltip_text(tip);
       if (open) {
         if (wanted < 0) tab_ = tab;
@@ -257,8 +280,10 @@ void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
     case Tab::Optimal:
       // LEAD: wire GanOptimalTab here
       ImGui::TextWrapped(
-          "The optimal discriminator in 1-D: for fixed densities p_data and p_g, D*(x) = p_data(x) / (p_data(x) "
-          "+ p_g(x)), and the generator's objective at D* is 2 JS(p_data || p_g) - log 4 (this panel arrives "
+          "The optimal discriminator in 1-D: for fixed densities p_data and p_g, D*(x) = p_data(x) "
+          "/ (p_data(x) "
+          "+ p_g(x)), and the generator's objective at D* is 2 JS(p_data || p_g) - log 4 (this "
+          "panel arrives "
           "with the optimal-discriminator tab).");
       break;
   }

@@ -61,16 +61,18 @@ class GanView : public ModuleView {
   double arrow_scale() const { return arrow_scale_; }
 
   // Layers of the plane.
-  bool show_heatmap = true, show_real = true, show_fake = true, show_mesh = true, show_arrows = true,
-       show_modes = true;
+  bool show_heatmap = true, show_real = true, show_fake = true, show_mesh = true,
+       show_arrows = true, show_modes = true;
 
  private:
   struct PictureJob;
   void update_pictures(const GanSnapshot& s, const ViewContext& ctx);
   void draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
   void draw_presets(std::vector<ViewIntent>& out);
-  void draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
-  void draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
+  void draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size,
+                      std::vector<ViewIntent>& out);
+  void draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size,
+                  std::vector<ViewIntent>& out);
   void draw_layer_toggles();
   void draw_diagram(const GanSnapshot& s, float width);
   void draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, bool compact);
@@ -78,7 +80,8 @@ class GanView : public ModuleView {
 
   Tab tab_ = Tab::Plane;
   std::shared_ptr<const GanPictures> pictures_;
-  std::shared_ptr<const nn::GanNet<float>> pictured_net_;  // the copy the pictures (or the job) came from
+  std::shared_ptr<const nn::GanNet<float>>
+      pictured_net_;  // the copy the pictures (or the job) came from
   std::shared_ptr<PictureJob> job_;
   JobHandle job_handle_;
   double last_submit_ = -1e9;

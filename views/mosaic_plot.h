@@ -12,7 +12,8 @@ namespace cilab {
 float mosaic_pad();
 
 // A mosaic in a canvas plot `width` pixels wide (one unit = one mosaic pixel, row 0 at the top),
-// grey from vmin (black) to vmax (white). Returns the hovered mosaic pixel (column, row), or (-1, -1).
+// grey from vmin (black) to vmax (white). Returns the hovered mosaic pixel (column, row), or (-1,
+// -1).
 ImVec2 mosaic_plot(const char* id, const Mosaic& m, float vmin, float vmax, float width);
 
 }  // namespace cilab

@@ -61,7 +61,8 @@ wait 3
 quit
 )";
   script.close();
-  const Proc p = run_gui("--module gan --frames 100000 --script gui_gan_session.txt", "gui_gan_end.png");
+  const Proc p =
+      run_gui("--module gan --frames 100000 --script gui_gan_session.txt", "gui_gan_end.png");
   INFO("stdout: " << p.out);
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
@@ -86,7 +87,8 @@ quit
 )";
   script.close();
   const Proc p = run_gui(
-      "--module gan --dataset fashion-mnist:n=500 --set target=data --set g_width=64 --set d_width=64 --frames "
+      "--module gan --dataset fashion-mnist:n=500 --set target=data --set g_width=64 --set "
+      "d_width=64 --frames "
       "100000 --script gui_gan_images.txt",
       "gui_gan_images_end.png");
   INFO("stdout: " << p.out);

@@ -31,7 +31,8 @@ struct Fixture {
   std::vector<int> keys;
   BackgroundJobs jobs{BackgroundJobs::Mode::Inline};
 
-  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps) : data(std::move(d)) {
+  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps)
+      : data(std::move(d)) {
     values = default_values(mod.params());
     for (const char* s : sets) apply_assignment(mod.params(), values, s, "gan");
     mod.reset(data, values, 1);
@@ -93,7 +94,8 @@ void check_pictures(const GanPictures& pic, const GanSnapshot& s, GLoss g_loss) 
   const GanBox& b = s.spec.box;
   for (int r : {0, pic.res / 3, pic.res - 1})
     for (int c : {0, pic.res / 2, pic.res - 1}) {
-      const double x = b.x0 + (c + 0.5) / pic.res * (b.x1 - b.x0), y = b.y1 - (r + 0.5) / pic.res * (b.y1 - b.y0);
+      const double x = b.x0 + (c + 0.5) / pic.res * (b.x1 - b.x0),
+                   y = b.y1 - (r + 0.5) / pic.res * (b.y1 - b.y0);
       const double l = d_at(net, x, y);
       CHECK(pic.heat[static_cast<size_t>(r * pic.res + c)] ==
             doctest::Approx(pic.probability ? sigmoid(l) : l).epsilon(1e-5));
@@ -128,15 +130,20 @@ void check_pictures(const GanPictures& pic, const GanSnapshot& s, GLoss g_loss) 
 
 }  // namespace
 
-TEST_CASE("gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by key, pictures vs oracles") {
-  Fixture f(make_dataset("moons:n=200"), {"target=ring8", "loss=nonsaturating", "batch=64", "g_width=16", "d_width=16"}, 30);
+TEST_CASE(
+    "gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by key, pictures vs "
+    "oracles") {
+  Fixture f(make_dataset("moons:n=200"),
+            {"target=ring8", "loss=nonsaturating", "batch=64", "g_width=16", "d_width=16"}, 30);
   ImGuiHeadless ui;
   GanView view;
   std::string text = f.frame(ui, view);
   CHECK(view.tab() == GanView::Tab::Plane);
   CHECK(has(text, "ring8 target, nonsaturating loss"));
   CHECK(has(text, "modes covered"));
-  CHECK(has(text, "a mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre"));
+  CHECK(has(
+      text,
+      "a mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre"));
   CHECK(has(text, "evaluated every 25 iterations"));
   CHECK(has(text, "next: D step"));
   CHECK(has(text, "G: max E_z log D(G(z))"));
@@ -150,8 +157,9 @@ TEST_CASE("gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by 
   CHECK(has(text, "Arrows:"));
   CHECK(view.arrow_scale() > 0);
   auto snap = f.snap();
-  check_pictures(*view.pictures(), *snap, [](double l) { return std::log1p(std::exp(-l)); });  // -log sigmoid(l)
-  CHECK(view.pictures()->mesh_n2 == view.pictures()->mesh_n1);  // latent 2: a 2-D grid
+  check_pictures(*view.pictures(), *snap,
+                 [](double l) { return std::log1p(std::exp(-l)); });  // -log sigmoid(l)
+  CHECK(view.pictures()->mesh_n2 == view.pictures()->mesh_n1);        // latent 2: a 2-D grid
 
   // A sub-step: the D step done, the G step highlighted.
   f.mod.sub_step();
@@ -175,8 +183,10 @@ TEST_CASE("gan view: ring of 8 - plane, diagram, coverage rule, curves, tabs by 
   CHECK(view.tab() == GanView::Tab::Plane);
 }
 
-TEST_CASE("gan view: latent 3, minimax - the mesh is G of (z1, z2) with the rest 0, said on screen") {
-  Fixture f(make_dataset("moons:n=200"), {"target=grid25", "loss=minimax", "latent=3", "batch=32", "g_width=8", "d_width=8"}, 5);
+TEST_CASE(
+    "gan view: latent 3, minimax - the mesh is G of (z1, z2) with the rest 0, said on screen") {
+  Fixture f(make_dataset("moons:n=200"),
+            {"target=grid25", "loss=minimax", "latent=3", "batch=32", "g_width=8", "d_width=8"}, 5);
   ImGuiHeadless ui;
   GanView view;
   std::string text;
@@ -189,7 +199,8 @@ TEST_CASE("gan view: latent 3, minimax - the mesh is G of (z1, z2) with the rest
 }
 
 TEST_CASE("gan view: wgan_gp - the raw critic centred on its median, arrows of -l") {
-  Fixture f(make_dataset("moons:n=200"), {"target=moons", "loss=wgan_gp", "batch=32", "g_width=16", "d_width=16"}, 10);
+  Fixture f(make_dataset("moons:n=200"),
+            {"target=moons", "loss=wgan_gp", "batch=32", "g_width=16", "d_width=16"}, 10);
   ImGuiHeadless ui;
   GanView view;
   std::string text;
@@ -216,7 +227,8 @@ TEST_CASE("gan view: wgan_gp - the raw critic centred on its median, arrows of -
 }
 
 TEST_CASE("gan view: image GAN - fixed-noise grid beside real images, curves") {
-  Fixture f(make_dataset("fashion-mnist:n=300"), {"target=data", "batch=16", "g_width=32", "d_width=32"}, 3);
+  Fixture f(make_dataset("fashion-mnist:n=300"),
+            {"target=data", "batch=16", "g_width=32", "d_width=32"}, 3);
   ImGuiHeadless ui;
   GanView view;
   std::string text;
@@ -227,7 +239,8 @@ TEST_CASE("gan view: image GAN - fixed-noise grid beside real images, curves") {
   CHECK(has(text, "G(64 fixed z), iteration"));
   CHECK(has(text, "Real: 64 training images"));
   CHECK(has(text, "d_loss"));
-  // 8 x 8 tiles of 28 x 28 with 1-pixel gaps between them: both mosaics alike, pixels in [-1, 1] (tanh; the pool).
+  // 8 x 8 tiles of 28 x 28 with 1-pixel gaps between them: both mosaics alike, pixels in [-1, 1]
+  // (tanh; the pool).
   const Mosaic& m = pic.fake_mosaic;
   CHECK(m.w == 8 * (28 + 1) - 1);
   CHECK(m.h == m.w);
@@ -247,8 +260,9 @@ TEST_CASE("gan view: image GAN - fixed-noise grid beside real images, curves") {
 }
 
 TEST_CASE("gan view: Diverged - the banner rewinds and halves both learning rates") {
-  Fixture f(make_dataset("moons:n=200"), {"loss=least_squares", "g_optimizer=sgd", "d_optimizer=sgd", "g_lr=10",
-                                          "d_lr=10", "batch=32", "g_width=16", "d_width=16"},
+  Fixture f(make_dataset("moons:n=200"),
+            {"loss=least_squares", "g_optimizer=sgd", "d_optimizer=sgd", "g_lr=10", "d_lr=10",
+             "batch=32", "g_width=16", "d_width=16"},
             500);
   REQUIRE(f.mod.status() == Status::Diverged);
   ImGuiHeadless ui;
@@ -275,7 +289,9 @@ TEST_CASE("gan view: Diverged - the banner rewinds and halves both learning rate
   CHECK(intents[2].value == 5.0);
 }
 
-TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices by index, and show the note") {
+TEST_CASE(
+    "gan view: presets emit one SetParam per value in one frame, choices by index, and show the "
+    "note") {
   const Gan g;
   const ParamSpecs& specs = g.params();
   REQUIRE_FALSE(Gan::presets().empty());
@@ -311,7 +327,8 @@ TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices b
   view.choose_preset(0);
   std::vector<ViewIntent> intents;
   const std::string text = f.frame(ui, view, 0, intents);
-  CHECK(intents.size() == Gan::presets()[0].values.size() + (Gan::presets()[0].dataset.empty() ? 0 : 1));
+  CHECK(intents.size() ==
+        Gan::presets()[0].values.size() + (Gan::presets()[0].dataset.empty() ? 0 : 1));
   CHECK(view.preset_note() == Gan::presets()[0].note);
   CHECK(has(text, ("Preset: " + Gan::presets()[0].title).c_str()));
   CHECK(has(text, "Presets"));
@@ -320,7 +337,9 @@ TEST_CASE("gan view: presets emit one SetParam per value in one frame, choices b
   CHECK(intents.empty());  // once, not every frame
 }
 
-TEST_CASE("gan view: target=data - axes in data units, a click in the edit mode adds a point in data units") {
+TEST_CASE(
+    "gan view: target=data - axes in data units, a click in the edit mode adds a point in data "
+    "units") {
   Fixture f(make_dataset("moons:n=200"), {"target=data", "batch=32", "g_width=8", "d_width=8"}, 3);
   auto s = f.snap();
   REQUIRE(s->target == GanTarget::Data);
@@ -331,7 +350,8 @@ TEST_CASE("gan view: target=data - axes in data units, a click in the edit mode 
   ctx.edit_points = true;
   std::vector<ViewIntent> intents;
   std::string text;
-  for (int i = 0; i < 3; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  for (int i = 0; i < 3; ++i)
+    text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
   CHECK(has(text, "Shift+click on the plane adds a point"));
   CHECK(has(text, f.data->column_names[0].c_str()));  // the axis names are the dataset's
   const plot::PlotRect* rects = nullptr;
@@ -341,8 +361,10 @@ TEST_CASE("gan view: target=data - axes in data units, a click in the edit mode 
     if (std::string(rects[i].title_id).rfind("plane##gan", 0) == 0) plane = &rects[i];
   REQUIRE(plane);
   // The plot's centre is the box's centre: the network's origin, i.e. the data's offset (its mean).
-  const float cx = (plane->area_min.x + plane->area_max.x) / 2, cy = (plane->area_min.y + plane->area_max.y) / 2;
-  const double bx = (s->spec.box.x0 + s->spec.box.x1) / 2, by = (s->spec.box.y0 + s->spec.box.y1) / 2;
+  const float cx = (plane->area_min.x + plane->area_max.x) / 2,
+              cy = (plane->area_min.y + plane->area_max.y) / 2;
+  const double bx = (s->spec.box.x0 + s->spec.box.x1) / 2,
+               by = (s->spec.box.y0 + s->spec.box.y1) / 2;
   ui.mouse_move(cx, cy);
   ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
   ui.mouse_button(0, true);

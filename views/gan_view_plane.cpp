@@ -78,7 +78,8 @@ void GanView::draw_layer_toggles() {
   for (size_t i = 0; i < sizeof toggles / sizeof toggles[0]; ++i) {
     const Toggle& t = toggles[i];
     if (i > 0)
-      same_line_if_fits(ImGui::CalcTextSize(t.name).x + ImGui::GetFrameHeight() + fs * 1.4f);
+      same_line_if_fits(ImGui::CalcTextSize(t.name).x + ImGui::GetFrameHeight() +
+                        ImGui::GetStyle().ItemInnerSpacing.x + fs * (t.on == &show_modes ? 2.2f : 1.4f));
     ImGui::Checkbox(t.name, t.on);
     tooltip_text(t.tip);
     if (t.colour) {

@@ -38,9 +38,9 @@ double gan_g_sample_dloss(nn::GanLoss loss, double l);
 struct GanPictureRequest {
   bool image = false;  // an image target: the mosaics only
   int image_h = 0, image_w = 0;
-  int res = 64;           // heatmap cells per axis
+  int res = 48;           // heatmap cells per axis
   int mesh_lines = 21;    // z grid lines per direction
-  int mesh_sub = 3;       // points per grid cell along each line
+  int mesh_sub = 2;       // points per grid cell along each line
   double mesh_z = 3.0;    // the z grid spans [-mesh_z, mesh_z]^2
   int fake_count = 600;   // generated samples drawn (rows of the fixed noise)
   int arrow_count = 120;  // of which carry an arrow

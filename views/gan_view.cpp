@@ -278,13 +278,7 @@ void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
     case Tab::Curves: draw_curves(s, ctx, size, false); break;
     case Tab::Images: draw_images(s, ctx, size); break;
     case Tab::Optimal:
-      // LEAD: wire GanOptimalTab here
-      ImGui::TextWrapped(
-          "The optimal discriminator in 1-D: for fixed densities p_data and p_g, D*(x) = p_data(x) "
-          "/ (p_data(x) "
-          "+ p_g(x)), and the generator's objective at D* is 2 JS(p_data || p_g) - log 4 (this "
-          "panel arrives "
-          "with the optimal-discriminator tab).");
+      optimal_.draw(size);
       break;
   }
 }

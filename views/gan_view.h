@@ -12,6 +12,7 @@
 // UI never waits and training keeps its speed.
 #pragma once
 
+#include "views/gan_optimal_tab.h"
 #include "views/gan_pictures.h"
 #include "views/jobs.h"
 #include "views/view.h"
@@ -57,6 +58,8 @@ class GanView : public ModuleView {
   void choose_preset(int index) { pending_preset_ = index; }
   // The note of the preset last chosen, shown until dismissed ("" none).
   const std::string& preset_note() const { return note_; }
+  // The 1-D optimal-discriminator tab (tests drive it).
+  GanOptimalTab& optimal_tab() { return optimal_; }
   // The arrows' drawing scale: an arrow is arrow_scale * (-dL_G/dx) long (plane units).
   double arrow_scale() const { return arrow_scale_; }
 
@@ -91,6 +94,7 @@ class GanView : public ModuleView {
   ImVec2 rewind_button_{NAN, NAN};
   int pending_preset_ = -1;
   std::string note_, note_title_;
+  GanOptimalTab optimal_;  // the 1-D optimal-discriminator lesson (its own state, no run needed)
 };
 
 }  // namespace cilab

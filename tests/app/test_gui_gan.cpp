@@ -39,6 +39,7 @@ screenshot gui_gan_curves.png
 key 3
 wait 3
 expect text Optimal discriminator (1-D)
+expect text 2 JS - log 4 =
 key 1
 # the loss is live: no restart, the critic's raw output from the next network copy
 set loss=wgan_gp

@@ -178,7 +178,9 @@ TEST_CASE(
   text = f.frame(ui, view, '3');
   CHECK(view.tab() == GanView::Tab::Optimal);
   text = f.frame(ui, view);
-  CHECK(has(text, "D*(x) = p_data(x) / (p_data(x) + p_g(x))"));
+  CHECK(has(text, "V(G, D*) = "));  // the 1-D lesson: V(G, D*) beside 2 JS - log 4
+  CHECK(has(text, "2 JS - log 4 = "));
+  CHECK(std::abs(view.optimal_tab().report().v_optimal - view.optimal_tab().report().identity) < 1e-9);
   f.frame(ui, view, '1');
   CHECK(view.tab() == GanView::Tab::Plane);
 }

@@ -48,7 +48,9 @@ expect param loss=wgan_gp
 expect iteration 3001
 step 100
 expect iteration 3101
-wait 15
+# the heatmap's caption follows the picture, which the background job (<= 5 % of a
+# core: ~11 ms a job, 10x that under ASan) refreshes within a few seconds at most
+wait 200
 expect text raw D = l, centre = median
 expect text G: min -E_z D(G(z))
 screenshot gui_gan_wgan.png

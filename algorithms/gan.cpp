@@ -600,8 +600,10 @@ const std::vector<GanPreset>& Gan::presets() {
        ""},
       {"spiral-nonsaturating", "The spiral with the non-saturating loss",
        "Two interleaved spiral arms, the non-saturating generator loss (the paper's practical fix) with Adam "
-       "(beta1 = 0.5, as DCGAN). The generator must bend a plane of z into two thin curves: watch the mesh "
-       "fold and the JS estimate fall. Ask: which parts of the spiral come last, and why?",
+       "(beta1 = 0.5, as DCGAN). Harder than the mixtures: the generator must bend a plane of z into two thin "
+       "curves. After a few thousand iterations the samples fill the spiral's disc but not yet its arms, and "
+       "D sits near 1/2 everywhere (d_loss near log 4): with 64 units it can no longer tell them apart. Ask: "
+       "is D = 1/2 proof that p_g = p_data? What would let D see the arms (d_width, d_depth, d_steps)?",
        {{"target", "spiral"}, {"loss", "nonsaturating"}, {"latent", "2"}, {"g_depth", "2"}, {"g_width", "64"},
         {"d_depth", "2"}, {"d_width", "64"}, {"d_steps", "1"}, {"batch", "256"}, {"g_optimizer", "adam"},
         {"d_optimizer", "adam"}, {"g_lr", "0.001"}, {"d_lr", "0.001"}, {"g_beta1", "0.5"}, {"d_beta1", "0.5"},

@@ -207,6 +207,8 @@ quit
   CHECK(p.err.find("script line") == std::string::npos);
 }
 
+// `expect rows` waits for the load to land; the panel's text is that of the
+// last frame drawn, so a frame or two must pass before it names the new split.
 TEST_CASE("gui shell: Fashion-MNIST's split is a train/test choice") {
   REQUIRE_MESSAGE(std::ifstream("/usr/share/datasets/fashion-mnist/t10k-images-idx3-ubyte.gz").good(),
                   "dataset-fashion-mnist (a declared dependency) is not installed");
@@ -221,6 +223,7 @@ wait 2
 click option:split=test
 wait 2
 expect rows 200
+wait 2
 expect text Fashion-MNIST test
 quit
 )");

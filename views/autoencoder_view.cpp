@@ -1,3 +1,4 @@
+#include "views/readout.h"
 #include "views/autoencoder_view.h"
 
 #include "algorithms/core/parallel.h"
@@ -18,14 +19,6 @@ namespace cilab {
 
 namespace {
 
-const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
-
-std::string fmt(double v, const char* f = "%.4g") {
-  if (!std::isfinite(v)) return "n/a";
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 // A scatter of (xs, ys) coloured by class (hidden classes left out); the class key above the plot names them.
 void class_scatter(const char* id, const std::vector<float>& xs, const std::vector<float>& ys,
@@ -143,15 +136,15 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
                                            "decoder mirrors it -> Linear(d) = x_hat.") +
                 " Loss: 1/2 ||x - x_hat||^2 per row, averaged.")
                    .c_str());
-  std::snprintf(line, sizeof line, "loss %s   test %s   PCA (Eckart-Young) %s", fmt(s.metrics[Autoencoder::kMetricLoss]).c_str(),
-                fmt(s.metrics[Autoencoder::kMetricTestLoss]).c_str(),
-                fmt(s.metrics[Autoencoder::kMetricEckartYoung]).c_str());
+  std::snprintf(line, sizeof line, "loss %s   test %s   PCA (Eckart-Young) %s", readout_number(s.metrics[Autoencoder::kMetricLoss]).c_str(),
+                readout_number(s.metrics[Autoencoder::kMetricTestLoss]).c_str(),
+                readout_number(s.metrics[Autoencoder::kMetricEckartYoung]).c_str());
   std::string l2 = line;
   if (s.linear)
-    l2 += "   max angle " + fmt(s.metrics[Autoencoder::kMetricMaxAngle], "%.3g") + " rad   ||VW - UU^T|| " +
-          fmt(s.metrics[Autoencoder::kMetricProductError], "%.3g");
-  if (s.tied) l2 += "   ||WW^T - I|| " + fmt(s.metrics[Autoencoder::kMetricOrthoDefect], "%.3g");
-  if (s.noise > 0) l2 += "   noise floor " + fmt(s.metrics[Autoencoder::kMetricNoiseFloor]);
+    l2 += "   max angle " + readout_number(s.metrics[Autoencoder::kMetricMaxAngle], "%.3g") + " rad   ||VW - UU^T|| " +
+          readout_number(s.metrics[Autoencoder::kMetricProductError], "%.3g");
+  if (s.tied) l2 += "   ||WW^T - I|| " + readout_number(s.metrics[Autoencoder::kMetricOrthoDefect], "%.3g");
+  if (s.noise > 0) l2 += "   noise floor " + readout_number(s.metrics[Autoencoder::kMetricNoiseFloor]);
   header_.push_back(l2);
   ImGui::TextUnformatted(l2.c_str());
   tooltip_text("loss: mean of 1/2 ||x - x_hat||^2 over this epoch's batches so far. test: the same on the test set "
@@ -163,7 +156,7 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
                      : s.phase == 2 ? "backward done: dL/dtheta by the chain rule"
                                     : nullptr;
   if (what) {
-    ImGui::TextColored(kWarn, "%s", what);
+    ImGui::TextColored(kReadoutWarn, "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -171,7 +164,7 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.metrics[Autoencoder::kMetricLr];
     rewind_button_ = draw_diverged_banner(s, ctx, Autoencoder::kMetricBatchLoss, lr, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kWarn, "%s", s.message.c_str());
+    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }
@@ -231,7 +224,7 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   const TrainData& td = *s.data;
   char line[300];
   std::snprintf(line, sizeof line, "On %d %s rows: autoencoder %s, PCA at m = %d %s (mean 1/2 ||x - x_hat||^2)",
-                pic.rows, pic.on_test ? "test" : "training", fmt(pic.ae_error).c_str(), s.m, fmt(pic.pca_error).c_str());
+                pic.rows, pic.on_test ? "test" : "training", readout_number(pic.ae_error).c_str(), s.m, readout_number(pic.pca_error).c_str());
   ImGui::TextUnformatted(line);
   tooltip_text("Autoencoder: the network's reconstruction (of the corrupted rows when noise > 0). PCA: x_hat = mean + "
                "U_m U_m^T (x - mean), the best linear rank-m reconstruction of the training rows. A nonlinear "
@@ -245,8 +238,8 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   const std::string code_title = pic.code_projected ? "Codes z, projected (m = " + std::to_string(s.m) + ")##ae"
                                                     : "Codes z (m = " + std::to_string(s.m) + ")##ae";
   if (plot::BeginPlot(code_title.c_str(), ImVec2(w, h))) {
-    std::string xl = pic.code_projected ? "principal axis 1 of z (" + fmt(100 * pic.code_axis_variance[0], "%.0f") + " %)" : "z1";
-    std::string yl = pic.code_projected ? "principal axis 2 of z (" + fmt(100 * pic.code_axis_variance[1], "%.0f") + " %)"
+    std::string xl = pic.code_projected ? "principal axis 1 of z (" + readout_number(100 * pic.code_axis_variance[0], "%.0f") + " %)" : "z1";
+    std::string yl = pic.code_projected ? "principal axis 2 of z (" + readout_number(100 * pic.code_axis_variance[1], "%.0f") + " %)"
                      : s.m == 2          ? "z2"
                                          : "(m = 1: 0)";
     plot::SetupAxes(xl.c_str(), yl.c_str());
@@ -338,9 +331,9 @@ void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
   const Eigen::MatrixXd v = Autoencoder::decoder_matrix(*s.net);
   const Eigen::MatrixXd& u = s.pca->components;
   const double vu = (v - u).norm();
-  ImGui::Text("||V - U_m||_F = %s   but   ||V W - U_m U_m^T||_F = %s, weighted by the data %s", fmt(vu, "%.3g").c_str(),
-              fmt(s.metrics[Autoencoder::kMetricProductError], "%.3g").c_str(),
-              pictures_ ? fmt(pictures_->product_error_weighted, "%.3g").c_str() : "n/a");
+  ImGui::Text("||V - U_m||_F = %s   but   ||V W - U_m U_m^T||_F = %s, weighted by the data %s", readout_number(vu, "%.3g").c_str(),
+              readout_number(s.metrics[Autoencoder::kMetricProductError], "%.3g").c_str(),
+              pictures_ ? readout_number(pictures_->product_error_weighted, "%.3g").c_str() : "n/a");
   tooltip_text("Only the product P = V W is identified: (V A)(A^-1 W) reconstructs the same for any invertible A "
                "(tied: any orthogonal A). The columns of V span PCA's subspace but need not be its eigenvectors. "
                "Weighted: ||(P - U_m U_m^T) C^(1/2)||_F / ||C^(1/2)||_F with C the training covariance. Directions "
@@ -379,7 +372,7 @@ void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
     if (a.size() <= 64)
       for (Eigen::Index r = 0; r < a.rows(); ++r)
         for (Eigen::Index c = 0; c < a.cols(); ++c)
-          plot::PlotText(fmt(a(r, c), "%.2f").c_str(), c + 0.5, a.rows() - r - 0.5);
+          plot::PlotText(readout_number(a(r, c), "%.2f").c_str(), c + 0.5, a.rows() - r - 0.5);
     plot::EndPlot();
   };
   heat("decoder V (d x m)##ae", v);

@@ -1,5 +1,6 @@
 // The gan view: pictures job, header (with the Presets menu), tabs and controls
 // (the plane and the diagram: gan_view_plane.cpp; curves and images: gan_view_curves.cpp).
+#include "views/readout.h"
 #include "views/gan_view.h"
 
 #include "algorithms/core/parallel.h"
@@ -13,19 +14,6 @@
 #include <stdexcept>
 
 namespace cilab {
-
-namespace {
-
-const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
-
-std::string fmt(double v, const char* f = "%.4g") {
-  if (!std::isfinite(v)) return "n/a";
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
-}  // namespace
 
 // Shared between the view and its background job: written by the job, read
 // by the view once the job has finished.
@@ -152,7 +140,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
                 "one logit l "
                 "(%zu weights). Batch %d, %d D step%s per G step, lr G %s, lr D %s.",
                 s.latent, s.g_params, s.d_params, s.batch, s.d_steps, s.d_steps == 1 ? "" : "s",
-                fmt(s.lr_g, "%.3g").c_str(), fmt(s.lr_d, "%.3g").c_str());
+                readout_number(s.lr_g, "%.3g").c_str(), readout_number(s.lr_d, "%.3g").c_str());
   tooltip_text(tip);
   const std::vector<double>& m = s.metrics;
   char cov[80] = "";
@@ -161,8 +149,8 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
                   s.spec.modes.size());
   std::snprintf(
       line, sizeof line, "loss D %s G %s  |  D(real) %s D(fake) %s%s",
-      fmt(m[Gan::kMetricDLoss], "%.3g").c_str(), fmt(m[Gan::kMetricGLoss], "%.3g").c_str(),
-      fmt(m[Gan::kMetricDReal], "%.3f").c_str(), fmt(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
+      readout_number(m[Gan::kMetricDLoss], "%.3g").c_str(), readout_number(m[Gan::kMetricGLoss], "%.3g").c_str(),
+      readout_number(m[Gan::kMetricDReal], "%.3f").c_str(), readout_number(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
   header_.push_back(line);
   draw_presets(out);
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
@@ -187,7 +175,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
   const char* what =
       s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
   if (what) {
-    ImGui::TextColored(kWarn, "%s", what);
+    ImGui::TextColored(kReadoutWarn, "%s", what);
     header_.push_back(what);
   }
   if (!note_.empty()) {
@@ -201,7 +189,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
     const float h = std::min(text_h, 3 * ImGui::GetTextLineHeight()) +
                     ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y;
     ImGui::BeginChild("##gan_note", ImVec2(box_w, h), true);
-    ImGui::TextColored(kWarn, "Preset: %s", note_title_.c_str());
+    ImGui::TextColored(kReadoutWarn, "Preset: %s", note_title_.c_str());
     ImGui::SameLine();
     if (ImGui::SmallButton("dismiss##gan_note")) note_.clear();
     ImGui::TextWrapped("%s", note_.c_str());
@@ -216,7 +204,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
     rewind_button_ =
         draw_diverged_banner(s, ctx, Gan::kMetricDLoss, {{"g_lr", g}, {"d_lr", d}}, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kWarn, "%s", s.message.c_str());
+    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }

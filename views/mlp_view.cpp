@@ -1,3 +1,4 @@
+#include "views/readout.h"
 #include "views/mlp_view.h"
 
 #include "algorithms/core/parallel.h"
@@ -18,14 +19,6 @@ namespace cilab {
 
 namespace {
 
-const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
-
-std::string fmt(double v, const char* f = "%.4g") {
-  if (!std::isfinite(v)) return "n/a";
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
 
 // The class colour palette of the lab (true classes: Labels).
 ImU32 class_colour(int c) { return plot::GetColormapColor(c, plot::Colormap::Labels); }
@@ -127,9 +120,9 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
                                     : nullptr;
   const double loss = s.metrics[Mlp::kMetricLoss];
   const double test = s.metrics[Mlp::kMetricTestScore];
-  std::snprintf(line, sizeof line, "batch loss %s   test %s %s   test loss %s   lr %s", fmt(loss).c_str(),
-                pr.regression ? "R^2" : "accuracy", fmt(test).c_str(), fmt(s.metrics[Mlp::kMetricTestLoss]).c_str(),
-                fmt(s.lr, "%.3g").c_str());
+  std::snprintf(line, sizeof line, "batch loss %s   test %s %s   test loss %s   lr %s", readout_number(loss).c_str(),
+                pr.regression ? "R^2" : "accuracy", readout_number(test).c_str(), readout_number(s.metrics[Mlp::kMetricTestLoss]).c_str(),
+                readout_number(s.lr, "%.3g").c_str());
   header_.push_back(line);
   ImGui::TextUnformatted(line);
   tooltip_text(pr.regression
@@ -138,7 +131,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
                    : "batch loss: (1/B) sum -log softmax(z_i)[y_i] of this step's mini-batch. Test accuracy and loss "
                      "on the test set, evaluated at the end of each epoch (eval mode).");
   if (what) {  // its own line: the header row above is full at 1280 px
-    ImGui::TextColored(kWarn, "%s", what);
+    ImGui::TextColored(kReadoutWarn, "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -146,7 +139,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.lr;
     rewind_button_ = draw_diverged_banner(s, ctx, Mlp::kMetricLoss, lr, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kWarn, "%s", s.message.c_str());
+    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }

@@ -1,5 +1,6 @@
 // The vae view: pictures job, header, tabs, curves and controls (the tabs' drawing:
 // vae_view_tabs.cpp).
+#include "views/readout.h"
 #include "views/vae_view.h"
 
 #include "algorithms/core/parallel.h"
@@ -15,19 +16,6 @@
 #include <string>
 
 namespace cilab {
-
-namespace {
-
-const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
-
-std::string fmt(double v, const char* f = "%.4g") {
-  if (!std::isfinite(v)) return "n/a";
-  char b[64];
-  std::snprintf(b, sizeof b, f, v);
-  return b;
-}
-
-}  // namespace
 
 // Shared between the view and its background job: written by the job, read
 // by the view once the job has finished.
@@ -215,17 +203,17 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
        "eps ~ N(0, I) (the reparameterisation trick); decoder z -> Linear -> act -> Linear(D): " +
        (s.likelihood == nn::Likelihood::Bernoulli
             ? std::string("Bernoulli logits.")
-            : "Gaussian means, sigma_x = " + fmt(s.sigma_x) + "."))
+            : "Gaussian means, sigma_x = " + readout_number(s.sigma_x) + "."))
           .c_str());
   const double rec = s.metrics[Vae::kMetricBatchRec], kl = s.metrics[Vae::kMetricBatchKl];
   const double beta = s.metrics[Vae::kMetricBeta];
   std::snprintf(line, sizeof line, "batch: loss = rec + beta KL = %s + %s x %s = %s",
-                fmt(rec).c_str(), fmt(beta, "%.3g").c_str(), fmt(kl).c_str(),
-                fmt(s.metrics[Vae::kMetricBatchLoss]).c_str());
+                readout_number(rec).c_str(), readout_number(beta, "%.3g").c_str(), readout_number(kl).c_str(),
+                readout_number(s.metrics[Vae::kMetricBatchLoss]).c_str());
   char more[200];
   std::snprintf(more, sizeof more, "test %s  mean sigma %s  lr %s",
-                fmt(s.metrics[Vae::kMetricTestLoss]).c_str(),
-                fmt(s.metrics[Vae::kMetricMeanSigma], "%.3g").c_str(), fmt(s.lr, "%.3g").c_str());
+                readout_number(s.metrics[Vae::kMetricTestLoss]).c_str(),
+                readout_number(s.metrics[Vae::kMetricMeanSigma], "%.3g").c_str(), readout_number(s.lr, "%.3g").c_str());
   header_.push_back(std::string(line) + "  " + more);
   ImGui::TextUnformatted(line);
   same_line_if_fits(ImGui::CalcTextSize(more).x, ImGui::GetFontSize() * 0.8f);
@@ -244,7 +232,7 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
           ? "backward done: dL/dtheta through the decoder, z = mu + sigma eps, and the encoder"
           : nullptr;
   if (what) {
-    ImGui::TextColored(kWarn, "%s", what);
+    ImGui::TextColored(kReadoutWarn, "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -252,7 +240,7 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.lr;
     rewind_button_ = draw_diverged_banner(s, ctx, Vae::kMetricBatchLoss, lr, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kWarn, "%s", s.message.c_str());
+    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }

@@ -13,7 +13,7 @@ ARGS       ?=
 
 # Debian packages the build, the tests and the benchmarks need.
 PACKAGES := build-essential cmake ninja-build pkg-config ccache \
-            libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev libmuparser-dev \
+            libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev libmuparser-dev nlohmann-json3-dev \
             fonts-dejavu-core dataset-fashion-mnist \
             xvfb xauth xdotool libgl1-mesa-dri python3
 # The benchmarks' references: scikit-learn / numpy / PyTorch, on OpenBLAS (Debian's

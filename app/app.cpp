@@ -99,7 +99,19 @@ App::App(GuiOptions opts) : opts_(std::move(opts)) {}
 
 App::~App() { shutdown(); }
 
-void App::on_drop(const std::string& path) { load_file(path); }
+void App::on_drop(const std::string& path) { open_path(path); }
+
+void App::open_path(const std::string& path) {
+  if (std::filesystem::path(path).extension() == ".json") {  // a preset file
+    try {
+      open_preset(read_lab_file(path));
+    } catch (const std::exception& e) {
+      show_error(std::string("cannot open the preset: ") + e.what());
+    }
+    return;
+  }
+  load_file(path);
+}
 
 void App::on_resize(int width, int height) {
   if (!monitor_key_.empty()) settings_.window_sizes[monitor_key_] = {width, height};
@@ -254,6 +266,12 @@ bool App::start_state() {
     seed_ = seed;
     data_ = std::move(data);
     data_is_default_ = opts_.data_file.empty() && opts_.dataset_spec.empty();
+    if (data_) {
+      std::error_code ec;
+      data_origin_ = !opts_.data_file.empty()
+                         ? DataOrigin{"", std::filesystem::absolute(opts_.data_file, ec).string()}
+                         : DataOrigin{opts_.dataset_spec.empty() ? probe->info().default_dataset : opts_.dataset_spec, ""};
+    }
     ++data_version_;
     sync_data_panel();
     const std::string name = module_name_;
@@ -271,6 +289,7 @@ bool App::start_state() {
       runner_->wait_idle();
     }
     if (opts_.play) runner_->play();
+    if (opts_.preset) commit_preset(*opts_.preset);
   } catch (const std::exception& e) {
     std::cerr << "cilab: error: " << e.what() << "\n";
     return false;
@@ -281,6 +300,7 @@ bool App::start_state() {
 int App::run() {
   settings_ = load_settings();
   if (opts_.scale > 0) settings_.ui_scale = opts_.scale;
+  reload_presets();
   if (!start_state()) return 2;
   if (!init_window()) return 2;
   if (!opts_.script.empty()) script_ = read_script(opts_.script);

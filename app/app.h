@@ -57,16 +57,25 @@ class App {
   // None of them waits for the worker: resets are posted with a ticket and
   // committed (data_, view reset, module swap) by poll_pending() when they
   // succeed; data files and built-in data sets load on a background thread.
+  // Where a dataset came from, so a preset can name it again: a built-in spec
+  // or a file; both empty when it was edited (clicked points).
+  struct DataOrigin {
+    std::string spec;
+    std::string file;
+  };
   void open_module(const std::string& name);
-  void set_dataset(std::shared_ptr<const Dataset> data);
+  void set_dataset(std::shared_ptr<const Dataset> data, DataOrigin origin);
   void load_file(const std::string& path);
+  void open_path(const std::string& path);  // a dropped or chosen file: a preset (.json) or data
   void load_builtin(const std::string& spec);
-  void start_load(std::string what, std::string recent_path, std::function<std::shared_ptr<const Dataset>()> load);
+  void start_load(std::string what, std::string recent_path, DataOrigin origin,
+                  std::function<std::shared_ptr<const Dataset>()> load);
   void restart();
   // Posts a reset on `data` with values_ and seed_ (error_prefix goes before a failure's message).
-  void post_reset(std::shared_ptr<const Dataset> data, const std::string& error_prefix);
-  // The data the next edit builds on: that of the newest pending reset, else data_.
+  void post_reset(std::shared_ptr<const Dataset> data, const std::string& error_prefix, DataOrigin origin);
+  // The data the next edit builds on: that of the newest pending reset, else data_ (and its origin).
   std::shared_ptr<const Dataset> target_data() const;
+  DataOrigin target_origin() const;
   void change_param(const ParamSpec& spec, double value);  // live: set_live; rebuild: restart
   void change_text(const ParamSpec& spec, const std::string& text);  // Text params: restart
   void draw_text_param(const ParamSpec& spec);
@@ -83,6 +92,18 @@ class App {
   void handle_shortcuts();             // consumes key_queue_ (GLFW events, script keys)
   void handle_key(int key, int mods, bool repeat);
   bool run_script_line();  // --script: executes commands due at this frame (app_script.cpp)
+
+  // ---- presets (app_presets.cpp)
+  void reload_presets();
+  // Opens a preset: its module with its data, parameters and seed, stepped to
+  // its iteration, in the background like open_module; on success its note,
+  // tab and panels are shown. A failure keeps the current run.
+  void open_preset(const LabFile& preset);
+  void commit_preset(const LabFile& preset);  // note, tab and panels (poll_pending, start-up)
+  LabFile preset_of_current_state() const;    // what Save as preset writes (throws if it cannot)
+  void draw_presets_menu();
+  float draw_preset_note(float width);  // returns the height it took (0 when hidden)
+  void draw_save_preset_popup();
 
   // ---- panels (app_panels.cpp)
   void frame();
@@ -121,6 +142,7 @@ class App {
   std::map<std::string, bool> text_edit_dirty_;
   uint64_t seed_ = 0;
   std::shared_ptr<const Dataset> data_;
+  DataOrigin data_origin_;  // how data_ was made (a preset saved now names it)
   uint64_t data_version_ = 0;
   // data_ is a module's default dataset (no --data/--dataset, nothing loaded): opening another
   // module replaces it with that module's default, so each module opens on data that shows its point.
@@ -141,6 +163,7 @@ class App {
     std::string error_prefix;                 // put before the runner's message on failure
     std::string live_name;                    // live change: parameter and value
     double live_value = 0.0;
+    DataOrigin origin;                        // reset: where `data` came from
   };
   std::deque<PendingEdit> pending_;
   // A module being opened: its own runner, swapped in when its reset succeeds.
@@ -153,6 +176,10 @@ class App {
     std::shared_ptr<const Dataset> data;
     bool to_default = false;  // data is this module's default data set (data_is_default_ on success)
     std::future<std::shared_ptr<const Dataset>> data_load;  // its default data set, loading (ticket 0 until done)
+    DataOrigin origin;        // where `data` comes from
+    uint64_t seed = 0;        // the run's seed (seed_ on success)
+    int steps = 0;            // a preset's iteration: stepped to right after the reset
+    std::shared_ptr<const LabFile> preset;  // opened from a preset: its note, tab and panels on success
   };
   std::unique_ptr<PendingModule> pending_module_;
   std::vector<std::future<std::shared_ptr<const Dataset>>> abandoned_loads_;  // dropped once ready
@@ -161,6 +188,7 @@ class App {
   struct DataLoad {
     std::string what;         // shown while loading
     std::string recent_path;  // a file to add to the recent list on success
+    DataOrigin origin;
     std::future<std::shared_ptr<const Dataset>> result;
   };
   std::deque<DataLoad> loads_;
@@ -176,9 +204,22 @@ class App {
   int add_label_ = 0;
   FileBrowser browser_;
 
+  // Presets: shipped and the user's (reload_presets), files that did not parse,
+  // the note box of the preset opened last, a tab for the view's next frame.
+  std::vector<LabFile> presets_;
+  std::vector<std::string> preset_errors_;
+  std::shared_ptr<const LabFile> preset_shown_;
+  bool preset_note_open_ = false;
+  int pending_tab_ = 0;
+  bool save_preset_request_ = false;  // open the Save as preset popup this frame
+  std::string save_name_, save_title_, save_note_;
+  bool save_iteration_ = true;        // the preset opens at the current iteration
+
   // Messages.
   std::string error_;
   double error_time_ = 0.0;
+  std::string info_;  // a confirmation ("saved preset ..."), shown for a few seconds
+  double info_time_ = 0.0;
   bool show_about_ = false;
   bool show_shortcuts_ = false;
 

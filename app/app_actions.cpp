@@ -28,16 +28,23 @@ std::shared_ptr<const Dataset> App::target_data() const {
   return data_;
 }
 
-void App::post_reset(std::shared_ptr<const Dataset> data, const std::string& error_prefix) {
+App::DataOrigin App::target_origin() const {
+  for (auto it = pending_.rbegin(); it != pending_.rend(); ++it)
+    if (it->reset) return it->origin;
+  return data_origin_;
+}
+
+void App::post_reset(std::shared_ptr<const Dataset> data, const std::string& error_prefix, DataOrigin origin) {
   PendingEdit e;
   e.reset = true;
   e.data = data;
   e.error_prefix = error_prefix;
+  e.origin = std::move(origin);
   e.ticket = runner_->reset(std::move(data), values_, seed_);
   pending_.push_back(std::move(e));
 }
 
-void App::restart() { post_reset(target_data(), ""); }
+void App::restart() { post_reset(target_data(), "", target_origin()); }
 
 void App::open_module(const std::string& name) {
   if (pending_module_ ? name == pending_module_->name : name == module_name_) return;
@@ -49,6 +56,8 @@ void App::open_module(const std::string& name) {
     pm->specs = probe->params();
     pm->values = default_values(pm->specs);
     pm->data = target_data();
+    pm->origin = target_origin();
+    pm->seed = seed_;
     pm->runner = std::make_unique<Runner>([name] { return make_module(name); });
     pm->runner->set_speed(runner_ ? runner_->speed() : 4.0);
     // Data that was only the previous module's default gives way to this module's
@@ -56,9 +65,10 @@ void App::open_module(const std::string& name) {
     pm->to_default = info.needs_dataset && (!pm->data || data_is_default_);
     if (pm->to_default) {
       const std::string spec = info.default_dataset;  // loads in the background, then resets
+      pm->origin = {spec, ""};
       pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
     } else {
-      pm->ticket = pm->runner->reset(pm->data, pm->values, seed_);
+      pm->ticket = pm->runner->reset(pm->data, pm->values, pm->seed);
     }
     if (pending_module_) {  // a newer choice replaces it; its worker ends without blocking this frame
       retired_runners_.push_back(std::move(pending_module_->runner));
@@ -70,7 +80,9 @@ void App::open_module(const std::string& name) {
   }
 }
 
-void App::set_dataset(std::shared_ptr<const Dataset> data) { post_reset(std::move(data), "kept the previous data: "); }
+void App::set_dataset(std::shared_ptr<const Dataset> data, DataOrigin origin) {
+  post_reset(std::move(data), "kept the previous data: ", std::move(origin));
+}
 
 void App::change_param(const ParamSpec& spec, double value) {
   values_[spec.name] = value;
@@ -108,22 +120,25 @@ void App::sync_data_panel() {
   }
 }
 
-void App::start_load(std::string what, std::string recent_path,
+void App::start_load(std::string what, std::string recent_path, DataOrigin origin,
                      std::function<std::shared_ptr<const Dataset>()> load) {
   DataLoad l;
   l.what = std::move(what);
   l.recent_path = std::move(recent_path);
+  l.origin = std::move(origin);
   l.result = std::async(std::launch::async, std::move(load));
   loads_.push_back(std::move(l));
 }
 
 void App::load_file(const std::string& path) {
-  start_load("loading " + std::filesystem::path(path).filename().string(), path,
+  std::error_code ec;
+  const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  start_load("loading " + std::filesystem::path(path).filename().string(), path, {"", ec ? path : abs.string()},
              [path] { return cilab::load_file(path); });
 }
 
 void App::load_builtin(const std::string& spec) {
-  start_load("loading " + spec.substr(0, spec.find(':')), "", [spec] { return make_dataset(spec); });
+  start_load("loading " + spec.substr(0, spec.find(':')), "", {spec, ""}, [spec] { return make_dataset(spec); });
 }
 
 bool App::edit_pending() const { return !pending_.empty() || pending_module_ || !loads_.empty(); }
@@ -152,7 +167,7 @@ void App::poll_pending() {
     DataLoad l = std::move(loads_.front());
     loads_.pop_front();
     try {
-      set_dataset(l.result.get());
+      set_dataset(l.result.get(), l.origin);
       if (!l.recent_path.empty()) {
         settings_.add_recent(l.recent_path);
         save_settings(settings_);
@@ -175,7 +190,8 @@ void App::poll_pending() {
     if (pm.ticket == 0 && ready(pm.data_load)) {
       try {
         pm.data = pm.data_load.get();
-        pm.ticket = pm.runner->reset(pm.data, pm.values, seed_);
+        pm.ticket = pm.runner->reset(pm.data, pm.values, pm.seed);
+        if (pm.steps > 0) pm.runner->step_n(pm.steps);
       } catch (const std::exception& e) {
         show_error("cannot open " + pm.name + ": " + e.what());
         drop = true;
@@ -192,16 +208,21 @@ void App::poll_pending() {
         module_name_ = pm.name;
         specs_ = pm.specs;
         values_ = pm.values;
+        seed_ = pm.seed;
         text_edit_.clear();
         text_edit_dirty_.clear();
         if (pm.data != data_) {
           data_ = pm.data;
           ++data_version_;
           sync_data_panel();
+          if (data_ && !points_editable(*data_)) edit_points_ = false;
         }
+        data_origin_ = pm.origin;
         if (pm.to_default) data_is_default_ = true;
+        else if (pm.preset) data_is_default_ = false;  // the preset's data: kept when another module opens
         view_ = make_view(pm.name);
         pending_.clear();  // edits of the previous module's runner
+        if (pm.preset) commit_preset(*pm.preset);
       } else {
         show_error("cannot open " + pm.name + ": " + error);
       }
@@ -224,6 +245,7 @@ void App::poll_pending() {
       if (!e.reset) continue;
       if (e.data != data_) {
         data_ = e.data;
+        data_origin_ = e.origin;
         data_is_default_ = false;  // chosen by the user: kept when another module opens
         ++data_version_;
         sync_data_panel();
@@ -337,7 +359,7 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
           break;
         case ViewIntent::Kind::AddPoint:
           if (const std::shared_ptr<const Dataset> d = target_data())  // on top of pending edits
-            set_dataset(with_point_added(*d, vi.x, vi.y, vi.label));
+            set_dataset(with_point_added(*d, vi.x, vi.y, vi.label), {});
           break;
         case ViewIntent::Kind::SetDataset:
           load_builtin(vi.text);
@@ -346,7 +368,7 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
         case ViewIntent::Kind::RemovePoint:
           if (const std::shared_ptr<const Dataset> d = target_data(); d && d->rows() > 1) {
             const int row = nearest_point(*d, vi.x, vi.y);
-            if (row >= 0) set_dataset(with_point_removed(*d, row));
+            if (row >= 0) set_dataset(with_point_removed(*d, row), {});
           }
           break;
       }

@@ -119,7 +119,8 @@ void App::frame() {
   }
   ImGui::End();
 
-  if (browser_.draw()) load_file(browser_.chosen());
+  draw_save_preset_popup();
+  if (browser_.draw()) open_path(browser_.chosen());
   if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
   draw_about();
 }
@@ -141,6 +142,7 @@ void App::draw_menu_bar() {
     if (ImGui::MenuItem("Quit", "Ctrl+Q")) quit_ = true;
     ImGui::EndMenu();
   }
+  draw_presets_menu();
   if (ImGui::BeginMenu("Run")) {
     if (ImGui::MenuItem(runner_->playing() ? "Pause" : "Play", "Space")) runner_->toggle_play();
     if (ImGui::MenuItem("Step", "Right")) runner_->step();
@@ -258,6 +260,14 @@ void App::draw_transport() {
 }
 
 void App::draw_error_banner() {
+  if (error_.empty() && !info_.empty()) {
+    if (ImGui::GetTime() - info_time_ > 8.0) {
+      info_.clear();
+      return;
+    }
+    ImGui::TextColored(ImVec4(0.55f, 0.9f, 0.55f, 1.0f), "%s", info_.c_str());
+    return;
+  }
   if (error_.empty()) return;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.35f, 0.10f, 0.10f, 1.0f));
   const float h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
@@ -569,6 +579,7 @@ void App::draw_params_panel() {
 
 void App::draw_center(float width, float height) {
   ImGui::BeginGroup();
+  height -= draw_preset_note(width);
   const ModuleInfo* run_info = runner_->info();
   const bool show_metrics = settings_.show_metrics && (!run_info || run_info->iterative);
   const float metrics_h = show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
@@ -589,6 +600,10 @@ void App::draw_center(float width, float height) {
     ctx.data_version = data_version_;
     ctx.values = &running_;
     ctx.seed = seed_;
+    if (pending_tab_ > 0) {  // a preset's tab, chosen as its key would
+      view_keys_.push_back('0' + pending_tab_);
+      pending_tab_ = 0;
+    }
     ctx.keys = &view_keys_;
     ctx.jobs = jobs_.get();
     std::vector<ViewIntent> intents;

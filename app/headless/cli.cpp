@@ -90,6 +90,67 @@ void print_datasets(std::ostream& out) {
   }
 }
 
+// The chapter a preset is listed under: its own, else its module's.
+std::string preset_chapter(const LabFile& p) {
+  if (!p.chapter.empty()) return p.chapter;
+  for (const ModuleEntry& e : module_registry()) {
+    const std::unique_ptr<Module> m = e.make();
+    if (m->info().name == p.module) return m->info().chapter;
+  }
+  return "Other";
+}
+
+void print_presets(std::ostream& out, std::ostream& err) {
+  std::vector<std::string> errors;
+  const std::vector<LabFile> presets = load_presets(&errors);
+  out << "Presets (cilab --preset NAME opens one; cilab run --preset NAME runs it headless):\n";
+  // Chapters in the module registry's order, then any other chapter.
+  std::vector<std::string> chapters;
+  for (const ModuleEntry& e : module_registry()) {
+    const std::string c = e.make()->info().chapter;
+    if (std::find(chapters.begin(), chapters.end(), c) == chapters.end()) chapters.push_back(c);
+  }
+  for (const LabFile& p : presets) {
+    const std::string c = preset_chapter(p);
+    if (std::find(chapters.begin(), chapters.end(), c) == chapters.end()) chapters.push_back(c);
+  }
+  for (const std::string& c : chapters) {
+    bool header = false;
+    for (const LabFile& p : presets) {
+      if (preset_chapter(p) != c) continue;
+      if (!header) out << "  " << c << "\n";
+      header = true;
+      out << "    " << std::left << std::setw(30) << p.name << std::setw(16) << p.module << p.title
+          << (p.user ? "  (yours)" : "") << "\n";
+    }
+  }
+  out << "Shipped: " << shipped_presets_dir() << "\nYours (Presets > Save as preset): " << user_presets_dir()
+      << "\n";
+  for (const std::string& e : errors) err << "cilab: skipped a preset: " << e << "\n";
+}
+
+// Fills what a preset gives and the command line did not: module (exclusive),
+// data, parameters (the preset's first, so --set overrides), seed, steps.
+void apply_preset(const LabFile& p, std::string& module, bool module_given, std::string& dataset_spec,
+                  std::string& data_file, std::vector<std::string>& sets, uint64_t& seed, bool& seed_given,
+                  int* steps) {
+  if (module_given)
+    throw UsageError("give either a module or --preset (the preset names its module: " + p.module + ")");
+  module = p.module;
+  if (dataset_spec.empty() && data_file.empty()) {
+    dataset_spec = p.dataset;
+    data_file = p.data_file;
+  }
+  std::vector<std::string> merged = lab_assignments(p);
+  merged.insert(merged.end(), sets.begin(), sets.end());
+  sets = std::move(merged);
+  if (!seed_given) {
+    seed = p.seed;
+    seed_given = true;
+  }
+  if (steps && *steps < 0) *steps = p.iteration;
+}
+
 void print_params(std::ostream& out, const std::string& name) {
   const std::unique_ptr<Module> m = make_module(name);
   out << "Parameters of " << name << " (--set KEY=VALUE; live = may change mid-run, rebuild = "
@@ -135,8 +196,11 @@ std::string csv_field(const std::string& t) {
 }
 
 int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::ostream& err) {
-  if (i >= argc) throw UsageError("run: missing MODULE (see: cilab list)");
-  const std::string module_name = argv[i++];
+  if (i >= argc) throw UsageError("run: missing MODULE or --preset NAME (see: cilab list)");
+  std::string module_name;
+  const bool module_given = std::string(argv[i]).rfind("--", 0) != 0;
+  if (module_given) module_name = argv[i++];
+  std::string preset_arg;
   std::string dataset_spec, data_file, out_path;
   std::vector<std::string> sets;
   uint64_t seed = 0;
@@ -153,7 +217,15 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     } else if (a == "--steps") steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 0, 100000000));
     else if (a == "--epochs") epochs = static_cast<int>(parse_int_arg("--epochs", take_value(argc, argv, i), 1, 100000));
     else if (a == "--out") out_path = take_value(argc, argv, i);
+    else if (a == "--preset") preset_arg = take_value(argc, argv, i);
     else throw UsageError("run: unknown option '" + a + "' (see: cilab --help)");
+  }
+  if (!preset_arg.empty()) {
+    const LabFile preset = resolve_preset_arg(preset_arg);
+    check_preset(preset);
+    apply_preset(preset, module_name, module_given, dataset_spec, data_file, sets, seed, seed_given, nullptr);
+  } else if (!module_given) {
+    throw UsageError("run: missing MODULE or --preset NAME (see: cilab list)");
   }
   if (!dataset_spec.empty() && !data_file.empty())
     throw UsageError("run: give either --dataset or --data, not both");
@@ -278,13 +350,16 @@ std::string usage_text() {
          "\n"
          "Usage:\n"
          "  cilab [GUI options]                 open the lab\n"
-         "  cilab list [modules|datasets]       what is available\n"
+         "  cilab list [modules|datasets|presets]  what is available\n"
          "  cilab list params MODULE            a module's parameters (for --set)\n"
          "  cilab run MODULE [options]          run without a window, one CSV row per iteration\n"
+         "  cilab run --preset NAME [options]   the same for a preset (its module, data, parameters)\n"
          "  cilab --version | --help\n"
          "\n"
          "Options (run and GUI):\n"
          "  --module NAME          module to open (GUI; default kmeans)\n"
+         "  --preset NAME|FILE     a preset (cilab list presets) or a preset file: its module,\n"
+         "                         data, parameters, seed and iteration; options beside it win\n"
          "  --dataset SPEC         built-in data, e.g. iris, blobs:n=1000,centers=5\n"
          "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz]\n"
          "  --set KEY=VALUE        a parameter (repeatable), e.g. --set k=5 --set init=kmeans++\n"
@@ -327,6 +402,18 @@ ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::str
   return values;
 }
 
+void check_preset(const LabFile& p) {
+  const std::string origin = p.path.empty() ? "preset '" + p.title + "'" : p.path;
+  try {
+    const std::unique_ptr<Module> m = make_module(p.module);
+    uint64_t seed = 0;
+    bool seed_given = false;
+    params_from_sets(m->params(), lab_assignments(p), p.module, &seed, &seed_given);
+  } catch (const std::exception& e) {
+    throw std::invalid_argument(origin + ": " + e.what());
+  }
+}
+
 CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ostream& err) {
   CliResult r;
   try {
@@ -350,11 +437,13 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
           print_modules(out);
         } else if (what == "datasets") {
           print_datasets(out);
+        } else if (what == "presets") {
+          print_presets(out, err);
         } else if (what == "params") {
           if (argc < 4) throw UsageError("list params: missing MODULE (see: cilab list modules)");
           print_params(out, argv[3]);
         } else {
-          throw UsageError("list: unknown topic '" + what + "'; try: modules, datasets, params MODULE");
+          throw UsageError("list: unknown topic '" + what + "'; try: modules, datasets, presets, params MODULE");
         }
         return r;
       }
@@ -365,9 +454,15 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
     }
     // GUI options.
     GuiOptions& g = r.gui;
+    bool module_given = false;
+    std::string preset_arg;
+    g.steps = -1;
     for (int i = 1; i < argc; ++i) {
       const std::string a = argv[i];
-      if (a == "--module") g.module = take_value(argc, argv, i);
+      if (a == "--module") {
+        g.module = take_value(argc, argv, i);
+        module_given = true;
+      } else if (a == "--preset") preset_arg = take_value(argc, argv, i);
       else if (a == "--dataset") g.dataset_spec = take_value(argc, argv, i);
       else if (a == "--data") g.data_file = take_value(argc, argv, i);
       else if (a == "--set") g.sets.push_back(take_value(argc, argv, i));
@@ -396,6 +491,14 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
     }
     if (!g.dataset_spec.empty() && !g.data_file.empty())
       throw UsageError("give either --dataset or --data, not both");
+    if (!preset_arg.empty()) {
+      auto preset = std::make_shared<LabFile>(resolve_preset_arg(preset_arg));
+      check_preset(*preset);
+      apply_preset(*preset, g.module, module_given, g.dataset_spec, g.data_file, g.sets, g.seed, g.seed_given,
+                   &g.steps);
+      g.preset = std::move(preset);
+    }
+    if (g.steps < 0) g.steps = 0;
     // Validate everything the GUI will need before a window opens.
     const std::unique_ptr<Module> probe = make_module(g.module);
     uint64_t seed = g.seed;

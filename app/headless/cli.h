@@ -1,12 +1,15 @@
 // The command line of the `cilab` binary (no window needed for these).
 //
 //   cilab --version | --help
-//   cilab list [datasets | modules | params MODULE]
-//   cilab run MODULE [--dataset SPEC | --data FILE] [--set K=V]... [--seed N]
-//                    [--steps N] [--out FILE.csv]
-//   cilab [--module NAME] [--dataset SPEC | --data FILE] [--set K=V]... [--seed N]
-//         [--steps N] [--play] [--frames N] [--screenshot FILE.png] [--scale X]
+//   cilab list [datasets | modules | presets | params MODULE]
+//   cilab run (MODULE | --preset NAME) [--dataset SPEC | --data FILE] [--set K=V]...
+//                    [--seed N] [--steps N] [--out FILE.csv]
+//   cilab [--module NAME | --preset NAME] [--dataset SPEC | --data FILE] [--set K=V]...
+//         [--seed N] [--steps N] [--play] [--frames N] [--screenshot FILE.png] [--scale X]
 //         [--script FILE]
+//
+// A preset (app/headless/lab_file.h) supplies the module, data, parameters,
+// seed and iteration (--steps); options given beside it override its values.
 //
 // The first four finish here; the last describes the GUI to open. Errors in
 // arguments or data: one line on stderr, exit status 2.
@@ -14,6 +17,7 @@
 
 #include "algorithms/core/dataset.h"
 #include "algorithms/core/params.h"
+#include "app/headless/lab_file.h"
 
 #include <cstdint>
 #include <iosfwd>
@@ -37,6 +41,9 @@ struct GuiOptions {
   std::string screenshot;      // PNG path written on exit
   float scale = 0.0f;          // UI scale override (0 = saved setting)
   std::string script;          // --script FILE: commands run between frames
+  // --preset: the preset opened (its note, tab and panels are shown at start;
+  // module, data, sets, seed and steps above already hold its values).
+  std::shared_ptr<const LabFile> preset;
 };
 
 struct CliResult {
@@ -57,6 +64,10 @@ std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
 // Applies "key=value" assignments (and "seed=N") to the module's defaults. Throws std::invalid_argument.
 ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::string>& sets,
                              const std::string& module_name, uint64_t* seed, bool* seed_given);
+
+// Checks that a preset's module exists and its parameters apply (its data is
+// loaded only when it runs). Throws std::invalid_argument naming the file.
+void check_preset(const LabFile& preset);
 
 std::string usage_text();
 

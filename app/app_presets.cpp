@@ -1,0 +1,263 @@
+// The Presets menu (shipped demos grouped by chapter, and the user's own),
+// opening a preset, its note box, and Save as preset.
+#include "algorithms/core/registry.h"
+#include "algorithms/data/datasets.h"
+#include "app/app.h"
+
+#include <imgui.h>
+
+#include <algorithm>
+#include <cstring>
+#include <filesystem>
+#include <future>
+
+namespace cilab {
+namespace {
+
+const ImVec4 kNoteColour(0.98f, 0.86f, 0.45f, 1.0f);
+
+// ImGui 1.86 has no std::string InputText: a fixed buffer edited in place.
+bool input_string(const char* label, std::string& s, size_t capacity, bool multiline, float height = 0.0f) {
+  std::vector<char> buf(capacity, '\0');
+  std::memcpy(buf.data(), s.data(), std::min(s.size(), capacity - 1));
+  const bool changed =
+      multiline ? ImGui::InputTextMultiline(label, buf.data(), buf.size(), ImVec2(-1.0f, height))
+                : ImGui::InputText(label, buf.data(), buf.size());
+  if (changed) s = buf.data();
+  return changed;
+}
+
+}  // namespace
+
+void App::reload_presets() {
+  preset_errors_.clear();
+  presets_ = load_presets(&preset_errors_);
+}
+
+void App::open_preset(const LabFile& preset) {
+  try {
+    check_preset(preset);
+    const std::unique_ptr<Module> probe = make_module(preset.module);
+    const ModuleInfo info = probe->info();
+    auto pm = std::make_unique<PendingModule>();
+    pm->name = preset.module;
+    pm->specs = probe->params();
+    uint64_t seed = preset.seed;
+    bool seed_given = true;
+    pm->values = params_from_sets(pm->specs, lab_assignments(preset), preset.module, &seed, &seed_given);
+    pm->seed = seed;
+    pm->steps = preset.iteration;
+    pm->preset = std::make_shared<const LabFile>(preset);
+    pm->runner = std::make_unique<Runner>([name = preset.module] { return make_module(name); });
+    pm->runner->set_speed(runner_ ? runner_->speed() : 4.0);
+    // The preset's data, else the module's default: loaded in the background, then the reset.
+    std::string spec = preset.dataset;
+    const std::string file = preset.data_file;
+    if (spec.empty() && file.empty() && info.needs_dataset) {
+      spec = info.default_dataset;
+      pm->to_default = true;
+    }
+    pm->origin = {spec, file};
+    if (!file.empty()) {
+      pm->data_load = std::async(std::launch::async, [file] { return cilab::load_file(file); });
+    } else if (!spec.empty()) {
+      pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
+    } else {  // a module that runs without data (optimizers on 2-D functions)
+      pm->ticket = pm->runner->reset(nullptr, pm->values, pm->seed);
+      if (pm->steps > 0) pm->runner->step_n(pm->steps);
+    }
+    if (pending_module_) {
+      retired_runners_.push_back(std::move(pending_module_->runner));
+      if (pending_module_->data_load.valid()) abandoned_loads_.push_back(std::move(pending_module_->data_load));
+    }
+    pending_module_ = std::move(pm);
+  } catch (const std::exception& e) {
+    show_error(std::string("cannot open the preset: ") + e.what());
+  }
+}
+
+void App::commit_preset(const LabFile& preset) {
+  preset_shown_ = std::make_shared<const LabFile>(preset);
+  preset_note_open_ = !preset.note.empty();
+  pending_tab_ = preset.tab;
+  for (const auto& [panel, shown] : preset.panels) {
+    if (panel == "browser") settings_.show_browser = shown;
+    else if (panel == "data") settings_.show_data = shown;
+    else if (panel == "params") settings_.show_params = shown;
+    else if (panel == "metrics") settings_.show_metrics = shown;
+  }
+}
+
+LabFile App::preset_of_current_state() const {
+  if (!data_origin_.spec.empty() || !data_origin_.file.empty() || !data_) {
+    LabFile lab;
+    lab.module = module_name_;
+    lab.dataset = data_origin_.spec;
+    lab.data_file = data_origin_.file;
+    for (const ParamSpec& s : specs_) {
+      if (is_compound(s)) continue;
+      if (is_text_valued(s)) {
+        auto it = running_.text.find(s.name);
+        if (it != running_.text.end()) lab.params.emplace_back(s.name, it->second);
+        continue;
+      }
+      auto it = running_.find(s.name);
+      if (it == running_.end()) continue;
+      if (s.type == ParamType::Real) {
+        char buf[40];
+        std::snprintf(buf, sizeof buf, "%.17g", it->second);  // exact: the run reopens bit for bit
+        lab.params.emplace_back(s.name, buf);
+      } else {
+        lab.params.emplace_back(s.name, format_value(s, it->second));
+      }
+    }
+    lab.seed = seed_;
+    lab.iteration = save_iteration_ ? std::max(0, runner_->current_iteration()) : 0;
+    return lab;
+  }
+  throw std::invalid_argument(
+      "the data was edited (clicked points), and a preset can only name built-in data or a file; "
+      "save the points first (File > Export) or use a built-in dataset");
+}
+
+void App::draw_presets_menu() {
+  const bool open = ImGui::BeginMenu("Presets");
+  mark_target("menu:Presets");
+  if (!open) return;
+  // Chapters in the module browser's order, then any other.
+  std::vector<std::string> chapters;
+  for (const ModuleInfo& m : module_infos_)
+    if (std::find(chapters.begin(), chapters.end(), m.chapter) == chapters.end()) chapters.push_back(m.chapter);
+  auto chapter_of = [&](const LabFile& p) {
+    if (!p.chapter.empty()) return p.chapter;
+    for (const ModuleInfo& m : module_infos_)
+      if (m.name == p.module) return m.chapter;
+    return std::string("Other");
+  };
+  for (const LabFile& p : presets_) {
+    const std::string c = chapter_of(p);
+    if (std::find(chapters.begin(), chapters.end(), c) == chapters.end()) chapters.push_back(c);
+  }
+  const LabFile* chosen = nullptr;
+  for (const std::string& c : chapters) {
+    const bool any = std::any_of(presets_.begin(), presets_.end(), [&](const LabFile& p) { return chapter_of(p) == c; });
+    if (!any) continue;
+    const bool sub = ImGui::BeginMenu(c.c_str());
+    mark_target("menu:Presets/" + c);
+    if (!sub) continue;
+    for (const LabFile& p : presets_) {
+      if (chapter_of(p) != c) continue;
+      const std::string label = p.title + (p.user ? "  (yours)" : "") + "##" + p.name + (p.user ? "-user" : "");
+      if (ImGui::MenuItem(label.c_str(), p.module.c_str())) chosen = &p;
+      mark_target("preset:" + p.name);
+      if (ImGui::IsItemHovered()) {
+        ImGui::BeginTooltip();
+        ImGui::PushTextWrapPos(ImGui::GetFontSize() * 32.0f);
+        ImGui::TextUnformatted(p.note.empty() ? p.title.c_str() : p.note.c_str());
+        ImGui::TextDisabled("%s: module %s%s%s, seed %llu%s", p.name.c_str(), p.module.c_str(),
+                            p.dataset.empty() ? "" : ", data ", p.dataset.c_str(),
+                            static_cast<unsigned long long>(p.seed),
+                            p.iteration > 0 ? (", opens at iteration " + std::to_string(p.iteration)).c_str() : "");
+        ImGui::PopTextWrapPos();
+        ImGui::EndTooltip();
+      }
+    }
+    ImGui::EndMenu();
+  }
+  if (presets_.empty()) ImGui::TextDisabled("No presets found in %s", shipped_presets_dir().c_str());
+  ImGui::Separator();
+  if (ImGui::MenuItem("Save as preset...")) save_preset_request_ = true;
+  mark_target("menu:Presets/Save as preset");
+  if (ImGui::IsItemHovered())
+    ImGui::SetTooltip("Saves the module, data, parameters, seed and iteration shown as your own preset\n"
+                      "(in %s); it appears in this menu beside the shipped ones.",
+                      user_presets_dir().c_str());
+  if (ImGui::MenuItem("Show the note", nullptr, false, preset_shown_ && !preset_shown_->note.empty()))
+    preset_note_open_ = true;
+  if (ImGui::MenuItem("Reload presets")) reload_presets();
+  if (!preset_errors_.empty()) {
+    ImGui::Separator();
+    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%d preset file(s) could not be read",
+                       static_cast<int>(preset_errors_.size()));
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      for (const std::string& e : preset_errors_) ImGui::TextUnformatted(e.c_str());
+      ImGui::EndTooltip();
+    }
+  }
+  ImGui::EndMenu();
+  if (chosen) {
+    const LabFile copy = *chosen;  // reload_presets may replace the list
+    open_preset(copy);
+  }
+}
+
+float App::draw_preset_note(float width) {
+  if (!preset_note_open_ || !preset_shown_ || preset_shown_->note.empty()) return 0.0f;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float wrap = width - 2.0f * style.WindowPadding.x - ImGui::GetFontSize() * 4.0f;
+  const float text_h = ImGui::CalcTextSize(preset_shown_->note.c_str(), nullptr, false, wrap).y;
+  const float h = std::min(ImGui::GetTextLineHeightWithSpacing() + text_h + 2.0f * style.WindowPadding.y + 4.0f,
+                           ImGui::GetIO().DisplaySize.y * 0.3f);
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.25f, 0.22f, 0.10f, 0.55f));
+  ImGui::BeginChild("preset_note", ImVec2(width, h), true);
+  ImGui::TextColored(kNoteColour, "Preset: %s", preset_shown_->title.c_str());
+  ImGui::SameLine(width - 2.0f * style.WindowPadding.x - ImGui::CalcTextSize("Hide").x - 2.0f * style.FramePadding.x);
+  if (ImGui::SmallButton("Hide")) preset_note_open_ = false;
+  mark_target("preset-note:hide");
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide the note (Presets > Show the note brings it back)");
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
+  ImGui::TextUnformatted(preset_shown_->note.c_str());
+  ImGui::PopTextWrapPos();
+  ImGui::EndChild();
+  ImGui::PopStyleColor();
+  return h + style.ItemSpacing.y;
+}
+
+void App::draw_save_preset_popup() {
+  if (save_preset_request_) {
+    save_preset_request_ = false;
+    if (preset_shown_ && !preset_shown_->user) {  // start from the preset opened, under a new name
+      save_title_ = preset_shown_->title + " (mine)";
+      save_note_ = preset_shown_->note;
+    } else if (save_title_.empty()) {
+      save_title_ = module_name_ + ": my settings";
+    }
+    if (save_name_.empty()) save_name_ = "my-" + module_name_;
+    ImGui::OpenPopup("Save as preset");
+  }
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 34.0f, 0.0f), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal("Save as preset", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+  ImGui::TextWrapped("Saves module %s with its data, parameters and seed to your presets folder:",
+                     module_name_.c_str());
+  ImGui::TextDisabled("%s", user_presets_dir().c_str());
+  input_string("Name (file name)", save_name_, 65, false);
+  mark_target("save-preset:name");
+  input_string("Title (menu)", save_title_, 200, false);
+  mark_target("save-preset:title");
+  ImGui::TextUnformatted("Note (shown on open: what to look at, what to ask):");
+  input_string("##note", save_note_, 4096, true, ImGui::GetTextLineHeight() * 6.0f);
+  const int it = std::max(0, runner_->current_iteration());
+  const std::string open_at = "Open at iteration " + std::to_string(it) + " (else at the start)";
+  ImGui::Checkbox(open_at.c_str(), &save_iteration_);
+  if (ImGui::Button("Save")) {
+    try {
+      LabFile lab = preset_of_current_state();
+      lab.title = save_title_.empty() ? save_name_ : save_title_;
+      lab.note = save_note_;
+      const std::string path = save_user_preset(lab, save_name_);
+      reload_presets();
+      info_ = "Saved preset '" + save_name_ + "' (" + path + "): it is in the Presets menu.";
+      info_time_ = ImGui::GetTime();
+      ImGui::CloseCurrentPopup();
+    } catch (const std::exception& e) {
+      show_error(std::string("cannot save the preset: ") + e.what());
+    }
+  }
+  mark_target("save-preset:save");
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
+}
+
+}  // namespace cilab

@@ -102,11 +102,12 @@ App::~App() { shutdown(); }
 void App::on_drop(const std::string& path) { open_path(path); }
 
 void App::open_path(const std::string& path) {
-  if (std::filesystem::path(path).extension() == ".json") {  // a preset file
+  const std::string ext = std::filesystem::path(path).extension().string();
+  if (ext == ".json" || ext == ".cilab") {  // a preset or a session
     try {
       open_preset(read_lab_file(path));
     } catch (const std::exception& e) {
-      show_error(std::string("cannot open the preset: ") + e.what());
+      show_error(std::string("cannot open ") + path + ": " + e.what());
     }
     return;
   }
@@ -264,9 +265,13 @@ bool App::start_state() {
     bool seed_given = opts_.seed_given;
     values_ = params_from_sets(specs_, opts_.sets, module_name_, &seed, &seed_given);
     seed_ = seed;
+    if (opts_.preset && opts_.preset->data_embedded && opts_.data_file.empty() && opts_.dataset_spec.empty())
+      data = opts_.preset->data_embedded;  // a session's edited data
     data_ = std::move(data);
-    data_is_default_ = opts_.data_file.empty() && opts_.dataset_spec.empty();
-    if (data_) {
+    data_is_default_ = opts_.data_file.empty() && opts_.dataset_spec.empty() && !(opts_.preset && opts_.preset->data_embedded);
+    if (data_ == (opts_.preset ? opts_.preset->data_embedded : nullptr)) {
+      data_origin_ = {};
+    } else if (data_) {
       std::error_code ec;
       data_origin_ = !opts_.data_file.empty()
                          ? DataOrigin{"", std::filesystem::absolute(opts_.data_file, ec).string()}
@@ -278,15 +283,30 @@ bool App::start_state() {
     runner_ = std::make_unique<Runner>([name] { return make_module(name); });
     runner_->set_speed(kDefaultStepsPerSecond);
     view_ = make_view(module_name_);
-    runner_->reset(data_, values_, seed_);
+    // A reset, the steps, and a session's edits at their positions (re-simulated).
+    RunRecipe recipe;
+    recipe.values = values_;
+    recipe.seed = seed_;
+    recipe.iteration = std::max(0, opts_.steps);
+    if (opts_.preset) {
+      ParamValues unused;
+      const RunRecipe r = recipe_of(*opts_.preset, specs_, &unused);
+      if (recipe.iteration == opts_.preset->iteration) {  // (--steps beside a session moves its position)
+        recipe.phase = r.phase;
+        recipe.last_iteration = r.last_iteration;
+      }
+      for (const RunEdit& e : r.edits) {
+        if (e.iteration > std::max(recipe.iteration, recipe.last_iteration)) break;
+        recipe.edits.push_back(e);
+        if (e.live && (e.iteration < recipe.iteration || (e.iteration == recipe.iteration && e.phase <= recipe.phase)))
+          values_[e.name] = e.value;  // the panel shows the values at the position shown
+      }
+    }
+    runner_->replay_recipe(data_, recipe);
     runner_->wait_idle();
     if (!runner_->last_error().empty()) {
       std::cerr << "cilab: error: " << runner_->last_error() << "\n";
       return false;
-    }
-    if (opts_.steps > 0) {
-      runner_->step_n(opts_.steps);
-      runner_->wait_idle();
     }
     if (opts_.play) runner_->play();
     if (opts_.preset) commit_preset(*opts_.preset);

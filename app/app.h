@@ -99,8 +99,14 @@ class App {
   // its iteration, in the background like open_module; on success its note,
   // tab and panels are shown. A failure keeps the current run.
   void open_preset(const LabFile& preset);
-  void commit_preset(const LabFile& preset);  // note, tab and panels (poll_pending, start-up)
+  void commit_preset(const LabFile& preset);
+  // The runner's recipe for a preset or session (values, seed, position,
+  // edits); panel_values gets the values after its live edits. Throws.
+  static RunRecipe recipe_of(const LabFile& lab, const ParamSpecs& specs, ParamValues* panel_values);  // note, tab and panels (poll_pending, start-up)
   LabFile preset_of_current_state() const;    // what Save as preset writes (throws if it cannot)
+  LabFile session_of_current_state() const;   // what Save session writes (throws if it cannot)
+  void save_session(const std::string& path);
+  void draw_save_session_popup();
   void draw_presets_menu();
   float draw_preset_note(float width);  // returns the height it took (0 when hidden)
   void draw_save_preset_popup();
@@ -177,9 +183,10 @@ class App {
     bool to_default = false;  // data is this module's default data set (data_is_default_ on success)
     std::future<std::shared_ptr<const Dataset>> data_load;  // its default data set, loading (ticket 0 until done)
     DataOrigin origin;        // where `data` comes from
-    uint64_t seed = 0;        // the run's seed (seed_ on success)
-    int steps = 0;            // a preset's iteration: stepped to right after the reset
-    std::shared_ptr<const LabFile> preset;  // opened from a preset: its note, tab and panels on success
+    // What the new runner is given once the data is there (Runner::replay_recipe):
+    // values and seed, and for a preset or session the position and the edits.
+    RunRecipe recipe;
+    std::shared_ptr<const LabFile> preset;  // opened from a preset or session: its note, tab and panels on success
   };
   std::unique_ptr<PendingModule> pending_module_;
   std::vector<std::future<std::shared_ptr<const Dataset>>> abandoned_loads_;  // dropped once ready
@@ -214,6 +221,8 @@ class App {
   bool save_preset_request_ = false;  // open the Save as preset popup this frame
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration
+  bool save_session_request_ = false; // open the Save session popup this frame
+  std::string session_path_;          // the Save session popup's path
 
   // Messages.
   std::string error_;

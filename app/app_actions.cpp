@@ -57,7 +57,8 @@ void App::open_module(const std::string& name) {
     pm->values = default_values(pm->specs);
     pm->data = target_data();
     pm->origin = target_origin();
-    pm->seed = seed_;
+    pm->recipe.values = pm->values;
+    pm->recipe.seed = seed_;
     pm->runner = std::make_unique<Runner>([name] { return make_module(name); });
     pm->runner->set_speed(runner_ ? runner_->speed() : 4.0);
     // Data that was only the previous module's default gives way to this module's
@@ -68,7 +69,7 @@ void App::open_module(const std::string& name) {
       pm->origin = {spec, ""};
       pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
     } else {
-      pm->ticket = pm->runner->reset(pm->data, pm->values, pm->seed);
+      pm->ticket = pm->runner->replay_recipe(pm->data, pm->recipe);
     }
     if (pending_module_) {  // a newer choice replaces it; its worker ends without blocking this frame
       retired_runners_.push_back(std::move(pending_module_->runner));
@@ -190,8 +191,7 @@ void App::poll_pending() {
     if (pm.ticket == 0 && ready(pm.data_load)) {
       try {
         pm.data = pm.data_load.get();
-        pm.ticket = pm.runner->reset(pm.data, pm.values, pm.seed);
-        if (pm.steps > 0) pm.runner->step_n(pm.steps);
+        pm.ticket = pm.runner->replay_recipe(pm.data, pm.recipe);
       } catch (const std::exception& e) {
         show_error("cannot open " + pm.name + ": " + e.what());
         drop = true;
@@ -208,7 +208,7 @@ void App::poll_pending() {
         module_name_ = pm.name;
         specs_ = pm.specs;
         values_ = pm.values;
-        seed_ = pm.seed;
+        seed_ = pm.recipe.seed;
         text_edit_.clear();
         text_edit_dirty_.clear();
         if (pm.data != data_) {
@@ -398,6 +398,7 @@ void App::handle_key(int key, int mods, bool repeat) {
   if (mods & GLFW_MOD_CONTROL) {
     if (repeat) return;
     if (key == GLFW_KEY_O) browser_.open();
+    if (key == GLFW_KEY_S) save_session_request_ = true;
     if (key == GLFW_KEY_Q) quit_ = true;
     if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
       settings_.ui_scale = std::min(3.0f, settings_.ui_scale + 0.125f);

@@ -120,6 +120,7 @@ void App::frame() {
   ImGui::End();
 
   draw_save_preset_popup();
+  draw_save_session_popup();
   if (browser_.draw()) open_path(browser_.chosen());
   if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
   draw_about();
@@ -128,7 +129,12 @@ void App::frame() {
 void App::draw_menu_bar() {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
-    if (ImGui::MenuItem("Open data file...", "Ctrl+O")) browser_.open();
+    if (ImGui::MenuItem("Open data file, preset or session...", "Ctrl+O")) browser_.open();
+    if (ImGui::MenuItem("Save session...", "Ctrl+S")) save_session_request_ = true;
+    mark_target("menu:File/Save session");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("The module, data, parameters, seed, edits and iteration shown, to reopen exactly\n"
+                        "(File > Open, drop the file on the window, or cilab --session FILE).");
     if (ImGui::BeginMenu("Recent files", !settings_.recent_files.empty())) {
       for (const std::string& r : settings_.recent_files)
         if (ImGui::MenuItem(r.c_str())) {

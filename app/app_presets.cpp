@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <cstring>
 #include <filesystem>
+#include <fstream>
 #include <future>
 
 namespace cilab {
@@ -34,7 +35,39 @@ void App::reload_presets() {
   presets_ = load_presets(&preset_errors_);
 }
 
+RunRecipe App::recipe_of(const LabFile& lab, const ParamSpecs& specs, ParamValues* panel_values) {
+  RunRecipe recipe;
+  uint64_t seed = lab.seed;
+  bool seed_given = true;
+  recipe.values = params_from_sets(specs, lab_assignments(lab), lab.module, &seed, &seed_given);
+  recipe.seed = seed;
+  recipe.iteration = lab.iteration;
+  recipe.phase = lab.phase;
+  recipe.last_iteration = lab.last_iteration;
+  *panel_values = recipe.values;  // the panel shows the values after the run's live edits
+  for (const LabEdit& e : lab.edits) {
+    RunEdit r;
+    r.iteration = e.iteration;
+    r.phase = e.phase;
+    r.live = e.intent.empty();
+    r.name = e.param;
+    r.value = e.value;
+    r.intent = Intent{e.intent, e.index, e.values};
+    if (r.live) {
+      const ParamSpec* spec = find_param(specs, r.name);
+      if (!spec || spec->update != ParamUpdate::Live)
+        throw std::invalid_argument("edit at iteration " + std::to_string(r.iteration) + ": '" + r.name +
+                                    "' is not a live parameter of " + lab.module);
+      if (r.iteration < lab.iteration || (r.iteration == lab.iteration && r.phase <= lab.phase))
+        (*panel_values)[r.name] = r.value;  // the values at the position shown
+    }
+    recipe.edits.push_back(std::move(r));
+  }
+  return recipe;
+}
+
 void App::open_preset(const LabFile& preset) {
+  const char* what = preset.session ? "session" : "preset";
   try {
     check_preset(preset);
     const std::unique_ptr<Module> probe = make_module(preset.module);
@@ -42,18 +75,14 @@ void App::open_preset(const LabFile& preset) {
     auto pm = std::make_unique<PendingModule>();
     pm->name = preset.module;
     pm->specs = probe->params();
-    uint64_t seed = preset.seed;
-    bool seed_given = true;
-    pm->values = params_from_sets(pm->specs, lab_assignments(preset), preset.module, &seed, &seed_given);
-    pm->seed = seed;
-    pm->steps = preset.iteration;
+    pm->recipe = recipe_of(preset, pm->specs, &pm->values);
     pm->preset = std::make_shared<const LabFile>(preset);
     pm->runner = std::make_unique<Runner>([name = preset.module] { return make_module(name); });
     pm->runner->set_speed(runner_ ? runner_->speed() : 4.0);
-    // The preset's data, else the module's default: loaded in the background, then the reset.
+    // The file's data, else the module's default: loaded in the background, then the replay.
     std::string spec = preset.dataset;
     const std::string file = preset.data_file;
-    if (spec.empty() && file.empty() && info.needs_dataset) {
+    if (spec.empty() && file.empty() && !preset.data_embedded && info.needs_dataset) {
       spec = info.default_dataset;
       pm->to_default = true;
     }
@@ -62,9 +91,9 @@ void App::open_preset(const LabFile& preset) {
       pm->data_load = std::async(std::launch::async, [file] { return cilab::load_file(file); });
     } else if (!spec.empty()) {
       pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
-    } else {  // a module that runs without data (optimizers on 2-D functions)
-      pm->ticket = pm->runner->reset(nullptr, pm->values, pm->seed);
-      if (pm->steps > 0) pm->runner->step_n(pm->steps);
+    } else {  // embedded data, or a module that runs without data (optimizers on 2-D functions)
+      pm->data = preset.data_embedded;
+      pm->ticket = pm->runner->replay_recipe(pm->data, pm->recipe);
     }
     if (pending_module_) {
       retired_runners_.push_back(std::move(pending_module_->runner));
@@ -72,13 +101,15 @@ void App::open_preset(const LabFile& preset) {
     }
     pending_module_ = std::move(pm);
   } catch (const std::exception& e) {
-    show_error(std::string("cannot open the preset: ") + e.what());
+    show_error(std::string("cannot open the ") + what + ": " + e.what());
   }
 }
 
 void App::commit_preset(const LabFile& preset) {
-  preset_shown_ = std::make_shared<const LabFile>(preset);
-  preset_note_open_ = !preset.note.empty();
+  if (!preset.session || !preset.note.empty()) {
+    preset_shown_ = std::make_shared<const LabFile>(preset);
+    preset_note_open_ = !preset.note.empty();
+  }
   pending_tab_ = preset.tab;
   for (const auto& [panel, shown] : preset.panels) {
     if (panel == "browser") settings_.show_browser = shown;
@@ -118,6 +149,106 @@ LabFile App::preset_of_current_state() const {
   throw std::invalid_argument(
       "the data was edited (clicked points), and a preset can only name built-in data or a file; "
       "save the points first (File > Export) or use a built-in dataset");
+}
+
+LabFile App::session_of_current_state() const {
+  LabFile lab;
+  lab.session = true;
+  lab.module = module_name_;
+  if (preset_shown_) {  // a session of a preset keeps its title and note
+    lab.title = preset_shown_->title;
+    lab.note = preset_shown_->note;
+  }
+  if (!data_origin_.spec.empty()) lab.dataset = data_origin_.spec;
+  else if (!data_origin_.file.empty()) lab.data_file = data_origin_.file;
+  else if (data_) lab.data_embedded = data_;  // edited (clicked points): the data itself
+  const RunRecipe r = runner_->recipe();
+  for (const ParamSpec& s : specs_) {
+    if (is_compound(s)) continue;
+    if (is_text_valued(s)) {
+      auto it = r.values.text.find(s.name);
+      if (it != r.values.text.end()) lab.params.emplace_back(s.name, it->second);
+      continue;
+    }
+    auto it = r.values.find(s.name);
+    if (it == r.values.end()) continue;
+    lab.params.emplace_back(s.name, s.type == ParamType::Real ? exact_number_text(it->second)
+                                                              : format_value(s, it->second));
+  }
+  lab.seed = r.seed;
+  lab.iteration = r.iteration;
+  lab.phase = r.phase;
+  lab.last_iteration = r.last_iteration > r.iteration ? r.last_iteration : 0;
+  for (const RunEdit& e : r.edits) {
+    LabEdit l;
+    l.iteration = e.iteration;
+    l.phase = e.phase;
+    if (e.live) {
+      l.param = e.name;
+      l.value = e.value;
+    } else {
+      l.intent = e.intent.kind;
+      l.index = e.intent.index;
+      l.values = e.intent.values;
+    }
+    lab.edits.push_back(std::move(l));
+  }
+  lab.panels = {{"browser", settings_.show_browser},
+                {"data", settings_.show_data},
+                {"params", settings_.show_params},
+                {"metrics", settings_.show_metrics}};
+  return lab;
+}
+
+void App::save_session(const std::string& path) {
+  try {
+    const LabFile lab = session_of_current_state();
+    const std::string text = write_lab_file(lab);
+    const std::string tmp = path + ".tmp";
+    {
+      std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+      out << text;
+      if (!out) throw std::runtime_error("cannot write " + tmp + "; check the folder and its permissions");
+    }
+    std::error_code ec;
+    std::filesystem::rename(tmp, path, ec);
+    if (ec) throw std::runtime_error("cannot write " + path + ": " + ec.message());
+    info_ = "Saved the session at iteration " + std::to_string(lab.iteration) + " to " + path;
+    info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
+  } catch (const std::exception& e) {
+    show_error(std::string("cannot save the session: ") + e.what());
+  }
+}
+
+void App::draw_save_session_popup() {
+  if (save_session_request_) {
+    save_session_request_ = false;
+    if (session_path_.empty()) {
+      const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string()
+                                                            : settings_.last_folder;
+      session_path_ = (std::filesystem::path(dir) / (module_name_ + ".cilab")).string();
+    }
+    ImGui::OpenPopup("Save session");
+  }
+  ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36.0f, 0.0f), ImGuiCond_Appearing);
+  if (!ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+  ImGui::TextWrapped(
+      "A session reopens this exact state: module %s, its data, parameters, seed, the edits made while it ran, "
+      "and iteration %d (re-simulated on open). File > Open, a drop on the window, or cilab --session FILE.",
+      module_name_.c_str(), std::max(0, runner_->current_iteration()));
+  ImGui::SetNextItemWidth(-1.0f);
+  if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
+  const bool enter = input_string("##session_path", session_path_, 1024, false);
+  (void)enter;
+  mark_target("save-session:path");
+  if (ImGui::Button("Save") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
+    save_session(session_path_);
+    ImGui::CloseCurrentPopup();
+  }
+  mark_target("save-session:save");
+  ImGui::SameLine();
+  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  ImGui::EndPopup();
 }
 
 void App::draw_presets_menu() {

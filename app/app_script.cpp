@@ -14,6 +14,8 @@
 //   step [N] | substep | back | seek N | play | pause | reset
 //   set KEY=VALUE | seed N
 //   dataset SPEC | load PATH | drop PATH | module NAME
+//   preset NAME            open a preset, as the Presets menu does
+//   save-session PATH      File > Save session
 //   intent KIND INDEX [V...]        an edit, as a view would send it
 //   add-point X Y | remove-point X Y
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME
@@ -209,6 +211,16 @@ bool App::run_script_line() {
       std::string name;
       in >> name;
       open_module(name);
+    } else if (cmd == "save-session") {  // as File > Save session
+      std::string path;
+      std::getline(in >> std::ws, path);
+      save_session(path);
+    } else if (cmd == "preset") {  // as a click in the Presets menu
+      std::string name;
+      in >> name;
+      const LabFile* p = find_preset(presets_, name);
+      if (!p) fail("no preset called '" + name + "'");
+      else open_preset(*p);
     } else if (cmd == "intent") {
       ViewIntent vi;
       in >> vi.intent.kind >> vi.intent.index;

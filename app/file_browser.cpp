@@ -15,7 +15,7 @@ namespace {
 bool looks_like_data(const std::string& name) {
   std::string lower = name;
   std::transform(lower.begin(), lower.end(), lower.begin(), [](unsigned char c) { return std::tolower(c); });
-  for (const char* ext : {".csv", ".tsv", ".txt", ".data", ".idx", ".gz", ".dat"}) {
+  for (const char* ext : {".csv", ".tsv", ".txt", ".data", ".idx", ".gz", ".dat", ".json", ".cilab"}) {
     const std::string e = ext;
     if (lower.size() >= e.size() && lower.compare(lower.size() - e.size(), e.size(), e) == 0) return true;
   }

@@ -1,5 +1,6 @@
 // An in-app file browser (ImGui modal): folders first, then data files
-// (.csv .tsv .txt .data .idx *ubyte* .gz), a path field, parent / home
+// (.csv .tsv .txt .data .idx *ubyte* .gz), presets (.json) and sessions
+// (.cilab), a path field, parent / home
 // buttons. Used by the data panel's "Open file...". Reopens in the folder
 // last browsed.
 #pragma once

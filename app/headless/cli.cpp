@@ -223,6 +223,9 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (!preset_arg.empty()) {
     const LabFile preset = resolve_preset_arg(preset_arg);
     check_preset(preset);
+    if (!preset.edits.empty())
+      throw UsageError(preset_arg + ": a session with edits made while it ran opens in the window: cilab --session " +
+                       preset_arg);
     apply_preset(preset, module_name, module_given, dataset_spec, data_file, sets, seed, seed_given, nullptr);
   } else if (!module_given) {
     throw UsageError("run: missing MODULE or --preset NAME (see: cilab list)");
@@ -360,6 +363,7 @@ std::string usage_text() {
          "  --module NAME          module to open (GUI; default kmeans)\n"
          "  --preset NAME|FILE     a preset (cilab list presets) or a preset file: its module,\n"
          "                         data, parameters, seed and iteration; options beside it win\n"
+         "  --session FILE         GUI: reopen a saved session (File > Save session) exactly\n"
          "  --dataset SPEC         built-in data, e.g. iris, blobs:n=1000,centers=5\n"
          "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz]\n"
          "  --set KEY=VALUE        a parameter (repeatable), e.g. --set k=5 --set init=kmeans++\n"
@@ -463,6 +467,10 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
         g.module = take_value(argc, argv, i);
         module_given = true;
       } else if (a == "--preset") preset_arg = take_value(argc, argv, i);
+      else if (a == "--session") {
+        preset_arg = take_value(argc, argv, i);
+        if (preset_arg.find('/') == std::string::npos) preset_arg = "./" + preset_arg;  // a file, never a preset name
+      }
       else if (a == "--dataset") g.dataset_spec = take_value(argc, argv, i);
       else if (a == "--data") g.data_file = take_value(argc, argv, i);
       else if (a == "--set") g.sets.push_back(take_value(argc, argv, i));

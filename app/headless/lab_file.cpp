@@ -9,6 +9,7 @@
 
 #include <algorithm>
 #include <cctype>
+#include <cmath>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -22,8 +23,10 @@ namespace {
 using json = nlohmann::ordered_json;  // keeps the file's order of parameters
 
 constexpr const char* kFormat = "cilab-preset";
+constexpr const char* kSessionFormat = "cilab-session";
+constexpr size_t kMaxEdits = 100000;
 constexpr int kVersion = 1;
-constexpr size_t kMaxFileBytes = size_t(1) << 20;  // a preset is a few hundred bytes
+constexpr size_t kMaxFileBytes = size_t(64) << 20;  // a session may embed its data as CSV
 constexpr int kMaxDepth = 16;                        // the format nests three deep
 constexpr int kMaxIteration = 1000000;               // as the GUI's --steps
 
@@ -141,7 +144,8 @@ bool valid_name(const std::string& name) {
 
 const std::vector<std::string> kKnownKeys = {"format", "version", "title", "chapter", "note",
                                              "module", "data",   "data_file", "params", "seed",
-                                             "iteration", "tab", "panels"};
+                                             "iteration", "tab", "panels", "phase", "last_iteration", "edits", "data_embedded"};
+const std::vector<std::string> kSessionOnlyKeys = {"phase", "last_iteration", "edits", "data_embedded"};
 const std::vector<std::string> kPanelNames = {"browser", "data", "params", "metrics"};
 
 std::string join(const std::vector<std::string>& v) {
@@ -150,13 +154,113 @@ std::string join(const std::vector<std::string>& v) {
   return s;
 }
 
+constexpr size_t kMaxEmbeddedValues = size_t(4) << 20;
+
+// An embedded dataset: {"name", "columns": [..], "rows": [[..], ..], "labels":
+// [..], "class_names": [..], "target_name", "target": [..]}.
+std::shared_ptr<const Dataset> read_embedded(const json& v, const std::string& origin) {
+  const std::string at = "'data_embedded'";
+  if (!v.is_object()) fail(origin, at + " must be an object, got " + type_of(v));
+  for (auto it = v.begin(); it != v.end(); ++it) {
+    const std::string& k = it.key();
+    if (k != "name" && k != "source" && k != "columns" && k != "rows" && k != "labels" && k != "class_names" &&
+        k != "target_name" && k != "target")
+      fail(origin, at + ": unknown key '" + k + "'");
+  }
+  auto d = std::make_shared<Dataset>();
+  if (v.contains("name")) d->name = get_string(v["name"], "data_embedded name", origin);
+  if (v.contains("source")) d->source = get_string(v["source"], "data_embedded source", origin);
+  if (!v.contains("columns") || !v["columns"].is_array() || v["columns"].empty())
+    fail(origin, at + ": 'columns' must be a non-empty array of column names");
+  for (const json& c : v["columns"]) d->column_names.push_back(get_string(c, "data_embedded column", origin));
+  const size_t cols = d->column_names.size();
+  if (!v.contains("rows") || !v["rows"].is_array() || v["rows"].empty())
+    fail(origin, at + ": 'rows' must be a non-empty array of rows");
+  const json& rows = v["rows"];
+  if (rows.size() * cols > kMaxEmbeddedValues) fail(origin, at + ": too large to embed");
+  d->x.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(cols));
+  for (size_t i = 0; i < rows.size(); ++i) {
+    const json& r = rows[i];
+    if (!r.is_array() || r.size() != cols)
+      fail(origin, at + ": row " + std::to_string(i + 1) + " must be an array of " + std::to_string(cols) + " numbers");
+    for (size_t j = 0; j < cols; ++j) {
+      if (!r[j].is_number()) fail(origin, at + ": row " + std::to_string(i + 1) + " has a value that is not a number");
+      d->x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = r[j].get<double>();
+    }
+  }
+  if (v.contains("labels")) {
+    const json& l = v["labels"];
+    if (!l.is_array() || l.size() != rows.size())
+      fail(origin, at + ": 'labels' must be an array with one integer per row");
+    for (const json& x : l) {
+      if (!x.is_number_integer() || x.get<int64_t>() < -1 || x.get<int64_t>() > 100000)
+        fail(origin, at + ": a label must be an integer in [-1, 100000]");
+      d->labels.push_back(static_cast<int>(x.get<int64_t>()));
+    }
+  }
+  if (v.contains("class_names")) {
+    const json& c = v["class_names"];
+    if (!c.is_array() || c.size() > 100001) fail(origin, at + ": 'class_names' must be an array of strings");
+    for (const json& x : c) d->class_names.push_back(get_string(x, "data_embedded class name", origin));
+  }
+  if (v.contains("target")) {
+    const json& t = v["target"];
+    if (!t.is_array() || t.size() != rows.size()) fail(origin, at + ": 'target' must have one number per row");
+    for (const json& x : t) {
+      if (!x.is_number()) fail(origin, at + ": a target value is not a number");
+      d->target.push_back(x.get<double>());
+    }
+    d->target_name = v.contains("target_name") ? get_string(v["target_name"], "data_embedded target_name", origin)
+                                               : std::string("target");
+  }
+  return d;
+}
+
+std::string write_embedded(const Dataset& d) {
+  if (d.is_image()) throw std::invalid_argument("image data cannot be embedded in a session; save it with its file");
+  if (static_cast<size_t>(d.rows()) * static_cast<size_t>(d.cols()) > kMaxEmbeddedValues)
+    throw std::invalid_argument("the data is too large to embed in a session (" + std::to_string(d.rows()) +
+                                " rows); use a built-in dataset or a file");
+  auto str = [](const std::string& s) { return json(s).dump(); };
+  auto num = [](double x) { return exact_number_text(x); };
+  std::ostringstream o;
+  o << "{\n    \"name\": " << str(d.name) << ",\n    \"source\": " << str(d.source) << ",\n    \"columns\": [";
+  for (int j = 0; j < d.cols(); ++j)
+    o << (j ? ", " : "") << str(j < static_cast<int>(d.column_names.size()) ? d.column_names[static_cast<size_t>(j)]
+                                                                            : "x" + std::to_string(j));
+  o << "],\n    \"rows\": [";
+  for (int i = 0; i < d.rows(); ++i) {
+    o << (i ? ",\n      [" : "\n      [");
+    for (int j = 0; j < d.cols(); ++j) o << (j ? ", " : "") << num(d.x(i, j));
+    o << "]";
+  }
+  o << "\n    ]";
+  if (d.has_labels()) {
+    o << ",\n    \"labels\": [";
+    for (size_t i = 0; i < d.labels.size(); ++i) o << (i ? ", " : "") << d.labels[i];
+    o << "]";
+  }
+  if (!d.class_names.empty()) {
+    o << ",\n    \"class_names\": [";
+    for (size_t i = 0; i < d.class_names.size(); ++i) o << (i ? ", " : "") << str(d.class_names[i]);
+    o << "]";
+  }
+  if (d.has_target()) {
+    o << ",\n    \"target_name\": " << str(d.target_name) << ",\n    \"target\": [";
+    for (size_t i = 0; i < d.target.size(); ++i) o << (i ? ", " : "") << num(d.target[i]);
+    o << "]";
+  }
+  o << "\n  }";
+  return o.str();
+}
+
 }  // namespace
 
 const std::vector<std::string>& lab_panel_names() { return kPanelNames; }
 
 LabFile parse_lab_file(const std::string& text, const std::string& origin) {
   if (text.size() > kMaxFileBytes)
-    fail(origin, "the file is " + std::to_string(text.size()) + " bytes; a preset is at most 1 MiB of JSON");
+    fail(origin, "the file is " + std::to_string(text.size()) + " bytes; a preset or session is at most 64 MiB");
   check_depth(text, origin);
   json doc;
   try {
@@ -176,8 +280,13 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
   LabFile lab;
   if (doc.contains("format")) {
     const std::string f = get_string(doc["format"], "format", origin);
-    if (f != kFormat) fail(origin, "'format' is '" + f + "'; this reader takes '" + kFormat + "'");
+    if (f != kFormat && f != kSessionFormat)
+      fail(origin, "'format' is '" + f + "'; expected '" + kFormat + "' or '" + kSessionFormat + "'");
+    lab.session = f == kSessionFormat;
   }
+  if (!lab.session)
+    for (const std::string& k : kSessionOnlyKeys)
+      if (doc.contains(k)) fail(origin, "'" + k + "' belongs in a session (\"format\": \"" + kSessionFormat + "\")");
   if (doc.contains("version")) {
     const uint64_t v = get_count(doc["version"], "version", 1000000, origin);
     if (v != static_cast<uint64_t>(kVersion))
@@ -187,15 +296,16 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
   if (!doc.contains("module")) fail(origin, "missing 'module' (the module to open, e.g. \"kmeans\")");
   lab.module = get_string(doc["module"], "module", origin);
   if (lab.module.empty()) fail(origin, "'module' is empty; name a module (see: cilab list modules)");
-  if (!doc.contains("title")) fail(origin, "missing 'title' (shown in the Presets menu)");
-  lab.title = get_string(doc["title"], "title", origin);
-  if (lab.title.empty()) fail(origin, "'title' is empty; give the menu a title");
+  if (!lab.session && !doc.contains("title")) fail(origin, "missing 'title' (shown in the Presets menu)");
+  if (doc.contains("title")) lab.title = get_string(doc["title"], "title", origin);
+  if (!lab.session && lab.title.empty()) fail(origin, "'title' is empty; give the menu a title");
   if (doc.contains("chapter")) lab.chapter = get_string(doc["chapter"], "chapter", origin);
   if (doc.contains("note")) lab.note = get_lines(doc["note"], "note", origin);
   if (doc.contains("data")) lab.dataset = get_string(doc["data"], "data", origin);
   if (doc.contains("data_file")) lab.data_file = get_string(doc["data_file"], "data_file", origin);
-  if (!lab.dataset.empty() && !lab.data_file.empty())
-    fail(origin, "give either 'data' (a built-in dataset) or 'data_file', not both");
+  if (doc.contains("data_embedded")) lab.data_embedded = read_embedded(doc["data_embedded"], origin);
+  if (!lab.dataset.empty() + !lab.data_file.empty() + (lab.data_embedded != nullptr) > 1)
+    fail(origin, "give one of 'data' (a built-in dataset), 'data_file' or 'data_embedded', not several");
   if (doc.contains("params")) {
     const json& p = doc["params"];
     if (!p.is_object()) fail(origin, "'params' must be an object {\"name\": value, ...}, got " + type_of(p));
@@ -208,6 +318,65 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
   if (doc.contains("seed")) lab.seed = get_count(doc["seed"], "seed", uint64_t(INT64_MAX), origin);
   if (doc.contains("iteration"))
     lab.iteration = static_cast<int>(get_count(doc["iteration"], "iteration", kMaxIteration, origin));
+  if (doc.contains("phase")) lab.phase = static_cast<int>(get_count(doc["phase"], "phase", 64, origin));
+  if (doc.contains("last_iteration"))
+    lab.last_iteration = static_cast<int>(get_count(doc["last_iteration"], "last_iteration", kMaxIteration, origin));
+  if (lab.last_iteration > lab.iteration && lab.phase > 0)
+    fail(origin, "a session shown inside an iteration (phase > 0) ends there: 'last_iteration' must not exceed 'iteration'");
+  if (doc.contains("edits")) {
+    const json& list = doc["edits"];
+    if (!list.is_array()) fail(origin, "'edits' must be an array of edits, got " + type_of(list));
+    if (list.size() > kMaxEdits) fail(origin, "more than " + std::to_string(kMaxEdits) + " edits");
+    int last_it = 0, last_phase = 0;
+    for (size_t i = 0; i < list.size(); ++i) {
+      const std::string at = "edit " + std::to_string(i + 1);
+      const json& e = list[i];
+      if (!e.is_object()) fail(origin, at + " must be an object, got " + type_of(e));
+      for (auto it = e.begin(); it != e.end(); ++it) {
+        const std::string& k = it.key();
+        if (k != "iteration" && k != "phase" && k != "set" && k != "value" && k != "intent" && k != "index" &&
+            k != "values")
+          fail(origin, at + ": unknown key '" + k + "' (known: iteration, phase, set, value, intent, index, values)");
+      }
+      LabEdit ed;
+      if (!e.contains("iteration")) fail(origin, at + ": missing 'iteration'");
+      ed.iteration = static_cast<int>(get_count(e["iteration"], at + " iteration", kMaxIteration, origin));
+      if (e.contains("phase")) ed.phase = static_cast<int>(get_count(e["phase"], at + " phase", 64, origin));
+      if (ed.iteration < last_it || (ed.iteration == last_it && ed.phase < last_phase))
+        fail(origin, at + ": edits must be in the order they were made (iteration, phase)");
+      last_it = ed.iteration;
+      last_phase = ed.phase;
+      if (e.contains("set") == e.contains("intent"))
+        fail(origin, at + ": give either 'set' (a live parameter) or 'intent' (a module edit)");
+      auto number = [&](const json& v, const std::string& what) {
+        if (!v.is_number()) fail(origin, at + ": '" + what + "' must be a number, got " + type_of(v));
+        return v.get<double>();
+      };
+      if (e.contains("set")) {
+        ed.param = get_string(e["set"], at + " set", origin);
+        if (!e.contains("value")) fail(origin, at + ": missing 'value'");
+        ed.value = number(e["value"], "value");
+      } else {
+        ed.intent = get_string(e["intent"], at + " intent", origin);
+        if (e.contains("index")) {
+          const json& v = e["index"];
+          if (!v.is_number_integer() || v.get<int64_t>() < -1 || v.get<int64_t>() > 1000000)
+            fail(origin, at + ": 'index' must be an integer in [-1, 1000000]");
+          ed.index = static_cast<int>(v.get<int64_t>());
+        }
+        if (e.contains("values")) {
+          const json& v = e["values"];
+          if (!v.is_array() || v.size() > 4096) fail(origin, at + ": 'values' must be an array of numbers");
+          for (const json& x : v) ed.values.push_back(number(x, "values"));
+        }
+      }
+      lab.edits.push_back(std::move(ed));
+    }
+  }
+  const int end = std::max(lab.iteration, lab.last_iteration);
+  if (lab.edits.size() && (lab.edits.back().iteration > end ||
+                           (lab.edits.back().iteration == end && end == lab.iteration && lab.edits.back().phase > lab.phase)))
+    fail(origin, "an edit comes after the end of the session's history (iteration " + std::to_string(end) + ")");
   if (doc.contains("tab")) lab.tab = static_cast<int>(get_count(doc["tab"], "tab", 9, origin));
   if (doc.contains("panels")) {
     const json& p = doc["panels"];
@@ -247,8 +416,9 @@ std::string write_lab_file(const LabFile& lab) {
   // Hand-written so the keys keep a readable order (nlohmann's object sorts them).
   auto str = [](const std::string& s) { return json(s).dump(); };
   std::ostringstream o;
-  o << "{\n  \"format\": " << str(kFormat) << ",\n  \"version\": " << kVersion << ",\n";
-  o << "  \"title\": " << str(lab.title) << ",\n";
+  o << "{\n  \"format\": " << str(lab.session ? kSessionFormat : kFormat) << ",\n  \"version\": " << kVersion
+    << ",\n";
+  if (!lab.title.empty() || !lab.session) o << "  \"title\": " << str(lab.title) << ",\n";
   if (!lab.chapter.empty()) o << "  \"chapter\": " << str(lab.chapter) << ",\n";
   if (!lab.note.empty()) {
     o << "  \"note\": [";
@@ -269,6 +439,25 @@ std::string write_lab_file(const LabFile& lab) {
     o << (i ? ",\n    " : "\n    ") << str(lab.params[i].first) << ": " << param_json(lab.params[i].second);
   o << (lab.params.empty() ? "},\n" : "\n  },\n");
   o << "  \"seed\": " << lab.seed << ",\n  \"iteration\": " << lab.iteration;
+  if (lab.session && lab.phase > 0) o << ",\n  \"phase\": " << lab.phase;
+  if (lab.session && lab.last_iteration > lab.iteration) o << ",\n  \"last_iteration\": " << lab.last_iteration;
+  if (lab.session && !lab.edits.empty()) {
+    o << ",\n  \"edits\": [";
+    for (size_t i = 0; i < lab.edits.size(); ++i) {
+      const LabEdit& e = lab.edits[i];
+      o << (i ? ",\n    " : "\n    ") << "{\"iteration\": " << e.iteration;
+      if (e.phase > 0) o << ", \"phase\": " << e.phase;
+      if (e.intent.empty()) {
+        o << ", \"set\": " << str(e.param) << ", \"value\": " << exact_number_text(e.value) << "}";
+      } else {
+        o << ", \"intent\": " << str(e.intent) << ", \"index\": " << e.index << ", \"values\": [";
+        for (size_t k = 0; k < e.values.size(); ++k) o << (k ? ", " : "") << exact_number_text(e.values[k]);
+        o << "]}";
+      }
+    }
+    o << "\n  ]";
+  }
+  if (lab.session && lab.data_embedded) o << ",\n  \"data_embedded\": " << write_embedded(*lab.data_embedded);
   if (lab.tab > 0) o << ",\n  \"tab\": " << lab.tab;
   if (!lab.panels.empty()) {
     o << ",\n  \"panels\": {";
@@ -281,6 +470,11 @@ std::string write_lab_file(const LabFile& lab) {
   }
   o << "\n}\n";
   return o.str();
+}
+
+std::string exact_number_text(double v) {
+  if (!std::isfinite(v)) throw std::invalid_argument("cannot write a non-finite number to a lab file");
+  return json(v).dump();  // nlohmann writes the shortest text that reads back to the same double
 }
 
 std::string shipped_presets_dir() { return asset_path("presets"); }
@@ -324,8 +518,10 @@ const LabFile* find_preset(const std::vector<LabFile>& presets, const std::strin
 }
 
 LabFile resolve_preset_arg(const std::string& arg) {
-  const bool is_path = arg.find('/') != std::string::npos ||
-                       (arg.size() > 5 && arg.compare(arg.size() - 5, 5, ".json") == 0);
+  auto ends_with = [&](const std::string& ext) {
+    return arg.size() > ext.size() && arg.compare(arg.size() - ext.size(), ext.size(), ext) == 0;
+  };
+  const bool is_path = arg.find('/') != std::string::npos || ends_with(".json") || ends_with(".cilab");
   if (is_path) return read_lab_file(arg);
   std::vector<std::string> errors;
   const std::vector<LabFile> presets = load_presets(&errors);

@@ -10,7 +10,10 @@
 // (lab_run_spec) the way they turn --module/--dataset/--set/--seed into one.
 #pragma once
 
+#include "algorithms/core/dataset.h"
+
 #include <cstdint>
+#include <memory>
 #include <map>
 #include <string>
 #include <utility>
@@ -18,7 +21,23 @@
 
 namespace cilab {
 
+// A logged edit in a session: at (iteration, phase), a live parameter change
+// (`param` = value) or a module edit (`intent`, index, values).
+struct LabEdit {
+  int iteration = 0;
+  int phase = 0;
+  std::string param;
+  double value = 0.0;
+  std::string intent;
+  int index = -1;
+  std::vector<double> values;
+};
+
 struct LabFile {
+  // A session ("format": "cilab-session") reopens a saved state exactly: it
+  // may embed its data and carries the edits made during the run and the
+  // sub-step shown. A preset ("cilab-preset") is a demo: a title is required.
+  bool session = false;
   std::string name;     // the file stem ("kmeans-bad-init"); "" when not read from a file
   std::string path;     // the file it was read from ("" if none)
   bool user = false;    // from the user's presets folder (else shipped)
@@ -40,6 +59,13 @@ struct LabFile {
   // The view's tab to show, as its keys choose them (1 = the first tab; 0 =
   // the view's default). Views with tabs document their order (key 1-N).
   int tab = 0;
+  // Sessions only: the sub-step shown within `iteration`, the run's edits in
+  // order, and the data itself when it was edited (clicked points): "data_embedded",
+  // exact (features, labels, class names, target), not image data.
+  int phase = 0;
+  int last_iteration = 0;  // the history's end when it goes on past `iteration` (else 0)
+  std::vector<LabEdit> edits;
+  std::shared_ptr<const Dataset> data_embedded;
   // Sidebar/strip panels to show or hide on open: "browser", "data", "params",
   // "metrics" (absent = left as the user has them).
   std::map<std::string, bool> panels;
@@ -54,6 +80,10 @@ const std::vector<std::string>& lab_panel_names();
 // must be a non-negative integer". Checks the structure only; module,
 // parameters and data are checked when the file is run (lab_run_spec).
 LabFile parse_lab_file(const std::string& text, const std::string& origin);
+
+// The shortest text that reads back to exactly `v` ("0.1", "1e-05"): real
+// parameters of a session are written with it. `v` must be finite.
+std::string exact_number_text(double v);
 
 // Reads and parses a file (name = its stem; a relative data file is resolved
 // against the file's folder). Throws std::invalid_argument naming the path.

@@ -253,6 +253,8 @@ void Runner::Impl::do_reset(const std::shared_ptr<const Dataset>& data, const Pa
   partial_ms_ = 0.0;
   {
     std::lock_guard<std::mutex> lk(mu_);
+    edits_pub_.clear();
+    base_values_pub_ = checked;
     snapshots_.clear();
     records_.clear();
     records_.push_back(make_record(*snap, 0.0));
@@ -565,6 +567,47 @@ const ModuleInfo* Runner::info() const {
 ParamValues Runner::values() const {
   std::lock_guard<std::mutex> lk(impl_->mu_);
   return impl_->values_;
+}
+
+RunRecipe Runner::recipe() const {
+  std::lock_guard<std::mutex> lk(impl_->mu_);
+  RunRecipe r;
+  r.values = impl_->base_values_pub_;
+  r.seed = impl_->seed_;
+  r.iteration = std::max(0, impl_->shown_.iteration);
+  r.phase = impl_->shown_.iteration < 0 ? 0 : impl_->shown_.phase;
+  r.last_iteration = std::max(r.iteration, static_cast<int>(impl_->records_.size()) - 1);
+  if (r.phase > 0) r.last_iteration = r.iteration;  // a sub-step is always the line's end
+  for (const runner_detail::Edit& e : impl_->edits_pub_)
+    r.edits.push_back({e.at.iteration, e.at.phase, e.live, e.name, e.value, e.intent});
+  return r;
+}
+
+uint64_t Runner::replay_recipe(std::shared_ptr<const Dataset> data, const RunRecipe& recipe) {
+  const uint64_t ticket = reset(std::move(data), recipe.values, recipe.seed);
+  // step() from inside an iteration finishes it (to the next iteration's
+  // start), so a burst of (target - it) steps lands on the target from any phase.
+  int it = 0, phase = 0;
+  for (const RunEdit& e : recipe.edits) {
+    if (e.iteration > it) {
+      step_n(e.iteration - it);
+      it = e.iteration;
+      phase = 0;
+    }
+    for (; phase < e.phase; ++phase) sub_step();
+    if (e.live) set_live(e.name, e.value);
+    else apply(e.intent);
+  }
+  const int end = std::max(recipe.iteration, recipe.last_iteration);
+  if (end > it) {
+    step_n(end - it);
+    it = end;
+    phase = 0;
+  }
+  if (recipe.iteration < end) seek(recipe.iteration);  // the history goes on past the position shown
+  else
+    for (; phase < recipe.phase; ++phase) sub_step();
+  return ticket;
 }
 
 uint64_t Runner::seed() const {

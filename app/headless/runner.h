@@ -128,6 +128,29 @@ struct RunnerFrame {
   std::vector<CommandResult> results;        // completed since the last take_frame(), in order
 };
 
+// An edit of the run as logged: where it was made (iteration, phase) and
+// what, a live parameter change (name, value) or a module edit (intent).
+struct RunEdit {
+  int iteration = 0;
+  int phase = 0;
+  bool live = false;
+  std::string name;
+  double value = 0.0;
+  Intent intent;
+};
+
+// What re-creates the run shown, given its data (a session): the reset's
+// values and seed, the edits of the history's line, the line's last
+// iteration, and the position shown (phase > 0 only at the line's end).
+struct RunRecipe {
+  ParamValues values;
+  uint64_t seed = 0;
+  std::vector<RunEdit> edits;
+  int iteration = 0;
+  int phase = 0;
+  int last_iteration = 0;  // <= iteration: none beyond the shown position
+};
+
 class Runner {
  public:
   using Factory = std::function<std::unique_ptr<Module>()>;
@@ -191,6 +214,9 @@ class Runner {
   static constexpr size_t kMaxResults = 256;
   const ModuleInfo* info() const;       // of the current module (nullptr before reset)
   ParamValues values() const;           // current parameter values (after live changes)
+  // The recipe of the position shown (never waits for a step): replay_recipe()
+  // on a fresh runner with the same data reaches the same state.
+  RunRecipe recipe() const;
   uint64_t seed() const;
   std::shared_ptr<const Dataset> dataset() const;
   size_t history_bytes() const;         // memory held by stored snapshots + keyframes
@@ -204,6 +230,11 @@ class Runner {
   // is done; does not wait for play() to stop (tests, CLI, and the GUI right
   // after a reset/set_live to read last_error()).
   void wait_idle() const;
+
+  // Posts what re-creates `recipe` on `data`: a reset, then steps, sub-steps
+  // and the edits at their positions, in order. Returns the reset's ticket
+  // (the rest is queued behind it and runs without waiting).
+  uint64_t replay_recipe(std::shared_ptr<const Dataset> data, const RunRecipe& recipe);
 
  private:
   struct Impl;

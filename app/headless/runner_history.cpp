@@ -77,6 +77,7 @@ void Runner::Impl::edit(Edit e) {
   truncate_after(shown_);
   e.at = shown_;
   edits_.push_back(std::move(e));
+  publish_edits();
   std::shared_ptr<const Snapshot> snap = module_->snapshot();
   if (shown_.phase == 0) {
     const int i = shown_.iteration;
@@ -145,6 +146,11 @@ void Runner::Impl::apply_edits_at(Position p) {
   for (; it != edits_.end() && it->at == p; ++it) apply_edit(*module_, *it);
 }
 
+void Runner::Impl::publish_edits() {
+  std::lock_guard<std::mutex> lk(mu_);
+  edits_pub_ = edits_;
+}
+
 // Discards everything recorded after `p` (a new branch starts at p).
 void Runner::Impl::truncate_after(Position p) {
   const int i = p.iteration;
@@ -155,6 +161,7 @@ void Runner::Impl::truncate_after(Position p) {
   auto e = std::upper_bound(edits_.begin(), edits_.end(), p, [](Position q, const Edit& x) { return q < x.at; });
   edits_.erase(e, edits_.end());
   std::lock_guard<std::mutex> lk(mu_);
+  edits_pub_ = edits_;
   records_.truncate(static_cast<size_t>(i) + 1);
   for (auto it = snapshots_.upper_bound(i); it != snapshots_.end();) {
     held_bytes_ -= it->second.bytes;

@@ -227,6 +227,9 @@ struct Runner::Impl {
   const ModuleInfo* info_ = nullptr;
   ParamValues values_;
   uint64_t seed_ = 0;
+  ParamValues base_values_pub_;       // base_values_, for recipe()
+  std::vector<Edit> edits_pub_;       // edits_, for recipe()
+  void publish_edits();               // worker: edits_pub_ = edits_ (takes mu_)
   std::shared_ptr<const Dataset> data_;
   size_t bytes_ = 0;
   uint64_t next_ticket_ = 1;

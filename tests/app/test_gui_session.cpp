@@ -1,0 +1,150 @@
+// Sessions and presets in the real window: a session saved after clicked
+// points and a live change reopens at the same iteration with the same
+// picture (pixel for pixel outside the timings), and a preset opened from the
+// menu shows its module, its note and its iteration.
+#include <doctest/doctest.h>
+
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+#include <string>
+
+#include "app/headless/lab_file.h"
+#include "tests/support/gui_harness.h"
+
+using namespace cilab;
+using namespace cilab::test_support;
+namespace fs = std::filesystem;
+
+namespace {
+
+// Pixels that differ between two screenshots of the same size, rows [0, rows).
+long differing_pixels(const std::string& a, const std::string& b, int rows) {
+  int wa = 0, ha = 0, wb = 0, hb = 0, comp = 0;
+  unsigned char* pa = stbi_load(a.c_str(), &wa, &ha, &comp, 3);
+  unsigned char* pb = stbi_load(b.c_str(), &wb, &hb, &comp, 3);
+  REQUIRE(pa);
+  REQUIRE(pb);
+  REQUIRE(wa == wb);
+  REQUIRE(ha == hb);
+  long n = 0;
+  for (int y = 0; y < std::min(rows, ha); ++y)
+    for (int x = 0; x < wa; ++x) {
+      const size_t i = (static_cast<size_t>(y) * wa + x) * 3;
+      n += pa[i] != pb[i] || pa[i + 1] != pb[i + 1] || pa[i + 2] != pb[i + 2];
+    }
+  stbi_image_free(pa);
+  stbi_image_free(pb);
+  return n;
+}
+
+// A config folder whose settings hide the metrics strip (its step-time plot is
+// a timing, different in every run); the status bar (also timings) is cropped.
+std::string quiet_config(const std::string& name) {
+  const fs::path dir = fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid()));
+  fs::remove_all(dir);
+  fs::create_directories(dir);
+  std::ofstream(dir / "settings.ini") << "ui_scale=1\nshow_metrics=0\n";
+  return dir.string();
+}
+
+}  // namespace
+
+TEST_CASE("gui session: saved after edits, reopened at the same iteration with the same picture") {
+  const std::string config = quiet_config("roundtrip");
+  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const std::string session = config + "/gmm.cilab";
+  {
+    std::ofstream script("gui_session_save.txt");
+    script << "step 4\n"
+              "add-point 2.5 -1.0\n"  // edited data: the session embeds it
+              "step 6\n"
+              "set reg=0.001\n"        // a live change mid-run: replayed at its iteration
+              "step 3\n"
+              "back\n"                // the position shown, not the last one
+              "wait 3\n"
+              "expect no-error\n"
+              "screenshot gui_session_a.png\n"
+              "wait 2\n"
+              "save-session " << session << "\n"
+              "wait 2\n"
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc a = run_gui("--module gmm --dataset blobs:n=300,centers=3,noise=1.2,seed=5 --set k=3 --set tol=0 --seed 4 "
+                         "--frames 100000 --script gui_session_save.txt",
+                         "gui_session_a_end.png");
+  INFO("stderr a: " << a.err);
+  REQUIRE(a.code == 0);
+  const LabFile lab = read_lab_file(session);
+  CHECK(lab.session);
+  CHECK(lab.module == "gmm");
+  CHECK(lab.iteration == 8);  // tol = 0: EM runs on; 6 + 3 after the restart, then back one
+  REQUIRE(lab.data_embedded);
+  CHECK(lab.data_embedded->rows() == 301);
+  REQUIRE(lab.edits.size() == 1);
+  CHECK(lab.edits[0].param == "reg");
+  CHECK(lab.edits[0].value == 0.001);
+  CHECK(lab.edits[0].iteration == 6);
+  CHECK(lab.seed == 4);
+
+  {
+    std::ofstream script("gui_session_open.txt");
+    script << "wait 3\n"
+              "expect iteration " << lab.iteration << "\n"
+              "expect param reg=0.001\n"
+              "expect no-error\n"
+              "screenshot gui_session_b.png\n"
+              "wait 1\n"
+              "quit\n";
+  }
+  const Proc b = run_gui("--session " + session + " --frames 100000 --script gui_session_open.txt",
+                         "gui_session_b_end.png");
+  INFO("stderr b: " << b.err);
+  CHECK(b.code == 0);
+  unsetenv("CILAB_SCREEN");
+  unsetenv("CILAB_CONFIG_DIR");
+  // Everything above the status bar (its last 40 rows: step and frame times).
+  CHECK(differing_pixels("gui_session_a.png", "gui_session_b.png", 720 - 40) == 0);
+  fs::remove_all(config);
+}
+
+TEST_CASE("gui presets: a preset from the menu opens its module at its iteration with its note") {
+  const std::string config = quiet_config("menu");
+  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  {
+    std::ofstream script("gui_preset_menu.txt");
+    script << "wait 2\n"
+              "click menu:Presets\n"
+              "wait 2\n"
+              "click menu:Presets/Generative models\n"
+              "wait 2\n"
+              "click preset:gan-ring-collapse\n"
+              "wait 3\n"
+              "expect module gan\n"
+              "expect param g_lr=0.01\n"
+              "expect text Preset: Mode collapse\n"
+              "click preset-note:hide\n"
+              "wait 2\n"
+              "expect no-text Preset: Mode collapse\n"
+              "preset gan-ring-converge\n"
+              "wait 2\n"
+              "expect param g_lr=0.001\n"
+              "wait 2\n"
+              "expect text Preset: Ring of 8\n"
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc p = run_gui("--frames 100000 --script gui_preset_menu.txt", "gui_preset_menu_end.png");
+  unsetenv("CILAB_SCREEN");
+  unsetenv("CILAB_CONFIG_DIR");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  fs::remove_all(config);
+}

@@ -3,6 +3,7 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "app/headless/runner.h"
+#include "app/headless/sweep.h"
 
 #include <algorithm>
 #include <cerrno>
@@ -345,6 +346,66 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   return 0;
 }
 
+int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::ostream& err) {
+  if (i >= argc || std::string(argv[i]).rfind("--", 0) == 0)
+    throw UsageError("sweep: missing MODULE (see: cilab list modules)");
+  SweepSpec spec;
+  spec.module = argv[i++];
+  std::string dataset_spec, data_file, out_path;
+  std::vector<std::string> axes;
+  long long n_seeds = 1;
+  uint64_t first_seed = 0;
+  int steps = -1;
+  for (; i < argc; ++i) {
+    const std::string a = argv[i];
+    if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
+    else if (a == "--data") data_file = take_value(argc, argv, i);
+    else if (a == "--set") spec.sets.push_back(take_value(argc, argv, i));
+    else if (a == "--param") axes.push_back(take_value(argc, argv, i));
+    else if (a == "--seeds") n_seeds = parse_int_arg("--seeds", take_value(argc, argv, i), 1, 1000);
+    else if (a == "--seed")
+      first_seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX - 1000));
+    else if (a == "--steps") steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 1, 100000000));
+    else if (a == "--out") out_path = take_value(argc, argv, i);
+    else throw UsageError("sweep: unknown option '" + a + "' (see: cilab --help)");
+  }
+  if (axes.empty()) throw UsageError("sweep: give at least one --param NAME=LO:HI:lin|log:N or NAME=V1,V2,...");
+  if (!dataset_spec.empty() && !data_file.empty()) throw UsageError("sweep: give either --dataset or --data, not both");
+  for (const std::string& s : spec.sets)
+    if (s.rfind("seed=", 0) == 0) throw UsageError("sweep: the seeds are --seed N (the first) and --seeds COUNT");
+  const std::unique_ptr<Module> probe = make_module(spec.module);
+  const ModuleInfo info = probe->info();
+  {
+    uint64_t unused_seed = 0;
+    bool unused_given = false;
+    params_from_sets(probe->params(), spec.sets, spec.module, &unused_seed, &unused_given);  // fixed values are valid
+  }
+  for (const std::string& a : axes) spec.axes.push_back(parse_sweep_axis(probe->params(), spec.module, a));
+  for (long long k = 0; k < n_seeds; ++k) spec.seeds.push_back(first_seed + static_cast<uint64_t>(k));
+  spec.steps = steps > 0 ? steps : info.default_cli_steps;
+  if (sweep_size(spec) > 100000) throw UsageError("sweep: more than 100000 runs; use fewer values or seeds");
+  spec.data = info.needs_dataset || !data_file.empty() || !dataset_spec.empty()
+                  ? load_dataset_arg(data_file, dataset_spec, info.default_dataset)
+                  : nullptr;
+  std::ofstream file;
+  std::ostream* os = &out;
+  if (!out_path.empty()) {
+    file.open(out_path);
+    if (!file) throw UsageError("--out " + out_path + ": cannot open for writing; try another path");
+    os = &file;
+  }
+  std::vector<std::string> names;
+  for (const MetricInfo& m : info.metrics) names.push_back(m.name);
+  *os << sweep_csv_header(spec, names) << "\n";
+  size_t failed = 0;
+  run_sweep(spec, nullptr, [&](const SweepRow& row, size_t, size_t) {
+    *os << sweep_csv_row(row) << "\n";
+    os->flush();
+    if (!row.error.empty() && failed++ == 0) err << "cilab: sweep: a run failed: " << row.error << "\n";
+  });
+  return 0;
+}
+
 }  // namespace
 
 std::string usage_text() {
@@ -357,6 +418,8 @@ std::string usage_text() {
          "  cilab list params MODULE            a module's parameters (for --set)\n"
          "  cilab run MODULE [options]          run without a window, one CSV row per iteration\n"
          "  cilab run --preset NAME [options]   the same for a preset (its module, data, parameters)\n"
+         "  cilab sweep MODULE --param NAME=LO:HI:lin|log:N [--param NAME=V1,V2,...] [--seeds S]\n"
+         "                      [options]       one CSV row per run: the values, seed, final metrics\n"
          "  cilab --version | --help\n"
          "\n"
          "Options (run and GUI):\n"
@@ -372,7 +435,10 @@ std::string usage_text() {
          "                         before showing)\n"
          "  --epochs N             run, training modules: N passes over the training set, one\n"
          "                         row per epoch (epoch,iteration,...,epoch_ms); --steps caps it\n"
-         "  --out FILE.csv         run: write the CSV there instead of stdout\n"
+         "  --out FILE.csv         run, sweep: write the CSV there instead of stdout\n"
+         "  --param NAME=GRID      sweep: LO:HI:lin|log:N (N points, ends included) or V1,V2,...;\n"
+         "                         several --param give their product\n"
+         "  --seeds S              sweep: run each point with seeds --seed .. --seed + S - 1\n"
          "GUI only:\n"
          "  --play                 start running at launch\n"
          "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms Y'\n"
@@ -453,6 +519,10 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
       }
       if (cmd == "run") {
         r.exit_code = cmd_run(argc, argv, 2, out, err);
+        return r;
+      }
+      if (cmd == "sweep") {
+        r.exit_code = cmd_sweep(argc, argv, 2, out, err);
         return r;
       }
     }

@@ -221,8 +221,13 @@ class App {
   bool save_preset_request_ = false;  // open the Save as preset popup this frame
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration
-  bool save_session_request_ = false; // open the Save session popup this frame
-  std::string session_path_;          // the Save session popup's path
+  // The File menu's save-to-a-path popup: a session, the metrics or the data as CSV.
+  enum class SaveKind { Session, MetricsCsv, DataCsv };
+  SaveKind save_kind_ = SaveKind::Session;
+  bool save_session_request_ = false; // open the popup this frame (for save_kind_)
+  std::string session_path_;          // the popup's path
+  void export_metrics_csv(const std::string& path);
+  void export_data_csv(const std::string& path);
 
   // Messages.
   std::string error_;

@@ -398,7 +398,10 @@ void App::handle_key(int key, int mods, bool repeat) {
   if (mods & GLFW_MOD_CONTROL) {
     if (repeat) return;
     if (key == GLFW_KEY_O) browser_.open();
-    if (key == GLFW_KEY_S) save_session_request_ = true;
+    if (key == GLFW_KEY_S) {
+      save_kind_ = SaveKind::Session;
+      save_session_request_ = true;
+    }
     if (key == GLFW_KEY_Q) quit_ = true;
     if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
       settings_.ui_scale = std::min(3.0f, settings_.ui_scale + 0.125f);

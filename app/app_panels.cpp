@@ -130,11 +130,31 @@ void App::draw_menu_bar() {
   if (!ImGui::BeginMenuBar()) return;
   if (ImGui::BeginMenu("File")) {
     if (ImGui::MenuItem("Open data file, preset or session...", "Ctrl+O")) browser_.open();
-    if (ImGui::MenuItem("Save session...", "Ctrl+S")) save_session_request_ = true;
+    if (ImGui::MenuItem("Save session...", "Ctrl+S")) {
+      save_kind_ = SaveKind::Session;
+      save_session_request_ = true;
+    }
     mark_target("menu:File/Save session");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("The module, data, parameters, seed, edits and iteration shown, to reopen exactly\n"
                         "(File > Open, drop the file on the window, or cilab --session FILE).");
+    if (ImGui::BeginMenu("Export")) {
+      if (ImGui::MenuItem("Metrics per iteration (CSV)...")) {
+        save_kind_ = SaveKind::MetricsCsv;
+        save_session_request_ = true;
+      }
+      mark_target("menu:File/Export/Metrics");
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("iteration, every metric, step_ms: the columns of cilab run");
+      if (ImGui::MenuItem("Data (CSV)...", nullptr, false, data_ != nullptr)) {
+        save_kind_ = SaveKind::DataCsv;
+        save_session_request_ = true;
+      }
+      mark_target("menu:File/Export/Data");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The current dataset, clicked points included: features, then a label column;\n"
+                          "it loads back with File > Open.");
+      ImGui::EndMenu();
+    }
     if (ImGui::BeginMenu("Recent files", !settings_.recent_files.empty())) {
       for (const std::string& r : settings_.recent_files)
         if (ImGui::MenuItem(r.c_str())) {

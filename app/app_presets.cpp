@@ -2,12 +2,15 @@
 // opening a preset, its note box, and Save as preset.
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
+#include "algorithms/data/csv_writer.h"
 #include "app/app.h"
 
 #include <imgui.h>
 
 #include <algorithm>
+#include <cmath>
 #include <cstring>
+#include <functional>
 #include <filesystem>
 #include <fstream>
 #include <future>
@@ -220,29 +223,102 @@ void App::save_session(const std::string& path) {
   }
 }
 
+namespace {
+
+// Writes `text` to `path` through a temporary file (a failed write leaves the old file).
+void write_file_atomically(const std::string& path, const std::function<void(std::ostream&)>& write) {
+  const std::string tmp = path + ".tmp";
+  {
+    std::ofstream out(tmp, std::ios::binary | std::ios::trunc);
+    if (!out) throw std::runtime_error("cannot write " + tmp + "; check the folder and its permissions");
+    write(out);
+    if (!out) throw std::runtime_error("cannot write " + tmp + "; is the disk full?");
+  }
+  std::error_code ec;
+  std::filesystem::rename(tmp, path, ec);
+  if (ec) throw std::runtime_error("cannot write " + path + ": " + ec.message());
+}
+
+}  // namespace
+
+void App::export_metrics_csv(const std::string& path) {
+  try {
+    const ModuleInfo* info = runner_->info();
+    if (!info) throw std::runtime_error("no run yet");
+    metric_mirror_.sync(runner_->metric_history().get());
+    const auto& metrics = metric_mirror_.metrics();
+    const auto& ms = metric_mirror_.step_ms();
+    write_file_atomically(path, [&](std::ostream& out) {
+      out.precision(17);
+      out << "iteration";
+      for (const MetricInfo& m : info->metrics) out << "," << m.name;
+      out << ",step_ms\n";
+      for (size_t i = 0; i < metrics.size(); ++i) {
+        out << i;
+        for (double v : metrics[i]) {
+          out << ",";
+          if (std::isnan(v)) out << "nan";
+          else if (std::isinf(v)) out << (v > 0 ? "inf" : "-inf");
+          else out << v;
+        }
+        char t[32];
+        std::snprintf(t, sizeof t, "%.3f", i < ms.size() ? ms[i] : 0.0);
+        out << "," << t << "\n";
+      }
+    });
+    info_ = "Exported the metrics of " + std::to_string(metrics.size()) + " iterations to " + path;
+    info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
+  } catch (const std::exception& e) {
+    show_error(std::string("cannot export the metrics: ") + e.what());
+  }
+}
+
+void App::export_data_csv(const std::string& path) {
+  try {
+    if (!data_) throw std::runtime_error("no data loaded");
+    const std::shared_ptr<const Dataset> d = data_;
+    write_file_atomically(path, [&](std::ostream& out) { write_dataset_csv(*d, out); });
+    info_ = "Exported " + std::to_string(d->rows()) + " rows to " + path;
+    info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
+  } catch (const std::exception& e) {
+    show_error(std::string("cannot export the data: ") + e.what());
+  }
+}
+
 void App::draw_save_session_popup() {
+  const char* titles[] = {"Save session", "Export metrics", "Export data"};
+  const char* title = titles[static_cast<int>(save_kind_)];
   if (save_session_request_) {
     save_session_request_ = false;
-    if (session_path_.empty()) {
-      const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string()
-                                                            : settings_.last_folder;
-      session_path_ = (std::filesystem::path(dir) / (module_name_ + ".cilab")).string();
-    }
-    ImGui::OpenPopup("Save session");
+    const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string()
+                                                          : settings_.last_folder;
+    const std::string file = save_kind_ == SaveKind::Session      ? module_name_ + ".cilab"
+                             : save_kind_ == SaveKind::MetricsCsv ? module_name_ + "-metrics.csv"
+                                                                  : (data_ ? data_->name : std::string("data")) + ".csv";
+    session_path_ = (std::filesystem::path(dir) / file).string();
+    ImGui::OpenPopup(title);
   }
   ImGui::SetNextWindowSize(ImVec2(ImGui::GetFontSize() * 36.0f, 0.0f), ImGuiCond_Appearing);
-  if (!ImGui::BeginPopupModal("Save session", nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
-  ImGui::TextWrapped(
-      "A session reopens this exact state: module %s, its data, parameters, seed, the edits made while it ran, "
-      "and iteration %d (re-simulated on open). File > Open, a drop on the window, or cilab --session FILE.",
-      module_name_.c_str(), std::max(0, runner_->current_iteration()));
+  if (!ImGui::BeginPopupModal(title, nullptr, ImGuiWindowFlags_NoSavedSettings)) return;
+  if (save_kind_ == SaveKind::Session)
+    ImGui::TextWrapped(
+        "A session reopens this exact state: module %s, its data, parameters, seed, the edits made while it ran, "
+        "and iteration %d (re-simulated on open). File > Open, a drop on the window, or cilab --session FILE.",
+        module_name_.c_str(), std::max(0, runner_->current_iteration()));
+  else if (save_kind_ == SaveKind::MetricsCsv)
+    ImGui::TextWrapped("One row per iteration: iteration, every metric of %s, step_ms (as cilab run writes).",
+                       module_name_.c_str());
+  else
+    ImGui::TextWrapped("The current dataset (%d rows, clicked points included): features, then a label column.",
+                       data_ ? data_->rows() : 0);
   ImGui::SetNextItemWidth(-1.0f);
   if (ImGui::IsWindowAppearing()) ImGui::SetKeyboardFocusHere();
-  const bool enter = input_string("##session_path", session_path_, 1024, false);
-  (void)enter;
+  input_string("##save_path", session_path_, 1024, false);
   mark_target("save-session:path");
   if (ImGui::Button("Save") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
-    save_session(session_path_);
+    if (save_kind_ == SaveKind::Session) save_session(session_path_);
+    else if (save_kind_ == SaveKind::MetricsCsv) export_metrics_csv(session_path_);
+    else export_data_csv(session_path_);
     ImGui::CloseCurrentPopup();
   }
   mark_target("save-session:save");

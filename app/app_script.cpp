@@ -16,6 +16,7 @@
 //   dataset SPEC | load PATH | drop PATH | module NAME
 //   preset NAME            open a preset, as the Presets menu does
 //   save-session PATH      File > Save session
+//   export-metrics PATH | export-data PATH   File > Export (CSV)
 //   intent KIND INDEX [V...]        an edit, as a view would send it
 //   add-point X Y | remove-point X Y
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME
@@ -215,6 +216,11 @@ bool App::run_script_line() {
       std::string path;
       std::getline(in >> std::ws, path);
       save_session(path);
+    } else if (cmd == "export-metrics" || cmd == "export-data") {  // as File > Export
+      std::string path;
+      std::getline(in >> std::ws, path);
+      if (cmd == "export-metrics") export_metrics_csv(path);
+      else export_data_csv(path);
     } else if (cmd == "preset") {  // as a click in the Presets menu
       std::string name;
       in >> name;

@@ -11,6 +11,7 @@
 #include <fstream>
 #include <string>
 
+#include "algorithms/data/datasets.h"
 #include "app/headless/lab_file.h"
 #include "tests/support/gui_harness.h"
 
@@ -70,6 +71,8 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
               "screenshot gui_session_a.png\n"
               "wait 2\n"
               "save-session " << session << "\n"
+              "export-metrics " << config << "/metrics.csv\n"
+              "export-data " << config << "/data.csv\n"
               "wait 2\n"
               "expect no-error\n"
               "quit\n";
@@ -90,6 +93,21 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
   CHECK(lab.edits[0].value == 0.001);
   CHECK(lab.edits[0].iteration == 6);
   CHECK(lab.seed == 4);
+  // File > Export: the metrics as cilab run writes them, the edited data exactly.
+  {
+    std::ifstream m(config + "/metrics.csv");
+    std::string header, line;
+    std::getline(m, header);
+    CHECK(header.rfind("iteration,log_likelihood", 0) == 0);
+    CHECK(header.substr(header.size() - 8) == ",step_ms");
+    int n = 0;
+    while (std::getline(m, line)) ++n;
+    CHECK(n == 10);  // iterations 0..9: the whole line, past the position shown
+    const std::shared_ptr<const Dataset> back = load_file(config + "/data.csv");
+    CHECK(back->rows() == 301);
+    CHECK(back->x == lab.data_embedded->x);
+    CHECK(back->labels.size() == 301);
+  }
 
   {
     std::ofstream script("gui_session_open.txt");

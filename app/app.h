@@ -12,6 +12,7 @@
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
 #include "app/headless/settings.h"
+#include "app/headless/sweep.h"
 #include "views/jobs.h"
 #include "views/ui.h"
 #include "views/view.h"
@@ -21,6 +22,7 @@
 #include <functional>
 #include <future>
 #include <map>
+#include <mutex>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -110,6 +112,12 @@ class App {
   void draw_presets_menu();
   float draw_preset_note(float width);  // returns the height it took (0 when hidden)
   void draw_save_preset_popup();
+
+  // ---- sweep (app_sweep.cpp): Run > Sweep
+  void open_sweep_window();
+  void start_sweep();
+  void open_sweep_run(const SweepRow& row);
+  void draw_sweep_window();
 
   // ---- panels (app_panels.cpp)
   void frame();
@@ -228,6 +236,25 @@ class App {
   std::string session_path_;          // the popup's path
   void export_metrics_csv(const std::string& path);
   void export_data_csv(const std::string& path);
+
+  // The sweep window: its settings, and the last sweep (results written by the job under mu).
+  struct SweepState {
+    std::mutex mu;
+    std::vector<SweepRow> rows;
+    size_t total = 0;
+  };
+  bool sweep_open_ = false;
+  bool sweep_reset_range_ = true;
+  std::string sweep_param_;
+  double sweep_lo_ = 0.0, sweep_hi_ = 1.0;
+  bool sweep_log_ = false;
+  int sweep_n_ = 8, sweep_seeds_ = 3, sweep_steps_ = 0, sweep_metric_ = 0;
+  SweepSpec sweep_spec_;
+  LabFile sweep_base_;          // the run the sweep varies (opening a point starts from it)
+  std::string sweep_module_;    // the module swept
+  std::vector<std::string> sweep_metric_names_;
+  std::shared_ptr<SweepState> sweep_state_;
+  JobHandle sweep_job_;
 
   // Messages.
   std::string error_;

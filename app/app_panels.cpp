@@ -121,6 +121,7 @@ void App::frame() {
 
   draw_save_preset_popup();
   draw_save_session_popup();
+  draw_sweep_window();
   if (browser_.draw()) open_path(browser_.chosen());
   if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
   draw_about();
@@ -178,6 +179,12 @@ void App::draw_menu_bar() {
     if (ImGui::MenuItem("Back", "Left")) runner_->back();
     if (ImGui::MenuItem("Step 10")) runner_->step_n(10);
     if (ImGui::MenuItem("Reset", "R")) restart();
+    ImGui::Separator();
+    if (ImGui::MenuItem("Sweep a parameter...")) open_sweep_window();
+    mark_target("menu:Run/Sweep");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Run this module over a range of one parameter and several seeds in the background;\n"
+                        "plot the final metric against it (the k-means elbow, final loss against lr).");
     ImGui::EndMenu();
   }
   const bool view_menu = ImGui::BeginMenu("View");

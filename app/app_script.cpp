@@ -16,10 +16,13 @@
 //   dataset SPEC | load PATH | drop PATH | module NAME
 //   preset NAME            open a preset, as the Presets menu does
 //   save-session PATH      File > Save session
+//   sweep PARAM LO HI lin|log N SEEDS STEPS   Run > Sweep, started (a choice: LO HI ignored)
+//   sweep-wait             until the sweep has ended
+//   open-sweep-run ROW     open run ROW of the sweep (as a click on its point)
 //   export-metrics PATH | export-data PATH   File > Export (CSV)
 //   intent KIND INDEX [V...]        an edit, as a view would send it
 //   add-point X Y | remove-point X Y
-//   expect iteration N | expect status NAME | expect rows N | expect module NAME
+//   expect iteration N | expect status NAME | expect rows N | expect module NAME | expect sweep-rows N
 //   expect error | expect no-error | expect param KEY=VALUE
 //   expect restarting      an edit (load, reset, module switch) is still under way
 //   expect plots-min-height N | expect plots-inside-window   (the last frame's plots)
@@ -120,6 +123,20 @@ bool App::run_script_line() {
       }
       --script_pos_;  // again at the next frame
       return true;
+    } else if (cmd == "sweep-wait") {  // until the sweep's job has ended (at most 120 s)
+      if (!sweep_job_.running()) {
+        script_wait_since_ = {};
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (script_wait_since_ == std::chrono::steady_clock::time_point{}) script_wait_since_ = now;
+      if (std::chrono::duration<double>(now - script_wait_since_).count() > 2 * kWaitFileSeconds) {
+        script_wait_since_ = {};
+        fail("sweep-wait: the sweep still runs after 120 s");
+        continue;
+      }
+      --script_pos_;
+      return true;
     } else if (cmd == "drain") {
       // Waits, drawing frame after frame (unlike idle), until a step burst or play has ended.
       if (runner_->playing() || runner_->busy()) {
@@ -212,6 +229,23 @@ bool App::run_script_line() {
       std::string name;
       in >> name;
       open_module(name);
+    } else if (cmd == "sweep") {  // Run > Sweep: sweep PARAM LO HI lin|log N SEEDS STEPS, then Start
+      std::string mode;
+      in >> sweep_param_ >> sweep_lo_ >> sweep_hi_ >> mode >> sweep_n_ >> sweep_seeds_ >> sweep_steps_;
+      sweep_log_ = mode == "log";
+      sweep_open_ = true;
+      sweep_reset_range_ = false;
+      start_sweep();
+    } else if (cmd == "open-sweep-run") {  // a click on run ROW of the sweep plot
+      size_t r = 0;
+      in >> r;
+      std::vector<SweepRow> rows;
+      if (sweep_state_) {
+        std::lock_guard<std::mutex> lk(sweep_state_->mu);
+        rows = sweep_state_->rows;
+      }
+      if (r >= rows.size()) fail("open-sweep-run: no run " + std::to_string(r) + " yet");
+      else open_sweep_run(rows[r]);
     } else if (cmd == "save-session") {  // as File > Save session
       std::string path;
       std::getline(in >> std::ws, path);
@@ -264,6 +298,16 @@ bool App::run_script_line() {
         in >> n;
         if (!data_ || data_->rows() != n)
           fail("expected " + std::to_string(n) + " rows, found " + (data_ ? std::to_string(data_->rows()) : "no data"));
+      } else if (what == "sweep-rows") {  // runs the sweep has finished (failed ones included)
+        size_t n = 0, have = 0;
+        in >> n;
+        if (sweep_state_) {
+          std::lock_guard<std::mutex> lk(sweep_state_->mu);
+          have = sweep_state_->rows.size();
+          for (const SweepRow& r : sweep_state_->rows)
+            if (!r.error.empty()) fail("sweep run failed: " + r.error);
+        }
+        if (have != n) fail("expected " + std::to_string(n) + " sweep runs, found " + std::to_string(have));
       } else if (what == "module") {
         std::string name;
         in >> name;

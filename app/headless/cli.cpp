@@ -398,7 +398,7 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
   for (const MetricInfo& m : info.metrics) names.push_back(m.name);
   *os << sweep_csv_header(spec, names) << "\n";
   size_t failed = 0;
-  run_sweep(spec, nullptr, [&](const SweepRow& row, size_t, size_t) {
+  run_sweep(spec, {}, [&](const SweepRow& row, size_t, size_t) {
     *os << sweep_csv_row(row) << "\n";
     os->flush();
     if (!row.error.empty() && failed++ == 0) err << "cilab: sweep: a run failed: " << row.error << "\n";

@@ -123,7 +123,7 @@ size_t sweep_size(const SweepSpec& spec) {
   return n;
 }
 
-std::vector<SweepRow> run_sweep(const SweepSpec& spec, const std::atomic<bool>* cancel,
+std::vector<SweepRow> run_sweep(const SweepSpec& spec, const std::function<bool()>& cancelled,
                                 const std::function<void(const SweepRow&, size_t, size_t)>& on_row) {
   const std::unique_ptr<Module> probe = make_module(spec.module);
   const ParamSpecs specs = probe->params();
@@ -134,7 +134,7 @@ std::vector<SweepRow> run_sweep(const SweepSpec& spec, const std::atomic<bool>* 
   std::vector<size_t> index(spec.axes.size(), 0);
   for (size_t done = 0; done < total;) {
     for (uint64_t seed : seeds) {
-      if (cancel && cancel->load()) return rows;
+      if (cancelled && cancelled()) return rows;
       SweepRow row;
       row.seed = seed;
       std::vector<std::string> sets = spec.sets;
@@ -177,6 +177,41 @@ std::vector<SweepRow> run_sweep(const SweepSpec& spec, const std::atomic<bool>* 
     if (spec.axes.empty()) break;
   }
   return rows;
+}
+
+std::vector<SweepPoint> summarise_sweep(const std::vector<SweepRow>& rows, size_t axis, size_t metric) {
+  std::vector<SweepPoint> points;
+  for (size_t r = 0; r < rows.size(); ++r) {
+    const SweepRow& row = rows[r];
+    if (axis >= row.values.size()) continue;
+    auto it = std::find_if(points.begin(), points.end(), [&](const SweepPoint& p) { return p.value == row.values[axis]; });
+    if (it == points.end()) {
+      SweepPoint p;
+      p.value = row.values[axis];
+      char* end = nullptr;
+      const double v = std::strtod(p.value.c_str(), &end);
+      p.x = (!p.value.empty() && *end == '\0') ? v : static_cast<double>(points.size());
+      points.push_back(p);
+      it = points.end() - 1;
+    }
+    const double v = metric < row.metrics.size() ? row.metrics[metric] : std::nan("");
+    it->per_seed.push_back(v);
+    it->rows.push_back(r);
+  }
+  for (SweepPoint& p : points) {
+    double sum = 0.0;
+    for (double v : p.per_seed)
+      if (std::isfinite(v)) {
+        sum += v;
+        ++p.n;
+      }
+    p.mean = p.n > 0 ? sum / p.n : std::nan("");
+    double ss = 0.0;
+    for (double v : p.per_seed)
+      if (std::isfinite(v)) ss += (v - p.mean) * (v - p.mean);
+    p.sd = p.n > 1 ? std::sqrt(ss / (p.n - 1)) : 0.0;
+  }
+  return points;
 }
 
 std::string sweep_csv_header(const SweepSpec& spec, const std::vector<std::string>& metric_names) {

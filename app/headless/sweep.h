@@ -12,7 +12,6 @@
 #include "algorithms/core/dataset.h"
 #include "algorithms/core/params.h"
 
-#include <atomic>
 #include <cstdint>
 #include <functional>
 #include <memory>
@@ -58,8 +57,22 @@ size_t sweep_size(const SweepSpec& spec);
 // calling on_row after each. `cancel` (may be null) stops between runs. A run
 // whose parameters are rejected gives a row with `error`, the others go on.
 // Throws std::invalid_argument for an unknown module.
-std::vector<SweepRow> run_sweep(const SweepSpec& spec, const std::atomic<bool>* cancel,
+std::vector<SweepRow> run_sweep(const SweepSpec& spec, const std::function<bool()>& cancelled,
                                 const std::function<void(const SweepRow&, size_t done, size_t total)>& on_row);
+
+// One grid point of a one-parameter sweep, over its seeds: the metric's mean
+// and standard deviation (n - 1; 0 for one seed) over the runs where it is
+// finite (n of them), and every run's value (NaN where it was not).
+struct SweepPoint {
+  std::string value;     // the parameter's value as text
+  double x = 0.0;        // as a number (its index for a non-numeric value)
+  double mean = 0.0, sd = 0.0;
+  int n = 0;
+  std::vector<double> per_seed;
+  std::vector<size_t> rows;  // indices into the rows, one per seed
+};
+// The points of axis `axis`, in grid order, for metric slot `metric`.
+std::vector<SweepPoint> summarise_sweep(const std::vector<SweepRow>& rows, size_t axis, size_t metric);
 
 // The CSV header and one row: axis names, seed, iterations, status, every
 // metric, total_ms, error.

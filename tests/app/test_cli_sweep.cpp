@@ -2,6 +2,7 @@
 // of the same `cilab run`.
 #include <doctest/doctest.h>
 
+#include <cmath>
 #include <string>
 #include <vector>
 
@@ -90,4 +91,28 @@ TEST_CASE("cli sweep: bad arguments are one line and exit status 2") {
   CHECK(r.code == 2);
   CHECK(has(r.err, "--seeds"));
   CHECK(std::count(r.err.begin(), r.err.end(), '\n') == 1);
+}
+
+TEST_CASE("sweep: the summary per grid point is the mean and sd over seeds of the finite values") {
+  std::vector<SweepRow> rows(5);
+  const double nan = std::nan("");
+  const char* v[] = {"0.1", "0.1", "0.2", "0.2", "0.2"};
+  const double m[] = {1.0, 3.0, 2.0, nan, 6.0};
+  for (size_t i = 0; i < rows.size(); ++i) {
+    rows[i].values = {v[i]};
+    rows[i].metrics = {m[i], -m[i]};
+  }
+  const std::vector<SweepPoint> p = summarise_sweep(rows, 0, 0);
+  REQUIRE(p.size() == 2);
+  CHECK(p[0].x == 0.1);
+  CHECK(p[0].mean == 2.0);
+  CHECK(p[0].sd == doctest::Approx(std::sqrt(2.0)));
+  CHECK(p[0].n == 2);
+  CHECK(p[1].n == 2);  // the NaN run is left out of the mean
+  CHECK(p[1].mean == 4.0);
+  CHECK(p[1].per_seed.size() == 3);
+  CHECK(p[1].rows == std::vector<size_t>{2, 3, 4});
+  CHECK(summarise_sweep(rows, 0, 1)[1].mean == -4.0);
+  rows[0].values = {"kmeans++"};  // a choice: x is its index
+  CHECK(summarise_sweep(rows, 0, 0)[0].x == 0.0);
 }

@@ -166,3 +166,36 @@ TEST_CASE("gui presets: a preset from the menu opens its module at its iteration
   CHECK(p.err.find("script line") == std::string::npos);
   fs::remove_all(config);
 }
+
+TEST_CASE("gui sweep: k over 2..6 with two seeds in the background, then a point opens as its run") {
+  const std::string config = quiet_config("sweep");
+  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  {
+    std::ofstream script("gui_sweep.txt");
+    script << "sweep k 2 6 lin 5 2 100\n"
+              "wait 2\n"
+              "sweep-wait\n"
+              "wait 3\n"
+              "expect sweep-rows 10\n"
+              "screenshot gui_sweep_plot.png\n"
+              "open-sweep-run 5\n"  // rows: k slowest, seeds innermost: row 5 = k 4, seed 8
+              "wait 5\n"
+              "expect module kmeans\n"
+              "expect param k=4\n"
+              "expect seed 8\n"
+              "expect status converged\n"
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc p = run_gui("--dataset blobs:n=1000,centers=4,seed=3 --seed 7 --frames 100000 --script gui_sweep.txt",
+                         "gui_sweep_end.png");
+  unsetenv("CILAB_SCREEN");
+  unsetenv("CILAB_CONFIG_DIR");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  CHECK(distinct_colours("gui_sweep_plot.png") > 50);
+  fs::remove_all(config);
+}

@@ -31,6 +31,36 @@ bool input_string(const char* label, std::string& s, size_t capacity, bool multi
   return changed;
 }
 
+// Lines of `text` no wider than `width`, broken at spaces only (ImGui's own
+// wrapping also breaks after '.', which splits "0.0331" at the end of a line).
+std::vector<std::string> wrap_on_spaces(const std::string& text, float width) {
+  std::vector<std::string> lines;
+  size_t start = 0;
+  while (start <= text.size()) {
+    size_t nl = text.find('\n', start);
+    if (nl == std::string::npos) nl = text.size();
+    const std::string para = text.substr(start, nl - start);
+    std::string line;
+    size_t i = 0;
+    while (i <= para.size()) {
+      size_t sp = para.find(' ', i);
+      if (sp == std::string::npos) sp = para.size();
+      const std::string word = para.substr(i, sp - i);
+      const std::string candidate = line.empty() ? word : line + " " + word;
+      if (!line.empty() && ImGui::CalcTextSize(candidate.c_str()).x > width) {
+        lines.push_back(line);
+        line = word;
+      } else {
+        line = candidate;
+      }
+      i = sp + 1;
+    }
+    lines.push_back(line);
+    start = nl + 1;
+  }
+  return lines;
+}
+
 }  // namespace
 
 void App::reload_presets() {
@@ -402,8 +432,9 @@ void App::draw_presets_menu() {
 float App::draw_preset_note(float width) {
   if (!preset_note_open_ || !preset_shown_ || preset_shown_->note.empty()) return 0.0f;
   const ImGuiStyle& style = ImGui::GetStyle();
-  const float wrap = width - 2.0f * style.WindowPadding.x - ImGui::GetFontSize() * 4.0f;
-  const float text_h = ImGui::CalcTextSize(preset_shown_->note.c_str(), nullptr, false, wrap).y;
+  const float wrap = width - 2.0f * style.WindowPadding.x - ImGui::GetFontSize() * 1.0f;
+  const std::vector<std::string> lines = wrap_on_spaces(preset_shown_->note, wrap);
+  const float text_h = static_cast<float>(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
   const float h = std::min(ImGui::GetTextLineHeightWithSpacing() + text_h + 2.0f * style.WindowPadding.y + 4.0f,
                            ImGui::GetIO().DisplaySize.y * 0.3f);
   ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.25f, 0.22f, 0.10f, 0.55f));
@@ -413,9 +444,7 @@ float App::draw_preset_note(float width) {
   if (ImGui::SmallButton("Hide")) preset_note_open_ = false;
   mark_target("preset-note:hide");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide the note (Presets > Show the note brings it back)");
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + wrap);
-  ImGui::TextUnformatted(preset_shown_->note.c_str());
-  ImGui::PopTextWrapPos();
+  for (const std::string& l : lines) ImGui::TextUnformatted(l.c_str());
   ImGui::EndChild();
   ImGui::PopStyleColor();
   return h + style.ItemSpacing.y;

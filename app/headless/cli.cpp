@@ -121,7 +121,7 @@ void print_presets(std::ostream& out, std::ostream& err) {
       if (preset_chapter(p) != c) continue;
       if (!header) out << "  " << c << "\n";
       header = true;
-      out << "    " << std::left << std::setw(30) << p.name << std::setw(16) << p.module << p.title
+      out << "    " << std::left << std::setw(34) << p.name << " " << std::setw(16) << p.module << " " << p.title
           << (p.user ? "  (yours)" : "") << "\n";
     }
   }

@@ -114,6 +114,21 @@ void App::open_path(const std::string& path) {
   load_file(path);
 }
 
+void App::toggle_presentation() {
+  presenting_ = !presenting_;
+  if (!window_) return;
+  if (presenting_) {
+    glfwGetWindowPos(window_, &windowed_[0], &windowed_[1]);
+    glfwGetWindowSize(window_, &windowed_[2], &windowed_[3]);
+    GLFWmonitor* monitor = glfwGetPrimaryMonitor();
+    const GLFWvidmode* mode = monitor ? glfwGetVideoMode(monitor) : nullptr;
+    if (monitor && mode) glfwSetWindowMonitor(window_, monitor, 0, 0, mode->width, mode->height, mode->refreshRate);
+  } else if (glfwGetWindowMonitor(window_)) {
+    glfwSetWindowMonitor(window_, nullptr, windowed_[0], windowed_[1], std::max(windowed_[2], 320),
+                         std::max(windowed_[3], 240), 0);
+  }
+}
+
 void App::on_resize(int width, int height) {
   if (!monitor_key_.empty()) settings_.window_sizes[monitor_key_] = {width, height};
 }
@@ -220,6 +235,13 @@ void App::apply_ui_scale() {
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * scale;
     io.Fonts->AddFontDefault(&cfg);
+  }
+  big_font_ = nullptr;  // the presentation read-outs: the same face at 1.6 times the size
+  for (const char* p : kFontPaths) {
+    if (std::filesystem::exists(p)) {
+      big_font_ = io.Fonts->AddFontFromFileTTF(p, kBaseFontPx * scale * 1.6f);
+      if (big_font_) break;
+    }
   }
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();

@@ -29,6 +29,7 @@
 #include <vector>
 
 struct GLFWwindow;
+struct ImFont;
 
 namespace cilab {
 
@@ -130,6 +131,8 @@ class App {
   void draw_center(float width, float height);
   void draw_metrics(float height);
   void draw_status_bar();
+  void draw_presentation_readouts();  // F11: position, status and key metrics in the large font
+  void toggle_presentation();
   void draw_error_banner();
   void draw_about();
 
@@ -140,6 +143,10 @@ class App {
   std::string monitor_key_;  // primary monitor's name and resolution (Settings::window_sizes)
   std::unique_ptr<GlTextureProvider> textures_;
   float applied_scale_ = 0.0f;
+  ImFont* big_font_ = nullptr;  // 1.6x the UI font: presentation read-outs
+  // Presentation mode (F11): fullscreen on the window's monitor, only the view and read-outs.
+  bool presenting_ = false;
+  int windowed_[4] = {0, 0, 0, 0};  // x, y, w, h to return to
   bool scale_dirty_ = true;
 
   // The run.

@@ -426,6 +426,10 @@ void App::handle_key(int key, int mods, bool repeat) {
     case GLFW_KEY_R: restart(); break;
     case GLFW_KEY_M: runner_->set_play_sub_steps(!runner_->play_sub_steps()); break;
     case GLFW_KEY_F1: show_shortcuts_ = !show_shortcuts_; break;
+    case GLFW_KEY_F11: toggle_presentation(); break;
+    case GLFW_KEY_ESCAPE:
+      if (presenting_) toggle_presentation();
+      break;
     default: view_keys_.push_back(key); break;  // the module's own keys (gmm: K)
   }
 }

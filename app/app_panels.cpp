@@ -88,7 +88,7 @@ void App::frame() {
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);
   const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove |
-                                 ImGuiWindowFlags_NoSavedSettings | ImGuiWindowFlags_MenuBar |
+                                 ImGuiWindowFlags_NoSavedSettings | (presenting_ ? 0 : ImGuiWindowFlags_MenuBar) |
                                  ImGuiWindowFlags_NoBringToFrontOnFocus;
   ImGui::PushStyleVar(ImGuiStyleVar_WindowPadding, ImVec2(6, 6));
   ImGui::Begin("CILab", nullptr, flags);
@@ -96,6 +96,19 @@ void App::frame() {
   // --script `expect text`: the text this window draws (depth 0: no tree node opens for the log).
   const bool capture = !script_.empty();
   if (capture) ImGui::LogToBuffer(0);
+  if (presenting_) {  // F11: the view and large read-outs only; the keys still work
+    draw_error_banner();
+    draw_presentation_readouts();
+    const ImVec2 avail = ImGui::GetContentRegionAvail();
+    draw_center(avail.x, avail.y);
+    if (capture) {
+      captured_text_ = GImGui->LogEnabled ? GImGui->LogBuffer.c_str() : "";
+      ImGui::LogFinish();
+    }
+    ImGui::End();
+    draw_about();
+    return;
+  }
   draw_menu_bar();
   draw_transport();
   draw_error_banner();
@@ -195,6 +208,11 @@ void App::draw_menu_bar() {
     ImGui::MenuItem("Parameters panel", nullptr, &settings_.show_params);
     ImGui::MenuItem("Metrics panel", nullptr, &settings_.show_metrics);
     ImGui::Separator();
+    if (ImGui::MenuItem("Presentation mode", "F11")) toggle_presentation();
+    mark_target("menu:View/Presentation");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Fullscreen with the controls hidden: the view fills the screen, the key metrics in large\n"
+                        "type above it. The keys still work (Space, Right, Left, S); F11 or Esc returns.");
     if (ImGui::MenuItem("Reset layout")) settings_.reset_layout();
     mark_target("menu:View/Reset layout");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Shows every panel again (they stay hidden between runs).");
@@ -612,9 +630,9 @@ void App::draw_params_panel() {
 
 void App::draw_center(float width, float height) {
   ImGui::BeginGroup();
-  height -= draw_preset_note(width);
+  if (!presenting_) height -= draw_preset_note(width);
   const ModuleInfo* run_info = runner_->info();
-  const bool show_metrics = settings_.show_metrics && (!run_info || run_info->iterative);
+  const bool show_metrics = !presenting_ && settings_.show_metrics && (!run_info || run_info->iterative);
   const float metrics_h = show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
   const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
   ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
@@ -658,6 +676,49 @@ void App::draw_center(float width, float height) {
     ImGui::EndChild();
   }
   ImGui::EndGroup();
+}
+
+void App::draw_presentation_readouts() {
+  const std::shared_ptr<const Snapshot>& snap = shown_;
+  const ModuleInfo* info = runner_->info();
+  if (big_font_) ImGui::PushFont(big_font_);
+  const ImVec4 label(0.65f, 0.7f, 0.8f, 1.0f);
+  if (snap) {
+    ImGui::TextUnformatted(position_label(*snap, info).c_str());
+    ImGui::SameLine(0.0f, ImGui::GetFontSize());
+    const bool paused = snap->status == Status::Running && !runner_->playing();
+    ImGui::TextColored(label, "%s", paused ? "paused" : status_name(snap->status));
+    // The module's key metrics: its CLI columns if it names them, else the first three.
+    std::vector<size_t> slots;
+    if (info) {
+      for (const std::string& c : info->iteration_columns)
+        for (size_t k = 0; k < info->metrics.size(); ++k)
+          if (info->metrics[k].name == c && slots.size() < 4) slots.push_back(k);
+      for (size_t k = 0; slots.empty() && k < info->metrics.size() && k < 3; ++k) slots.push_back(k);
+      if (slots.empty() && info->metrics.size() > 3) slots = {0, 1, 2};
+    }
+    for (size_t k : slots) {
+      if (k >= snap->metrics.size()) continue;
+      char value[48];
+      const double v = snap->metrics[k];
+      if (std::isfinite(v)) std::snprintf(value, sizeof value, "%.4g", v);
+      else std::snprintf(value, sizeof value, "n/a");
+      const std::string text = info->metrics[k].name + " " + value;
+      const float w = ImGui::CalcTextSize(text.c_str()).x;
+      // One line: the metrics that fit (the view keeps the height).
+      const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
+      const float gap = ImGui::GetFontSize() * 1.2f;
+      if (ImGui::GetItemRectMax().x + gap + w >= right) break;
+      ImGui::SameLine(0.0f, gap);
+      ImGui::TextColored(label, "%s", info->metrics[k].name.c_str());
+      ImGui::SameLine();
+      ImGui::TextUnformatted(value);
+    }
+  } else {
+    ImGui::TextUnformatted("no run yet");
+  }
+  if (big_font_) ImGui::PopFont();
+  if (ImGui::IsItemHovered()) ImGui::SetTooltip("Presentation mode: F11 or Esc leaves it; Space, Right, Left, S still work");
 }
 
 void App::draw_status_bar() {
@@ -717,7 +778,8 @@ void App::draw_about() {
       const char* rows[][2] = {{"Space", "play / pause"},       {"Right", "one step"},
                                {"S", "one sub-step"},          {"Left", "one step back"},
                                {"M", "slow motion: play sub-steps"},
-                               {"R", "reset the run"},         {"Ctrl+O", "open a data file"},
+                               {"R", "reset the run"},         {"Ctrl+O", "open data, a preset or a session"},
+                               {"Ctrl+S", "save the session"},  {"F11 / Esc", "presentation mode: the view, large read-outs"},
                                {"Ctrl+= / Ctrl+-", "UI scale"}, {"Double-click plot", "fit the view"},
                                {"Wheel / drag", "zoom / pan a plot"}, {"Shift+click", "add a point (2-D data)"},
                                {"F1", "this window"},          {"Ctrl+Q", "quit"}};

@@ -10,7 +10,7 @@
 //   wait N                 render N frames
 //   wait-file PATH         render frames until PATH exists (at most 60 s; tests with real input)
 //   idle                   wait until the runner has applied every command
-//   key NAME               press a key: Space Right Left F1 Equal Minus or a letter; Ctrl+NAME
+//   key NAME               press a key: Space Right Left F1 F11 Escape Equal Minus, a letter or digit; Ctrl+NAME
 //   step [N] | substep | back | seek N | play | pause | reset
 //   set KEY=VALUE | seed N
 //   dataset SPEC | load PATH | drop PATH | module NAME
@@ -57,6 +57,8 @@ int key_code(const std::string& name) {
   if (name == "Right") return GLFW_KEY_RIGHT;
   if (name == "Left") return GLFW_KEY_LEFT;
   if (name == "F1") return GLFW_KEY_F1;
+  if (name == "F11") return GLFW_KEY_F11;
+  if (name == "Escape") return GLFW_KEY_ESCAPE;
   if (name == "Equal") return GLFW_KEY_EQUAL;
   if (name == "Minus") return GLFW_KEY_MINUS;
   // Letters (module views use some: K = compare with k-means in gmm).

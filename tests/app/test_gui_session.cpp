@@ -199,3 +199,52 @@ TEST_CASE("gui sweep: k over 2..6 with two seeds in the background, then a point
   CHECK(distinct_colours("gui_sweep_plot.png") > 50);
   fs::remove_all(config);
 }
+
+TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside the window and legible") {
+  const std::string config = quiet_config("present");
+  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  {
+    std::ofstream script("gui_present.txt");
+    script << "scale 2\n"
+              "wait 3\n"
+              "key F11\n"
+              "step 3\n"
+              "wait 10\n"
+              "expect text iteration 3\n"     // the large read-out
+              "expect text objective\n"
+              "expect no-text Modules\n"      // the sidebar is hidden
+              "expect plots-inside-window\n"
+              "expect plots-min-height 120\n"
+              "screenshot gui_present_kmeans.png\n"
+              "key Escape\n"
+              "wait 3\n"
+              "expect text Modules\n"         // back to the lab
+              "preset gan-ring-converge\n"
+              "wait 3\n"
+              "key F11\n"
+              "wait 10\n"
+              "expect plots-inside-window\n"
+              "expect plots-min-height 120\n"
+              "screenshot gui_present_gan.png\n"
+              "key F11\n"
+              "wait 2\n"
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc p = run_gui("--dataset blobs:n=600,centers=4,seed=1 --set k=4 --frames 100000 --script gui_present.txt",
+                         "gui_present_end.png");
+  unsetenv("CILAB_SCREEN");
+  unsetenv("CILAB_CONFIG_DIR");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  for (const char* png : {"gui_present_kmeans.png", "gui_present_gan.png"}) {
+    const ImageStats st = stats(png);
+    CHECK(st.w == 1280);
+    CHECK(st.h == 720);
+    CHECK(st.distinct > 50);
+  }
+  fs::remove_all(config);
+}

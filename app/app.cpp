@@ -411,7 +411,7 @@ int App::run() {
     glfwGetFramebufferSize(window_, &fb_w, &fb_h);
     save_png(opts_.screenshot, fb_w, fb_h, &screenshot_error);
   }
-  save_settings(settings_);
+  save_settings(settings_to_save());
   if (script_failures_ > 0) {
     std::cerr << "cilab: script: " << script_failures_ << " expectation(s) failed\n";
     return 1;

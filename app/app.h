@@ -228,6 +228,12 @@ class App {
 
   // Presets: shipped and the user's (reload_presets), files that did not parse,
   // the note box of the preset opened last, a tab for the view's next frame.
+  // A preset's panels are the preset's, not the user's: the user's own choice is kept here while a
+  // preset overrides it, written to the settings instead, and restored when a module opens by hand.
+  bool panels_overridden_ = false;
+  bool user_panels_[4] = {true, true, true, true};  // browser, data, params, metrics
+  void restore_user_panels();
+  Settings settings_to_save() const;
   std::vector<LabFile> presets_;
   std::vector<std::string> preset_errors_;
   std::shared_ptr<const LabFile> preset_shown_;

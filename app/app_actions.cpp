@@ -48,6 +48,9 @@ void App::restart() { post_reset(target_data(), "", target_origin()); }
 
 void App::open_module(const std::string& name) {
   if (pending_module_ ? name == pending_module_->name : name == module_name_) return;
+  restore_user_panels();  // a module opened by hand gets the user's layout back, and no preset's note
+  preset_shown_.reset();
+  preset_note_open_ = false;
   try {
     const std::unique_ptr<Module> probe = make_module(name);
     const ModuleInfo info = probe->info();
@@ -171,7 +174,7 @@ void App::poll_pending() {
       set_dataset(l.result.get(), l.origin);
       if (!l.recent_path.empty()) {
         settings_.add_recent(l.recent_path);
-        save_settings(settings_);
+        save_settings(settings_to_save());
       }
     } catch (const std::exception& e) {
       show_error(std::string(e.what()) + " (kept the previous data)");

@@ -203,17 +203,21 @@ void App::draw_menu_bar() {
   const bool view_menu = ImGui::BeginMenu("View");
   mark_target("menu:View");
   if (view_menu) {
-    ImGui::MenuItem("Module browser", nullptr, &settings_.show_browser);
-    ImGui::MenuItem("Data panel", nullptr, &settings_.show_data);
-    ImGui::MenuItem("Parameters panel", nullptr, &settings_.show_params);
-    ImGui::MenuItem("Metrics panel", nullptr, &settings_.show_metrics);
+    bool toggled = ImGui::MenuItem("Module browser", nullptr, &settings_.show_browser);
+    toggled |= ImGui::MenuItem("Data panel", nullptr, &settings_.show_data);
+    toggled |= ImGui::MenuItem("Parameters panel", nullptr, &settings_.show_params);
+    toggled |= ImGui::MenuItem("Metrics panel", nullptr, &settings_.show_metrics);
+    if (toggled) panels_overridden_ = false;  // the user's own choice from now on
     ImGui::Separator();
     if (ImGui::MenuItem("Presentation mode", "F11")) toggle_presentation();
     mark_target("menu:View/Presentation");
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Fullscreen with the controls hidden: the view fills the screen, the key metrics in large\n"
                         "type above it. The keys still work (Space, Right, Left, S); F11 or Esc returns.");
-    if (ImGui::MenuItem("Reset layout")) settings_.reset_layout();
+    if (ImGui::MenuItem("Reset layout")) {
+      settings_.reset_layout();
+      panels_overridden_ = false;
+    }
     mark_target("menu:View/Reset layout");
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("Shows every panel again (they stay hidden between runs).");
     ImGui::Separator();

@@ -144,12 +144,39 @@ void App::commit_preset(const LabFile& preset) {
     preset_note_open_ = !preset.note.empty();
   }
   pending_tab_ = preset.tab;
+  if (!preset.panels.empty() && !panels_overridden_) {
+    panels_overridden_ = true;
+    user_panels_[0] = settings_.show_browser;
+    user_panels_[1] = settings_.show_data;
+    user_panels_[2] = settings_.show_params;
+    user_panels_[3] = settings_.show_metrics;
+  }
   for (const auto& [panel, shown] : preset.panels) {
     if (panel == "browser") settings_.show_browser = shown;
     else if (panel == "data") settings_.show_data = shown;
     else if (panel == "params") settings_.show_params = shown;
     else if (panel == "metrics") settings_.show_metrics = shown;
   }
+}
+
+void App::restore_user_panels() {
+  if (!panels_overridden_) return;
+  panels_overridden_ = false;
+  settings_.show_browser = user_panels_[0];
+  settings_.show_data = user_panels_[1];
+  settings_.show_params = user_panels_[2];
+  settings_.show_metrics = user_panels_[3];
+}
+
+Settings App::settings_to_save() const {
+  Settings s = settings_;
+  if (panels_overridden_) {
+    s.show_browser = user_panels_[0];
+    s.show_data = user_panels_[1];
+    s.show_params = user_panels_[2];
+    s.show_metrics = user_panels_[3];
+  }
+  return s;
 }
 
 LabFile App::preset_of_current_state() const {

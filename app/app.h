@@ -17,6 +17,8 @@
 #include "views/ui.h"
 #include "views/view.h"
 
+#include <imgui.h>
+
 #include <chrono>
 #include <deque>
 #include <functional>
@@ -132,6 +134,10 @@ class App {
   void draw_metrics(float height);
   void draw_status_bar();
   void draw_presentation_readouts();  // F11: position, status and key metrics in the large font
+  // ---- annotations (app_annotate.cpp): laser pointer (L), pen (P), E clears the pen's strokes
+  enum class Annotate { Off, Laser, Pen };
+  void set_annotate(Annotate mode);  // toggles `mode` (the other tool goes off)
+  void draw_annotations();
   void toggle_presentation();
   void draw_error_banner();
   void draw_about();
@@ -143,6 +149,10 @@ class App {
   std::string monitor_key_;  // primary monitor's name and resolution (Settings::window_sizes)
   std::unique_ptr<GlTextureProvider> textures_;
   float applied_scale_ = 0.0f;
+  Annotate annotate_ = Annotate::Off;
+  std::vector<std::vector<ImVec2>> strokes_;                  // the pen's strokes (screen pixels)
+  bool stroke_active_ = false;
+  std::deque<std::pair<ImVec2, double>> laser_trail_;         // recent pointer positions and times
   ImFont* big_font_ = nullptr;  // 1.6x the UI font: presentation read-outs
   // Presentation mode (F11): fullscreen on the window's monitor, only the view and read-outs.
   bool presenting_ = false;

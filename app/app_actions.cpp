@@ -428,6 +428,9 @@ void App::handle_key(int key, int mods, bool repeat) {
     case GLFW_KEY_SPACE: runner_->toggle_play(); break;
     case GLFW_KEY_R: restart(); break;
     case GLFW_KEY_M: runner_->set_play_sub_steps(!runner_->play_sub_steps()); break;
+    case GLFW_KEY_L: set_annotate(Annotate::Laser); break;
+    case GLFW_KEY_P: set_annotate(Annotate::Pen); break;
+    case GLFW_KEY_E: strokes_.clear(); break;
     case GLFW_KEY_F1: show_shortcuts_ = !show_shortcuts_; break;
     case GLFW_KEY_F11: toggle_presentation(); break;
     case GLFW_KEY_ESCAPE:

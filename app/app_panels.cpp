@@ -107,6 +107,7 @@ void App::frame() {
     }
     ImGui::End();
     draw_about();
+    draw_annotations();
     return;
   }
   draw_menu_bar();
@@ -136,6 +137,7 @@ void App::frame() {
   draw_save_session_popup();
   draw_sweep_window();
   if (browser_.draw()) open_path(browser_.chosen());
+  draw_annotations();
   if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
   draw_about();
 }
@@ -783,7 +785,7 @@ void App::draw_about() {
                                {"S", "one sub-step"},          {"Left", "one step back"},
                                {"M", "slow motion: play sub-steps"},
                                {"R", "reset the run"},         {"Ctrl+O", "open data, a preset or a session"},
-                               {"Ctrl+S", "save the session"},  {"F11 / Esc", "presentation mode: the view, large read-outs"},
+                               {"Ctrl+S", "save the session"},  {"L / P / E", "laser pointer / pen / erase the pen"},  {"F11 / Esc", "presentation mode: the view, large read-outs"},
                                {"Ctrl+= / Ctrl+-", "UI scale"}, {"Double-click plot", "fit the view"},
                                {"Wheel / drag", "zoom / pan a plot"}, {"Shift+click", "add a point (2-D data)"},
                                {"F1", "this window"},          {"Ctrl+Q", "quit"}};

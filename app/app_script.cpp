@@ -18,6 +18,8 @@
 //   save-session PATH      File > Save session
 //   sweep PARAM LO HI lin|log N SEEDS STEPS   Run > Sweep, started (a choice: LO HI ignored)
 //   sweep-wait             until the sweep has ended
+//   pen-stroke X0 Y0 X1 Y1 a pen stroke (screen pixels), as a drag with the pen (key P)
+//   expect annotations N   N pen strokes on screen
 //   open-sweep-run ROW     open run ROW of the sweep (as a click on its point)
 //   export-metrics PATH | export-data PATH   File > Export (CSV)
 //   intent KIND INDEX [V...]        an edit, as a view would send it
@@ -125,6 +127,12 @@ bool App::run_script_line() {
       }
       --script_pos_;  // again at the next frame
       return true;
+    } else if (cmd == "pen-stroke") {  // a pen stroke from (X0, Y0) to (X1, Y1), screen pixels
+      float x0 = 0, y0 = 0, x1 = 0, y1 = 0;
+      in >> x0 >> y0 >> x1 >> y1;
+      std::vector<ImVec2> st;
+      for (int k = 0; k <= 20; ++k) st.emplace_back(x0 + (x1 - x0) * k / 20.0f, y0 + (y1 - y0) * k / 20.0f);
+      strokes_.push_back(std::move(st));
     } else if (cmd == "sweep-wait") {  // until the sweep's job has ended (at most 120 s)
       if (!sweep_job_.running()) {
         script_wait_since_ = {};
@@ -300,6 +308,11 @@ bool App::run_script_line() {
         in >> n;
         if (!data_ || data_->rows() != n)
           fail("expected " + std::to_string(n) + " rows, found " + (data_ ? std::to_string(data_->rows()) : "no data"));
+      } else if (what == "annotations") {  // pen strokes on screen
+        size_t n = 0;
+        in >> n;
+        if (strokes_.size() != n)
+          fail("expected " + std::to_string(n) + " pen strokes, found " + std::to_string(strokes_.size()));
       } else if (what == "sweep-rows") {  // runs the sweep has finished (failed ones included)
         size_t n = 0, have = 0;
         in >> n;

@@ -248,3 +248,37 @@ TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside t
   }
   fs::remove_all(config);
 }
+
+TEST_CASE("gui annotations: the pen draws over the view, E clears it, L and P toggle the tools") {
+  const std::string config = quiet_config("annotate");
+  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  {
+    std::ofstream script("gui_annotate.txt");
+    script << "wait 3\n"
+              "screenshot gui_annotate_0.png\n"
+              "key P\n"
+              "pen-stroke 700 300 900 400\n"
+              "wait 3\n"
+              "expect annotations 1\n"
+              "screenshot gui_annotate_1.png\n"
+              "key E\n"
+              "key P\n"
+              "wait 3\n"
+              "expect annotations 0\n"
+              "screenshot gui_annotate_2.png\n"
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc p = run_gui("--dataset blobs:n=300,centers=3,seed=1 --frames 100000 --script gui_annotate.txt",
+                         "gui_annotate_end.png");
+  unsetenv("CILAB_SCREEN");
+  unsetenv("CILAB_CONFIG_DIR");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  // The stroke changes pixels along its path (and the tool's label); after E the picture is back.
+  CHECK(differing_pixels("gui_annotate_0.png", "gui_annotate_1.png", 720) > 200);
+  CHECK(differing_pixels("gui_annotate_0.png", "gui_annotate_2.png", 720 - 40) == 0);
+  fs::remove_all(config);
+}

@@ -3,6 +3,7 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "app/gl_textures.h"
+#include "app/png_export.h"
 #include "views/plot/plot.h"
 
 #include <GLFW/glfw3.h>
@@ -112,6 +113,41 @@ void App::open_path(const std::string& path) {
     return;
   }
   load_file(path);
+}
+
+void App::export_pngs_after_render(int fb_w, int fb_h) {
+  plot::ExportRequest req;
+  const bool plot_png = plot::TakeExportRequest(&req);
+  const bool window_png = png_export_delay_ > 0 && --png_export_delay_ == 0;
+  if (!plot_png && !window_png) return;
+  try {
+    const ImVec2 display = ImGui::GetIO().DisplaySize;
+    const float fx = display.x > 0 ? static_cast<float>(fb_w) / display.x : 1.0f;
+    const float fy = display.y > 0 ? static_cast<float>(fb_h) / display.y : 1.0f;
+    if (window_png) {
+      const FramePixels px = frame_pixels(png_scale_, fb_w, fb_h);
+      write_png_region(png_export_path_, px, 0, 0, px.w, px.h);
+      info_ = "Saved the window (" + std::to_string(px.w) + " x " + std::to_string(px.h) + ") to " + png_export_path_;
+      info_time_ = ImGui::GetTime();
+    }
+    if (plot_png) {
+      const FramePixels px = frame_pixels(req.scale, fb_w, fb_h);
+      const float s = static_cast<float>(req.scale);
+      const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string()
+                                                            : settings_.last_folder;
+      const std::string stem = module_name_ + "-" + req.name + "-it" +
+                               std::to_string(std::max(0, runner_->current_iteration()));
+      std::string path = (std::filesystem::path(dir) / (stem + ".png")).string();
+      for (int k = 2; std::filesystem::exists(path) && k < 1000; ++k)
+        path = (std::filesystem::path(dir) / (stem + "-" + std::to_string(k) + ".png")).string();
+      write_png_region(path, px, static_cast<int>(req.min.x * fx * s), static_cast<int>(req.min.y * fy * s),
+                       static_cast<int>(req.max.x * fx * s + 0.999f), static_cast<int>(req.max.y * fy * s + 0.999f));
+      info_ = "Saved the plot to " + path;
+      info_time_ = ImGui::GetTime();
+    }
+  } catch (const std::exception& e) {
+    show_error(std::string("cannot save the PNG: ") + e.what());
+  }
 }
 
 void App::toggle_presentation() {
@@ -384,6 +420,7 @@ int App::run() {
     glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
+    export_pngs_after_render(fb_w, fb_h);
     ++frames_done;
     const bool last = opts_.frames > 0 && frames_done >= opts_.frames;
     if (!script_screenshot_.empty()) {

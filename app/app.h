@@ -253,11 +253,17 @@ class App {
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration
   // The File menu's save-to-a-path popup: a session, the metrics or the data as CSV.
-  enum class SaveKind { Session, MetricsCsv, DataCsv };
+  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng };
   SaveKind save_kind_ = SaveKind::Session;
   bool save_session_request_ = false; // open the popup this frame (for save_kind_)
   std::string session_path_;          // the popup's path
   void export_metrics_csv(const std::string& path);
+  // PNG export: the window (File > Export, saved two frames later so the dialog is gone) and one
+  // plot (its right-click menu, plot::TakeExportRequest), at 1x or 2x; after rendering, before the swap.
+  void export_pngs_after_render(int fb_w, int fb_h);
+  int png_scale_ = 1;
+  int png_export_delay_ = 0;  // frames until the window is saved (0: none pending)
+  std::string png_export_path_;
   void export_data_csv(const std::string& path);
 
   // The sweep window: its settings, and the last sweep (results written by the job under mu).

@@ -166,6 +166,11 @@ void App::draw_menu_bar() {
         save_session_request_ = true;
       }
       mark_target("menu:File/Export/Data");
+      if (ImGui::MenuItem("The window (PNG, 1x or 2x)...")) {
+        save_kind_ = SaveKind::WindowPng;
+        save_session_request_ = true;
+      }
+      mark_target("menu:File/Export/Window");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The current dataset, clicked points included: features, then a label column;\n"
                           "it loads back with File > Open.");

@@ -343,7 +343,7 @@ void App::export_data_csv(const std::string& path) {
 }
 
 void App::draw_save_session_popup() {
-  const char* titles[] = {"Save session", "Export metrics", "Export data"};
+  const char* titles[] = {"Save session", "Export metrics", "Export data", "Export the window as PNG"};
   const char* title = titles[static_cast<int>(save_kind_)];
   if (save_session_request_) {
     save_session_request_ = false;
@@ -351,7 +351,9 @@ void App::draw_save_session_popup() {
                                                           : settings_.last_folder;
     const std::string file = save_kind_ == SaveKind::Session      ? module_name_ + ".cilab"
                              : save_kind_ == SaveKind::MetricsCsv ? module_name_ + "-metrics.csv"
-                                                                  : (data_ ? data_->name : std::string("data")) + ".csv";
+                             : save_kind_ == SaveKind::WindowPng
+                                 ? module_name_ + "-it" + std::to_string(std::max(0, runner_->current_iteration())) + ".png"
+                                 : (data_ ? data_->name : std::string("data")) + ".csv";
     session_path_ = (std::filesystem::path(dir) / file).string();
     ImGui::OpenPopup(title);
   }
@@ -365,7 +367,13 @@ void App::draw_save_session_popup() {
   else if (save_kind_ == SaveKind::MetricsCsv)
     ImGui::TextWrapped("One row per iteration: iteration, every metric of %s, step_ms (as cilab run writes).",
                        module_name_.c_str());
-  else
+  else if (save_kind_ == SaveKind::WindowPng) {
+    ImGui::TextWrapped("The whole window as it is drawn (this dialog closes first). 2x renders it again at twice "
+                       "the resolution, for slides. One plot: right-click it > Save as PNG.");
+    ImGui::RadioButton("1x", &png_scale_, 1);
+    ImGui::SameLine();
+    ImGui::RadioButton("2x", &png_scale_, 2);
+  } else
     ImGui::TextWrapped("The current dataset (%d rows, clicked points included): features, then a label column.",
                        data_ ? data_->rows() : 0);
   ImGui::SetNextItemWidth(-1.0f);
@@ -375,6 +383,10 @@ void App::draw_save_session_popup() {
   if (ImGui::Button("Save") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
     if (save_kind_ == SaveKind::Session) save_session(session_path_);
     else if (save_kind_ == SaveKind::MetricsCsv) export_metrics_csv(session_path_);
+    else if (save_kind_ == SaveKind::WindowPng) {
+      png_export_path_ = session_path_;
+      png_export_delay_ = 3;  // after the dialog has gone from the picture
+    }
     else export_data_csv(session_path_);
     ImGui::CloseCurrentPopup();
   }

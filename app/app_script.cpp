@@ -22,6 +22,7 @@
 //   expect annotations N   N pen strokes on screen
 //   open-sweep-run ROW     open run ROW of the sweep (as a click on its point)
 //   export-metrics PATH | export-data PATH   File > Export (CSV)
+//   export-png SCALE PATH  File > Export > the window as PNG, at 1x or 2x
 //   intent KIND INDEX [V...]        an edit, as a view would send it
 //   add-point X Y | remove-point X Y
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME | expect sweep-rows N
@@ -265,6 +266,10 @@ bool App::run_script_line() {
       std::getline(in >> std::ws, path);
       if (cmd == "export-metrics") export_metrics_csv(path);
       else export_data_csv(path);
+    } else if (cmd == "export-png") {  // File > Export > the window: export-png SCALE PATH
+      in >> png_scale_;
+      std::getline(in >> std::ws, png_export_path_);
+      png_export_delay_ = 1;
     } else if (cmd == "preset") {  // as a click in the Presets menu
       std::string name;
       in >> name;

@@ -72,6 +72,8 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
               "wait 2\n"
               "save-session " << session << "\n"
               "export-metrics " << config << "/metrics.csv\n"
+              "export-png 2 " << config << "/window2x.png\n"
+              "wait 2\n"
               "export-data " << config << "/data.csv\n"
               "wait 2\n"
               "expect no-error\n"
@@ -107,6 +109,10 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
     CHECK(back->rows() == 301);
     CHECK(back->x == lab.data_embedded->x);
     CHECK(back->labels.size() == 301);
+    const ImageStats w2 = stats(config + "/window2x.png");  // File > Export > the window at 2x
+    CHECK(w2.w == 2 * 1280);
+    CHECK(w2.h == 2 * 720);
+    CHECK(w2.distinct > 100);
   }
 
   {

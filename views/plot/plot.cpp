@@ -14,6 +14,7 @@
 //  2026-11-26  SetupAxesFitKey, SetupColorBar, PlotLegendEntry, Colormap::Labels, callers' caches
 //              (GetCache/SetCache), plot text logged for tests.
 #include <algorithm>
+#include <cctype>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
@@ -741,6 +742,11 @@ void context_menu(Context& c) {
             if (ImGui::MenuItem(names[i], nullptr, now == i)) st.legend_location = i;
         ImGui::EndMenu();
     }
+    ImGui::Separator();
+    if (ImGui::MenuItem("Save as PNG (1x)")) st.export_scale = 1;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("This plot as drawn, into the folder of the file dialog");
+    if (ImGui::MenuItem("Save as PNG (2x)")) st.export_scale = 2;
+    if (ImGui::IsItemHovered()) ImGui::SetTooltip("This plot drawn again at twice the resolution (slides)");
     ImGui::EndPopup();
 }
 
@@ -760,6 +766,18 @@ void EndPlot() {
     draw_legend(c);
     draw_mouse_text(c);
     dl->PopClipRect();
+    if (st.export_scale > 0 && !ImGui::IsPopupOpen(ImHashStr("##plot_menu", 0, st.id), 0)) {
+        // The frame after the menu closed: this frame's picture has no popup over it.
+        c.has_export = true;
+        c.export_request.min = c.frame_rect.Min;
+        c.export_request.max = c.frame_rect.Max;
+        c.export_request.scale = st.export_scale;
+        std::string name = c.title.substr(0, c.title.find("##"));
+        for (char& ch : name)
+            if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '-';
+        c.export_request.name = name.empty() ? "plot" : name;
+        st.export_scale = 0;
+    }
     context_menu(c);
 
     // fits gathered this frame take effect next frame (one-frame latency)
@@ -816,6 +834,14 @@ ImVec2 GetPlotSize() {
 }
 
 void RequestFit() { GetPlotContextRef("RequestFit").plot->fit_request = true; }
+
+bool TakeExportRequest(ExportRequest* out) {
+    Context* c = GetCurrentContext();
+    if (!c || !c->has_export) return false;
+    c->has_export = false;
+    *out = c->export_request;
+    return true;
+}
 
 bool DragPoint(int id, double* x, double* y, ImU32 color, float radius) {
     Context& c = GetPlotContextRef("DragPoint");

@@ -28,6 +28,8 @@
 
 #include <imgui.h>
 
+#include <string>
+
 #include "views/plot/texture.h"
 
 namespace plot {
@@ -281,6 +283,17 @@ ImVec2 GetPlotPos();
 ImVec2 GetPlotSize();
 // Request a fit of both axes on the next frame.
 void RequestFit();
+
+// A plot's "Save as PNG" (its right-click menu) for this frame: the plot's frame
+// in screen pixels, the scale (1 or 2) and a file stem from its title. The app
+// takes it after drawing and saves that region of the rendered frame.
+struct ExportRequest {
+    ImVec2 min, max;
+    int scale = 1;
+    std::string name;
+};
+// True (and the request) when a plot asked this frame; the request is cleared.
+bool TakeExportRequest(ExportRequest* out);
 // A draggable handle at (*x, *y); returns true while the user drags it (and updates *x, *y).
 // While a DragPoint is held the plot does not pan.
 bool DragPoint(int id, double* x, double* y, ImU32 color = kAutoColor, float radius = 5.0f);

@@ -63,6 +63,7 @@ struct ItemState {
 // Persistent per-plot state.
 struct PlotState {
     ImGuiID id = 0;
+    int export_scale = 0;  // "Save as PNG" chosen in its menu: 1 or 2 (0: none)
     Axis x, y;
     bool initialized = false;
     int first_frame = -1;
@@ -88,6 +89,8 @@ struct PlotState {
 // The plot context.
 struct Context {
     std::unordered_map<ImGuiID, PlotState> plots;
+    bool has_export = false;  // a plot asked to be saved as PNG this frame (TakeExportRequest)
+    ExportRequest export_request;
     TextureProvider* provider = nullptr;
     // Callers' caches (GetCache/SetCache) with the frame they were last used.
     struct CacheSlot {

@@ -2,6 +2,7 @@
 #include "algorithms/nn/layers.h"
 
 #include "algorithms/core/parallel.h"
+#include "algorithms/nn/gemm_kernels.h"
 
 // The GEMMs here are single-threaded Eigen calls on column blocks that
 // parallel.h distributes; Eigen must not start threads of its own.
@@ -267,13 +268,22 @@ class Linear : public Layer<T> {
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
     const Eigen::Index rows = dy.rows();
-    // dW (out x in) += dy^T x over blocks of input columns; db += column sums of dy.
+    // dW (out x in) += dy^T x over blocks of input columns (dy^T read in
+    // place: A(j, i) = dy(i, j)); the columns after the last full packet as
+    // dW^T += x^T dy on those columns, into scratch, then added.
     const ColBlocks cw(in_);
+    const int full = in_ / kW * kW;
     parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
-      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
-      Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>> gw(gw_ + k0, out_, nk, Eigen::OuterStride<>(in_));
-      gw.noalias() += dy.transpose() * x_->middleCols(k0, nk);
+      const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
+      if (k1 > k0) gemm::gemm_outer<T>(true, out_, k1 - k0, rows, dy.data(), 1, out_, x_->data() + k0, in_, gw_ + k0, in_);
     });
+    if (full < in_) {
+      const int nt = in_ - full;
+      scratch_.resize(static_cast<Eigen::Index>(nt) * out_);
+      gemm::gemm_outer<T>(false, nt, out_, rows, x_->data() + full, 1, in_, dy.data(), out_, scratch_.data(), out_);
+      for (int j = 0; j < out_; ++j)
+        for (int c = 0; c < nt; ++c) gw_[j * in_ + full + c] += scratch_[c * out_ + j];
+    }
     // db += column sums of dy, summed row after row into an owned vector: an
     // Eigen reduction straight into the (arbitrarily aligned) gradient buffer
     // would sum its first entries in another order than the rest, depending
@@ -308,19 +318,30 @@ class Linear : public Layer<T> {
   }
 
  private:
-  // dx (rows x in) = dy W over fixed blocks of input columns.
-  void input_gradient(const Mat<T>& dy, Mat<T>& dx) const {
+  // dx (rows x in) = dy W over fixed blocks of input columns (W's rows read
+  // in place); the columns after the last full packet as dot products with
+  // the rows of W^T (a transposed copy of those columns).
+  void input_gradient(const Mat<T>& dy, Mat<T>& dx) {
     const Eigen::Index rows = dy.rows();
     const ColBlocks cw(in_);
+    const int full = in_ / kW * kW;
     dx.resize(rows, in_);
     parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
-      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
-      const Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>> w(w_ + k0, out_, nk, Eigen::OuterStride<>(in_));
-      dx.middleCols(k0, nk).noalias() = dy * w;
+      const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
+      if (k1 > k0) gemm::gemm_outer<T>(false, rows, k1 - k0, out_, dy.data(), out_, 1, w_ + k0, in_, dx.data() + k0, in_);
     });
+    if (full < in_) {
+      const int nt = in_ - full;
+      scratch_.resize(static_cast<Eigen::Index>(nt) * out_);
+      for (int c = 0; c < nt; ++c)
+        for (int j = 0; j < out_; ++j) scratch_[c * out_ + j] = w_[j * in_ + full + c];
+      gemm::gemm_dot<T>(false, rows, nt, out_, dy.data(), out_, scratch_.data(), out_, dx.data() + full, in_);
+    }
   }
-  // y = x W^T + b over fixed blocks of output columns; with `a`, also
-  // ay = a(y) per block (ay sized here).
+  // y = x W^T + b over fixed blocks of output columns (x times a transposed
+  // copy of W, the bias added as each tile is stored); the columns after the
+  // last full packet as dot products of x's rows with W's rows. With `a`,
+  // also ay = a(y) per block (ay sized here).
   void forward_blocks(const Mat<T>& x, Mat<T>& y, ActivationLayer<T>* a, Mat<T>* ay) {
     x_ = &x;
     const Eigen::Index rows = x.rows();
@@ -329,23 +350,36 @@ class Linear : public Layer<T> {
       ay->resize(rows, out_);
       a->fused_begin(y, *ay);
     }
+    const T* b = w_ + out_ * in_;
+    const int full = out_ / kW * kW;
+    if (full > 0) {
+      wt_.resize(static_cast<Eigen::Index>(in_) * out_);
+      for (int j = 0; j < out_; ++j)
+        for (int k = 0; k < in_; ++k) wt_[k * out_ + j] = w_[j * in_ + k];
+    }
     const ColBlocks cb(out_);
     parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
-      const int j0 = cb.begin(blk), nj = cb.begin(blk + 1) - j0;
-      const MapMat<T> w(w_ + j0 * in_, nj, in_);
-      const MapVec<T> b(w_ + out_ * in_ + j0, nj);
-      auto yb = y.middleCols(j0, nj);
-      yb.rowwise() = b.transpose();
-      yb.noalias() += x * w.transpose();
-      if (a) a->fused_columns(y, *ay, j0, nj);
+      const int j0 = cb.begin(blk), j1 = std::min(cb.begin(blk + 1), full);
+      if (j1 <= j0) return;
+      gemm::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
+                          b + j0);
+      if (a) a->fused_columns(y, *ay, j0, j1 - j0);
     });
+    if (full < out_) {
+      gemm::gemm_dot<T>(false, rows, out_ - full, in_, x.data(), in_, w_ + full * in_, in_, y.data() + full, out_,
+                        b + full);
+      if (a) a->fused_columns(y, *ay, full, out_ - full);
+    }
   }
 
+  static constexpr int kW = gemm::kPacket<T>;
   int in_ = 0, out_;
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
-  Vec<T> colsum_;  // backward scratch: column sums of dy
+  Vec<T> colsum_;   // backward scratch: column sums of dy
+  Vec<T> wt_;       // forward scratch: W^T (in x out, row-major)
+  Vec<T> scratch_;  // backward scratch: the last columns' products
 };
 
 // ---------------------------------------------------------------- dropout

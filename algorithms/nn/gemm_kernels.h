@@ -1,0 +1,178 @@
+// Small dense products for the network library's Linear layer (layers.cpp
+// only: keep this header out of anything widely included).
+//
+// A training step of a small MLP multiplies thin matrices (a batch of 256 rows
+// by 64 x 64 weights: ~1M multiply-adds). Eigen's general GEMM packs both
+// operands into blocked buffers (heap-allocated per product) before its
+// kernel runs; at this size the packing and the allocation cost about as much
+// as a third of the arithmetic. These kernels read the operands where they
+// lie instead:
+//
+//   gemm_outer  C (M x N, row-major) = or += A (M x K) B (K x N), B row-major
+//               with contiguous rows (a weight matrix, a batch): a register
+//               tile of MR rows x NP packets of C; per k, NP packets of B's
+//               row k and one broadcast of A(i, k) per tile row. A is read
+//               through strides (A(i, k) = a[i rs + k cs]), so dy^T is dy
+//               read column-wise, with no transposed copy.
+//   gemm_dot    C (M x N) = or += A (M x K) Bt^T, A and Bt with contiguous
+//               rows (C(i, j) = A row i . Bt row j): for outputs narrower than
+//               one packet (a logit, a 2-D sample).
+//
+// Optional epilogue (not accumulating): C = bias (one entry per column of C)
+// + product. Each C entry is summed over k in increasing order, in packets
+// along the columns (gemm_outer) or along k (gemm_dot), from the operands
+// alone: the result depends neither on the buffers' addresses nor on how the
+// caller splits C into column blocks that start on a packet boundary, so the
+// same inputs give the same bits in every run and on any thread count.
+#pragma once
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <cstddef>
+
+namespace cilab::nn::gemm {
+
+using Index = std::ptrdiff_t;
+
+template <class T>
+using Packet = typename Eigen::internal::packet_traits<T>::type;
+// Scalars per packet (16 floats with AVX-512, 4 with SSE).
+template <class T>
+constexpr int kPacket = Eigen::internal::unpacket_traits<Packet<T>>::size;
+
+// Register tile of gemm_outer: kTileRows rows x kTilePackets packets of C
+// (6 x 4 accumulators fit AVX-512's 32 registers with the 4 B packets; 3 x 4
+// fit AVX2's or SSE's 16).
+constexpr int kTilePackets = 4;
+#if defined(EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS) && EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32
+constexpr int kTileRows = 6;
+#else
+constexpr int kTileRows = 3;
+#endif
+
+namespace detail {
+
+template <class T, int MR, int NP, bool Acc>
+inline void outer_tile(const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc, Index k_size,
+                       const T* bias) {
+  using P = Packet<T>;
+  constexpr int W = kPacket<T>;
+  P acc[MR][NP];
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 8
+    for (int p = 0; p < NP; ++p) acc[r][p] = Eigen::internal::pset1<P>(T(0));
+  for (Index k = 0; k < k_size; ++k) {
+    const T* bk = b + k * ldb;
+    P bp[NP];
+#pragma GCC unroll 8
+    for (int p = 0; p < NP; ++p) bp[p] = Eigen::internal::ploadu<P>(bk + p * W);
+    const T* ak = a + k * cs;
+#pragma GCC unroll 8
+    for (int r = 0; r < MR; ++r) {
+      const P ar = Eigen::internal::pset1<P>(ak[r * rs]);
+#pragma GCC unroll 8
+      for (int p = 0; p < NP; ++p) acc[r][p] = Eigen::internal::pmadd(ar, bp[p], acc[r][p]);
+    }
+  }
+#pragma GCC unroll 8
+  for (int r = 0; r < MR; ++r)
+#pragma GCC unroll 8
+    for (int p = 0; p < NP; ++p) {
+      T* cp = c + r * ldc + p * W;
+      P v = acc[r][p];
+      if constexpr (Acc) v = Eigen::internal::padd(Eigen::internal::ploadu<P>(cp), v);
+      else if (bias) v = Eigen::internal::padd(Eigen::internal::ploadu<P>(bias + p * W), v);
+      Eigen::internal::pstoreu(cp, v);
+    }
+}
+
+// Every row tile of C's columns [0, NP packets).
+template <class T, int NP, bool Acc>
+inline void outer_rows(Index m, const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc,
+                       Index k_size, const T* bias) {
+  Index i = 0;
+  for (; i + kTileRows <= m; i += kTileRows)
+    outer_tile<T, kTileRows, NP, Acc>(a + i * rs, rs, cs, b, ldb, c + i * ldc, ldc, k_size, bias);
+  const T* ai = a + i * rs;
+  T* ci = c + i * ldc;
+  switch (m - i) {
+    case 5: if constexpr (kTileRows > 5) outer_tile<T, 5, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
+    case 4: if constexpr (kTileRows > 4) outer_tile<T, 4, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
+    case 3: if constexpr (kTileRows > 3) outer_tile<T, 3, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
+    case 2: outer_tile<T, 2, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
+    case 1: outer_tile<T, 1, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
+    default: break;
+  }
+}
+
+template <class T, bool Acc>
+void outer(Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc,
+           const T* bias) {
+  constexpr int W = kPacket<T>;
+  Index j = 0;
+  for (; j + kTilePackets * W <= n; j += kTilePackets * W)
+    outer_rows<T, kTilePackets, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bias ? bias + j : nullptr);
+  const Index packets = (n - j) / W;
+  const T* bj = bias ? bias + j : nullptr;
+  switch (packets) {
+    case 3: outer_rows<T, 3, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj); break;
+    case 2: outer_rows<T, 2, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj); break;
+    case 1: outer_rows<T, 1, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj); break;
+    default: break;
+  }
+  j += packets * W;
+  // The last columns (fewer than a packet): plain loops, k in increasing order.
+  for (Index i = 0; i < m; ++i)
+    for (Index jj = j; jj < n; ++jj) {
+      T s = T(0);
+      for (Index k = 0; k < k_size; ++k) s += a[i * rs + k * cs] * b[k * ldb + jj];
+      T& out = c[i * ldc + jj];
+      out = Acc ? out + s : (bias ? bias[jj] + s : s);
+    }
+}
+
+// dot(a, b) over k_size entries: packets along k summed into one accumulator
+// in increasing k, reduced, then the remaining entries.
+template <class T>
+inline T dot(const T* a, const T* b, Index k_size) {
+  using P = Packet<T>;
+  constexpr int W = kPacket<T>;
+  Index k = 0;
+  T s = T(0);
+  if (k_size >= W) {
+    P acc = Eigen::internal::pset1<P>(T(0));
+    for (; k + W <= k_size; k += W)
+      acc = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + k), Eigen::internal::ploadu<P>(b + k), acc);
+    s = Eigen::internal::predux(acc);
+  }
+  for (; k < k_size; ++k) s += a[k] * b[k];
+  return s;
+}
+
+}  // namespace detail
+
+// C = A B (+ bias per column of C), or C += A B when accumulate; see the top.
+// A(i, k) = a[i rs + k cs]; B(k, j) = b[k ldb + j]; C(i, j) = c[i ldc + j].
+template <class T>
+void gemm_outer(bool accumulate, Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const T* b,
+                Index ldb, T* c, Index ldc, const T* bias = nullptr) {
+  if (accumulate) detail::outer<T, true>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, nullptr);
+  else detail::outer<T, false>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, bias);
+}
+
+// C(i, j) = (bias[j] +) A row i . Bt row j, or C(i, j) += it when accumulate.
+// A(i, k) = a[i lda + k]; Bt(j, k) = bt[j ldbt + k]; C(i, j) = c[i ldc + j].
+template <class T>
+void gemm_dot(bool accumulate, Index m, Index n, Index k_size, const T* a, Index lda, const T* bt, Index ldbt, T* c,
+              Index ldc, const T* bias = nullptr) {
+  for (Index i = 0; i < m; ++i)
+    for (Index j = 0; j < n; ++j) {
+      const T s = detail::dot(a + i * lda, bt + j * ldbt, k_size);
+      T& out = c[i * ldc + j];
+      out = accumulate ? out + s : (bias ? bias[j] + s : s);
+    }
+}
+
+}  // namespace cilab::nn::gemm

@@ -18,8 +18,9 @@
 //               rows (C(i, j) = A row i . Bt row j): for outputs narrower than
 //               one packet (a logit, a 2-D sample).
 //
-// Optional epilogue (not accumulating): C = bias (one entry per column of C)
-// + product. Each C entry is summed over k in increasing order, in packets
+// Optional epilogue of gemm_outer (not accumulating): C = bias (one entry per
+// column of C) + product, and R = ReLU(C) into a second matrix laid out as C
+// (a Linear layer followed by a ReLU: one pass). Each C entry is summed over k in increasing order, in packets
 // along the columns (gemm_outer) or along k (gemm_dot), from the operands
 // alone: the result depends neither on the buffers' addresses nor on how the
 // caller splits C into column blocks that start on a packet boundary, so the
@@ -55,7 +56,7 @@ namespace detail {
 
 template <class T, int MR, int NP, bool Acc>
 inline void outer_tile(const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc, Index k_size,
-                       const T* bias) {
+                       const T* bias, T* relu) {
   using P = Packet<T>;
   constexpr int W = kPacket<T>;
   P acc[MR][NP];
@@ -85,41 +86,49 @@ inline void outer_tile(const T* a, Index rs, Index cs, const T* b, Index ldb, T*
       if constexpr (Acc) v = Eigen::internal::padd(Eigen::internal::ploadu<P>(cp), v);
       else if (bias) v = Eigen::internal::padd(Eigen::internal::ploadu<P>(bias + p * W), v);
       Eigen::internal::pstoreu(cp, v);
+      // max(v, 0) as z > 0 ? z : 0 (NaN and -0 give +0, as the ReLU layer)
+      if (relu)
+        Eigen::internal::pstoreu(relu + r * ldc + p * W,
+                                 Eigen::internal::pand(v, Eigen::internal::pcmp_lt(Eigen::internal::pset1<P>(T(0)), v)));
     }
 }
 
 // Every row tile of C's columns [0, NP packets).
 template <class T, int NP, bool Acc>
 inline void outer_rows(Index m, const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc,
-                       Index k_size, const T* bias) {
+                       Index k_size, const T* bias, T* relu) {
   Index i = 0;
   for (; i + kTileRows <= m; i += kTileRows)
-    outer_tile<T, kTileRows, NP, Acc>(a + i * rs, rs, cs, b, ldb, c + i * ldc, ldc, k_size, bias);
+    outer_tile<T, kTileRows, NP, Acc>(a + i * rs, rs, cs, b, ldb, c + i * ldc, ldc, k_size, bias,
+                                      relu ? relu + i * ldc : nullptr);
   const T* ai = a + i * rs;
   T* ci = c + i * ldc;
+  T* ri = relu ? relu + i * ldc : nullptr;
   switch (m - i) {
-    case 5: if constexpr (kTileRows > 5) outer_tile<T, 5, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
-    case 4: if constexpr (kTileRows > 4) outer_tile<T, 4, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
-    case 3: if constexpr (kTileRows > 3) outer_tile<T, 3, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
-    case 2: outer_tile<T, 2, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
-    case 1: outer_tile<T, 1, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias); break;
+    case 5: if constexpr (kTileRows > 5) outer_tile<T, 5, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
+    case 4: if constexpr (kTileRows > 4) outer_tile<T, 4, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
+    case 3: if constexpr (kTileRows > 3) outer_tile<T, 3, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
+    case 2: outer_tile<T, 2, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
+    case 1: outer_tile<T, 1, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
     default: break;
   }
 }
 
 template <class T, bool Acc>
 void outer(Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc,
-           const T* bias) {
+           const T* bias, T* relu) {
   constexpr int W = kPacket<T>;
   Index j = 0;
   for (; j + kTilePackets * W <= n; j += kTilePackets * W)
-    outer_rows<T, kTilePackets, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bias ? bias + j : nullptr);
+    outer_rows<T, kTilePackets, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bias ? bias + j : nullptr,
+                                     relu ? relu + j : nullptr);
   const Index packets = (n - j) / W;
   const T* bj = bias ? bias + j : nullptr;
+  T* rj = relu ? relu + j : nullptr;
   switch (packets) {
-    case 3: outer_rows<T, 3, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj); break;
-    case 2: outer_rows<T, 2, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj); break;
-    case 1: outer_rows<T, 1, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj); break;
+    case 3: outer_rows<T, 3, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj); break;
+    case 2: outer_rows<T, 2, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj); break;
+    case 1: outer_rows<T, 1, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj); break;
     default: break;
   }
   j += packets * W;
@@ -130,6 +139,7 @@ void outer(Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const
       for (Index k = 0; k < k_size; ++k) s += a[i * rs + k * cs] * b[k * ldb + jj];
       T& out = c[i * ldc + jj];
       out = Acc ? out + s : (bias ? bias[jj] + s : s);
+      if (relu) relu[i * ldc + jj] = out > T(0) ? out : T(0);
     }
 }
 
@@ -153,13 +163,14 @@ inline T dot(const T* a, const T* b, Index k_size) {
 
 }  // namespace detail
 
-// C = A B (+ bias per column of C), or C += A B when accumulate; see the top.
+// C = A B (+ bias per column of C; and relu(i, j) = max(C(i, j), 0) when
+// relu is given), or C += A B when accumulate; see the top.
 // A(i, k) = a[i rs + k cs]; B(k, j) = b[k ldb + j]; C(i, j) = c[i ldc + j].
 template <class T>
 void gemm_outer(bool accumulate, Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const T* b,
-                Index ldb, T* c, Index ldc, const T* bias = nullptr) {
-  if (accumulate) detail::outer<T, true>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, nullptr);
-  else detail::outer<T, false>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, bias);
+                Index ldb, T* c, Index ldc, const T* bias = nullptr, T* relu = nullptr) {
+  if (accumulate) detail::outer<T, true>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, nullptr, nullptr);
+  else detail::outer<T, false>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, bias, relu);
 }
 
 // C(i, j) = (bias[j] +) A row i . Bt row j, or C(i, j) += it when accumulate.

@@ -137,6 +137,7 @@ class ActivationLayer : public Layer<T> {
     x_ = &x;
     y_ = &y;
   }
+  Activation kind() const { return a_; }
   void fused_columns(const Mat<T>& x, Mat<T>& y, int j0, int nj) const {
     with_activation(a_, [&](auto a) {
       for (Eigen::Index i = 0; i < x.rows(); ++i) {
@@ -357,13 +358,15 @@ class Linear : public Layer<T> {
       for (int j = 0; j < out_; ++j)
         for (int k = 0; k < in_; ++k) wt_[k * out_ + j] = w_[j * in_ + k];
     }
+    // A ReLU is applied as each tile is stored; other activations per block.
+    const bool relu = a && a->kind() == Activation::ReLU;
     const ColBlocks cb(out_);
     parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
       const int j0 = cb.begin(blk), j1 = std::min(cb.begin(blk + 1), full);
       if (j1 <= j0) return;
       gemm::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
-                          b + j0);
-      if (a) a->fused_columns(y, *ay, j0, j1 - j0);
+                          b + j0, relu ? ay->data() + j0 : nullptr);
+      if (a && !relu) a->fused_columns(y, *ay, j0, j1 - j0);
     });
     if (full < out_) {
       gemm::gemm_dot<T>(false, rows, out_ - full, in_, x.data(), in_, w_ + full * in_, in_, y.data() + full, out_,

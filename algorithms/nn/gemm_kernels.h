@@ -19,8 +19,10 @@
 //               one packet (a logit, a 2-D sample).
 //
 // Optional epilogue of gemm_outer (not accumulating): C = bias (one entry per
-// column of C) + product, and R = ReLU(C) into a second matrix laid out as C
-// (a Linear layer followed by a ReLU: one pass). Each C entry is summed over k in increasing order, in packets
+// column of C) + product, and a second output R laid out as C: R = ReLU(C)
+// (a Linear layer's forward followed by a ReLU), or R = C relu'(Z) for a
+// matrix Z laid out as C (a Linear layer's input gradient followed by the
+// backward of the ReLU below it, Z that ReLU's input): one pass. Each C entry is summed over k in increasing order, in packets
 // along the columns (gemm_outer) or along k (gemm_dot), from the operands
 // alone: the result depends neither on the buffers' addresses nor on how the
 // caller splits C into column blocks that start on a packet boundary, so the
@@ -56,7 +58,7 @@ namespace detail {
 
 template <class T, int MR, int NP, bool Acc>
 inline void outer_tile(const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc, Index k_size,
-                       const T* bias, T* relu) {
+                       const T* bias, T* r_out, const T* z) {
   using P = Packet<T>;
   constexpr int W = kPacket<T>;
   P acc[MR][NP];
@@ -86,49 +88,57 @@ inline void outer_tile(const T* a, Index rs, Index cs, const T* b, Index ldb, T*
       if constexpr (Acc) v = Eigen::internal::padd(Eigen::internal::ploadu<P>(cp), v);
       else if (bias) v = Eigen::internal::padd(Eigen::internal::ploadu<P>(bias + p * W), v);
       Eigen::internal::pstoreu(cp, v);
-      // max(v, 0) as z > 0 ? z : 0 (NaN and -0 give +0, as the ReLU layer)
-      if (relu)
-        Eigen::internal::pstoreu(relu + r * ldc + p * W,
-                                 Eigen::internal::pand(v, Eigen::internal::pcmp_lt(Eigen::internal::pset1<P>(T(0)), v)));
+      if (r_out) {
+        const P zero = Eigen::internal::pset1<P>(T(0));
+        const Index at = r * ldc + p * W;
+        if (z)  // v relu'(z) = v (z > 0 ? 1 : 0), as the ReLU layer's backward
+          v = Eigen::internal::pmul(v, Eigen::internal::pand(Eigen::internal::pset1<P>(T(1)),
+                                                             Eigen::internal::pcmp_lt(zero, Eigen::internal::ploadu<P>(z + at))));
+        else  // relu(v) = v > 0 ? v : 0 (NaN and -0 give +0, as the ReLU layer)
+          v = Eigen::internal::pand(v, Eigen::internal::pcmp_lt(zero, v));
+        Eigen::internal::pstoreu(r_out + at, v);
+      }
     }
 }
 
 // Every row tile of C's columns [0, NP packets).
 template <class T, int NP, bool Acc>
 inline void outer_rows(Index m, const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc,
-                       Index k_size, const T* bias, T* relu) {
+                       Index k_size, const T* bias, T* r_out, const T* z) {
   Index i = 0;
   for (; i + kTileRows <= m; i += kTileRows)
     outer_tile<T, kTileRows, NP, Acc>(a + i * rs, rs, cs, b, ldb, c + i * ldc, ldc, k_size, bias,
-                                      relu ? relu + i * ldc : nullptr);
+                                      r_out ? r_out + i * ldc : nullptr, z ? z + i * ldc : nullptr);
   const T* ai = a + i * rs;
   T* ci = c + i * ldc;
-  T* ri = relu ? relu + i * ldc : nullptr;
+  T* ri = r_out ? r_out + i * ldc : nullptr;
+  const T* zi = z ? z + i * ldc : nullptr;
   switch (m - i) {
-    case 5: if constexpr (kTileRows > 5) outer_tile<T, 5, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
-    case 4: if constexpr (kTileRows > 4) outer_tile<T, 4, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
-    case 3: if constexpr (kTileRows > 3) outer_tile<T, 3, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
-    case 2: outer_tile<T, 2, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
-    case 1: outer_tile<T, 1, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri); break;
+    case 5: if constexpr (kTileRows > 5) outer_tile<T, 5, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri, zi); break;
+    case 4: if constexpr (kTileRows > 4) outer_tile<T, 4, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri, zi); break;
+    case 3: if constexpr (kTileRows > 3) outer_tile<T, 3, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri, zi); break;
+    case 2: outer_tile<T, 2, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri, zi); break;
+    case 1: outer_tile<T, 1, NP, Acc>(ai, rs, cs, b, ldb, ci, ldc, k_size, bias, ri, zi); break;
     default: break;
   }
 }
 
 template <class T, bool Acc>
 void outer(Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const T* b, Index ldb, T* c, Index ldc,
-           const T* bias, T* relu) {
+           const T* bias, T* r_out, const T* z) {
   constexpr int W = kPacket<T>;
   Index j = 0;
   for (; j + kTilePackets * W <= n; j += kTilePackets * W)
     outer_rows<T, kTilePackets, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bias ? bias + j : nullptr,
-                                     relu ? relu + j : nullptr);
+                                     r_out ? r_out + j : nullptr, z ? z + j : nullptr);
   const Index packets = (n - j) / W;
   const T* bj = bias ? bias + j : nullptr;
-  T* rj = relu ? relu + j : nullptr;
+  T* rj = r_out ? r_out + j : nullptr;
+  const T* zj = z ? z + j : nullptr;
   switch (packets) {
-    case 3: outer_rows<T, 3, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj); break;
-    case 2: outer_rows<T, 2, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj); break;
-    case 1: outer_rows<T, 1, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj); break;
+    case 3: outer_rows<T, 3, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj, zj); break;
+    case 2: outer_rows<T, 2, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj, zj); break;
+    case 1: outer_rows<T, 1, Acc>(m, a, rs, cs, b + j, ldb, c + j, ldc, k_size, bj, rj, zj); break;
     default: break;
   }
   j += packets * W;
@@ -139,7 +149,10 @@ void outer(Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const
       for (Index k = 0; k < k_size; ++k) s += a[i * rs + k * cs] * b[k * ldb + jj];
       T& out = c[i * ldc + jj];
       out = Acc ? out + s : (bias ? bias[jj] + s : s);
-      if (relu) relu[i * ldc + jj] = out > T(0) ? out : T(0);
+      if (r_out) {
+        const Index at = i * ldc + jj;
+        r_out[at] = z ? out * (z[at] > T(0) ? T(1) : T(0)) : (out > T(0) ? out : T(0));
+      }
     }
 }
 
@@ -163,14 +176,15 @@ inline T dot(const T* a, const T* b, Index k_size) {
 
 }  // namespace detail
 
-// C = A B (+ bias per column of C; and relu(i, j) = max(C(i, j), 0) when
-// relu is given), or C += A B when accumulate; see the top.
-// A(i, k) = a[i rs + k cs]; B(k, j) = b[k ldb + j]; C(i, j) = c[i ldc + j].
+// C = A B (+ bias per column of C), or C += A B when accumulate; see the top.
+// With r_out (not accumulating): R = ReLU(C), or R = C relu'(Z) when z is
+// given. A(i, k) = a[i rs + k cs]; B(k, j) = b[k ldb + j]; C(i, j) = c[i ldc + j],
+// R(i, j) = r_out[i ldc + j], Z(i, j) = z[i ldc + j].
 template <class T>
 void gemm_outer(bool accumulate, Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const T* b,
-                Index ldb, T* c, Index ldc, const T* bias = nullptr, T* relu = nullptr) {
-  if (accumulate) detail::outer<T, true>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, nullptr, nullptr);
-  else detail::outer<T, false>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, bias, relu);
+                Index ldb, T* c, Index ldc, const T* bias = nullptr, T* r_out = nullptr, const T* z = nullptr) {
+  if (accumulate) detail::outer<T, true>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, nullptr, nullptr, nullptr);
+  else detail::outer<T, false>(m, n, k_size, a, rs, cs, b, ldb, c, ldc, bias, r_out, z);
 }
 
 // C(i, j) = (bias[j] +) A row i . Bt row j, or C(i, j) += it when accumulate.

@@ -138,6 +138,8 @@ class ActivationLayer : public Layer<T> {
     y_ = &y;
   }
   Activation kind() const { return a_; }
+  // The input of the last forward (backward reads it).
+  const Mat<T>& input() const { return *x_; }
   void fused_columns(const Mat<T>& x, Mat<T>& y, int j0, int nj) const {
     with_activation(a_, [&](auto a) {
       for (Eigen::Index i = 0; i < x.rows(); ++i) {
@@ -268,6 +270,39 @@ class Linear : public Layer<T> {
     return true;
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    param_gradients(dy);
+    if (dx) input_gradient(dy, *dx, nullptr, nullptr);
+  }
+  // dx = dy W alone (no dW, no db).
+  void backward_input(const Mat<T>& dy, Mat<T>& dx) override { input_gradient(dy, dx, nullptr, nullptr); }
+  // With a ReLU below: its backward applied as each tile of dz is stored
+  // (whole packets of input columns only).
+  bool backward_fused(const Mat<T>& dy, Mat<T>& dz, Layer<T>& prev, Mat<T>* dx, bool params) override {
+    auto* a = dynamic_cast<ActivationLayer<T>*>(&prev);
+    if (!a || a->kind() != Activation::ReLU || !dx || in_ % kW != 0) return false;
+    if (params) param_gradients(dy);
+    input_gradient(dy, dz, a, dx);
+    return true;
+  }
+  // u_in = u_out W: ubar_out = ubar_in W^T, dW += u_out^T ubar_in (b and x do not enter).
+  bool double_backward(const Mat<T>& u_out, const Mat<T>& ubar_in, Mat<T>& ubar_out, Mat<T>*) override {
+    const MapMat<T> w(w_, out_, in_);
+    ubar_out.resize(ubar_in.rows(), out_);
+    ubar_out.noalias() = ubar_in * w.transpose();
+    MapMat<T> gw(gw_, out_, in_);
+    gw.noalias() += u_out.transpose() * ubar_in;
+    return false;
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<Linear>(*this);
+    c->w_ = c->gw_ = nullptr;
+    c->x_ = nullptr;
+    return c;
+  }
+
+ private:
+  // dW += dy^T x and db += column sums of dy.
+  void param_gradients(const Mat<T>& dy) {
     const Eigen::Index rows = dy.rows();
     // dW (out x in) += dy^T x over blocks of input columns (dy^T read in
     // place: A(j, i) = dy(i, j)); the columns after the last full packet as
@@ -298,38 +333,27 @@ class Linear : public Layer<T> {
     }
     T* gb = gw_ + out_ * in_;
     for (int j = 0; j < out_; ++j) gb[j] += s[j];
-    if (dx) input_gradient(dy, *dx);
   }
-  // dx = dy W alone (no dW, no db).
-  void backward_input(const Mat<T>& dy, Mat<T>& dx) override { input_gradient(dy, dx); }
-  // u_in = u_out W: ubar_out = ubar_in W^T, dW += u_out^T ubar_in (b and x do not enter).
-  bool double_backward(const Mat<T>& u_out, const Mat<T>& ubar_in, Mat<T>& ubar_out, Mat<T>*) override {
-    const MapMat<T> w(w_, out_, in_);
-    ubar_out.resize(ubar_in.rows(), out_);
-    ubar_out.noalias() = ubar_in * w.transpose();
-    MapMat<T> gw(gw_, out_, in_);
-    gw.noalias() += u_out.transpose() * ubar_in;
-    return false;
-  }
-  std::unique_ptr<Layer<T>> clone() const override {
-    auto c = std::make_unique<Linear>(*this);
-    c->w_ = c->gw_ = nullptr;
-    c->x_ = nullptr;
-    return c;
-  }
-
- private:
   // dx (rows x in) = dy W over fixed blocks of input columns (W's rows read
   // in place); the columns after the last full packet as dot products with
   // the rows of W^T (a transposed copy of those columns).
-  void input_gradient(const Mat<T>& dy, Mat<T>& dx) {
+  // With `relu` (a ReLU layer below, in_ a whole number of packets), also
+  // *relu_dx = dx relu'(z) for that layer's input z (its backward).
+  void input_gradient(const Mat<T>& dy, Mat<T>& dx, ActivationLayer<T>* relu, Mat<T>* relu_dx) {
     const Eigen::Index rows = dy.rows();
     const ColBlocks cw(in_);
     const int full = in_ / kW * kW;
     dx.resize(rows, in_);
+    const T* z = nullptr;
+    if (relu) {
+      z = relu->input().data();
+      relu_dx->resize(rows, in_);
+    }
     parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
       const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
-      if (k1 > k0) gemm::gemm_outer<T>(false, rows, k1 - k0, out_, dy.data(), out_, 1, w_ + k0, in_, dx.data() + k0, in_);
+      if (k1 > k0)
+        gemm::gemm_outer<T>(false, rows, k1 - k0, out_, dy.data(), out_, 1, w_ + k0, in_, dx.data() + k0, in_, nullptr,
+                            relu ? relu_dx->data() + k0 : nullptr, z ? z + k0 : nullptr);
     });
     if (full < in_) {
       const int nt = in_ - full;

@@ -109,6 +109,16 @@ class Layer {
                              bool /*train*/) {
     return false;
   }
+  // Optionally runs this layer's backward and then that of `prev` (the layer
+  // below it) in one pass: dz = dL/d(this layer's input), kept as backward()
+  // would write it, then prev.backward(dz, dx) (the same values). With
+  // params = false, the input gradients alone (backward_input). Returns false
+  // (nothing done) when the pair cannot be fused; Sequential then calls each.
+  // Linear fuses with a ReLU below it (the mask applied as dz is stored).
+  virtual bool backward_fused(const Mat<T>& /*dy*/, Mat<T>& /*dz*/, Layer<T>& /*prev*/, Mat<T>* /*dx*/,
+                              bool /*params*/) {
+    return false;
+  }
   // A copy (unbound: the container rebinds it to its own buffers).
   virtual std::unique_ptr<Layer> clone() const = 0;
 };

@@ -189,15 +189,86 @@ void gemm_outer(bool accumulate, Index m, Index n, Index k_size, const T* a, Ind
 
 // C(i, j) = (bias[j] +) A row i . Bt row j, or C(i, j) += it when accumulate.
 // A(i, k) = a[i lda + k]; Bt(j, k) = bt[j ldbt + k]; C(i, j) = c[i ldc + j].
+// Rows go in blocks of one packet's count: one accumulator per row (packets
+// along k, in increasing k), the block's accumulators transposed and added
+// lane by lane in a fixed order, then the last k (fewer than a packet) one by
+// one; rows after the last whole block as detail::dot.
 template <class T>
 void gemm_dot(bool accumulate, Index m, Index n, Index k_size, const T* a, Index lda, const T* bt, Index ldbt, T* c,
               Index ldc, const T* bias = nullptr) {
-  for (Index i = 0; i < m; ++i)
-    for (Index j = 0; j < n; ++j) {
-      const T s = detail::dot(a + i * lda, bt + j * ldbt, k_size);
+  using P = Packet<T>;
+  constexpr int W = kPacket<T>;
+  const Index kp = k_size / W * W;
+  for (Index j = 0; j < n; ++j) {
+    const T* bj = bt + j * ldbt;
+    auto put = [&](Index i, T s) {
       T& out = c[i * ldc + j];
       out = accumulate ? out + s : (bias ? bias[j] + s : s);
+    };
+    Index i = 0;
+    if constexpr (W > 1) {
+      for (; i + W <= m; i += W) {
+// PacketBlock<__m512, W>: GCC notes that the vector type's alignment
+// attribute is not part of the template argument (harmless; Eigen's own
+// kernels silence it the same way).
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+        Eigen::internal::PacketBlock<P, W> blk;
+#pragma GCC diagnostic pop
+#pragma GCC unroll 16
+        for (int r = 0; r < W; ++r) blk.packet[r] = Eigen::internal::pset1<P>(T(0));
+        for (Index k = 0; k < kp; k += W) {
+          const P b = Eigen::internal::ploadu<P>(bj + k);
+#pragma GCC unroll 16
+          for (int r = 0; r < W; ++r)
+            blk.packet[r] = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + (i + r) * lda + k), b, blk.packet[r]);
+        }
+        Eigen::internal::ptranspose(blk);
+        P sum = blk.packet[0];
+#pragma GCC unroll 16
+        for (int r = 1; r < W; ++r) sum = Eigen::internal::padd(sum, blk.packet[r]);
+        alignas(64) T lanes[W];
+        Eigen::internal::pstoreu(lanes, sum);
+        for (int r = 0; r < W; ++r) {
+          T s = lanes[r];
+          for (Index k = kp; k < k_size; ++k) s += a[(i + r) * lda + k] * bj[k];
+          put(i + r, s);
+        }
+      }
     }
+    for (; i < m; ++i) put(i, detail::dot(a + i * lda, bj, k_size));
+  }
+}
+
+// out[j] += sum_i A(i, j) for A (m x n), A(i, j) = a[i lda + j]: each sum
+// formed over i in increasing order (in registers, a few packets of columns
+// at a time), then added to out[j].
+template <class T>
+void add_column_sums(Index m, Index n, const T* a, Index lda, T* out) {
+  using P = Packet<T>;
+  constexpr int W = kPacket<T>;
+  Index j = 0;
+  for (; j + 4 * W <= n; j += 4 * W) {
+    P s[4];
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p) s[p] = Eigen::internal::pset1<P>(T(0));
+    for (Index i = 0; i < m; ++i)
+#pragma GCC unroll 4
+      for (int p = 0; p < 4; ++p) s[p] = Eigen::internal::padd(s[p], Eigen::internal::ploadu<P>(a + i * lda + j + p * W));
+#pragma GCC unroll 4
+    for (int p = 0; p < 4; ++p)
+      Eigen::internal::pstoreu(out + j + p * W, Eigen::internal::padd(Eigen::internal::ploadu<P>(out + j + p * W), s[p]));
+  }
+  for (; j + W <= n; j += W) {
+    P s = Eigen::internal::pset1<P>(T(0));
+    for (Index i = 0; i < m; ++i) s = Eigen::internal::padd(s, Eigen::internal::ploadu<P>(a + i * lda + j));
+    Eigen::internal::pstoreu(out + j, Eigen::internal::padd(Eigen::internal::ploadu<P>(out + j), s));
+  }
+  for (; j < n; ++j) {
+    T s = T(0);
+    for (Index i = 0; i < m; ++i) s += a[i * lda + j];
+    out[j] += s;
+  }
 }
 
 }  // namespace cilab::nn::gemm

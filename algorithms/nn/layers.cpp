@@ -320,19 +320,10 @@ class Linear : public Layer<T> {
       for (int j = 0; j < out_; ++j)
         for (int c = 0; c < nt; ++c) gw_[j * in_ + full + c] += scratch_[c * out_ + j];
     }
-    // db += column sums of dy, summed row after row into an owned vector: an
-    // Eigen reduction straight into the (arbitrarily aligned) gradient buffer
-    // would sum its first entries in another order than the rest, depending
-    // on the buffer's address, so runs would differ in the last bits.
-    colsum_.resize(out_);
-    T* s = colsum_.data();
-    for (int j = 0; j < out_; ++j) s[j] = T(0);
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const T* d = dy.data() + i * out_;
-      for (int j = 0; j < out_; ++j) s[j] += d[j];
-    }
+    // db += column sums of dy, summed row after row (in registers), then
+    // added: the order depends on neither the buffer's address nor its alignment.
     T* gb = gw_ + out_ * in_;
-    for (int j = 0; j < out_; ++j) gb[j] += s[j];
+    gemm::add_column_sums<T>(rows, out_, dy.data(), out_, gb);
   }
   // dx (rows x in) = dy W over fixed blocks of input columns (W's rows read
   // in place); the columns after the last full packet as dot products with
@@ -404,7 +395,6 @@ class Linear : public Layer<T> {
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
-  Vec<T> colsum_;   // backward scratch: column sums of dy
   Vec<T> wt_;       // forward scratch: W^T (in x out, row-major)
   Vec<T> scratch_;  // backward scratch: the last columns' products
 };

@@ -239,9 +239,15 @@ struct Gan::State : TrainLoop::Hooks {
 void Gan::State::draw_real() {
   const int b = p.batch;
   const GanRows& x = *pool;
-  real.resize(b, x.cols());
+  const Eigen::Index d = x.cols();
+  real.resize(b, d);
   const uint64_t n = static_cast<uint64_t>(x.rows());
-  for (int i = 0; i < b; ++i) real.row(i) = x.row(static_cast<Eigen::Index>(picks.below(n)));
+  const float* src = x.data();
+  float* dst = real.data();
+  for (int i = 0; i < b; ++i, dst += d) {  // both row-major: copy row pointers' contents
+    const float* row = src + static_cast<Eigen::Index>(picks.below(n)) * d;
+    for (Eigen::Index k = 0; k < d; ++k) dst[k] = row[k];
+  }
 }
 
 void Gan::State::forward_half() {

@@ -240,6 +240,32 @@ void gemm_dot(bool accumulate, Index m, Index n, Index k_size, const T* a, Index
   }
 }
 
+// D = S^T for S (m x n), S(i, j) = s[i lds + j], D(j, i) = d[j ldd + i]:
+// square blocks of one packet's count transposed in registers, the edges
+// one by one.
+template <class T>
+void transpose(Index m, Index n, const T* s, Index lds, T* d, Index ldd) {
+  using P = Packet<T>;
+  constexpr int W = kPacket<T>;
+  const Index mb = W > 1 ? m / W * W : 0, nb = W > 1 ? n / W * W : 0;
+  if constexpr (W > 1) {
+    for (Index i = 0; i < mb; i += W)
+      for (Index j = 0; j < nb; j += W) {
+#pragma GCC diagnostic push
+#pragma GCC diagnostic ignored "-Wignored-attributes"
+        Eigen::internal::PacketBlock<P, W> blk;
+#pragma GCC diagnostic pop
+#pragma GCC unroll 16
+        for (int r = 0; r < W; ++r) blk.packet[r] = Eigen::internal::ploadu<P>(s + (i + r) * lds + j);
+        Eigen::internal::ptranspose(blk);
+#pragma GCC unroll 16
+        for (int r = 0; r < W; ++r) Eigen::internal::pstoreu(d + (j + r) * ldd + i, blk.packet[r]);
+      }
+  }
+  for (Index i = 0; i < m; ++i)
+    for (Index j = i < mb ? nb : 0; j < n; ++j) d[j * ldd + i] = s[i * lds + j];
+}
+
 // out[j] += sum_i A(i, j) for A (m x n), A(i, j) = a[i lda + j]: each sum
 // formed over i in increasing order (in registers, a few packets of columns
 // at a time), then added to out[j].

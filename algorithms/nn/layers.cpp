@@ -370,8 +370,7 @@ class Linear : public Layer<T> {
     const int full = out_ / kW * kW;
     if (full > 0) {
       wt_.resize(static_cast<Eigen::Index>(in_) * out_);
-      for (int j = 0; j < out_; ++j)
-        for (int k = 0; k < in_; ++k) wt_[k * out_ + j] = w_[j * in_ + k];
+      gemm::transpose<T>(out_, in_, w_, in_, wt_.data(), out_);
     }
     // A ReLU is applied as each tile is stored; other activations per block.
     const bool relu = a && a->kind() == Activation::ReLU;

@@ -192,7 +192,7 @@ class ActivationLayer : public Layer<T> {
 // The fixed partition of a product's output columns: about kGemmBlockCols
 // columns per block, at most kGemmMaxBlocks blocks, boundaries on multiples of
 // 16 (one AVX-512 float vector). It depends only on the width, never on the
-// thread count. Few blocks, because each block packs the product's left
+// thread count. Few blocks, because each block streams the product's left
 // operand again.
 constexpr int kGemmBlockCols = 64;
 constexpr int kGemmMaxBlocks = 4;
@@ -258,11 +258,12 @@ class Linear : public Layer<T> {
   }
   // Each product runs over fixed blocks of its output's columns (col_blocks):
   // a block owns its columns, so there is no reduction and 1 or 2 threads give
-  // the same bits. The bias is written first and the GEMM accumulates onto it
-  // (no second pass over y).
+  // the same bits. The products are gemm_kernels.h's (operands read in
+  // place, no packing); the bias is added as each tile is stored.
   void forward(const Mat<T>& x, Mat<T>& y, bool) override { forward_blocks(x, y, nullptr, nullptr); }
   // Linear then an activation: each block of output columns gets its bias,
-  // GEMM and activation while it is in cache (and on the block's thread).
+  // product and activation while it is in cache (and on the block's thread);
+  // a ReLU inside the product's store.
   bool forward_fused(const Mat<T>& x, Mat<T>& z, Layer<T>& next, Mat<T>& y, bool) override {
     auto* a = dynamic_cast<ActivationLayer<T>*>(&next);
     if (!a) return false;

@@ -22,11 +22,15 @@
 // column of C) + product, and a second output R laid out as C: R = ReLU(C)
 // (a Linear layer's forward followed by a ReLU), or R = C relu'(Z) for a
 // matrix Z laid out as C (a Linear layer's input gradient followed by the
-// backward of the ReLU below it, Z that ReLU's input): one pass. Each C entry is summed over k in increasing order, in packets
-// along the columns (gemm_outer) or along k (gemm_dot), from the operands
-// alone: the result depends neither on the buffers' addresses nor on how the
-// caller splits C into column blocks that start on a packet boundary, so the
-// same inputs give the same bits in every run and on any thread count.
+// backward of the ReLU below it, Z that ReLU's input): one pass.
+//
+// Determinism: each C entry is summed over k in increasing order (gemm_outer:
+// packets along C's columns; gemm_dot: packets along k, then a fixed
+// reduction), from the operands alone: the result depends neither on the
+// buffers' addresses nor on how the caller splits C into column blocks that
+// start on a packet boundary, so the same inputs give the same bits in every
+// run and on any thread count. (Another build, e.g. without AVX-512, may
+// round differently: the packet width changes the reductions.)
 #pragma once
 
 #include <Eigen/Core>

@@ -52,11 +52,9 @@ constexpr int kPacket = Eigen::internal::unpacket_traits<Packet<T>>::size;
 // (6 x 4 accumulators fit AVX-512's 32 registers with the 4 B packets; 3 x 4
 // fit AVX2's or SSE's 16).
 constexpr int kTilePackets = 4;
-#if defined(EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS) && EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32
-constexpr int kTileRows = 6;
-#else
-constexpr int kTileRows = 3;
-#endif
+// (Eigen's register count is an expression, e.g. (2*sizeof(void*)) for SSE:
+// compared in C++, not in the preprocessor.)
+constexpr int kTileRows = EIGEN_ARCH_DEFAULT_NUMBER_OF_REGISTERS >= 32 ? 6 : 3;
 
 namespace detail {
 

@@ -133,13 +133,31 @@ const ModuleInfo& module_info() {
   return kInfo;
 }
 
+// ||g|| summed in double, in 8 interleaved partial sums (vectorised; a fixed
+// order), NaN or inf when an entry is.
 double flat_norm(const float* g, size_t n) {
-  const Eigen::Map<const Eigen::VectorXf> v(g, static_cast<Eigen::Index>(n));
-  return std::sqrt(v.cast<double>().squaredNorm());
+  constexpr size_t kLanes = 8;
+  double part[kLanes] = {};
+  size_t i = 0;
+  for (; i + kLanes <= n; i += kLanes)
+    for (size_t k = 0; k < kLanes; ++k) part[k] += static_cast<double>(g[i + k]) * static_cast<double>(g[i + k]);
+  double sum = 0;
+  for (; i < n; ++i) sum += static_cast<double>(g[i]) * static_cast<double>(g[i]);
+  for (double p : part) sum += p;
+  return std::sqrt(sum);
 }
 
+// Whether every entry is finite (its exponent bits not all ones; an integer
+// reduction, vectorised).
 bool all_finite(const float* w, size_t n) {
-  return Eigen::Map<const Eigen::VectorXf>(w, static_cast<Eigen::Index>(n)).allFinite();
+  constexpr uint32_t kExp = 0x7f800000u;
+  uint32_t bad = 0;
+  for (size_t i = 0; i < n; ++i) {
+    uint32_t bits;
+    std::memcpy(&bits, w + i, sizeof bits);
+    bad |= static_cast<uint32_t>((bits & kExp) == kExp);
+  }
+  return bad == 0;
 }
 
 void fill_normal(Rng& rng, Mat<float>& m) {
@@ -239,9 +257,15 @@ struct Gan::State : TrainLoop::Hooks {
 void Gan::State::draw_real() {
   const int b = p.batch;
   const GanRows& x = *pool;
-  real.resize(b, x.cols());
+  const Eigen::Index d = x.cols();
+  real.resize(b, d);
   const uint64_t n = static_cast<uint64_t>(x.rows());
-  for (int i = 0; i < b; ++i) real.row(i) = x.row(static_cast<Eigen::Index>(picks.below(n)));
+  const float* src = x.data();
+  float* dst = real.data();
+  for (int i = 0; i < b; ++i, dst += d) {  // both row-major: copy row pointers' contents
+    const float* row = src + static_cast<Eigen::Index>(picks.below(n)) * d;
+    for (Eigen::Index k = 0; k < d; ++k) dst[k] = row[k];
+  }
 }
 
 void Gan::State::forward_half() {

@@ -9,18 +9,24 @@
 namespace cilab::nn {
 namespace {
 
-// sigmoid(v), softplus(v) and softplus(-v) from one exp and one log1p, in
-// T's precision (the per-row loss terms of a batch of logits).
+// sigmoid(v), softplus(v) and softplus(-v) from e = exp(-|v|) and
+// lp = log1p(e), in T's precision (the per-row loss terms of a batch of
+// logits; exp_terms computes e and lp for the whole batch at once).
 template <class T>
 struct LogitTerms {
   T sigmoid, softplus_pos, softplus_neg;
 };
 template <class T>
-LogitTerms<T> logit_terms(T v) {
-  const T e = std::exp(-std::abs(v));
-  const T l = std::log1p(e);
+LogitTerms<T> logit_terms(T v, T e, T lp) {
   const T s = v >= T(0) ? T(1) / (T(1) + e) : e / (T(1) + e);
-  return {s, std::max(v, T(0)) + l, std::max(-v, T(0)) + l};
+  return {s, std::max(v, T(0)) + lp, std::max(-v, T(0)) + lp};
+}
+// e = exp(-|l|) and lp = log1p(e) for a column of logits (vectorised).
+template <class T>
+void exp_terms(const Mat<T>& l, Vec<T>& e, Vec<T>& lp) {
+  const Eigen::Map<const Vec<T>> v(l.data(), l.rows());
+  e = (-v.array().abs()).exp().matrix();
+  lp = e.array().log1p().matrix();
 }
 
 }  // namespace
@@ -96,6 +102,7 @@ GanDTerms GanNet<T>::discriminator_pass(const Mat<T>& real, const Mat<T>& fake, 
     if (n == 0) continue;
     const Mat<T>& l = discriminator.forward(x, true);
     dlogits_.resize(n, 1);
+    if (gan_loss_is_probabilistic(loss)) exp_terms(l, exp_, log1p_);
     const double w = 1.0 / static_cast<double>(n);
     for (Eigen::Index i = 0; i < n; ++i) {
       const T v = l(i, 0);
@@ -103,7 +110,7 @@ GanDTerms GanNet<T>::discriminator_pass(const Mat<T>& real, const Mat<T>& fake, 
       switch (loss) {
         case GanLoss::Minimax:
         case GanLoss::NonSaturating: {
-          const LogitTerms<T> t = logit_terms(v);
+          const LogitTerms<T> t = logit_terms(v, exp_[i], log1p_[i]);
           seen = t.sigmoid;
           term = is_real ? t.softplus_neg : t.softplus_pos;
           grad = is_real ? t.sigmoid - T(1) : t.sigmoid;
@@ -140,11 +147,12 @@ GanGTerms GanNet<T>::generator_pass() {
   dlogits_.resize(n, 1);
   const double w = 1.0 / static_cast<double>(std::max<Eigen::Index>(n, 1));
   double sum = 0, shown = 0;
+  const bool prob = gan_loss_is_probabilistic(loss);
+  if (prob) exp_terms(l, exp_, log1p_);
   for (Eigen::Index i = 0; i < n; ++i) {
     const T v = l(i, 0);
     double term = 0, grad = 0;
-    const bool prob = gan_loss_is_probabilistic(loss);
-    const LogitTerms<T> t = prob ? logit_terms(v) : LogitTerms<T>{T(0), T(0), T(0)};
+    const LogitTerms<T> t = prob ? logit_terms(v, exp_[i], log1p_[i]) : LogitTerms<T>{T(0), T(0), T(0)};
     switch (loss) {
       case GanLoss::Minimax:
         term = -t.softplus_pos;  // log(1 - sigmoid(v))

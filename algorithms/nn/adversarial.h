@@ -82,6 +82,7 @@ struct GanNet {
 
  private:
   Mat<T> dlogits_, dfake_, interp_;
+  Vec<T> exp_, log1p_;  // exp(-|l|) and log1p of it per logit (the loss terms)
 };
 
 extern template struct GanNet<float>;

@@ -2,6 +2,7 @@
 #include "algorithms/nn/layers.h"
 
 #include "algorithms/core/parallel.h"
+#include "algorithms/nn/gemm_kernels.h"
 
 // The GEMMs here are single-threaded Eigen calls on column blocks that
 // parallel.h distributes; Eigen must not start threads of its own.
@@ -136,6 +137,9 @@ class ActivationLayer : public Layer<T> {
     x_ = &x;
     y_ = &y;
   }
+  Activation kind() const { return a_; }
+  // The input of the last forward (backward reads it).
+  const Mat<T>& input() const { return *x_; }
   void fused_columns(const Mat<T>& x, Mat<T>& y, int j0, int nj) const {
     with_activation(a_, [&](auto a) {
       for (Eigen::Index i = 0; i < x.rows(); ++i) {
@@ -188,7 +192,7 @@ class ActivationLayer : public Layer<T> {
 // The fixed partition of a product's output columns: about kGemmBlockCols
 // columns per block, at most kGemmMaxBlocks blocks, boundaries on multiples of
 // 16 (one AVX-512 float vector). It depends only on the width, never on the
-// thread count. Few blocks, because each block packs the product's left
+// thread count. Few blocks, because each block streams the product's left
 // operand again.
 constexpr int kGemmBlockCols = 64;
 constexpr int kGemmMaxBlocks = 4;
@@ -254,11 +258,12 @@ class Linear : public Layer<T> {
   }
   // Each product runs over fixed blocks of its output's columns (col_blocks):
   // a block owns its columns, so there is no reduction and 1 or 2 threads give
-  // the same bits. The bias is written first and the GEMM accumulates onto it
-  // (no second pass over y).
+  // the same bits. The products are gemm_kernels.h's (operands read in
+  // place, no packing); the bias is added as each tile is stored.
   void forward(const Mat<T>& x, Mat<T>& y, bool) override { forward_blocks(x, y, nullptr, nullptr); }
   // Linear then an activation: each block of output columns gets its bias,
-  // GEMM and activation while it is in cache (and on the block's thread).
+  // product and activation while it is in cache (and on the block's thread);
+  // a ReLU inside the product's store.
   bool forward_fused(const Mat<T>& x, Mat<T>& z, Layer<T>& next, Mat<T>& y, bool) override {
     auto* a = dynamic_cast<ActivationLayer<T>*>(&next);
     if (!a) return false;
@@ -266,31 +271,20 @@ class Linear : public Layer<T> {
     return true;
   }
   void backward(const Mat<T>& dy, Mat<T>* dx) override {
-    const Eigen::Index rows = dy.rows();
-    // dW (out x in) += dy^T x over blocks of input columns; db += column sums of dy.
-    const ColBlocks cw(in_);
-    parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
-      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
-      Eigen::Map<Mat<T>, 0, Eigen::OuterStride<>> gw(gw_ + k0, out_, nk, Eigen::OuterStride<>(in_));
-      gw.noalias() += dy.transpose() * x_->middleCols(k0, nk);
-    });
-    // db += column sums of dy, summed row after row into an owned vector: an
-    // Eigen reduction straight into the (arbitrarily aligned) gradient buffer
-    // would sum its first entries in another order than the rest, depending
-    // on the buffer's address, so runs would differ in the last bits.
-    colsum_.resize(out_);
-    T* s = colsum_.data();
-    for (int j = 0; j < out_; ++j) s[j] = T(0);
-    for (Eigen::Index i = 0; i < rows; ++i) {
-      const T* d = dy.data() + i * out_;
-      for (int j = 0; j < out_; ++j) s[j] += d[j];
-    }
-    T* gb = gw_ + out_ * in_;
-    for (int j = 0; j < out_; ++j) gb[j] += s[j];
-    if (dx) input_gradient(dy, *dx);
+    param_gradients(dy);
+    if (dx) input_gradient(dy, *dx, nullptr, nullptr);
   }
   // dx = dy W alone (no dW, no db).
-  void backward_input(const Mat<T>& dy, Mat<T>& dx) override { input_gradient(dy, dx); }
+  void backward_input(const Mat<T>& dy, Mat<T>& dx) override { input_gradient(dy, dx, nullptr, nullptr); }
+  // With a ReLU below: its backward applied as each tile of dz is stored
+  // (whole packets of input columns only).
+  bool backward_fused(const Mat<T>& dy, Mat<T>& dz, Layer<T>& prev, Mat<T>* dx, bool params) override {
+    auto* a = dynamic_cast<ActivationLayer<T>*>(&prev);
+    if (!a || a->kind() != Activation::ReLU || !dx || in_ % kW != 0) return false;
+    if (params) param_gradients(dy);
+    input_gradient(dy, dz, a, dx);
+    return true;
+  }
   // u_in = u_out W: ubar_out = ubar_in W^T, dW += u_out^T ubar_in (b and x do not enter).
   bool double_backward(const Mat<T>& u_out, const Mat<T>& ubar_in, Mat<T>& ubar_out, Mat<T>*) override {
     const MapMat<T> w(w_, out_, in_);
@@ -308,19 +302,63 @@ class Linear : public Layer<T> {
   }
 
  private:
-  // dx (rows x in) = dy W over fixed blocks of input columns.
-  void input_gradient(const Mat<T>& dy, Mat<T>& dx) const {
+  // dW += dy^T x and db += column sums of dy.
+  void param_gradients(const Mat<T>& dy) {
+    const Eigen::Index rows = dy.rows();
+    // dW (out x in) += dy^T x over blocks of input columns (dy^T read in
+    // place: A(j, i) = dy(i, j)); the columns after the last full packet as
+    // dW^T += x^T dy on those columns, into scratch, then added.
+    const ColBlocks cw(in_);
+    const int full = in_ / kW * kW;
+    parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
+      const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
+      if (k1 > k0) gemm::gemm_outer<T>(true, out_, k1 - k0, rows, dy.data(), 1, out_, x_->data() + k0, in_, gw_ + k0, in_);
+    });
+    if (full < in_) {
+      const int nt = in_ - full;
+      scratch_.resize(static_cast<Eigen::Index>(nt) * out_);
+      gemm::gemm_outer<T>(false, nt, out_, rows, x_->data() + full, 1, in_, dy.data(), out_, scratch_.data(), out_);
+      for (int j = 0; j < out_; ++j)
+        for (int c = 0; c < nt; ++c) gw_[j * in_ + full + c] += scratch_[c * out_ + j];
+    }
+    // db += column sums of dy, summed row after row (in registers), then
+    // added: the order depends on neither the buffer's address nor its alignment.
+    T* gb = gw_ + out_ * in_;
+    gemm::add_column_sums<T>(rows, out_, dy.data(), out_, gb);
+  }
+  // dx (rows x in) = dy W over fixed blocks of input columns (W's rows read
+  // in place); the columns after the last full packet as dot products with
+  // the rows of W^T (a transposed copy of those columns).
+  // With `relu` (a ReLU layer below, in_ a whole number of packets), also
+  // *relu_dx = dx relu'(z) for that layer's input z (its backward).
+  void input_gradient(const Mat<T>& dy, Mat<T>& dx, ActivationLayer<T>* relu, Mat<T>* relu_dx) {
     const Eigen::Index rows = dy.rows();
     const ColBlocks cw(in_);
+    const int full = in_ / kW * kW;
     dx.resize(rows, in_);
+    const T* z = nullptr;
+    if (relu) {
+      z = relu->input().data();
+      relu_dx->resize(rows, in_);
+    }
     parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
-      const int k0 = cw.begin(blk), nk = cw.begin(blk + 1) - k0;
-      const Eigen::Map<const Mat<T>, 0, Eigen::OuterStride<>> w(w_ + k0, out_, nk, Eigen::OuterStride<>(in_));
-      dx.middleCols(k0, nk).noalias() = dy * w;
+      const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
+      if (k1 > k0)
+        gemm::gemm_outer<T>(false, rows, k1 - k0, out_, dy.data(), out_, 1, w_ + k0, in_, dx.data() + k0, in_, nullptr,
+                            relu ? relu_dx->data() + k0 : nullptr, z ? z + k0 : nullptr);
     });
+    if (full < in_) {
+      const int nt = in_ - full;
+      scratch_.resize(static_cast<Eigen::Index>(nt) * out_);
+      for (int c = 0; c < nt; ++c)
+        for (int j = 0; j < out_; ++j) scratch_[c * out_ + j] = w_[j * in_ + full + c];
+      gemm::gemm_dot<T>(false, rows, nt, out_, dy.data(), out_, scratch_.data(), out_, dx.data() + full, in_);
+    }
   }
-  // y = x W^T + b over fixed blocks of output columns; with `a`, also
-  // ay = a(y) per block (ay sized here).
+  // y = x W^T + b over fixed blocks of output columns (x times a transposed
+  // copy of W, the bias added as each tile is stored); the columns after the
+  // last full packet as dot products of x's rows with W's rows. With `a`,
+  // also ay = a(y) per block (ay sized here).
   void forward_blocks(const Mat<T>& x, Mat<T>& y, ActivationLayer<T>* a, Mat<T>* ay) {
     x_ = &x;
     const Eigen::Index rows = x.rows();
@@ -329,23 +367,36 @@ class Linear : public Layer<T> {
       ay->resize(rows, out_);
       a->fused_begin(y, *ay);
     }
+    const T* b = w_ + out_ * in_;
+    const int full = out_ / kW * kW;
+    if (full > 0) {
+      wt_.resize(static_cast<Eigen::Index>(in_) * out_);
+      gemm::transpose<T>(out_, in_, w_, in_, wt_.data(), out_);
+    }
+    // A ReLU is applied as each tile is stored; other activations per block.
+    const bool relu = a && a->kind() == Activation::ReLU;
     const ColBlocks cb(out_);
     parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
-      const int j0 = cb.begin(blk), nj = cb.begin(blk + 1) - j0;
-      const MapMat<T> w(w_ + j0 * in_, nj, in_);
-      const MapVec<T> b(w_ + out_ * in_ + j0, nj);
-      auto yb = y.middleCols(j0, nj);
-      yb.rowwise() = b.transpose();
-      yb.noalias() += x * w.transpose();
-      if (a) a->fused_columns(y, *ay, j0, nj);
+      const int j0 = cb.begin(blk), j1 = std::min(cb.begin(blk + 1), full);
+      if (j1 <= j0) return;
+      gemm::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
+                          b + j0, relu ? ay->data() + j0 : nullptr);
+      if (a && !relu) a->fused_columns(y, *ay, j0, j1 - j0);
     });
+    if (full < out_) {
+      gemm::gemm_dot<T>(false, rows, out_ - full, in_, x.data(), in_, w_ + full * in_, in_, y.data() + full, out_,
+                        b + full);
+      if (a) a->fused_columns(y, *ay, full, out_ - full);
+    }
   }
 
+  static constexpr int kW = gemm::kPacket<T>;
   int in_ = 0, out_;
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
-  Vec<T> colsum_;  // backward scratch: column sums of dy
+  Vec<T> wt_;       // forward scratch: W^T (in x out, row-major)
+  Vec<T> scratch_;  // backward scratch: the last columns' products
 };
 
 // ---------------------------------------------------------------- dropout

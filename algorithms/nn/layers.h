@@ -23,7 +23,10 @@
 // columns (core/parallel.h; at most 4 blocks of ~64 columns, from the shapes
 // only), every block owning its columns: no reduction across threads, so 1 or
 // 2 threads give bit-identical weights. Gradient sums are formed in a fixed
-// order that does not depend on the buffers' addresses either.
+// order that does not depend on the buffers' addresses either. The products
+// are small register-tiled kernels (gemm_kernels.h, included by layers.cpp
+// only) that read the operands in place: at a GAN's or an MLP's sizes Eigen's
+// general GEMM spent a third of its time packing.
 //
 // Conventions followed (PyTorch names and defaults): Linear y = x W^T + b, W is
 // out x in (torch.nn.Linear); LeakyReLU slope 0.01; ELU alpha 1; Softplus beta 1,
@@ -107,6 +110,16 @@ class Layer {
   // activation (bias, GEMM and activation per block of columns).
   virtual bool forward_fused(const Mat<T>& /*x*/, Mat<T>& /*z*/, Layer<T>& /*next*/, Mat<T>& /*y*/,
                              bool /*train*/) {
+    return false;
+  }
+  // Optionally runs this layer's backward and then that of `prev` (the layer
+  // below it) in one pass: dz = dL/d(this layer's input), kept as backward()
+  // would write it, then prev.backward(dz, dx) (the same values). With
+  // params = false, the input gradients alone (backward_input). Returns false
+  // (nothing done) when the pair cannot be fused; Sequential then calls each.
+  // Linear fuses with a ReLU below it (the mask applied as dz is stored).
+  virtual bool backward_fused(const Mat<T>& /*dy*/, Mat<T>& /*dz*/, Layer<T>& /*prev*/, Mat<T>* /*dx*/,
+                              bool /*params*/) {
     return false;
   }
   // A copy (unbound: the container rebinds it to its own buffers).

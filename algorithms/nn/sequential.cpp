@@ -87,6 +87,10 @@ void Sequential<T>::backward(const Mat<T>& dy, Mat<T>* dx) {
   const Mat<T>* g = &dy;
   for (size_t i = layers_.size(); i-- > 0;) {
     Mat<T>* out = i > 0 ? &dacts_[i] : dx;
+    if (i > 1 && layers_[i]->backward_fused(*g, dacts_[i], *layers_[i - 1], &dacts_[i - 1], true)) {
+      g = &dacts_[--i];  // layer i - 1 ran too (Linear + the ReLU below it in one pass)
+      continue;
+    }
     layers_[i]->backward(*g, out);
     g = out;
   }
@@ -98,6 +102,10 @@ void Sequential<T>::backward_input(const Mat<T>& dy, Mat<T>& dx) {
   const Mat<T>* g = &dy;
   for (size_t i = layers_.size(); i-- > 0;) {
     Mat<T>& out = i > 0 ? dacts_[i] : dx;
+    if (i > 1 && layers_[i]->backward_fused(*g, dacts_[i], *layers_[i - 1], &dacts_[i - 1], false)) {
+      g = &dacts_[--i];
+      continue;
+    }
     layers_[i]->backward_input(*g, out);
     g = &out;
   }

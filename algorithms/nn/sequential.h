@@ -3,7 +3,9 @@
 // Optimizer::step(params(), grads(), lr)), and the activation buffers of the
 // last forward pass, reused from batch to batch (no allocation in the training
 // loop once the batch size is stable). forward() runs a Linear and the
-// activation after it as one fused pass (Layer::forward_fused): same values.
+// activation after it as one fused pass (Layer::forward_fused), and backward()
+// and backward_input() a Linear and the ReLU below it (Layer::backward_fused):
+// same values.
 //
 //   Sequential<float> net;
 //   net.add(make_linear<float>(64)); net.add(make_activation<float>(Activation::ReLU));

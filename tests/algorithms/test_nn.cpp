@@ -136,6 +136,107 @@ TEST_CASE("nn: a Linear layer's weight, bias and input gradients match finite di
   }
 }
 
+namespace {
+
+// Linear(hidden) -> ReLU -> Linear(out) in T against the same products written
+// out in long double: the forward output, every parameter gradient, dL/dh
+// (Sequential::input_gradient(2)) and dL/dx, by backward() and by
+// backward_input() (which must leave the gradients at zero). Returns the
+// largest error relative to the largest entry of each quantity.
+template <class T>
+double linear_relu_linear_error(int batch, int in, int hidden, int out, uint64_t seed) {
+  using LD = long double;
+  Sequential<T> net;
+  net.add(make_linear<T>(hidden));
+  net.add(make_activation<T>(Activation::ReLU));
+  net.add(make_linear<T>(out));
+  net.build(in);
+  Rng rng(seed);
+  net.init(rng, Init::Torch);
+  Mat<T> x(batch, in), r(batch, out);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<T>(rng.normal());
+  for (Eigen::Index i = 0; i < r.size(); ++i) r.data()[i] = static_cast<T>(rng.normal());
+  const T* p = net.params();
+  const T *w1 = p, *b1 = p + hidden * in, *w2 = b1 + hidden, *b2 = w2 + out * hidden;
+  // The oracle.
+  std::vector<LD> z1(batch * hidden), h(batch * hidden), y(batch * out), dh(batch * hidden), dz1(batch * hidden),
+      dx(batch * in, 0), gw1(hidden * in, 0), gb1(hidden, 0), gw2(out * hidden, 0), gb2(out, 0);
+  for (int i = 0; i < batch; ++i)
+    for (int j = 0; j < hidden; ++j) {
+      LD s = b1[j];
+      for (int k = 0; k < in; ++k) s += static_cast<LD>(x(i, k)) * w1[j * in + k];
+      z1[i * hidden + j] = s;
+      h[i * hidden + j] = s > 0 ? s : 0;
+    }
+  for (int i = 0; i < batch; ++i)
+    for (int j = 0; j < out; ++j) {
+      LD s = b2[j];
+      for (int k = 0; k < hidden; ++k) s += h[i * hidden + k] * w2[j * hidden + k];
+      y[i * out + j] = s;
+    }
+  for (int i = 0; i < batch; ++i) {
+    for (int k = 0; k < hidden; ++k) {
+      LD s = 0;
+      for (int j = 0; j < out; ++j) s += static_cast<LD>(r(i, j)) * w2[j * hidden + k];
+      dh[i * hidden + k] = s;
+      dz1[i * hidden + k] = z1[i * hidden + k] > 0 ? s : 0;
+    }
+    for (int j = 0; j < out; ++j) {
+      gb2[j] += r(i, j);
+      for (int k = 0; k < hidden; ++k) gw2[j * hidden + k] += static_cast<LD>(r(i, j)) * h[i * hidden + k];
+    }
+    for (int j = 0; j < hidden; ++j) {
+      gb1[j] += dz1[i * hidden + j];
+      for (int k = 0; k < in; ++k) gw1[j * in + k] += dz1[i * hidden + j] * x(i, k);
+    }
+    for (int k = 0; k < in; ++k)
+      for (int j = 0; j < hidden; ++j) dx[i * in + k] += dz1[i * hidden + j] * w1[j * in + k];
+  }
+  double worst = 0;
+  auto compare = [&](const std::vector<LD>& want, const T* got) {
+    LD scale = 1e-30L, err = 0;
+    for (LD v : want) scale = std::max(scale, std::abs(v));
+    for (size_t i = 0; i < want.size(); ++i) err = std::max(err, std::abs(want[i] - static_cast<LD>(got[i])));
+    worst = std::max(worst, static_cast<double>(err / scale));
+  };
+  compare(y, net.forward(x, true).data());
+  net.zero_grad();
+  Mat<T> got_dx;
+  net.backward(r, &got_dx);
+  const T* g = net.grads();
+  compare(gw1, g);
+  compare(gb1, g + hidden * in);
+  compare(gw2, g + hidden * in + hidden);
+  compare(gb2, g + hidden * in + hidden + out * hidden);
+  compare(dh, net.input_gradient(2).data());
+  compare(dx, got_dx.data());
+  // The input gradient alone: the same dx, no parameter gradient.
+  net.forward(x, true);
+  net.zero_grad();
+  Mat<T> dx_only;
+  net.backward_input(r, dx_only);
+  compare(dx, dx_only.data());
+  compare(dh, net.input_gradient(2).data());
+  for (size_t i = 0; i < net.num_params(); ++i) worst = std::max(worst, static_cast<double>(std::abs(net.grads()[i])));
+  return worst;
+}
+
+}  // namespace
+
+TEST_CASE("nn: Linear's products match a long-double oracle on every shape class (tiles, remainders, narrow outputs)") {
+  // Widths around the packet (16 floats / 8 doubles with AVX-512, 4 with SSE)
+  // and the 6- or 3-row register tile: whole tiles, remainder rows and
+  // columns, outputs narrower than a packet (one logit, a 2-D sample), the
+  // ReLU fused into the forward and into the input gradient.
+  const int shapes[][4] = {{256, 2, 64, 1}, {256, 64, 64, 2}, {13, 37, 40, 17}, {7, 16, 48, 16},
+                           {1, 5, 3, 70},   {31, 64, 33, 64}, {6, 96, 128, 10}, {5, 2, 16, 2}};
+  for (const auto& sh : shapes) {
+    INFO("batch " << sh[0] << ", " << sh[1] << "-" << sh[2] << "-" << sh[3]);
+    CHECK(linear_relu_linear_error<float>(sh[0], sh[1], sh[2], sh[3], 21) < 2e-6);
+    CHECK(linear_relu_linear_error<double>(sh[0], sh[1], sh[2], sh[3], 22) < 1e-14);
+  }
+}
+
 TEST_CASE("nn: a deep stack (linear, GELU, layer norm, ELU, linear) back-propagates exactly") {
   Sequential<double> net = net_of({[] { return make_linear<double>(6); }, [] { return make_activation<double>(Activation::GELU); },
                                    [] { return make_layer_norm<double>(); }, [] { return make_activation<double>(Activation::ELU); },

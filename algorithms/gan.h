@@ -11,7 +11,7 @@
 // optimizer group (g_optimizer, g_lr, ... and d_optimizer, d_lr, ...; torch.optim
 // names; default Adam lr 1e-3 for both). The default loss is the textbook's
 // minimax game: with these defaults it covers the ring of 8 on every seed we
-// tried, where the non-saturating loss often collapses (presets() has both).
+// tried, where the non-saturating loss often collapses (assets/presets/gan-*.json has both).
 //
 // One iteration (Goodfellow et al. 2014, Algorithm 1; the sub-steps):
 //   D step  d_steps times: draw batch z and batch real rows, fake = G(z), one
@@ -78,13 +78,6 @@ struct GanSnapshot : Snapshot {
 };
 
 // A known-good setting of the gan module: what to set, and what to show the class.
-struct GanPreset {
-  std::string name;   // "ring-converge"
-  std::string title;  // "Ring of 8: a run that converges"
-  std::string note;   // what to look at and what to ask
-  std::vector<std::pair<std::string, std::string>> values;  // parameter -> value (choices by name)
-  std::string dataset;  // a built-in dataset spec to load with it ("" = keep the data)
-};
 
 // gan module. Parameters: target, feature_x, feature_y, label, loss,
 // gp_lambda, latent, g_depth, g_width, g_activation, d_depth, d_width,
@@ -156,10 +149,6 @@ class Gan : public Module {
   static Params params_from(const ParamValues& values);
   // The networks being trained (tests).
   const nn::GanNet<float>& network() const;
-  // The presets that teach (the view's Presets menu; README).
-  static const std::vector<GanPreset>& presets();
-  // The preset called `name`, or nullptr.
-  static const GanPreset* find_preset(const std::string& name);
 
  private:
   struct State;

@@ -10,11 +10,12 @@
 //   RESULT step_ms=.. steps_per_s=.. threads=..
 //   COVERAGE seed=.. modes=.. high_quality=..
 //   TRACE seed=.. it=.. d_loss=.. ... (with --trace K: every K iterations of the coverage runs)
-// --preset NAME applies a Gan::presets() entry to the coverage runs and the timed run.
+// --preset NAME applies a preset's parameters (assets/presets/NAME.json) to the coverage runs and the timed run.
 // Usage: bench_gan [--steps N] [--threads N] [--seeds S] [--coverage-steps N] [--trace K] [--preset NAME] [--set KEY=VALUE]...
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/gan.h"
+#include "app/headless/lab_file.h"
 
 #include <chrono>
 #include <cstdio>
@@ -45,10 +46,10 @@ int main(int argc, char** argv) try {
   int steps = 2000, threads = 1, seeds = 0, coverage_steps = 5000, trace = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--set")) g_sets.push_back(argv[i + 1]);
-    else if (!std::strcmp(argv[i], "--preset")) {
-      const GanPreset* p = Gan::find_preset(argv[i + 1]);
-      if (!p) throw std::invalid_argument(std::string("unknown preset '") + argv[i + 1] + "'");
-      for (const auto& [k, v] : p->values) g_sets.push_back(k + "=" + v);
+    else if (!std::strcmp(argv[i], "--preset")) {  // a preset's parameters (assets/presets/NAME.json)
+      const LabFile p = resolve_preset_arg(argv[i + 1]);
+      if (p.module != "gan") throw std::invalid_argument(std::string("preset '") + argv[i + 1] + "' is not a gan preset");
+      for (const std::string& s : lab_assignments(p)) g_sets.push_back(s);
     }
     else if (!std::strcmp(argv[i], "--trace")) trace = std::atoi(argv[i + 1]);
     if (!std::strcmp(argv[i], "--steps")) steps = std::atoi(argv[i + 1]);

@@ -39,7 +39,7 @@ for threads in 1 2; do
   fi
   rows+=("$(printf "$fmt" "$threads" "$c_ms" "$t_ms" "$c_sps" "$t_sps" "$speedup")")
 done
-cov=$("$exe" --steps 1 --threads 2 --preset ring-converge --seeds 5 --coverage-steps 5000)
+cov=$("$exe" --steps 1 --threads 2 --preset gan-ring-converge --seeds 5 --coverage-steps 5000)
 echo "$cov"
 modes=$(grep '^COVERAGE' <<<"$cov" | sed -n 's/.*modes=\([0-9]*\).*/\1/p' | tr '\n' ' ')
 echo

@@ -1,4 +1,4 @@
-// The gan view: pictures job, header (with the Presets menu), tabs and controls
+// The gan view: pictures job, header, tabs and controls (presets: the app's Presets menu, assets/presets/gan-*.json)
 // (the plane and the diagram: gan_view_plane.cpp; curves and images: gan_view_curves.cpp).
 #include "views/readout.h"
 #include "views/gan_view.h"
@@ -44,20 +44,6 @@ void GanView::on_reset() {
   last_submit_ = -1e9;
 }
 
-std::vector<ViewIntent> GanView::preset_intents(const ParamSpecs& specs, const GanPreset& preset) {
-  std::vector<ViewIntent> out;
-  if (!preset.dataset.empty()) out.push_back(ViewIntent::set_dataset(preset.dataset));
-  for (const auto& kv : preset.values) {
-    const ParamSpec* spec = find_param(specs, kv.first);
-    if (!spec)
-      throw std::invalid_argument("gan preset '" + preset.name + "': no parameter '" + kv.first +
-                                  "' (check Gan::presets() against Gan's parameters)");
-    out.push_back(is_text_valued(*spec)
-                      ? ViewIntent::set_text(kv.first, kv.second)
-                      : ViewIntent::set_param(kv.first, parse_value(*spec, kv.second)));
-  }
-  return out;
-}
 
 void GanView::update_pictures(const GanSnapshot& s, const ViewContext& ctx) {
   // Collect a finished job.
@@ -94,32 +80,6 @@ void GanView::update_pictures(const GanSnapshot& s, const ViewContext& ctx) {
   job_handle_ = ctx.jobs->submit("gan pictures", work);
 }
 
-void GanView::draw_presets(std::vector<ViewIntent>& out) {
-  const std::vector<GanPreset>& presets = Gan::presets();
-  int chosen = pending_preset_;
-  pending_preset_ = -1;
-  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
-  if (ImGui::BeginCombo("##gan_presets", "Presets...")) {
-    for (size_t i = 0; i < presets.size(); ++i) {
-      if (ImGui::Selectable(presets[i].title.c_str(), false)) chosen = static_cast<int>(i);
-      tooltip_text(presets[i].note.c_str());
-    }
-    ImGui::EndCombo();
-  }
-  tooltip_text(
-      "Known-good settings that teach (a run that converges, mode collapse and its cure, the "
-      "saturating "
-      "loss, WGAN-GP's smooth critic): choosing one sets its parameters at once (the run restarts "
-      "once) "
-      "and shows what to look at.");
-  if (chosen >= 0 && chosen < static_cast<int>(presets.size())) {
-    const GanPreset& p = presets[static_cast<size_t>(chosen)];
-    const std::vector<ViewIntent> intents = preset_intents(Gan().params(), p);
-    out.insert(out.end(), intents.begin(), intents.end());
-    note_title_ = p.title;
-    note_ = p.note;
-  }
-}
 
 void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
                           std::vector<ViewIntent>& out) {
@@ -152,8 +112,6 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
       readout_number(m[Gan::kMetricDLoss], "%.3g").c_str(), readout_number(m[Gan::kMetricGLoss], "%.3g").c_str(),
       readout_number(m[Gan::kMetricDReal], "%.3f").c_str(), readout_number(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
   header_.push_back(line);
-  draw_presets(out);
-  same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
   ImGui::TextUnformatted(line);
   tooltip_text(
       nn::gan_loss_is_probabilistic(s.loss)
@@ -177,25 +135,6 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
   if (what) {
     ImGui::TextColored(kReadoutWarn, "%s", what);
     header_.push_back(what);
-  }
-  if (!note_.empty()) {
-    ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.20f, 0.22f, 0.30f, 1.0f));
-    const ImGuiStyle& st = ImGui::GetStyle();
-    const float box_w = ImGui::GetContentRegionAvail().x;
-    const float text_h = ImGui::CalcTextSize(note_.c_str(), nullptr, false,
-                                             box_w - 2 * st.WindowPadding.x - st.ScrollbarSize)
-                             .y;
-    // At most 3 lines of the note (it scrolls) so that the plots keep their room on a small screen.
-    const float h = std::min(text_h, 3 * ImGui::GetTextLineHeight()) +
-                    ImGui::GetFrameHeightWithSpacing() + 2 * st.WindowPadding.y;
-    ImGui::BeginChild("##gan_note", ImVec2(box_w, h), true);
-    ImGui::TextColored(kReadoutWarn, "Preset: %s", note_title_.c_str());
-    ImGui::SameLine();
-    if (ImGui::SmallButton("dismiss##gan_note")) note_.clear();
-    ImGui::TextWrapped("%s", note_.c_str());
-    ImGui::EndChild();
-    ImGui::PopStyleColor();
-    header_.push_back("Preset: " + note_title_);
   }
   if (s.status == Status::Diverged) {
     header_.push_back(s.message);

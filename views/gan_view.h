@@ -41,11 +41,6 @@ class GanView : public ModuleView {
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
 
-  // The intents that choose `preset`: SetDataset first when it brings its data, then one SetParam
-  // per value (choices by their index in the ParamSpec). Throws std::invalid_argument naming an
-  // unknown parameter or a bad value.
-  static std::vector<ViewIntent> preset_intents(const ParamSpecs& specs, const GanPreset& preset);
-
   // The pictures last computed (tests).
   const GanPictures* pictures() const { return pictures_.get(); }
   // The tab shown in the last frame (tests).
@@ -54,10 +49,6 @@ class GanView : public ModuleView {
   ImVec2 rewind_button() const { return rewind_button_; }
   // Header lines of the last frame (tests).
   const std::vector<std::string>& header() const { return header_; }
-  // Chooses a preset as the Presets menu does, at the next draw (tests, scripts).
-  void choose_preset(int index) { pending_preset_ = index; }
-  // The note of the preset last chosen, shown until dismissed ("" none).
-  const std::string& preset_note() const { return note_; }
   // The 1-D optimal-discriminator tab (tests drive it).
   GanOptimalTab& optimal_tab() { return optimal_; }
   // The arrows' drawing scale: an arrow is arrow_scale * (-dL_G/dx) long (plane units).
@@ -71,7 +62,6 @@ class GanView : public ModuleView {
   struct PictureJob;
   void update_pictures(const GanSnapshot& s, const ViewContext& ctx);
   void draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
-  void draw_presets(std::vector<ViewIntent>& out);
   void draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size,
                       std::vector<ViewIntent>& out);
   void draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size,
@@ -92,8 +82,6 @@ class GanView : public ModuleView {
   double arrow_scale_ = 0;
   std::vector<std::string> header_;
   ImVec2 rewind_button_{NAN, NAN};
-  int pending_preset_ = -1;
-  std::string note_, note_title_;
   GanOptimalTab optimal_;  // the 1-D optimal-discriminator lesson (its own state, no run needed)
 };
 

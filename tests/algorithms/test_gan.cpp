@@ -278,19 +278,3 @@ TEST_CASE("gan: max_steps stops the run and raising it live resumes it") {
   CHECK(m.snapshot()->iteration == 4);
 }
 
-TEST_CASE("gan: every preset sets known parameters to valid values and starts a run") {
-  for (const GanPreset& p : Gan::presets()) {
-    CAPTURE(p.name);
-    CHECK(!p.title.empty());
-    CHECK(!p.note.empty());
-    Gan m;
-    ParamValues v = default_values(m.params());
-    for (const auto& [k, val] : p.values) apply_assignment(m.params(), v, (k + "=" + val).c_str(), "gan");
-    m.reset(p.dataset.empty() ? moons() : make_dataset(p.dataset), v, 0);
-    m.step();
-    CHECK(m.snapshot()->status == Status::Running);
-  }
-  REQUIRE(Gan::find_preset("ring-converge"));
-  CHECK(Gan::find_preset("ring-converge")->title == Gan::presets().front().title);
-  CHECK(Gan::find_preset("no-such-preset") == nullptr);
-}

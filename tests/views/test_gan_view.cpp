@@ -291,53 +291,6 @@ TEST_CASE("gan view: Diverged - the banner rewinds and halves both learning rate
   CHECK(intents[2].value == 5.0);
 }
 
-TEST_CASE(
-    "gan view: presets emit one SetParam per value in one frame, choices by index, and show the "
-    "note") {
-  const Gan g;
-  const ParamSpecs& specs = g.params();
-  REQUIRE_FALSE(Gan::presets().empty());
-  for (const GanPreset& p : Gan::presets()) {
-    std::vector<ViewIntent> in = GanView::preset_intents(specs, p);
-    if (!p.dataset.empty()) {  // a preset that brings its data asks for it first
-      REQUIRE_FALSE(in.empty());
-      CHECK(in[0].kind == ViewIntent::Kind::SetDataset);
-      CHECK(in[0].text == p.dataset);
-      in.erase(in.begin());
-    }
-    REQUIRE(in.size() == p.values.size());
-    for (size_t i = 0; i < in.size(); ++i) {
-      CHECK(in[i].kind == ViewIntent::Kind::SetParam);
-      CHECK(in[i].param == p.values[i].first);
-      const ParamSpec* spec = find_param(specs, in[i].param);
-      REQUIRE(spec);
-      if (spec->type == ParamType::Choice) {
-        REQUIRE(in[i].value >= 0);
-        CHECK(spec->choices[static_cast<size_t>(in[i].value)] == p.values[i].second);
-      } else {
-        CHECK(in[i].value == doctest::Approx(std::stod(p.values[i].second)));
-      }
-    }
-  }
-  GanPreset bad{"bad", "bad", "", {{"no_such_parameter", "1"}}, ""};
-  CHECK_THROWS_AS(GanView::preset_intents(specs, bad), std::invalid_argument);
-
-  Fixture f(make_dataset("moons:n=200"), {"target=moons", "batch=16", "g_width=8", "d_width=8"}, 2);
-  ImGuiHeadless ui;
-  GanView view;
-  f.frame(ui, view);
-  view.choose_preset(0);
-  std::vector<ViewIntent> intents;
-  const std::string text = f.frame(ui, view, 0, intents);
-  CHECK(intents.size() ==
-        Gan::presets()[0].values.size() + (Gan::presets()[0].dataset.empty() ? 0 : 1));
-  CHECK(view.preset_note() == Gan::presets()[0].note);
-  CHECK(has(text, ("Preset: " + Gan::presets()[0].title).c_str()));
-  CHECK(has(text, "Presets"));
-  intents.clear();
-  f.frame(ui, view, 0, intents);
-  CHECK(intents.empty());  // once, not every frame
-}
 
 TEST_CASE(
     "gan view: target=data - axes in data units, a click in the edit mode adds a point in data "

@@ -149,7 +149,7 @@ class CsvParser {
     return path_ + ":" + std::to_string(line_) + ":" + std::to_string(col);
   }
   std::string field_desc(size_t j) const {
-    return "field " + std::to_string(j + 1) + " ('" + names_[j] + "')";
+    return "field " + std::to_string(j + 1) + " (" + shown(names_[j]) + ")";
   }
   void check_text(std::string_view line) const;
 
@@ -381,8 +381,8 @@ std::shared_ptr<Dataset> CsvParser::run() {
       auto [it, inserted] = seen.emplace(names_[j], j);
       if (!inserted)
         throw DataError(path_ + ":" + std::to_string(line1) + ":" + std::to_string(f1[j].col) +
-                        ": duplicate column name: expected distinct header names, found '" +
-                        names_[j] + "' in fields " + std::to_string(it->second + 1) + " and " +
+                        ": duplicate column name: expected distinct header names, found " +
+                        shown(names_[j]) + " in fields " + std::to_string(it->second + 1) + " and " +
                         std::to_string(j + 1) + "; try: rename one of the columns");
     }
     if (!have2)
@@ -406,7 +406,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
   if (label_col >= 0 && k == 1)
     throw DataError(path_ + ":" + std::to_string(line1) +
                     ":1: only a label column: expected numeric feature columns besides the "
-                    "label '" + names_[0] + "', found a single column; try: add the feature columns");
+                    "label " + shown(names_[0]) + ", found a single column; try: add the feature columns");
 
   const size_t nfeat = k - (label_col >= 0 ? 1 : 0);
   std::vector<double> values;  // row-major features
@@ -499,8 +499,8 @@ std::shared_ptr<Dataset> CsvParser::run() {
   }
   if (label_as_feature) {
     data->column_names.push_back(names_[static_cast<size_t>(label_col)]);
-    note = "; column '" + names_[static_cast<size_t>(label_col)] +
-           "' has non-integer numbers, kept as a feature";
+    note = "; column " + shown(names_[static_cast<size_t>(label_col)]) +
+           " has non-integer numbers, kept as a feature";
   } else if (label_col >= 0) {
     if (labels_numeric) {
       // Integer class ids: sorted distinct values -> 0..k-1, named by the numbers.
@@ -522,7 +522,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
       data->labels = std::move(label_ids);
       data->class_names = std::move(label_text);
     }
-    note = "; labels from column '" + names_[static_cast<size_t>(label_col)] + "'";
+    note = "; labels from column " + shown(names_[static_cast<size_t>(label_col)]);
   }
   data->name = file_stem(path_);
   const char* dname = delim_ == '\t' ? "tab" : delim_ == ';' ? "semicolon" : delim_ == ' ' ? "space" : "comma";

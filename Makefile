@@ -122,3 +122,21 @@ test-fuzz: fuzz-build
 
 fuzz: fuzz-build
 	./tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) long $(FUZZ_TARGETS)
+
+# ThreadSanitizer: the runner, app and views tests (jobs) in build-tsan (gcc, RelWithDebInfo,
+# no -march=native); tests/tsan.supp only silences reports inside uninstrumented system
+# libraries (Mesa's llvmpipe, libgomp), never our own code.
+TSAN_BUILD   ?= build-tsan
+TSAN_TARGETS := cilab cilab_tests_app cilab_tests_views
+TSAN_TESTS   ?= ^(app|views)/
+
+.PHONY: test-tsan
+
+test-tsan: deps
+	cmake -S . -B $(TSAN_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=RelWithDebInfo -DCILAB_NATIVE=OFF \
+	  -DCILAB_WERROR=ON -DCMAKE_CXX_FLAGS="-fsanitize=thread" -DCMAKE_EXE_LINKER_FLAGS="-fsanitize=thread" \
+	  $(LAUNCHER)
+	cmake --build $(TSAN_BUILD) -j $(JOBS) --target $(TSAN_TARGETS)
+	cd $(TSAN_BUILD) && \
+	  TSAN_OPTIONS="halt_on_error=1 second_deadlock_stack=1 suppressions=$(CURDIR)/tests/tsan.supp" \
+	  ctest --output-on-failure -j $(JOBS) -R '$(TSAN_TESTS)'

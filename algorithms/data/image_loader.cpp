@@ -61,7 +61,10 @@ uint32_t be32(const unsigned char* p) {
 // so a 100-byte file could make it allocate gigabytes: every chunk must have a
 // letters-only type and fit in the file, and the pixel data the header announces must be within deflate's
 // reach (at most 1032 bytes out per byte in) of the IDAT bytes present.
-void check_png_chunks(const unsigned char* bytes, size_t size, const std::string& what) {
+// Returns the byte offsets of zero-length IDAT chunks: legal, but stb_image
+// then copies 0 bytes into a null buffer (undefined behaviour); the caller drops them.
+std::vector<size_t> check_png_chunks(const unsigned char* bytes, size_t size, const std::string& what) {
+  std::vector<size_t> empty_idat;
   size_t pos = 8;  // after the signature
   uint64_t idat = 0;
   uint32_t w = 0, h = 0, depth = 0, colour = 0;
@@ -91,6 +94,7 @@ void check_png_chunks(const unsigned char* bytes, size_t size, const std::string
       header = true;
     }
     if (type == "IDAT") idat += len;
+    if (type == "IDAT" && len == 0) empty_idat.push_back(pos);
     if (type == "IEND") break;
     pos += 12 + size_t(len);
   }
@@ -98,7 +102,7 @@ void check_png_chunks(const unsigned char* bytes, size_t size, const std::string
   const uint32_t channels = colour == 0 || colour == 3 ? 1 : colour == 2 ? 3 : colour == 4 ? 2 : colour == 6 ? 4 : 0;
   if (!header || channels == 0 || depth == 0 || depth > 16 || w == 0 || h == 0 ||
       w > uint32_t(kMaxImageSide) || h > uint32_t(kMaxImageSide))
-    return;
+    return empty_idat;
   const uint64_t inflated = ((uint64_t(w) * channels * depth + 7) / 8 + 1) * h;  // + a filter byte per row
   constexpr uint64_t kDeflateMaxRatio = 1032;
   if (inflated > kDeflateMaxRatio * idat + 1024)
@@ -107,6 +111,7 @@ void check_png_chunks(const unsigned char* bytes, size_t size, const std::string
                     std::to_string(idat) + " compressed bytes (deflate inflates at most " +
                     std::to_string(kDeflateMaxRatio) + " times); try: the file is truncated or corrupt, "
                     "re-export it as PNG");
+  return empty_idat;
 }
 
 }  // namespace
@@ -219,7 +224,18 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
       }
     return m;
   }
-  check_png_chunks(bytes, size, what);
+  const std::vector<size_t> empty_idat = check_png_chunks(bytes, size, what);
+  std::vector<unsigned char> kept;  // the bytes without empty IDAT chunks (12 bytes each)
+  if (!empty_idat.empty()) {
+    size_t from = 0;
+    for (size_t at : empty_idat) {
+      kept.insert(kept.end(), bytes + from, bytes + at);
+      from = at + 12;
+    }
+    kept.insert(kept.end(), bytes + from, bytes + size);
+    bytes = kept.data();
+    size = kept.size();
+  }
   int w = 0, h = 0, channels = 0;
   unsigned char* px = stbi_load_from_memory(bytes, static_cast<int>(size), &w, &h, &channels, 1);
   if (!px) {

@@ -5,12 +5,15 @@ Small valid inputs of each format, so libFuzzer starts from the parsers' real
 paths; tests/data/files/bad/ is given to every target as a second seed folder
 (run_fuzz.sh), so the known-bad files need no copy here.
 """
+import glob
 import gzip
 import os
+import shutil
 import struct
 import zlib
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "corpus")
+PRESETS = os.path.join(os.path.dirname(os.path.abspath(__file__)), "..", "..", "assets", "presets")
 
 
 def put(target, name, data):
@@ -93,6 +96,18 @@ def main():
     put("fuzz_image", "binary16.pgm", b"P5\n2 1\n65535\n" + struct.pack(">2H", 1000, 65535))
     put("fuzz_image", "ascii.ppm", "P3 2 1 15\n15 0 0  0 15 0\n")
     put("fuzz_image", "binary.ppm", b"P6 1 2 255\n" + bytes([255, 0, 0, 0, 0, 255]))
+    # --- lab files (presets): the shipped ones, and one with every key
+    for path in sorted(glob.glob(os.path.join(PRESETS, "*.json"))):
+        os.makedirs(os.path.join(HERE, "fuzz_lab_file"), exist_ok=True)
+        shutil.copy(path, os.path.join(HERE, "fuzz_lab_file", os.path.basename(path)))
+    put("fuzz_lab_file", "every-key.json",
+        '{"format": "cilab-preset", "version": 1, "title": "k-means: \\"bad\\" init \\u00e9",\n'
+        ' "chapter": "Clustering", "note": "one line\\nand another",\n'
+        ' "module": "kmeans", "data": "blobs:n=300,seed=4",\n'
+        ' "params": {"k": 5, "init": "random", "tol": 1e-4, "verbose": true, "lr": -0.5},\n'
+        ' "seed": 9223372036854775807, "iteration": 12, "tab": 2,\n'
+        ' "panels": {"browser": false, "data": true, "params": true, "metrics": false}}\n')
+    put("fuzz_lab_file", "data-file.json", '{"title": "t", "module": "pca", "data_file": "../x.csv", "note": ["a", "", "b"]}')
 
 
 if __name__ == "__main__":

@@ -98,6 +98,12 @@ def main():
     at = gray.index(b"IEND")
     put("png_chunk_type_binary.png", gray[:at] + b"\n\x00\x00\x00" + gray[at + 4:])
     put("pgm_ascii_lying_header.pgm", "P2\n8192 8192\n255\n0 1 2\n")
+    # --- lab files (presets; libFuzzer findings, tests/fuzz/fuzz_lab_file.cpp): read by
+    # tests/app/test_lab_file_bad.cpp, not by load_file
+    os.makedirs(os.path.join(HERE, "lab"), exist_ok=True)
+    put("lab/number_overflow.json", '{"module": "kmeans", "title": "t", "params": {"tol": 1e999}}\n')
+    put("lab/newline_in_key.json", '{"module": "kmeans", "title": "t", "a\\nb": 1}\n')
+    put("lab/newline_in_param.json", '{"module": "kmeans", "title": "t", "params": {"k\\n": [1]}}\n')
     # --- an images file whose sibling labels file has the wrong length
     put("pair/mismatch-images-idx3-ubyte", idx(8, [3, 2, 2], bytes(12)))
     put("pair/mismatch-labels-idx1-ubyte", idx(8, [5], bytes(5)))

@@ -1,6 +1,6 @@
 // CSV/TSV loader: delimited text -> Dataset, streaming and bounded.
 //
-// Lines are read in chunks (never more than max_line_bytes + one chunk held),
+// Lines are read in chunks of up to 1 MiB (never more than max_line_bytes + one chunk held),
 // split on the detected delimiter (tab, else semicolon, else comma, else runs
 // of spaces), with RFC 4180 quoted fields ("a ""b""") that may not span lines.
 // Row 1 is a header when all of it is non-numeric, or when some cell of it is
@@ -29,6 +29,9 @@ namespace data_detail {
 namespace {
 
 constexpr size_t kChunk = size_t(1) << 20;
+// The first read is smaller and each next one doubles up to kChunk: a small file
+// does not allocate and zero a whole megabyte (under ASan, libFuzzer ran 17 inputs/s).
+constexpr size_t kFirstChunk = size_t(16) << 10;
 
 // Printable, truncated rendering of a found text for messages.
 std::string shown(std::string_view s) {
@@ -96,10 +99,11 @@ class LineReader {
       scan_ -= start_;
       start_ = 0;
     }
-    if (buf_.size() < end_ + kChunk) buf_.resize(end_ + kChunk);
-    const size_t got = in_.read(reinterpret_cast<uint8_t*>(buf_.data() + end_), kChunk);
+    if (buf_.size() < end_ + chunk_) buf_.resize(end_ + chunk_);
+    const size_t got = in_.read(reinterpret_cast<uint8_t*>(buf_.data() + end_), chunk_);
     if (got == 0) eof_ = true;
     end_ += got;
+    chunk_ = std::min(kChunk, 2 * chunk_);
   }
 
   [[noreturn]] void too_long() const {
@@ -117,6 +121,7 @@ class LineReader {
   uint64_t base_offset_ = 0;
   uint64_t line_no_ = 0;
   uint64_t line_offset_ = 0;
+  size_t chunk_ = kFirstChunk;  // bytes asked of the next read
   bool eof_ = false;
 };
 

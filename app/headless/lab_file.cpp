@@ -184,7 +184,7 @@ std::shared_ptr<const Dataset> read_embedded(const json& v, const std::string& o
     const std::string& k = it.key();
     if (k != "name" && k != "source" && k != "columns" && k != "rows" && k != "labels" && k != "class_names" &&
         k != "target_name" && k != "target")
-      fail(origin, at + ": unknown key '" + k + "'");
+      fail(origin, at + ": unknown key '" + printable(k) + "'");
   }
   auto d = std::make_shared<Dataset>();
   if (v.contains("name")) d->name = get_string(v["name"], "data_embedded name", origin);
@@ -361,7 +361,7 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
         const std::string& k = it.key();
         if (k != "iteration" && k != "phase" && k != "set" && k != "value" && k != "intent" && k != "index" &&
             k != "values")
-          fail(origin, at + ": unknown key '" + k + "' (known: iteration, phase, set, value, intent, index, values)");
+          fail(origin, at + ": unknown key '" + printable(k) + "' (known: iteration, phase, set, value, intent, index, values)");
       }
       LabEdit ed;
       if (!e.contains("iteration")) fail(origin, at + ": missing 'iteration'");

@@ -107,6 +107,12 @@ def main():
         ' "params": {"k": 5, "init": "random", "tol": 1e-4, "verbose": true, "lr": -0.5},\n'
         ' "seed": 9223372036854775807, "iteration": 12, "tab": 2,\n'
         ' "panels": {"browser": false, "data": true, "params": true, "metrics": false}}\n')
+    put("fuzz_lab_file", "session.json",
+        '{"format": "cilab-session", "module": "kmeans", "params": {"k": 3}, "seed": 12, "iteration": 9,\n'
+        ' "phase": 1, "edits": [{"iteration": 2, "set": "k", "value": 4},\n'
+        ' {"iteration": 5, "phase": 1, "intent": "move_mean", "index": 1, "values": [0.8, -1e-17]}],\n'
+        ' "data_embedded": {"name": "clicked", "columns": ["x", "y"], "rows": [[1, 2], [3.5, -4]],\n'
+        ' "labels": [0, -1], "class_names": ["a"], "target_name": "t", "target": [0.5, 1]}}\n')
     put("fuzz_lab_file", "data-file.json", '{"title": "t", "module": "pca", "data_file": "../x.csv", "note": ["a", "", "b"]}')
 
 

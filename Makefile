@@ -124,8 +124,9 @@ fuzz: fuzz-build
 	./tests/fuzz/run_fuzz.sh $(FUZZ_BUILD) $(FUZZ_SECONDS) long $(FUZZ_TARGETS)
 
 # ThreadSanitizer: the runner, app and views tests (jobs) in build-tsan (gcc, RelWithDebInfo,
-# no -march=native); tests/tsan.supp only silences reports inside uninstrumented system
-# libraries (Mesa's llvmpipe, libgomp), never our own code.
+# no -march=native). tests/tsan.supp is for reports inside uninstrumented system libraries
+# only (Mesa's llvmpipe, libgomp), never our own code; it is empty so far. A whole build of
+# the app under TSan takes long: on a shared 2-core machine over an hour.
 TSAN_BUILD   ?= build-tsan
 TSAN_TARGETS := cilab cilab_tests_app cilab_tests_views
 TSAN_TESTS   ?= ^(app|views)/

@@ -49,7 +49,7 @@ struct GaussianComponent {
 
 // A 1-D Gaussian mixture density (at least one component).
 struct Mixture1d {
-  std::vector<GaussianComponent> components{GaussianComponent{}};
+  std::vector<GaussianComponent> components = std::vector<GaussianComponent>(1);
 };
 
 // A single Gaussian N(mean, sd^2) as a mixture.

@@ -30,13 +30,13 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdio>
 #include <limits>
 #include <stdexcept>
 #include <utility>
 
+#include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
 
 namespace cilab {
@@ -532,8 +532,7 @@ void Gmm::State::e_half() {
   const bool diag = is_diagonal_type(p.covariance);
 
   std::shared_ptr<Eigen::MatrixXd> resp;
-  if (s.spare && s.spare.use_count() == 1 && s.spare->rows() == n && s.spare->cols() == k) {
-    std::atomic_thread_fence(std::memory_order_acquire);
+  if (sole_owner(s.spare) && s.spare->rows() == n && s.spare->cols() == k) {
     resp = std::move(s.spare);
   } else {
     resp = std::make_shared<Eigen::MatrixXd>(n, k);

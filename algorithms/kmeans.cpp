@@ -13,7 +13,6 @@
 #include "algorithms/kmeans_internal.h"
 
 #include <algorithm>
-#include <atomic>
 #include <cmath>
 #include <cstdint>
 #include <cstdio>
@@ -306,9 +305,7 @@ void KMeans::State::assign_half() {
   // Reuse the label vector of two assigns ago when nothing else holds it (no
   // snapshot, no clone): saves allocating and faulting in n ints per pass.
   std::shared_ptr<std::vector<int>> next;
-  if (spare_labels && spare_labels.use_count() == 1 &&
-      spare_labels->size() == static_cast<size_t>(n)) {
-    std::atomic_thread_fence(std::memory_order_acquire);  // pairs with the last owner's release
+  if (sole_owner(spare_labels) && spare_labels->size() == static_cast<size_t>(n)) {
     next = std::move(spare_labels);
   } else {
     next = std::make_shared<std::vector<int>>(static_cast<size_t>(n));

@@ -44,7 +44,9 @@
 // 0 = hardware_concurrency).
 #pragma once
 
+#include <atomic>
 #include <cstddef>
+#include <memory>
 #include <type_traits>
 #include <utility>
 #include <vector>
@@ -112,6 +114,24 @@ void parallel_reduce_blocks(int blocks, int threads, const Map& map, const Fold&
   std::vector<Part> parts(static_cast<size_t>(blocks > 0 ? blocks : 0));
   parallel_for_blocks(blocks, threads, [&](int b) { parts[static_cast<size_t>(b)] = map(b); });
   for (int b = 0; b < blocks; ++b) fold(b, std::move(parts[static_cast<size_t>(b)]));
+}
+
+// Whether the buffer held through `p` may be reused in place: it is set and no
+// one else holds it (use_count() == 1). When true, an acquire fence has paired
+// with the release in the last other owner's reference drop, so that owner's
+// reads happen before the caller's writes. Under ThreadSanitizer, which does not
+// model fences (GCC refuses them there: -Wtsan), always false: callers then
+// allocate a fresh buffer, with the same results.
+template <class T>
+bool sole_owner(const std::shared_ptr<T>& p) {
+#if defined(__SANITIZE_THREAD__)
+  static_cast<void>(p);
+  return false;
+#else
+  if (!p || p.use_count() != 1) return false;
+  std::atomic_thread_fence(std::memory_order_acquire);
+  return true;
+#endif
 }
 
 }  // namespace cilab

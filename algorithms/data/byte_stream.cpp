@@ -81,6 +81,21 @@ ByteStream::ByteStream(const std::string& path, size_t max_bytes)
     throw DataError(path + ": byte 0: cannot open: expected a readable file, found '" +
                     std::strerror(err) + "'; try: check the file's permissions");
   }
+  try {
+    start();
+  } catch (...) {
+    std::fclose(file_);  // the destructor does not run when the constructor throws
+    throw;
+  }
+}
+
+ByteStream::ByteStream(const uint8_t* data, size_t size, const std::string& name, size_t max_bytes)
+    : path_(name), max_bytes_(max_bytes), mem_(data), mem_size_(size) {
+  file_size_ = size;
+  start();
+}
+
+void ByteStream::start() {
   uint8_t magic[2] = {0, 0};
   const size_t got = read_raw(magic, 2);
   if (got == 2 && magic[0] == 0x1f && magic[1] == 0x8b) {
@@ -118,6 +133,12 @@ std::string ByteStream::where(uint64_t offset) const {
 }
 
 size_t ByteStream::read_raw(uint8_t* buf, size_t n) {
+  if (!file_) {
+    const size_t got = std::min(n, mem_size_ - static_cast<size_t>(raw_consumed_));
+    if (got > 0) std::memcpy(buf, mem_ + raw_consumed_, got);
+    raw_consumed_ += got;
+    return got;
+  }
   size_t total = 0;
   while (total < n) {
     const size_t got = std::fread(buf + total, 1, n - total, file_);

@@ -1,4 +1,5 @@
-// ByteStream: bounded, streaming reads of a raw or gzip-compressed file.
+// ByteStream: bounded, streaming reads of a raw or gzip-compressed file
+// (or of bytes in memory).
 //
 // Internal to the loaders (algorithms/data). The stream opens `path`, checks it
 // is a regular readable file, sniffs the gzip magic (1f 8b) and, if present,
@@ -22,6 +23,9 @@ namespace data_detail {
 class ByteStream {
  public:
   ByteStream(const std::string& path, size_t max_bytes);
+  // The same over `size` bytes already in memory (not copied: they must outlive
+  // the stream); `name` stands for the path in messages. For the fuzz targets.
+  ByteStream(const uint8_t* data, size_t size, const std::string& name, size_t max_bytes);
   ~ByteStream();
   ByteStream(const ByteStream&) = delete;
   ByteStream& operator=(const ByteStream&) = delete;
@@ -47,6 +51,8 @@ class ByteStream {
   std::string where(uint64_t offset) const;
 
  private:
+  // Sniffs the gzip magic and starts zlib, or checks the raw size limit.
+  void start();
   size_t read_raw(uint8_t* buf, size_t n);
   size_t inflate_some(uint8_t* buf, size_t n);
   [[noreturn]] void fail(const std::string& what) const;
@@ -54,6 +60,8 @@ class ByteStream {
   std::string path_;
   size_t max_bytes_;
   std::FILE* file_ = nullptr;
+  const uint8_t* mem_ = nullptr;  // in-memory source when file_ is null
+  size_t mem_size_ = 0;
   uint64_t file_size_ = 0;
   bool gzip_ = false;
   bool eof_ = false;

@@ -194,12 +194,13 @@ IdxArray read_idx(ByteStream& in, uint64_t max_rows) {
                       std::to_string(have - bytes) + " extra bytes; try: check the header's "
                       "dimensions, the file may be damaged");
   }
-  // Grow with the data actually read (never trust the header for allocation).
-  constexpr size_t kStep = size_t(4) << 20;
-  a.payload.reserve(static_cast<size_t>(std::min<uint64_t>(want, kStep)));
+  // Grow with the data actually read (never trust the header for allocation):
+  // steps of 64 KiB doubling up to 4 MiB, so a tiny gzip file claiming a large
+  // array does not allocate and zero megabytes before its data runs out.
+  constexpr size_t kStep = size_t(4) << 20, kFirstStep = size_t(64) << 10;
   while (a.payload.size() < want) {
     const size_t old = a.payload.size();
-    const size_t step = static_cast<size_t>(std::min<uint64_t>(kStep, want - old));
+    const size_t step = static_cast<size_t>(std::min<uint64_t>(std::min(kStep, std::max(kFirstStep, old)), want - old));
     a.payload.resize(old + step);
     const size_t got = in.read_full(a.payload.data() + old, step);
     if (got < step) {

@@ -52,6 +52,68 @@ std::vector<unsigned char> read_all(const std::string& path) {
   return bytes;
 }
 
+uint32_t be32(const unsigned char* p) {
+  return (uint32_t(p[0]) << 24) | (uint32_t(p[1]) << 16) | (uint32_t(p[2]) << 8) | uint32_t(p[3]);
+}
+
+// Walks a PNG's chunks before stb_image sees them. stb_image allocates what a
+// chunk's length field or the header's size claims before reading the data,
+// so a 100-byte file could make it allocate gigabytes: every chunk must have a
+// letters-only type and fit in the file, and the pixel data the header announces must be within deflate's
+// reach (at most 1032 bytes out per byte in) of the IDAT bytes present.
+// Returns the byte offsets of zero-length IDAT chunks: legal, but stb_image
+// then copies 0 bytes into a null buffer (undefined behaviour); the caller drops them.
+std::vector<size_t> check_png_chunks(const unsigned char* bytes, size_t size, const std::string& what) {
+  std::vector<size_t> empty_idat;
+  size_t pos = 8;  // after the signature
+  uint64_t idat = 0;
+  uint32_t w = 0, h = 0, depth = 0, colour = 0;
+  bool header = false;
+  while (size - pos >= 8) {
+    const uint32_t len = be32(bytes + pos);
+    const std::string type(reinterpret_cast<const char*>(bytes + pos + 4), 4);
+    for (char c : type)
+      if (!std::isalpha(static_cast<unsigned char>(c))) {
+        char found[16];
+        std::snprintf(found, sizeof found, "%02x %02x %02x %02x", bytes[pos + 4], bytes[pos + 5],
+                      bytes[pos + 6], bytes[pos + 7]);
+        throw DataError(what + ": byte " + std::to_string(pos + 4) + ": PNG chunk type: expected 4 ASCII "
+                        "letters, found bytes " + found + "; try: the file is corrupt, re-export it as PNG");
+      }
+    const size_t left = size - pos - 8;  // bytes after the length and type fields
+    if (len > left || (type != "IEND" && left - len < 4)) {
+      throw DataError(what + ": byte " + std::to_string(pos) + ": PNG chunk '" + type + "': expected " +
+                      std::to_string(len) + " data bytes and a 4-byte CRC, found " + std::to_string(left) +
+                      " bytes left in the file; try: the file is truncated or corrupt, re-export it as PNG");
+    }
+    if (type == "IHDR" && len >= 13) {
+      w = be32(bytes + pos + 8);
+      h = be32(bytes + pos + 12);
+      depth = bytes[pos + 16];
+      colour = bytes[pos + 17];
+      header = true;
+    }
+    if (type == "IDAT") idat += len;
+    if (type == "IDAT" && len == 0) empty_idat.push_back(pos);
+    if (type == "IEND") break;
+    pos += 12 + size_t(len);
+  }
+  // Out-of-range sides and unknown colour types are left to stb_image's own errors.
+  const uint32_t channels = colour == 0 || colour == 3 ? 1 : colour == 2 ? 3 : colour == 4 ? 2 : colour == 6 ? 4 : 0;
+  if (!header || channels == 0 || depth == 0 || depth > 16 || w == 0 || h == 0 ||
+      w > uint32_t(kMaxImageSide) || h > uint32_t(kMaxImageSide))
+    return empty_idat;
+  const uint64_t inflated = ((uint64_t(w) * channels * depth + 7) / 8 + 1) * h;  // + a filter byte per row
+  constexpr uint64_t kDeflateMaxRatio = 1032;
+  if (inflated > kDeflateMaxRatio * idat + 1024)
+    throw DataError(what + ": byte 16: PNG header says " + std::to_string(w) + " x " + std::to_string(h) +
+                    ": expected pixel data that inflates to " + std::to_string(inflated) + " bytes, found " +
+                    std::to_string(idat) + " compressed bytes (deflate inflates at most " +
+                    std::to_string(kDeflateMaxRatio) + " times); try: the file is truncated or corrupt, "
+                    "re-export it as PNG");
+  return empty_idat;
+}
+
 }  // namespace
 
 bool looks_like_image(const unsigned char* head, size_t size) {
@@ -109,16 +171,18 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
       throw DataError(what + ": expected width and height in [1, " + std::to_string(kMaxImageSide) +
                       "] and a maximum value in [1, 65535], found " + std::to_string(w) + " x " +
                       std::to_string(h) + ", max " + std::to_string(maxval) + "; try: a smaller image");
-    Eigen::MatrixXd m(h, w);
+    const size_t ch = colour ? 3 : 1;
+    const size_t samples = static_cast<size_t>(w) * static_cast<size_t>(h) * ch;
     if (binary) {
       ++pos;  // the single whitespace byte after maxval
-      const size_t bps = maxval > 255 ? 2 : 1, ch = colour ? 3 : 1;
-      const size_t need = static_cast<size_t>(w) * static_cast<size_t>(h) * ch * bps;
+      const size_t bps = maxval > 255 ? 2 : 1;
+      const size_t need = samples * bps;
       if (pos > size || size - pos < need)
         throw DataError(what + ": byte " + std::to_string(std::min(pos, size)) + ": expected " + std::to_string(need) +
                         " bytes of pixel data for " + std::to_string(w) + " x " + std::to_string(h) +
                         ", found " + std::to_string(pos > size ? 0 : size - pos) +
                         " (truncated file); try: copy or export the image again");
+      Eigen::MatrixXd m(h, w);
       auto sample = [&](size_t i) -> double {
         const unsigned char* b = bytes + pos + i * bps;
         return bps == 2 ? static_cast<double>((b[0] << 8) | b[1]) : static_cast<double>(b[0]);
@@ -132,6 +196,13 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
         }
       return m;
     }
+    // Each ASCII sample takes a digit and a separator at least: check before allocating.
+    if ((size - pos) / 2 < samples)
+      throw DataError(what + ": byte " + std::to_string(pos) + ": expected " + std::to_string(samples) +
+                      " ASCII sample values for " + std::to_string(w) + " x " + std::to_string(h) +
+                      " (2 bytes each at least), found " + std::to_string(size - pos) +
+                      " bytes left (truncated file); try: copy or export the image again");
+    Eigen::MatrixXd m(h, w);
     for (long r = 0; r < h; ++r)
       for (long c = 0; c < w; ++c) {
         double v = 0.0;
@@ -153,11 +224,26 @@ Eigen::MatrixXd decode_gray_image(const unsigned char* bytes, size_t size, const
       }
     return m;
   }
+  const std::vector<size_t> empty_idat = check_png_chunks(bytes, size, what);
+  std::vector<unsigned char> kept;  // the bytes without empty IDAT chunks (12 bytes each)
+  if (!empty_idat.empty()) {
+    size_t from = 0;
+    for (size_t at : empty_idat) {
+      kept.insert(kept.end(), bytes + from, bytes + at);
+      from = at + 12;
+    }
+    kept.insert(kept.end(), bytes + from, bytes + size);
+    bytes = kept.data();
+    size = kept.size();
+  }
   int w = 0, h = 0, channels = 0;
   unsigned char* px = stbi_load_from_memory(bytes, static_cast<int>(size), &w, &h, &channels, 1);
   if (!px) {
-    const char* why = stbi_failure_reason();
-    throw DataError(what + ": cannot decode the image (" + std::string(why ? why : "unknown reason") +
+    // stb_image's reason may quote raw bytes of the file (an unknown chunk's type): keep it printable.
+    std::string why = stbi_failure_reason() ? stbi_failure_reason() : "unknown reason";
+    for (char& c : why)
+      if (static_cast<unsigned char>(c) < 0x20 || static_cast<unsigned char>(c) >= 0x7f) c = '?';
+    throw DataError(what + ": cannot decode the image (" + why +
                     "): expected a valid PNG, found corrupt or unsupported data "
                     "(sides > " + std::to_string(kMaxImageSide) + " are refused); try: re-export it as an 8-bit PNG");
   }

@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cctype>
 #include <cmath>
+#include <cstdio>
 #include <filesystem>
 #include <fstream>
 #include <sstream>
@@ -73,6 +74,24 @@ void check_depth(const std::string& text, const std::string& origin) {
   }
 }
 
+// A text from the file for a one-line message: control characters escaped ("\n", "\x01").
+std::string printable(const std::string& s) {
+  std::string out;
+  for (char c : s) {
+    const unsigned char u = static_cast<unsigned char>(c);
+    if (c == '\n') {
+      out += "\\n";
+    } else if (u < 0x20 || u == 0x7f) {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", u);
+      out += buf;
+    } else {
+      out += c;
+    }
+  }
+  return out;
+}
+
 std::string type_of(const json& v) {
   switch (v.type()) {
     case json::value_t::null: return "null";
@@ -123,7 +142,7 @@ std::string param_text(const json& v, const std::string& key, const std::string&
   if (v.is_number_integer()) return std::to_string(v.get<int64_t>());
   if (v.is_number_unsigned()) return std::to_string(v.get<uint64_t>());
   if (v.is_number_float()) return v.dump();  // shortest text that reads back to the same double
-  fail(origin, "parameter '" + key + "' must be a number, a string or a boolean, got " + type_of(v));
+  fail(origin, "parameter '" + printable(key) + "' must be a number, a string or a boolean, got " + type_of(v));
 }
 
 // A parameter's text as JSON: a bare number when the text is one that reads
@@ -165,7 +184,7 @@ std::shared_ptr<const Dataset> read_embedded(const json& v, const std::string& o
     const std::string& k = it.key();
     if (k != "name" && k != "source" && k != "columns" && k != "rows" && k != "labels" && k != "class_names" &&
         k != "target_name" && k != "target")
-      fail(origin, at + ": unknown key '" + k + "'");
+      fail(origin, at + ": unknown key '" + printable(k) + "'");
   }
   auto d = std::make_shared<Dataset>();
   if (v.contains("name")) d->name = get_string(v["name"], "data_embedded name", origin);
@@ -271,17 +290,23 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
     const size_t cut = msg.find("syntax error");
     fail(origin, where(text, e.byte > 0 ? e.byte - 1 : 0) + ": not valid JSON (" +
                      (cut == std::string::npos ? msg : msg.substr(cut)) + ")");
+  } catch (const json::out_of_range& e) {
+    // A number beyond a double's range ("1e999"); nlohmann gives no position.
+    const std::string msg = e.what();
+    const size_t cut = msg.find("number overflow");
+    fail(origin, "not valid JSON (" + (cut == std::string::npos ? msg : msg.substr(cut)) +
+                     "); numbers must be within a double's range");
   }
   if (!doc.is_object()) fail(origin, "expected a JSON object { ... } at the top, got " + type_of(doc));
   for (auto it = doc.begin(); it != doc.end(); ++it) {
     if (std::find(kKnownKeys.begin(), kKnownKeys.end(), it.key()) == kKnownKeys.end())
-      fail(origin, "unknown key '" + it.key() + "' (known: " + join(kKnownKeys) + ")");
+      fail(origin, "unknown key '" + printable(it.key()) + "' (known: " + join(kKnownKeys) + ")");
   }
   LabFile lab;
   if (doc.contains("format")) {
     const std::string f = get_string(doc["format"], "format", origin);
     if (f != kFormat && f != kSessionFormat)
-      fail(origin, "'format' is '" + f + "'; expected '" + kFormat + "' or '" + kSessionFormat + "'");
+      fail(origin, "'format' is '" + printable(f) + "'; expected '" + kFormat + "' or '" + kSessionFormat + "'");
     lab.session = f == kSessionFormat;
   }
   if (!lab.session)
@@ -336,7 +361,7 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
         const std::string& k = it.key();
         if (k != "iteration" && k != "phase" && k != "set" && k != "value" && k != "intent" && k != "index" &&
             k != "values")
-          fail(origin, at + ": unknown key '" + k + "' (known: iteration, phase, set, value, intent, index, values)");
+          fail(origin, at + ": unknown key '" + printable(k) + "' (known: iteration, phase, set, value, intent, index, values)");
       }
       LabEdit ed;
       if (!e.contains("iteration")) fail(origin, at + ": missing 'iteration'");
@@ -384,7 +409,7 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
     for (auto it = p.begin(); it != p.end(); ++it) {
       const auto& names = lab_panel_names();
       if (std::find(names.begin(), names.end(), it.key()) == names.end())
-        fail(origin, "'panels': unknown panel '" + it.key() + "' (known: " + join(names) + ")");
+        fail(origin, "'panels': unknown panel '" + printable(it.key()) + "' (known: " + join(names) + ")");
       if (!it.value().is_boolean())
         fail(origin, "'panels': '" + it.key() + "' must be true or false, got " + type_of(it.value()));
       lab.panels[it.key()] = it.value().get<bool>();
@@ -421,13 +446,11 @@ std::string write_lab_file(const LabFile& lab) {
   if (!lab.title.empty() || !lab.session) o << "  \"title\": " << str(lab.title) << ",\n";
   if (!lab.chapter.empty()) o << "  \"chapter\": " << str(lab.chapter) << ",\n";
   if (!lab.note.empty()) {
+    // One string per line; a trailing newline gives a last empty line (read back joined with '\n').
     o << "  \"note\": [";
-    std::istringstream lines(lab.note);
-    std::string line;
-    bool first = true;
-    while (std::getline(lines, line)) {
-      o << (first ? "\n    " : ",\n    ") << str(line);
-      first = false;
+    for (size_t start = 0, nl = 0; nl != std::string::npos; start = nl + 1) {
+      nl = lab.note.find('\n', start);
+      o << (start == 0 ? "\n    " : ",\n    ") << str(lab.note.substr(start, nl == std::string::npos ? nl : nl - start));
     }
     o << "\n  ],\n";
   }

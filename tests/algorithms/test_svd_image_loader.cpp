@@ -66,12 +66,19 @@ TEST_CASE("svd image loader: bad files give clear errors") {
   CHECK_THROWS_WITH_AS(load_gray_image(temp_file("empty.png", "")), doctest::Contains("empty file"), DataError);
   CHECK_THROWS_WITH_AS(load_gray_image(temp_file("text.png", "hello,world\n1,2\n")),
                        doctest::Contains("expected a PNG signature"), DataError);
-  // A PNG signature followed by junk.
+  // A PNG signature followed by junk: its first "chunk" claims more bytes than the file has.
   CHECK_THROWS_WITH_AS(load_gray_image(temp_file("junk.png", std::string("\x89PNG\r\n\x1a\n", 8) + "junkjunkjunk")),
+                       doctest::Contains("byte 8: PNG chunk 'junk': expected 1786080875 data bytes"), DataError);
+  // Chunks that fit but no image header: stb_image's own error.
+  CHECK_THROWS_WITH_AS(load_gray_image(temp_file("noihdr.png", std::string("\x89PNG\r\n\x1a\n", 8) +
+                                                                   std::string("\0\0\0\0IEND\xae\x42\x60\x82", 12))),
                        doctest::Contains("cannot decode the image"), DataError);
   CHECK_THROWS_WITH_AS(load_gray_image(temp_file("over.pgm", "P2\n1 1\n10\n11\n")),
                        doctest::Contains("expected a gray value <= 10"), DataError);
+  // Too few bytes for 4 values is refused before allocating; enough bytes but 3 values runs out.
   CHECK_THROWS_WITH_AS(load_gray_image(temp_file("short.pgm", "P2\n2 2\n10\n1 2 3\n")),
+                       doctest::Contains("expected 4 ASCII sample values for 2 x 2"), DataError);
+  CHECK_THROWS_WITH_AS(load_gray_image(temp_file("short.pgm", "P2\n2 2\n10\n1 2 3     \n")),
                        doctest::Contains("found the end of the file"), DataError);
   CHECK_THROWS_WITH_AS(load_gray_image(temp_file("huge.pgm", "P2\n100000 1\n10\n")),
                        doctest::Contains("expected width and height in [1, 8192]"), DataError);

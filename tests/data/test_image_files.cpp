@@ -3,11 +3,16 @@
 // PGM magic stay CSV.
 #include "algorithms/data/datasets.h"
 #include "algorithms/data/image_loader.h"
+#include "tests/data/test_util.h"
 
 #include <doctest/doctest.h>
 
 #include <cstdio>
 #include <fstream>
+#include <string>
+#include <vector>
+
+#include <zlib.h>
 
 using namespace cilab;
 
@@ -45,4 +50,54 @@ TEST_CASE("image files: a PGM written here round-trips - CSV headers like P2,P3 
   CHECK(c->column_names[0] == "P2");
   std::remove("tiny.pgm");
   std::remove("p2header.csv");
+}
+
+namespace {
+
+// A PNG chunk: length, type, body, CRC-32 of type + body.
+std::string png_chunk(const std::string& type, const std::string& body) {
+  std::string out;
+  cilab_test::put_be32(out, static_cast<uint32_t>(body.size()));
+  out += type + body;
+  const std::string crc_in = type + body;
+  cilab_test::put_be32(out, static_cast<uint32_t>(crc32(0L, reinterpret_cast<const Bytef*>(crc_in.data()),
+                                                        static_cast<uInt>(crc_in.size()))));
+  return out;
+}
+
+// An 8-bit gray PNG of `rows` (h rows of w pixels); `empty_idat` puts a
+// zero-length IDAT chunk before the data.
+std::string gray_png(const std::vector<std::string>& rows, bool empty_idat) {
+  std::string raw;
+  for (const std::string& r : rows) raw += '\0' + r;  // filter type 0 per scanline
+  uLongf packed_size = compressBound(static_cast<uLong>(raw.size()));
+  std::string packed(packed_size, '\0');
+  REQUIRE(compress(reinterpret_cast<Bytef*>(&packed[0]), &packed_size,
+                   reinterpret_cast<const Bytef*>(raw.data()), static_cast<uLong>(raw.size())) == Z_OK);
+  packed.resize(packed_size);
+  std::string ihdr;
+  cilab_test::put_be32(ihdr, static_cast<uint32_t>(rows[0].size()));
+  cilab_test::put_be32(ihdr, static_cast<uint32_t>(rows.size()));
+  ihdr += std::string("\x08\x00\x00\x00\x00", 5);  // 8-bit gray, no interlace
+  return std::string("\x89PNG\r\n\x1a\n", 8) + png_chunk("IHDR", ihdr) +
+         (empty_idat ? png_chunk("IDAT", "") : std::string()) + png_chunk("IDAT", packed) + png_chunk("IEND", "");
+}
+
+}  // namespace
+
+// libFuzzer finding (tests/fuzz/fuzz_image.cpp): stb_image copied the empty chunk
+// into a null buffer (undefined behaviour, caught by the UBSan build). Empty IDAT
+// chunks are legal PNG and must decode like the file without them.
+TEST_CASE("image files: a PNG with an empty first IDAT chunk decodes like the file without it") {
+  const std::vector<std::string> rows = {std::string("\x00\x80\xff", 3), std::string("\x0a\x14\x1e", 3)};
+  const std::string with = gray_png(rows, true), without = gray_png(rows, false);
+  REQUIRE(with.size() == without.size() + 12);
+  const Eigen::MatrixXd a = decode_gray_image(reinterpret_cast<const unsigned char*>(with.data()), with.size(), "with.png");
+  const Eigen::MatrixXd b = decode_gray_image(reinterpret_cast<const unsigned char*>(without.data()), without.size(), "without.png");
+  REQUIRE(a.rows() == 2);
+  REQUIRE(a.cols() == 3);
+  CHECK(a == b);
+  for (int r = 0; r < 2; ++r)
+    for (int c = 0; c < 3; ++c)
+      CHECK(a(r, c) == static_cast<unsigned char>(rows[static_cast<size_t>(r)][static_cast<size_t>(c)]) / 255.0);
 }

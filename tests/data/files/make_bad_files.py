@@ -8,6 +8,7 @@ import gzip
 import os
 import random
 import struct
+import zlib
 
 HERE = os.path.join(os.path.dirname(os.path.abspath(__file__)), "bad")
 
@@ -28,6 +29,15 @@ def idx(type_code, dims, payload=b""):
     return bytes([0, 0, type_code, len(dims)]) + b"".join(struct.pack(">I", d) for d in dims) + payload
 
 
+def png_bytes(width, height, colour_type, bit_depth, raw):
+    """A PNG of IHDR, one IDAT holding zlib(raw) (filtered scanlines) and IEND."""
+    def chunk(kind, body):
+        return struct.pack(">I", len(body)) + kind + body + struct.pack(">I", zlib.crc32(kind + body))
+    ihdr = struct.pack(">IIBBBBB", width, height, bit_depth, colour_type, 0, 0, 0)
+    return (b"\x89PNG\r\n\x1a\n" + chunk(b"IHDR", ihdr) + chunk(b"IDAT", zlib.compress(raw, 9)) +
+            chunk(b"IEND", b""))
+
+
 def main():
     os.makedirs(os.path.join(HERE, "pair"), exist_ok=True)
     # --- text
@@ -46,6 +56,7 @@ def main():
     put("label_only.csv", "species\nsetosa\nvirginica\n")
     put("label_only_no_header.csv", "setosa\nvirginica\n")
     put("duplicate_header.csv", "x,y,x\n1,2,3\n")
+    put("cr_in_header.csv", "ba\r;\n\r\n\r\n;")  # libFuzzer finding: a CR in a name broke the message's line
     put("utf16.csv", "\ufeffx,y\n1,2\n".encode("utf-16-le"))
     rng = random.Random(7)
     junk = bytes([0x7f, 0x45, 0x4c, 0x46]) + bytes(rng.randrange(256) for _ in range(2000))
@@ -79,6 +90,20 @@ def main():
     put("gzip_empty.gz", gz(b""))
     put("gzip_junk_inside.gz", gz(junk))
     put("gzip_header_only.gz", packed[:10])
+    # --- images (libFuzzer findings, tests/fuzz/fuzz_image.cpp)
+    gray = png_bytes(9, 3, 0, 8, bytes((1 + 9) * 3))  # a filter byte and 9 pixels per row
+    at = gray.index(b"IDAT") - 4  # the IDAT chunk's length field
+    put("png_chunk_too_long.png", gray[:at] + struct.pack(">I", 0x2600002A) + gray[at + 4:])
+    put("png_header_lies.png", png_bytes(8192, 8192, 6, 16, bytes(100)))
+    at = gray.index(b"IEND")
+    put("png_chunk_type_binary.png", gray[:at] + b"\n\x00\x00\x00" + gray[at + 4:])
+    put("pgm_ascii_lying_header.pgm", "P2\n8192 8192\n255\n0 1 2\n")
+    # --- lab files (presets; libFuzzer findings, tests/fuzz/fuzz_lab_file.cpp): read by
+    # tests/app/test_lab_file_bad.cpp, not by load_file
+    os.makedirs(os.path.join(HERE, "lab"), exist_ok=True)
+    put("lab/number_overflow.json", '{"module": "kmeans", "title": "t", "params": {"tol": 1e999}}\n')
+    put("lab/newline_in_key.json", '{"module": "kmeans", "title": "t", "a\\nb": 1}\n')
+    put("lab/newline_in_param.json", '{"module": "kmeans", "title": "t", "params": {"k\\n": [1]}}\n')
     # --- an images file whose sibling labels file has the wrong length
     put("pair/mismatch-images-idx3-ubyte", idx(8, [3, 2, 2], bytes(12)))
     put("pair/mismatch-labels-idx1-ubyte", idx(8, [5], bytes(5)))

@@ -314,9 +314,7 @@ void App::export_metrics_csv(const std::string& path) {
         out << i;
         for (double v : metrics[i]) {
           out << ",";
-          if (std::isnan(v)) out << "nan";
-          else if (std::isinf(v)) out << (v > 0 ? "inf" : "-inf");
-          else out << v;
+          write_csv_number(out, v);
         }
         char t[32];
         std::snprintf(t, sizeof t, "%.3f", i < ms.size() ? ms[i] : 0.0);

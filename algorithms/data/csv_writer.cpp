@@ -2,23 +2,34 @@
 
 #include <cmath>
 #include <ostream>
+#include <sstream>
 #include <string>
 
 namespace cilab {
-namespace {
-
-std::string field(const std::string& t) {
-  if (t.find_first_of(",\"\n\r") == std::string::npos && !t.empty()) return t;
+std::string csv_field(const std::string& t) {
+  if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
   std::string q = "\"";
   for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
   return q + "\"";
 }
 
-void number(std::ostream& out, double v) {
+void write_csv_number(std::ostream& out, double v) {
   if (std::isnan(v)) out << "nan";
   else if (std::isinf(v)) out << (v > 0 ? "inf" : "-inf");
   else out << v;
 }
+
+std::string csv_number(double v) {
+  std::ostringstream o;
+  o.precision(17);
+  write_csv_number(o, v);
+  return o.str();
+}
+
+namespace {
+
+// A header or class name: as csv_field, and an empty name quoted so the column keeps its place.
+std::string field(const std::string& t) { return t.empty() ? std::string("\"\"") : csv_field(t); }
 
 }  // namespace
 
@@ -38,11 +49,11 @@ void write_dataset_csv(const Dataset& d, std::ostream& out) {
   for (int i = 0; i < d.rows(); ++i) {
     for (int j = 0; j < d.cols(); ++j) {
       if (j) out << ",";
-      number(out, d.x(i, j));
+      write_csv_number(out, d.x(i, j));
     }
     if (d.has_target()) {
       out << ",";
-      number(out, d.target[static_cast<size_t>(i)]);
+      write_csv_number(out, d.target[static_cast<size_t>(i)]);
     }
     if (d.has_labels()) {
       const int c = d.labels[static_cast<size_t>(i)];

@@ -8,9 +8,17 @@
 #include "algorithms/core/dataset.h"
 
 #include <iosfwd>
+#include <string>
 
 namespace cilab {
 
 void write_dataset_csv(const Dataset& d, std::ostream& out);
+
+// A CSV text field: quoted (RFC 4180) when it holds a comma, a quote or a line break.
+std::string csv_field(const std::string& text);
+// Writes a number with the stream's precision, NaN and infinities as nan, inf, -inf.
+void write_csv_number(std::ostream& out, double v);
+// The same as text, with 17 significant digits (reads back exactly).
+std::string csv_number(double v);
 
 }  // namespace cilab

@@ -2,6 +2,7 @@
 
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
+#include "algorithms/data/csv_writer.h"
 #include "app/headless/runner.h"
 #include "app/headless/sweep.h"
 
@@ -177,23 +178,22 @@ void print_params(std::ostream& out, const std::string& name) {
   }
 }
 
-// Writes a double the way the CSV needs (full precision, nan/inf spelled out).
-void write_number(std::ostream& os, double v) {
-  if (std::isnan(v)) {
-    os << "nan";
-  } else if (std::isinf(v)) {
-    os << (v > 0 ? "inf" : "-inf");
-  } else {
-    os << v;
-  }
+// The data of a headless run: the file or built-in spec the user named, else the
+// module's default when it needs data (modules that can do without, such as
+// optimizers on 2-D functions, still get data the user names).
+std::shared_ptr<const Dataset> run_data(const ModuleInfo& info, const std::string& data_file,
+                                        const std::string& dataset_spec) {
+  return info.needs_dataset || !data_file.empty() || !dataset_spec.empty()
+             ? load_dataset_arg(data_file, dataset_spec, info.default_dataset)
+             : nullptr;
 }
 
-// A CSV text field: quoted (RFC 4180) when it holds a comma, quote or newline.
-std::string csv_field(const std::string& t) {
-  if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
-  std::string q = "\"";
-  for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
+// The CSV's stream: `file` opened at --out PATH, else `out`.
+std::ostream& csv_output(const std::string& out_path, std::ofstream& file, std::ostream& out) {
+  if (out_path.empty()) return out;
+  file.open(out_path);
+  if (!file) throw UsageError("--out " + out_path + ": cannot open for writing; try another path");
+  return file;
 }
 
 int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::ostream& err) {
@@ -242,20 +242,9 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (epochs > 0 && steps < 0) steps = 100000000;  // --steps, if given, caps the run
   if (steps < 0) steps = info.default_cli_steps;
   ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
-  // Modules that can do without data (optimizers on 2-D functions) still get
-  // the data the user names explicitly.
-  std::shared_ptr<const Dataset> data =
-      info.needs_dataset || !data_file.empty() || !dataset_spec.empty()
-          ? load_dataset_arg(data_file, dataset_spec, info.default_dataset)
-          : nullptr;
-
+  std::shared_ptr<const Dataset> data = run_data(info, data_file, dataset_spec);
   std::ofstream file;
-  std::ostream* os = &out;
-  if (!out_path.empty()) {
-    file.open(out_path);
-    if (!file) throw UsageError("--out " + out_path + ": cannot open for writing; try another path");
-    os = &file;
-  }
+  std::ostream* os = &csv_output(out_path, file, out);
 
   RunnerConfig cfg;
   cfg.threaded = false;
@@ -290,7 +279,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
         *os << s.epoch << "," << s.iteration;
         for (size_t c : cols) {
           *os << ",";
-          write_number(*os, s.metrics[c]);
+          write_csv_number(*os, s.metrics[c]);
         }
         *os << ",";
         write_ms(epoch_ms);
@@ -312,7 +301,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
       if (named) *os << csv_field(last->table_row_names[r]);
       for (size_t c = 0; c < row.size(); ++c) {
         if (c || named) *os << ",";
-        write_number(*os, row[c]);
+        write_csv_number(*os, row[c]);
       }
       *os << ",";
       write_ms(total_ms);
@@ -330,7 +319,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
       *os << position_iteration(s);
       for (size_t c : cols) {
         *os << ",";
-        write_number(*os, s.metrics[c]);
+        write_csv_number(*os, s.metrics[c]);
       }
       *os << ",";
       write_ms(step_ms);
@@ -384,16 +373,9 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
   for (long long k = 0; k < n_seeds; ++k) spec.seeds.push_back(first_seed + static_cast<uint64_t>(k));
   spec.steps = steps > 0 ? steps : info.default_cli_steps;
   if (sweep_size(spec) > 100000) throw UsageError("sweep: more than 100000 runs; use fewer values or seeds");
-  spec.data = info.needs_dataset || !data_file.empty() || !dataset_spec.empty()
-                  ? load_dataset_arg(data_file, dataset_spec, info.default_dataset)
-                  : nullptr;
+  spec.data = run_data(info, data_file, dataset_spec);
   std::ofstream file;
-  std::ostream* os = &out;
-  if (!out_path.empty()) {
-    file.open(out_path);
-    if (!file) throw UsageError("--out " + out_path + ": cannot open for writing; try another path");
-    os = &file;
-  }
+  std::ostream* os = &csv_output(out_path, file, out);
   std::vector<std::string> names;
   for (const MetricInfo& m : info.metrics) names.push_back(m.name);
   *os << sweep_csv_header(spec, names) << "\n";

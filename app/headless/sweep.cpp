@@ -1,7 +1,9 @@
 #include "app/headless/sweep.h"
 
 #include "algorithms/core/registry.h"
+#include "algorithms/data/csv_writer.h"
 #include "app/headless/cli.h"
+#include "app/headless/lab_file.h"
 #include "app/headless/runner.h"
 
 #include <algorithm>
@@ -39,34 +41,8 @@ double number(const std::string& what, const std::string& t) {
   return v;
 }
 
-std::string text_of(double v) {
-  char buf[40];
-  std::snprintf(buf, sizeof buf, "%.17g", v);
-  // The shortest of %.15g..%.17g that reads back exactly: 0.001, not 0.0010000000000000002.
-  for (int p = 15; p <= 17; ++p) {
-    char b[40];
-    std::snprintf(b, sizeof b, "%.*g", p, v);
-    if (std::strtod(b, nullptr) == v) return b;
-  }
-  return buf;
-}
 
-// A CSV field: quoted when it holds a comma, a quote or a newline.
-std::string field(const std::string& t) {
-  if (t.find_first_of(",\"\n\r") == std::string::npos) return t;
-  std::string q = "\"";
-  for (char c : t) q += c == '"' ? std::string("\"\"") : std::string(1, c);
-  return q + "\"";
-}
 
-std::string num(double v) {
-  if (std::isnan(v)) return "nan";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  std::ostringstream o;
-  o.precision(17);
-  o << v;
-  return o.str();
-}
 
 }  // namespace
 
@@ -100,7 +76,7 @@ SweepAxis parse_sweep_axis(const ParamSpecs& specs, const std::string& module, c
       double v = log ? std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo))) : lo + t * (hi - lo);
       if (i == count - 1) v = hi;  // the end exactly
       if (i == 0) v = lo;
-      std::string s = spec->type == ParamType::Int ? std::to_string(std::llround(v)) : text_of(v);
+      std::string s = spec->type == ParamType::Int ? std::to_string(std::llround(v)) : exact_number_text(v);
       if (std::find(axis.values.begin(), axis.values.end(), s) == axis.values.end()) axis.values.push_back(s);
     }
   } else {
@@ -216,21 +192,21 @@ std::vector<SweepPoint> summarise_sweep(const std::vector<SweepRow>& rows, size_
 
 std::string sweep_csv_header(const SweepSpec& spec, const std::vector<std::string>& metric_names) {
   std::string h;
-  for (const SweepAxis& a : spec.axes) h += field(a.name) + ",";
+  for (const SweepAxis& a : spec.axes) h += csv_field(a.name) + ",";
   h += "seed,iterations,status";
-  for (const std::string& m : metric_names) h += "," + field(m);
+  for (const std::string& m : metric_names) h += "," + csv_field(m);
   h += ",total_ms,error";
   return h;
 }
 
 std::string sweep_csv_row(const SweepRow& row) {
   std::string r;
-  for (const std::string& v : row.values) r += field(v) + ",";
+  for (const std::string& v : row.values) r += csv_field(v) + ",";
   r += std::to_string(row.seed) + "," + std::to_string(row.iterations) + "," + row.status;
-  for (double m : row.metrics) r += "," + num(m);
+  for (double m : row.metrics) r += "," + csv_number(m);
   char ms[32];
   std::snprintf(ms, sizeof ms, "%.3f", row.total_ms);
-  r += std::string(",") + ms + "," + field(row.error);
+  r += std::string(",") + ms + "," + csv_field(row.error);
   return r;
 }
 

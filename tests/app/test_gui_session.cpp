@@ -41,22 +41,32 @@ long differing_pixels(const std::string& a, const std::string& b, int rows) {
   return n;
 }
 
-// A config folder whose settings hide the metrics strip (its step-time plot is
-// a timing, different in every run); the status bar (also timings) is cropped.
-std::string quiet_config(const std::string& name) {
-  const fs::path dir = fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid()));
-  fs::remove_all(dir);
-  fs::create_directories(dir);
-  std::ofstream(dir / "settings.ini") << "ui_scale=1\nshow_metrics=0\n";
-  return dir.string();
-}
+// A 1280x720 screen and a fresh config folder whose settings hide the metrics
+// strip (its step-time plot is a timing, different in every run; the status
+// bar, also timings, is cropped), for the life of the object.
+struct QuietWindow {
+  std::string dir;
+  explicit QuietWindow(const std::string& name) {
+    dir = (fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid()))).string();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(fs::path(dir) / "settings.ini") << "ui_scale=1\nshow_metrics=0\n";
+    setenv("CILAB_CONFIG_DIR", dir.c_str(), 1);
+    setenv("CILAB_SCREEN", "1280x720", 1);
+  }
+  ~QuietWindow() {
+    unsetenv("CILAB_SCREEN");
+    unsetenv("CILAB_CONFIG_DIR");
+    std::error_code ec;
+    fs::remove_all(dir, ec);
+  }
+};
 
 }  // namespace
 
 TEST_CASE("gui session: saved after edits, reopened at the same iteration with the same picture") {
-  const std::string config = quiet_config("roundtrip");
-  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
-  setenv("CILAB_SCREEN", "1280x720", 1);
+  const QuietWindow window("roundtrip");
+  const std::string& config = window.dir;
   const std::string session = config + "/gmm.cilab";
   {
     std::ofstream script("gui_session_save.txt");
@@ -129,17 +139,12 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
                          "gui_session_b_end.png");
   INFO("stderr b: " << b.err);
   CHECK(b.code == 0);
-  unsetenv("CILAB_SCREEN");
-  unsetenv("CILAB_CONFIG_DIR");
   // Everything above the status bar (its last 40 rows: step and frame times).
   CHECK(differing_pixels("gui_session_a.png", "gui_session_b.png", 720 - 40) == 0);
-  fs::remove_all(config);
 }
 
 TEST_CASE("gui presets: a preset from the menu opens its module at its iteration with its note") {
-  const std::string config = quiet_config("menu");
-  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
-  setenv("CILAB_SCREEN", "1280x720", 1);
+  const QuietWindow window("menu");
   {
     std::ofstream script("gui_preset_menu.txt");
     script << "wait 2\n"
@@ -164,19 +169,14 @@ TEST_CASE("gui presets: a preset from the menu opens its module at its iteration
               "quit\n";
   }
   const Proc p = run_gui("--frames 100000 --script gui_preset_menu.txt", "gui_preset_menu_end.png");
-  unsetenv("CILAB_SCREEN");
-  unsetenv("CILAB_CONFIG_DIR");
   INFO("stdout: " << p.out);
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
   CHECK(p.err.find("script line") == std::string::npos);
-  fs::remove_all(config);
 }
 
 TEST_CASE("gui sweep: k over 2..6 with two seeds in the background, then a point opens as its run") {
-  const std::string config = quiet_config("sweep");
-  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
-  setenv("CILAB_SCREEN", "1280x720", 1);
+  const QuietWindow window("sweep");
   {
     std::ofstream script("gui_sweep.txt");
     script << "sweep k 2 6 lin 5 2 100\n"
@@ -196,20 +196,15 @@ TEST_CASE("gui sweep: k over 2..6 with two seeds in the background, then a point
   }
   const Proc p = run_gui("--dataset blobs:n=1000,centers=4,seed=3 --seed 7 --frames 100000 --script gui_sweep.txt",
                          "gui_sweep_end.png");
-  unsetenv("CILAB_SCREEN");
-  unsetenv("CILAB_CONFIG_DIR");
   INFO("stdout: " << p.out);
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
   CHECK(p.err.find("script line") == std::string::npos);
   CHECK(distinct_colours("gui_sweep_plot.png") > 50);
-  fs::remove_all(config);
 }
 
 TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside the window and legible") {
-  const std::string config = quiet_config("present");
-  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
-  setenv("CILAB_SCREEN", "1280x720", 1);
+  const QuietWindow window("present");
   {
     std::ofstream script("gui_present.txt");
     script << "scale 2\n"
@@ -240,8 +235,6 @@ TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside t
   }
   const Proc p = run_gui("--dataset blobs:n=600,centers=4,seed=1 --set k=4 --frames 100000 --script gui_present.txt",
                          "gui_present_end.png");
-  unsetenv("CILAB_SCREEN");
-  unsetenv("CILAB_CONFIG_DIR");
   INFO("stdout: " << p.out);
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
@@ -252,13 +245,10 @@ TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside t
     CHECK(st.h == 720);
     CHECK(st.distinct > 50);
   }
-  fs::remove_all(config);
 }
 
 TEST_CASE("gui annotations: the pen draws over the view, E clears it, L and P toggle the tools") {
-  const std::string config = quiet_config("annotate");
-  setenv("CILAB_CONFIG_DIR", config.c_str(), 1);
-  setenv("CILAB_SCREEN", "1280x720", 1);
+  const QuietWindow window("annotate");
   {
     std::ofstream script("gui_annotate.txt");
     script << "wait 3\n"
@@ -278,13 +268,10 @@ TEST_CASE("gui annotations: the pen draws over the view, E clears it, L and P to
   }
   const Proc p = run_gui("--dataset blobs:n=300,centers=3,seed=1 --frames 100000 --script gui_annotate.txt",
                          "gui_annotate_end.png");
-  unsetenv("CILAB_SCREEN");
-  unsetenv("CILAB_CONFIG_DIR");
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
   CHECK(p.err.find("script line") == std::string::npos);
   // The stroke changes pixels along its path (and the tool's label); after E the picture is back.
   CHECK(differing_pixels("gui_annotate_0.png", "gui_annotate_1.png", 720) > 200);
   CHECK(differing_pixels("gui_annotate_0.png", "gui_annotate_2.png", 720 - 40) == 0);
-  fs::remove_all(config);
 }

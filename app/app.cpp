@@ -108,7 +108,7 @@ void App::open_path(const std::string& path) {
     try {
       open_preset(read_lab_file(path));
     } catch (const std::exception& e) {
-      show_error(std::string("cannot open ") + path + ": " + e.what());
+      show_error(std::string("cannot open the preset or session: ") + e.what());  // the message names the file
     }
     return;
   }

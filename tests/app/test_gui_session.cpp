@@ -145,6 +145,9 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
 
 TEST_CASE("gui presets: a preset from the menu opens its module at its iteration with its note") {
   const QuietWindow window("menu");
+  // A broken preset and a session with an unknown parameter, dropped on the window: a message, the run kept.
+  std::ofstream(window.dir + "/broken.json") << "{\"module\": \"kmeans\", \"title\": }";
+  std::ofstream(window.dir + "/bad.cilab") << R"({"format": "cilab-session", "module": "gan", "params": {"nope": 1}})";
   {
     std::ofstream script("gui_preset_menu.txt");
     script << "wait 2\n"
@@ -166,6 +169,19 @@ TEST_CASE("gui presets: a preset from the menu opens its module at its iteration
               "wait 2\n"
               "expect text Preset: Ring of 8\n"
               "expect no-error\n"
+              "step 3\n"
+              "drop " << window.dir << "/broken.json\n"
+              "wait 2\n"
+              "expect error\n"
+              "expect text broken.json: line 1\n"
+              "expect module gan\n"
+              "expect iteration 3\n"
+              "expect param g_lr=0.001\n"
+              "drop " << window.dir << "/bad.cilab\n"
+              "wait 2\n"
+              "expect text unknown parameter 'nope'\n"
+              "expect module gan\n"
+              "expect iteration 3\n"
               "quit\n";
   }
   const Proc p = run_gui("--frames 100000 --script gui_preset_menu.txt", "gui_preset_menu_end.png");

@@ -122,6 +122,46 @@ class App {
   void open_sweep_run(const SweepRow& row);
   void draw_sweep_window();
 
+  // ---- A/B compare (app_compare.cpp): Run > Compare A/B (Ctrl+B). Run B is the same module on
+  // the same data and seed, started as a copy of A at A's position; the parameter panel edits A
+  // or B (the A/B switch at its top), the transport drives both, the centre shows A and B side
+  // by side and the metrics strip overlays their curves. A Rebuild change, the seed, Reset and
+  // a new dataset restart both from iteration 0; a live change applies to its own run. Opening
+  // another module, a preset or a session ends the comparison.
+  struct CompareRun {
+    std::unique_ptr<Runner> runner;
+    std::unique_ptr<ModuleView> view;
+    ParamValues values;   // B's parameter panel
+    ParamValues running;  // what B runs (after live changes)
+    std::map<std::string, std::string> text_edit;  // B's text parameters being edited
+    std::map<std::string, bool> text_dirty;
+    std::shared_ptr<const Snapshot> shown;
+    MetricHistoryMirror mirror;
+    std::vector<uint64_t> tickets;  // B's posted resets and live changes, not yet reported
+  };
+  std::unique_ptr<CompareRun> compare_;
+  bool edit_b_ = false;  // the parameter panel edits B
+  void start_compare();
+  void stop_compare();
+  void restart_b();
+  void change_param_b(const ParamSpec& spec, double value);
+  void poll_compare();  // B's results and snapshot, once per frame (poll_pending)
+  void apply_intents_b(std::vector<ViewIntent>& intents);
+  void draw_compare_header();  // the A/B switch and what differs (top of the parameter panel)
+  // The parameters whose values differ between A and B as they run, in panel order.
+  struct CompareDiff {
+    std::string name, a, b;
+  };
+  std::vector<CompareDiff> compare_diff_list() const;
+  // Every run the transport drives: A, then B while comparing.
+  void each_run(const std::function<void(Runner&)>& f);
+  bool any_playing() const;
+  void toggle_play_all();
+  // Draws one run's view into the current child window (A: side 0, B: side 1).
+  void draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<const Snapshot>& snap,
+                     const std::vector<std::vector<double>>& metric_history, const ParamValues& running,
+                     std::vector<ViewIntent>& intents);
+
   // ---- panels (app_panels.cpp)
   void frame();
   void draw_menu_bar();

@@ -44,7 +44,10 @@ void App::post_reset(std::shared_ptr<const Dataset> data, const std::string& err
   pending_.push_back(std::move(e));
 }
 
-void App::restart() { post_reset(target_data(), "", target_origin()); }
+void App::restart() {
+  post_reset(target_data(), "", target_origin());
+  restart_b();  // comparing: B restarts with A (same data and seed, its own parameters)
+}
 
 void App::open_module(const std::string& name) {
   if (pending_module_ ? name == pending_module_->name : name == module_name_) return;
@@ -145,7 +148,9 @@ void App::load_builtin(const std::string& spec) {
   start_load("loading " + spec.substr(0, spec.find(':')), "", {spec, ""}, [spec] { return make_dataset(spec); });
 }
 
-bool App::edit_pending() const { return !pending_.empty() || pending_module_ || !loads_.empty(); }
+bool App::edit_pending() const {
+  return !pending_.empty() || pending_module_ || !loads_.empty() || (compare_ && !compare_->tickets.empty());
+}
 
 std::string App::pending_label() const {
   if (!loads_.empty()) return loads_.back().what;
@@ -224,6 +229,7 @@ void App::poll_pending() {
         if (pm.to_default) data_is_default_ = true;
         else if (pm.preset) data_is_default_ = false;  // the preset's data: kept when another module opens
         view_ = make_view(pm.name);
+        stop_compare();  // B ran the previous module (or state)
         pending_.clear();  // edits of the previous module's runner
         if (pm.preset) commit_preset(*pm.preset);
       } else {
@@ -253,6 +259,7 @@ void App::poll_pending() {
         ++data_version_;
         sync_data_panel();
         if (data_ && !points_editable(*data_)) edit_points_ = false;
+        restart_b();  // B follows A onto the new data
       }
       if (view_) view_->on_reset();
       continue;
@@ -275,6 +282,7 @@ void App::poll_pending() {
     runner_->clear_error();
   }
 
+  poll_compare();
   if (edit_pending() && !was_pending_) pending_since_ = std::chrono::steady_clock::now();
   was_pending_ = edit_pending();
 }
@@ -352,9 +360,9 @@ void App::apply_intents(std::vector<ViewIntent>& intents) {
             // After a Rebuild change of this frame: the new run starts, then runs to the iteration.
             restart();
             pending_restart = false;
-            runner_->step_n(vi.iteration);
+            each_run([&](Runner& r) { r.step_n(vi.iteration); });
           } else {
-            runner_->seek(vi.iteration);
+            each_run([&](Runner& r) { r.seek(vi.iteration); });
           }
           break;
         case ViewIntent::Kind::Module:
@@ -406,6 +414,7 @@ void App::handle_key(int key, int mods, bool repeat) {
       save_session_request_ = true;
     }
     if (key == GLFW_KEY_Q) quit_ = true;
+    if (key == GLFW_KEY_B) compare_ ? stop_compare() : start_compare();
     if (key == GLFW_KEY_EQUAL || key == GLFW_KEY_KP_ADD) {
       settings_.ui_scale = std::min(3.0f, settings_.ui_scale + 0.125f);
       scale_dirty_ = true;
@@ -418,16 +427,20 @@ void App::handle_key(int key, int mods, bool repeat) {
   }
   if (mods & (GLFW_MOD_ALT | GLFW_MOD_SUPER)) return;
   switch (key) {
-    case GLFW_KEY_RIGHT: runner_->step(); return;  // these three repeat while held
-    case GLFW_KEY_LEFT: runner_->back(); return;
-    case GLFW_KEY_S: runner_->sub_step(); return;
+    case GLFW_KEY_RIGHT: each_run([](Runner& r) { r.step(); }); return;  // these three repeat while held
+    case GLFW_KEY_LEFT: each_run([](Runner& r) { r.back(); }); return;
+    case GLFW_KEY_S: each_run([](Runner& r) { r.sub_step(); }); return;
     default: break;
   }
   if (repeat) return;
   switch (key) {
-    case GLFW_KEY_SPACE: runner_->toggle_play(); break;
+    case GLFW_KEY_SPACE: toggle_play_all(); break;
     case GLFW_KEY_R: restart(); break;
-    case GLFW_KEY_M: runner_->set_play_sub_steps(!runner_->play_sub_steps()); break;
+    case GLFW_KEY_M: {
+      const bool slow = !runner_->play_sub_steps();
+      each_run([slow](Runner& r) { r.set_play_sub_steps(slow); });
+      break;
+    }
     case GLFW_KEY_L: set_annotate(Annotate::Laser); break;
     case GLFW_KEY_P: set_annotate(Annotate::Pen); break;
     case GLFW_KEY_E: strokes_.clear(); break;

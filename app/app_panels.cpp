@@ -59,10 +59,14 @@ std::string param_tooltip(const ParamSpec& s) {
 }  // namespace
 
 void App::draw_text_param(const ParamSpec& s) {
-  std::string& buf = text_edit_[s.name];
-  if (buf.empty() && !text_edit_dirty_[s.name]) {
-    auto it = values_.text.find(s.name);
-    buf = it != values_.text.end() ? it->second : s.text_def;
+  // Comparing with the panel on B: B's own text and edit buffer.
+  const bool b = edit_b_ && compare_;
+  ParamValues& values = b ? compare_->values : values_;
+  std::string& buf = b ? compare_->text_edit[s.name] : text_edit_[s.name];
+  bool& dirty = b ? compare_->text_dirty[s.name] : text_edit_dirty_[s.name];
+  if (buf.empty() && !dirty) {
+    auto it = values.text.find(s.name);
+    buf = it != values.text.end() ? it->second : s.text_def;
   }
   char tmp[512];
   std::snprintf(tmp, sizeof tmp, "%s", buf.c_str());
@@ -70,7 +74,7 @@ void App::draw_text_param(const ParamSpec& s) {
   const bool enter = ImGui::InputText(s.name.c_str(), tmp, sizeof tmp, ImGuiInputTextFlags_EnterReturnsTrue);
   if (buf != tmp) {
     buf = tmp;
-    text_edit_dirty_[s.name] = true;
+    dirty = true;
   }
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
@@ -79,7 +83,13 @@ void App::draw_text_param(const ParamSpec& s) {
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
-  if (enter || ImGui::IsItemDeactivatedAfterEdit()) change_text(s, buf);
+  if (!(enter || ImGui::IsItemDeactivatedAfterEdit())) return;
+  if (!b) {
+    change_text(s, buf);
+  } else if (values.text[s.name] != buf) {
+    values.text[s.name] = buf;
+    restart();  // a Rebuild change: both restart
+  }
 }
 
 void App::frame() {
@@ -191,15 +201,22 @@ void App::draw_menu_bar() {
   }
   draw_presets_menu();
   if (ImGui::BeginMenu("Run")) {
-    if (ImGui::MenuItem(runner_->playing() ? "Pause" : "Play", "Space")) runner_->toggle_play();
-    if (ImGui::MenuItem("Step", "Right")) runner_->step();
-    if (ImGui::MenuItem("Sub-step", "S")) runner_->sub_step();
-    if (ImGui::MenuItem("Slow motion (play sub-steps)", "M", runner_->play_sub_steps()))
-      runner_->set_play_sub_steps(!runner_->play_sub_steps());
-    if (ImGui::MenuItem("Back", "Left")) runner_->back();
-    if (ImGui::MenuItem("Step 10")) runner_->step_n(10);
+    if (ImGui::MenuItem(any_playing() ? "Pause" : "Play", "Space")) toggle_play_all();
+    if (ImGui::MenuItem("Step", "Right")) each_run([](Runner& r) { r.step(); });
+    if (ImGui::MenuItem("Sub-step", "S")) each_run([](Runner& r) { r.sub_step(); });
+    if (ImGui::MenuItem("Slow motion (play sub-steps)", "M", runner_->play_sub_steps())) {
+      const bool slow = !runner_->play_sub_steps();
+      each_run([slow](Runner& r) { r.set_play_sub_steps(slow); });
+    }
+    if (ImGui::MenuItem("Back", "Left")) each_run([](Runner& r) { r.back(); });
+    if (ImGui::MenuItem("Step 10")) each_run([](Runner& r) { r.step_n(10); });
     if (ImGui::MenuItem("Reset", "R")) restart();
     ImGui::Separator();
+    if (ImGui::MenuItem("Compare A/B", "Ctrl+B", compare_ != nullptr)) compare_ ? stop_compare() : start_compare();
+    mark_target("menu:Run/Compare");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Run this module twice side by side from the same data and seed: change B's parameters\n"
+                        "(the switch at the top of the parameter panel), step both, compare the overlaid metrics.");
     if (ImGui::MenuItem("Sweep a parameter...")) open_sweep_window();
     mark_target("menu:Run/Sweep");
     if (ImGui::IsItemHovered())
@@ -247,17 +264,17 @@ void App::draw_menu_bar() {
 }
 
 void App::draw_transport() {
-  const bool playing = runner_->playing();
+  const bool playing = any_playing();
   const float btn = ImGui::GetFontSize() * 5.0f;
-  if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(btn, 0))) runner_->toggle_play();
+  if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(btn, 0))) toggle_play_all();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run continuously (Space)");
   ImGui::SameLine();
-  if (ImGui::Button("Step", ImVec2(btn, 0))) runner_->step();
+  if (ImGui::Button("Step", ImVec2(btn, 0))) each_run([](Runner& r) { r.step(); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("One full iteration (Right arrow)");
   ImGui::SameLine();
   const ModuleInfo* info = runner_->info();
   const bool has_sub = info && !info->sub_steps.empty();
-  if (ImGui::Button("Sub-step", ImVec2(btn, 0))) runner_->sub_step();
+  if (ImGui::Button("Sub-step", ImVec2(btn, 0))) each_run([](Runner& r) { r.sub_step(); });
   if (ImGui::IsItemHovered()) {
     std::string t = "Half an iteration (S)";
     if (has_sub) {
@@ -267,7 +284,7 @@ void App::draw_transport() {
     ImGui::SetTooltip("%s", t.c_str());
   }
   ImGui::SameLine();
-  if (ImGui::Button("Back", ImVec2(btn, 0))) runner_->back();
+  if (ImGui::Button("Back", ImVec2(btn, 0))) each_run([](Runner& r) { r.back(); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("One iteration back in the history (Left arrow)");
   ImGui::SameLine();
   if (ImGui::Button("Reset", ImVec2(btn, 0))) restart();
@@ -280,18 +297,20 @@ void App::draw_transport() {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 9);
   if (max_speed) ImGui::BeginDisabled();
   if (ImGui::SliderFloat("##speed", &sps, 0.5f, 1000.0f, "%.1f steps/s", ImGuiSliderFlags_Logarithmic))
-    runner_->set_speed(sps);
+    each_run([sps](Runner& r) { r.set_speed(sps); });
   if (max_speed) ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) ImGui::SetTooltip("Playback speed");
   ImGui::SameLine();
-  if (ImGui::Checkbox("max", &max_speed)) runner_->set_speed(max_speed ? 0.0 : 5.0);
+  if (ImGui::Checkbox("max", &max_speed)) each_run([max_speed](Runner& r) { r.set_speed(max_speed ? 0.0 : 5.0); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("As fast as possible");
   if (has_sub) {
     ImGui::SameLine();
     bool slow = runner_->play_sub_steps();
     if (ImGui::Checkbox("slow-mo", &slow)) {
-      runner_->set_play_sub_steps(slow);
-      if (slow && runner_->speed() <= 0.0) runner_->set_speed(2.0);  // a pace one can follow
+      each_run([slow](Runner& r) {
+        r.set_play_sub_steps(slow);
+        if (slow && r.speed() <= 0.0) r.set_speed(2.0);  // a pace one can follow
+      });
     }
     if (ImGui::IsItemHovered()) {
       std::string t = "Slow motion (M): Play advances one sub-step at a time (";
@@ -304,7 +323,7 @@ void App::draw_transport() {
   // History scrubber.
   ImGui::SameLine();
   int it = runner_->current_iteration();
-  const int last = std::max(0, runner_->last_iteration());
+  const int last = std::max(0, std::max(runner_->last_iteration(), compare_ ? compare_->runner->last_iteration() : 0));
   // The shown position in the shared wording (part-way through an iteration:
   // "iteration 1 (after assign)"); while dragging, the iteration under the mouse.
   std::string format = "iteration %d";
@@ -314,7 +333,7 @@ void App::draw_transport() {
   }
   ImGui::SetNextItemWidth(-1);
   if (ImGui::SliderInt("##iteration", &it, 0, std::max(1, last), format.c_str()) && it <= last)
-    runner_->seek(it);
+    each_run([it](Runner& r) { r.seek(it); });
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Scrub the history: iterations 0..%d. Stepping from an earlier iteration "
                       "starts a new branch.",
@@ -533,6 +552,8 @@ void App::draw_data_panel() {
 
 void App::draw_params_panel() {
   if (!ImGui::CollapsingHeader("Parameters", ImGuiTreeNodeFlags_DefaultOpen)) return;
+  draw_compare_header();  // comparing: which run the panel edits, and what differs
+  const bool side_b = edit_b_ && compare_;
   // Seed first: every module has one. 64 bits, as in the CLI (same seed, same
   // run); applied on Enter or when the field loses focus, not per keystroke.
   if (!seed_editing_) seed_edit_ = seed_;
@@ -554,14 +575,15 @@ void App::draw_params_panel() {
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Seed of the module's random generator: same seed, same run.\nRebuild: restarts "
                       "the run. CLI: --seed N");
-  const ParamValues& running = running_;
+  const ParamValues& running = side_b ? compare_->running : running_;
+  ParamValues& panel_values = side_b ? compare_->values : values_;
   for (const ParamSpec& s : specs_) {
-    if (is_compound(s) || !param_shown(specs_, s, values_)) continue;
+    if (is_compound(s) || !param_shown(specs_, s, panel_values)) continue;
     if (is_text_valued(s)) {
       draw_text_param(s);
       continue;
     }
-    double& v = values_[s.name];
+    double& v = panel_values[s.name];
     bool changed = false;
     ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
     const std::string label = s.name + (s.update == ParamUpdate::Rebuild ? "" : " (live)");
@@ -624,19 +646,41 @@ void App::draw_params_panel() {
     if (changed) {
       auto it = running.find(s.name);
       if (it != running.end() && it->second == v) continue;
-      change_param(s, v);
+      if (side_b) change_param_b(s, v);
+      else change_param(s, v);
     }
   }
-  if (const std::shared_ptr<const Snapshot>& snap = shown_; snap && view_) {
+  ModuleView* view = side_b ? compare_->view.get() : view_.get();
+  if (const std::shared_ptr<const Snapshot>& snap = side_b ? compare_->shown : shown_; snap && view) {
     ImGui::Separator();
     ViewContext ctx;
     ctx.data = data_.get();
-    ctx.info = runner_->info();
+    ctx.info = (side_b ? compare_->runner : runner_)->info();
     ctx.values = &running;
     ctx.seed = seed_;
     ctx.jobs = jobs_.get();
-    view_->draw_controls(*snap, ctx);
+    view->draw_controls(*snap, ctx);
   }
+}
+
+void App::draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<const Snapshot>& snap,
+                        const std::vector<std::vector<double>>& metric_history, const ParamValues& running,
+                        std::vector<ViewIntent>& intents) {
+  ViewContext ctx;
+  ctx.data = data_.get();
+  ctx.info = runner.info();
+  Runner* r = &runner;
+  ctx.stored_snapshot = [r](int i) { return r->stored_snapshot(i); };
+  ctx.metric_history = &metric_history;
+  ctx.edit_points = edit_points_ && data_ && points_editable(*data_);
+  ctx.data_version = data_version_;
+  ctx.values = &running;
+  ctx.seed = seed_;
+  ctx.keys = &view_keys_;
+  ctx.jobs = jobs_.get();
+  view.draw(*snap, ctx, intents);
+  for (ViewIntent& vi : intents)
+    if (vi.kind == ViewIntent::Kind::AddPoint && vi.label < 0 && data_ && data_->has_labels()) vi.label = add_label_;
 }
 
 void App::draw_center(float width, float height) {
@@ -646,44 +690,81 @@ void App::draw_center(float width, float height) {
   const bool show_metrics = !presenting_ && settings_.show_metrics && (!run_info || run_info->iterative);
   const float metrics_h = show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
   const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
-  ImGui::BeginChild("view", ImVec2(width, view_h), true, ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse);
-  const std::shared_ptr<const Snapshot>& snap = shown_;
+  const ImGuiWindowFlags view_flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   // Incremental: only iterations new since the last frame are copied.
   metric_mirror_.sync(runner_->metric_history().get());
   const std::vector<std::vector<double>>& metric_history = metric_mirror_.metrics();
-  if (snap && view_) {
-    ViewContext ctx;
-    ctx.data = data_.get();
-    ctx.info = runner_->info();
-    Runner* runner = runner_.get();
-    ctx.stored_snapshot = [runner](int i) { return runner->stored_snapshot(i); };
-    ctx.metric_history = &metric_history;
-    ctx.edit_points = edit_points_ && data_ && points_editable(*data_);
-    ctx.data_version = data_version_;
-    ctx.values = &running_;
-    ctx.seed = seed_;
-    if (pending_tab_ > 0) {  // a preset's tab, chosen as its key would
-      view_keys_.push_back('0' + pending_tab_);
-      pending_tab_ = 0;
-    }
-    ctx.keys = &view_keys_;
-    ctx.jobs = jobs_.get();
-    std::vector<ViewIntent> intents;
-    view_->draw(*snap, ctx, intents);
-    for (ViewIntent& vi : intents)
-      if (vi.kind == ViewIntent::Kind::AddPoint && vi.label < 0 && data_ && data_->has_labels())
-        vi.label = add_label_;
-    apply_intents(intents);
-  } else {
-    ImGui::TextColored(kDimColor, "No run yet: choose a module and data on the left.");
+  if (pending_tab_ > 0) {  // a preset's tab, chosen as its key would
+    view_keys_.push_back('0' + pending_tab_);
+    pending_tab_ = 0;
   }
-  draw_pending_overlay();
-  ImGui::EndChild();
+  if (!compare_) {
+    ImGui::BeginChild("view", ImVec2(width, view_h), true, view_flags);
+    std::vector<ViewIntent> intents;
+    if (shown_ && view_) {
+      draw_run_view(*view_, *runner_, shown_, metric_history, running_, intents);
+      apply_intents(intents);
+    } else {
+      ImGui::TextColored(kDimColor, "No run yet: choose a module and data on the left.");
+    }
+    draw_pending_overlay();
+    ImGui::EndChild();
+  } else {
+    // A and B side by side, each under a caption: its position and what it changes.
+    CompareRun& c = *compare_;
+    c.mirror.sync(c.runner->metric_history().get());
+    const float gap = ImGui::GetStyle().ItemSpacing.x;
+    const float half = std::floor((width - gap) * 0.5f);
+    for (int side = 0; side < 2; ++side) {
+      if (side) ImGui::SameLine(0.0f, gap);
+      ImGui::BeginChild(side ? "view_b" : "view", ImVec2(half, view_h), true, view_flags);
+      Runner& r = side ? *c.runner : *runner_;
+      const std::shared_ptr<const Snapshot>& snap = side ? c.shown : shown_;
+      const bool editing = (side == 1) == edit_b_;
+      // The letter in the run's colour in the metrics strip; "editing" marks the panel's run.
+      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(compare_color(side)), "%s", side ? "B" : "A");
+      if (ImGui::IsItemClicked()) edit_b_ = side == 1;
+      if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click: the parameter panel edits run %s", side ? "B" : "A");
+      if (editing) {
+        ImGui::SameLine();
+        ImGui::TextColored(kDimColor, "(editing)");
+      }
+      ImGui::SameLine();
+      ImGui::TextUnformatted(snap ? position_label(*snap, r.info()).c_str() : "starting...");
+      if (snap && snap->status != Status::Running) {
+        ImGui::SameLine();
+        ImGui::TextColored(status_color(snap->status), "%s", status_name(snap->status));
+      }
+      std::string mine;  // this run's values of the parameters that differ
+      for (const CompareDiff& d : compare_diff_list()) mine += (mine.empty() ? "" : ", ") + d.name + "=" + (side ? d.b : d.a);
+      if (!mine.empty()) {
+        ImGui::SameLine();
+        ImGui::TextDisabled("%s", mine.c_str());
+      }
+      std::vector<ViewIntent> intents;
+      if (snap && (side ? c.view : view_)) {
+        draw_run_view(side ? *c.view : *view_, r, snap, side ? c.mirror.metrics() : metric_history,
+                      side ? c.running : running_, intents);
+        if (side) apply_intents_b(intents);
+        else apply_intents(intents);
+      }
+      if (!side) draw_pending_overlay();
+      ImGui::EndChild();
+      if (!compare_) break;  // B's view ended the comparison (a new dataset...)
+    }
+  }
   if (show_metrics) {
     ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true);
     const ModuleInfo* info = runner_->info();
+    MetricCompare b;
+    if (compare_) {
+      b.metrics = &compare_->mirror.metrics();
+      b.step_ms = &compare_->mirror.step_ms();
+      b.current_iteration = compare_->runner->current_iteration();
+      b.version = compare_->mirror.version();
+    }
     if (info) draw_metric_plots(*info, metric_history, metric_mirror_.step_ms(), runner_->current_iteration(),
-                                metric_mirror_.version());
+                                metric_mirror_.version(), compare_ ? &b : nullptr);
     ImGui::EndChild();
   }
   ImGui::EndGroup();

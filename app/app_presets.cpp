@@ -273,7 +273,8 @@ void App::save_session(const std::string& path) {
     std::error_code ec;
     std::filesystem::rename(tmp, path, ec);
     if (ec) throw std::runtime_error("cannot write " + path + ": " + ec.message());
-    info_ = "Saved the session at iteration " + std::to_string(lab.iteration) + " to " + path;
+    info_ = "Saved the session at iteration " + std::to_string(lab.iteration) + " to " + path +
+            (compare_ ? " (run A: a session holds one run)" : "");
     info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
   } catch (const std::exception& e) {
     show_error(std::string("cannot save the session: ") + e.what());
@@ -302,26 +303,46 @@ void App::export_metrics_csv(const std::string& path) {
   try {
     const ModuleInfo* info = runner_->info();
     if (!info) throw std::runtime_error("no run yet");
+    // One block of columns per run: the metrics and step_ms of A, then (comparing) of B,
+    // named "A metric" and "B metric"; a run with fewer iterations leaves its fields empty.
+    struct Block {
+      const std::vector<std::vector<double>>* metrics;
+      const std::vector<double>* ms;
+    };
     metric_mirror_.sync(runner_->metric_history().get());
-    const auto& metrics = metric_mirror_.metrics();
-    const auto& ms = metric_mirror_.step_ms();
+    std::vector<Block> blocks = {{&metric_mirror_.metrics(), &metric_mirror_.step_ms()}};
+    if (compare_) {
+      compare_->mirror.sync(compare_->runner->metric_history().get());
+      blocks.push_back({&compare_->mirror.metrics(), &compare_->mirror.step_ms()});
+    }
+    size_t rows = 0;
+    for (const Block& b : blocks) rows = std::max(rows, b.metrics->size());
     write_file_atomically(path, [&](std::ostream& out) {
       out.precision(17);
       out << "iteration";
-      for (const MetricInfo& m : info->metrics) out << "," << m.name;
-      out << ",step_ms\n";
-      for (size_t i = 0; i < metrics.size(); ++i) {
+      for (size_t k = 0; k < blocks.size(); ++k) {
+        const std::string prefix = blocks.size() == 1 ? "" : k == 0 ? "A " : "B ";
+        for (const MetricInfo& m : info->metrics) out << "," << csv_field(prefix + m.name);
+        out << "," << prefix << "step_ms";
+      }
+      out << "\n";
+      for (size_t i = 0; i < rows; ++i) {
         out << i;
-        for (double v : metrics[i]) {
-          out << ",";
-          write_csv_number(out, v);
+        for (const Block& b : blocks) {
+          const bool has = i < b.metrics->size();
+          for (size_t m = 0; m < info->metrics.size(); ++m) {
+            out << ",";
+            if (has && m < (*b.metrics)[i].size()) write_csv_number(out, (*b.metrics)[i][m]);
+          }
+          char t[32] = "";
+          if (has) std::snprintf(t, sizeof t, "%.3f", i < b.ms->size() ? (*b.ms)[i] : 0.0);
+          out << "," << t;
         }
-        char t[32];
-        std::snprintf(t, sizeof t, "%.3f", i < ms.size() ? ms[i] : 0.0);
-        out << "," << t << "\n";
+        out << "\n";
       }
     });
-    info_ = "Exported the metrics of " + std::to_string(metrics.size()) + " iterations to " + path;
+    info_ = "Exported the metrics of " + std::to_string(rows) + " iterations" + (compare_ ? " (runs A and B)" : "") +
+            " to " + path;
     info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
   } catch (const std::exception& e) {
     show_error(std::string("cannot export the metrics: ") + e.what());

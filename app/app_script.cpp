@@ -13,6 +13,8 @@
 //   key NAME               press a key: Space Right Left F1 F11 Escape Equal Minus, a letter or digit; Ctrl+NAME
 //   step [N] | substep | back | seek N | play | pause | reset
 //   set KEY=VALUE | seed N
+//   compare on|off         Run > Compare A/B; set-b KEY=VALUE changes run B's parameter
+//   expect b-iteration N | expect b-param KEY=VALUE   (run B)
 //   dataset SPEC | load PATH | drop PATH | module NAME
 //   preset NAME            open a preset, as the Presets menu does
 //   save-session PATH      File > Save session
@@ -181,19 +183,19 @@ bool App::run_script_line() {
     } else if (cmd == "step") {
       int n = 1;
       in >> n;
-      runner_->step_n(n);
+      each_run([n](Runner& r) { r.step_n(n); });
     } else if (cmd == "substep") {
-      runner_->sub_step();
+      each_run([](Runner& r) { r.sub_step(); });
     } else if (cmd == "back") {
-      runner_->back();
+      each_run([](Runner& r) { r.back(); });
     } else if (cmd == "seek") {
       int n = 0;
       in >> n;
-      runner_->seek(n);
+      each_run([n](Runner& r) { r.seek(n); });
     } else if (cmd == "play") {
-      runner_->play();
+      each_run([](Runner& r) { r.play(); });
     } else if (cmd == "pause") {
-      runner_->pause();
+      each_run([](Runner& r) { r.pause(); });
     } else if (cmd == "reset") {
       restart();
     } else if (cmd == "set") {
@@ -219,6 +221,31 @@ bool App::run_script_line() {
         } else {
           change_param(*spec, parse_value(*spec, kv.substr(eq + 1)));
         }
+      } catch (const std::exception& e) {
+        show_error(e.what());
+      }
+    } else if (cmd == "compare") {  // Run > Compare A/B: compare on|off
+      std::string onoff;
+      in >> onoff;
+      if (onoff == "on") {
+        runner_->wait_idle();  // deterministic scripts: B copies A after the steps asked before
+        poll_pending();        // ... as this frame's snapshot shows them
+        start_compare();
+      }
+      else if (onoff == "off") stop_compare();
+      else fail("compare: expected on or off, found '" + onoff + "'");
+    } else if (cmd == "set-b") {  // as the parameter panel set to B: set-b KEY=VALUE (numbers and choices)
+      std::string kv;
+      in >> kv;
+      const size_t eq = kv.find('=');
+      const ParamSpec* spec = eq == std::string::npos ? nullptr : find_param(specs_, kv.substr(0, eq));
+      if (!compare_ || !spec || is_compound(*spec) || is_text_valued(*spec)) {
+        fail("set-b " + kv + ": " + (compare_ ? "unknown or non-numeric parameter of " + module_name_
+                                              : std::string("no comparison (compare on)")));
+        continue;
+      }
+      try {
+        change_param_b(*spec, parse_value(*spec, kv.substr(eq + 1)));
       } catch (const std::exception& e) {
         show_error(e.what());
       }
@@ -295,7 +322,7 @@ bool App::run_script_line() {
         if (!edit_pending()) fail("expected an edit under way (restarting), found none");
         continue;
       }
-      runner_->wait_idle();
+      each_run([](Runner& r) { r.wait_idle(); });
       const std::shared_ptr<const Snapshot> now = runner_->latest();
       if (what == "iteration") {
         int n = -1;
@@ -337,12 +364,23 @@ bool App::run_script_line() {
         error_.clear();
       } else if (what == "no-error") {
         if (!error_.empty()) fail("expected no error, found: " + error_);
-      } else if (what == "param") {
+      } else if (what == "b-iteration") {  // run B's shown iteration (A/B compare)
+        int n = -1;
+        in >> n;
+        const std::shared_ptr<const Snapshot> b = compare_ ? compare_->runner->latest() : nullptr;
+        if (!b || b->iteration != n)
+          fail("expected run B at iteration " + std::to_string(n) + ", found " +
+               (b ? std::to_string(b->iteration) : std::string(compare_ ? "none" : "no comparison")));
+      } else if (what == "param" || what == "b-param") {
         std::string kv;
         in >> kv;
         const size_t eq = kv.find('=');
         const ParamSpec* spec = eq == std::string::npos ? nullptr : find_param(specs_, kv.substr(0, eq));
-        const ParamValues running = runner_->values();
+        if (what == "b-param" && !compare_) {
+          fail("expect b-param: no comparison (Run > Compare A/B)");
+          continue;
+        }
+        const ParamValues running = (what == "b-param" ? compare_->runner : runner_)->values();
         if (spec && is_text_valued(*spec)) {  // Text and IntList values travel as text
           auto t = running.text.find(spec->name);
           const std::string have = t == running.text.end() ? std::string("no value") : t->second;

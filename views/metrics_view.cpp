@@ -10,6 +10,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstring>
 #include <string>
 
 namespace cilab {
@@ -33,6 +34,14 @@ std::string fmt(double v) {
   char buf[48];
   if (std::isnan(v)) return "n/a";
   std::snprintf(buf, sizeof buf, "%.6g", v);
+  return buf;
+}
+
+// Four significant digits: two values share a caption (A/B compare).
+std::string short_fmt(double v) {
+  char buf[48];
+  if (std::isnan(v)) return "n/a";
+  std::snprintf(buf, sizeof buf, "%.4g", v);
   return buf;
 }
 
@@ -137,34 +146,66 @@ void decimated_line(ImGuiID id, const char* y_label, const Series& ys, uint64_t 
   plot::PlotLine(y_label, lx.data(), ly.data(), static_cast<int>(lx.size()), spec);
 }
 
-// The nearest iteration to the mouse: a dot on its value and a tooltip.
-void hover_readout(const char* y_label, const Series& ys, ImU32 color, MetricHover* out) {
-  if (ys.size() == 0 || !plot::IsPlotHovered()) return;
+// The nearest iteration to the mouse: a dot on its value and a tooltip (with b: on both
+// runs' values, named A and B).
+void hover_readout(const char* y_label, const Series& ys, ImU32 color, MetricHover* out, const Series* b = nullptr,
+                   ImU32 b_color = 0) {
+  const size_t n = std::max(ys.size(), b ? b->size() : size_t(0));
+  if (n == 0 || !plot::IsPlotHovered()) return;
   const double mx = plot::GetPlotMousePos().x;
-  const int i = static_cast<int>(std::clamp(std::lround(mx), 0L, static_cast<long>(ys.size()) - 1));
-  const double v = ys.at(static_cast<size_t>(i));
+  const int i = static_cast<int>(std::clamp(std::lround(mx), 0L, static_cast<long>(n) - 1));
+  auto value = [i](const Series& s) { return static_cast<size_t>(i) < s.size() ? s.at(static_cast<size_t>(i)) : NAN; };
+  const double v = value(ys);
   if (out) *out = MetricHover{true, i, v};
   plot::Spec spec;
-  spec.color = color;
   spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-  if (std::isfinite(v) && plot::BeginItem("##hover", spec)) {
-    plot::GetPlotDrawList()->AddCircleFilled(plot::PlotToPixels(i, v), 3.5f, color);
-    plot::EndItem();
-  }
+  auto dot = [&](const char* id, double y, ImU32 c) {
+    spec.color = c;
+    if (std::isfinite(y) && plot::BeginItem(id, spec)) {
+      plot::GetPlotDrawList()->AddCircleFilled(plot::PlotToPixels(i, y), 3.5f, c);
+      plot::EndItem();
+    }
+  };
+  dot("##hover", v, color);
+  if (b) dot("##hover_b", value(*b), b_color);
   ImGui::BeginTooltip();
   ImGui::Text("iteration %d", i);
-  ImGui::Text("%s = %s", y_label, fmt(v).c_str());
+  if (!b) {
+    ImGui::Text("%s = %s", y_label, fmt(v).c_str());
+  } else {
+    ImGui::Text("A: %s = %s", y_label, fmt(v).c_str());
+    ImGui::Text("B: %s = %s", y_label, fmt(value(*b)).c_str());
+  }
   ImGui::EndTooltip();
 }
 
+// One curve plot; with b, run B's curve over it (legend A, B; colours compare_color).
 bool curve_plot(const char* id, const char* title, const char* y_label, const char* help, bool log_y,
                 const Series& ys, uint64_t version, int current, float w, float h, ImU32 color,
-                MetricHover* hover) {
+                MetricHover* hover, const Series* b = nullptr, uint64_t b_version = 0) {
   ImGui::BeginGroup();
   // The caption never widens the column past its plot: cut with "..." (the tooltip has it whole).
+  // Comparing, the caption's segments after '\t' are A's and B's values, in their colours (the legend).
   const ImVec2 title_size = ImGui::CalcTextSize(title);
   const bool cut = title_size.x > w;
-  if (!cut) {
+  if (b && std::strchr(title, '\t')) {
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    ImGui::Dummy(ImVec2(std::min(w, title_size.x), title_size.y));
+    ImDrawList* dl = ImGui::GetWindowDrawList();
+    dl->PushClipRect(p, ImVec2(p.x + w, p.y + title_size.y), true);
+    float x = p.x;
+    int segment = 0;
+    for (const char* s = title; *s;) {
+      const char* e = std::strchr(s, '\t');
+      if (!e) e = s + std::strlen(s);
+      const ImU32 c = segment == 0 ? ImGui::GetColorU32(ImGuiCol_Text) : compare_color(segment - 1);
+      dl->AddText(ImVec2(x, p.y), c, s, e);
+      x += ImGui::CalcTextSize(s, e).x + ImGui::GetFontSize() * 0.6f;
+      ++segment;
+      s = *e ? e + 1 : e;
+    }
+    dl->PopClipRect();
+  } else if (!cut) {
     ImGui::TextUnformatted(title);
   } else {
     const ImVec2 p = ImGui::GetCursorScreenPos();
@@ -175,32 +216,41 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
   if (((help && *help) || cut) && ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    if (cut) ImGui::TextUnformatted(title);
+    if (cut) {
+      std::string whole = title;
+      std::replace(whole.begin(), whole.end(), '\t', ' ');
+      ImGui::TextUnformatted(whole.c_str());
+    }
     if (help && *help) ImGui::TextUnformatted(help);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
   bool shown = false;
   const ImGuiID cache_id = ImGui::GetID(id);
+  if (b) color = compare_color(0);
   if (plot::BeginPlot(id, ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
                       plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("iteration", nullptr, plot::AxisFlags_AutoFit,
                     plot::AxisFlags_AutoFit | (log_y ? plot::AxisFlags_LogScale : 0));
     plot::SetupFinish();
-    plot::Spec spec;
-    spec.color = color;
-    spec.line_weight = 2.0f;
-    const size_t n = ys.size();
-    if (static_cast<double>(n) > 2.0 * plot::GetPlotSize().x) {
-      decimated_line(cache_id, y_label, ys, version, spec);
-    } else {
-      std::vector<double> v(n);
-      for (size_t i = 0; i < n; ++i) v[i] = ys.at(i);
-      if (n <= 60) spec.marker = plot::Marker::Circle, spec.marker_size = 2.5f;
-      plot::PlotLine(y_label, v.data(), static_cast<int>(n), 0.0, 1.0, spec);
-    }
+    auto curve = [&](const char* label, const Series& s, ImGuiID cid, uint64_t ver, ImU32 c) {
+      plot::Spec spec;
+      spec.color = c;
+      spec.line_weight = 2.0f;
+      const size_t n = s.size();
+      if (static_cast<double>(n) > 2.0 * plot::GetPlotSize().x) {
+        decimated_line(cid, label, s, ver, spec);
+      } else {
+        std::vector<double> v(n);
+        for (size_t i = 0; i < n; ++i) v[i] = s.at(i);
+        if (n <= 60) spec.marker = plot::Marker::Circle, spec.marker_size = 2.5f;
+        plot::PlotLine(label, v.data(), static_cast<int>(n), 0.0, 1.0, spec);
+      }
+    };
+    curve(b ? "A" : y_label, ys, cache_id, version, color);
+    if (b) curve("B", *b, ImGui::GetID((std::string(id) + "#B").c_str()), b_version, compare_color(1));
     current_marker(current);
-    hover_readout(y_label, ys, color, hover);
+    hover_readout(y_label, ys, color, hover, b, compare_color(1));
     plot::EndPlot();
     shown = true;
   }
@@ -209,6 +259,8 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
 }
 
 }  // namespace
+
+unsigned int compare_color(int side) { return plot::GetColormapColor(side ? 1 : 0); }
 
 bool metric_uses_log_axis(const MetricInfo& metric, const std::vector<std::vector<double>>& metrics,
                           int metric_index) {
@@ -239,7 +291,8 @@ bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vecto
 }
 
 void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics,
-                       const std::vector<double>& step_ms, int current_iteration, uint64_t version) {
+                       const std::vector<double>& step_ms, int current_iteration, uint64_t version,
+                       const MetricCompare* b) {
   // One plot per metric plus the step time, in as many rows as the width needs
   // (the strip scrolls when they do not fit its height).
   const int n = static_cast<int>(info.metrics.size()) + 1;
@@ -254,7 +307,24 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   for (int m = 0; m < n - 1; ++m) {
     if (m % cols) ImGui::SameLine();
     const std::string id = "##metric_" + info.metrics[m].name;
-    draw_metric_plot(id.c_str(), info.metrics[m], metrics, m, current_iteration, w, h, nullptr, version);
+    if (!b || !b->metrics) {
+      draw_metric_plot(id.c_str(), info.metrics[m], metrics, m, current_iteration, w, h, nullptr, version);
+      continue;
+    }
+    // A and B: one axis for both (log only if both can be), both values in the caption.
+    const MetricInfo& mi = info.metrics[m];
+    Series a_s, b_s;
+    a_s.rows = &metrics;
+    a_s.index = m;
+    b_s.rows = b->metrics;
+    b_s.index = m;
+    const bool log_y = metric_uses_log_axis(mi, metrics, m) && metric_uses_log_axis(mi, *b->metrics, m);
+    auto now = [](const Series& s, int it) { return it >= 0 && static_cast<size_t>(it) < s.size() ? s.at(it) : NAN; };
+    const std::string title = mi.name + "\tA = " + short_fmt(now(a_s, current_iteration)) +
+                              "\tB = " + short_fmt(now(b_s, b->current_iteration)) +
+                              (mi.log_scale && !log_y ? "  (linear)" : "");
+    curve_plot(id.c_str(), title.c_str(), mi.name.c_str(), mi.help.c_str(), log_y, a_s, version, current_iteration,
+               w, h, 0, nullptr, &b_s, b->version);
   }
   if ((n - 1) % cols) ImGui::SameLine();
   Series ys;
@@ -263,9 +333,18 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   const double now = current_iteration > 0 && current_iteration < static_cast<int>(step_ms.size())
                          ? step_ms[current_iteration]
                          : NAN;
-  const std::string title = "step time = " + fmt(now) + " ms";
+  Series bs;
+  bs.flat = b ? b->step_ms : nullptr;
+  bs.skip_first = true;
+  std::string title = "step time = " + fmt(now) + " ms";
+  if (bs.flat) {
+    const int bi = b->current_iteration;
+    title = "step time (ms)\tA = " + short_fmt(now) + "\tB = " +
+            short_fmt(bi > 0 && bi < static_cast<int>(bs.flat->size()) ? (*bs.flat)[bi] : NAN);
+  }
   curve_plot("##metric_step_ms", title.c_str(), "ms", "Wall time of each step on the worker thread.",
-             false, ys, version, current_iteration, w, h, IM_COL32(160, 160, 170, 255), nullptr);
+             false, ys, version, current_iteration, w, h, IM_COL32(160, 160, 170, 255), nullptr,
+             bs.flat ? &bs : nullptr, b ? b->version : 0);
 }
 
 }  // namespace cilab

@@ -10,11 +10,25 @@
 
 namespace cilab {
 
+// A second run of the same module drawn over the first (the app's A/B compare): its
+// metrics, step times, shown iteration and version (as for the first run).
+struct MetricCompare {
+  const std::vector<std::vector<double>>* metrics = nullptr;
+  const std::vector<double>* step_ms = nullptr;
+  int current_iteration = 0;
+  uint64_t version = 0;
+};
+
+// The colours of runs A and B wherever a comparison shows them (categorical palette 0 and 1).
+unsigned int compare_color(int side);
+
 // metrics[i] = the metric vector of iteration i (ModuleInfo::metrics order);
 // step_ms[i] = wall time of the step that produced iteration i. version: see
-// draw_metric_plot.
+// draw_metric_plot. With b, every plot overlays run B's curve on this run's
+// (then called A): a legend names them and the caption and hover give both values.
 void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics,
-                       const std::vector<double>& step_ms, int current_iteration, uint64_t version = 0);
+                       const std::vector<double>& step_ms, int current_iteration, uint64_t version = 0,
+                       const MetricCompare* b = nullptr);
 
 // What the mouse points at in a metric plot: the nearest iteration and its
 // recorded value (exact, also when the curve is drawn decimated).

@@ -17,6 +17,12 @@
 #include <set>
 #include <string>
 
+#include <unistd.h>
+
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
+
 #include "cilab_test_paths.h"
 #include "tests/support/process.h"
 
@@ -54,5 +60,26 @@ inline ImageStats stats(const std::string& png) {
 
 // Distinct colours of a screenshot: far above a blank window's handful.
 inline size_t distinct_colours(const std::string& png) { return stats(png).distinct; }
+
+// A 1280x720 screen and a fresh config folder, for the life of the object. Its default
+// settings hide the metrics strip (its step-time plot is a timing, different in every run;
+// the status bar, also timings, is cropped by the tests that compare pictures).
+struct QuietWindow {
+  std::string dir;
+  explicit QuietWindow(const std::string& name, const std::string& settings = "ui_scale=1\nshow_metrics=0\n") {
+    dir = (std::filesystem::temp_directory_path() / ("cilab_gui_" + name + "_" + std::to_string(::getpid()))).string();
+    std::filesystem::remove_all(dir);
+    std::filesystem::create_directories(dir);
+    std::ofstream(std::filesystem::path(dir) / "settings.ini") << settings;
+    setenv("CILAB_CONFIG_DIR", dir.c_str(), 1);
+    setenv("CILAB_SCREEN", "1280x720", 1);
+  }
+  ~QuietWindow() {
+    unsetenv("CILAB_SCREEN");
+    unsetenv("CILAB_CONFIG_DIR");
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
 
 }  // namespace cilab::test_support

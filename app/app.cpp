@@ -391,7 +391,7 @@ int App::run() {
     const bool running = runner_->playing() || runner_->busy();
     const bool interacting = edit_pending() || !key_queue_.empty() || ImGui::GetIO().MouseDown[0] ||
                              ImGui::GetIO().MouseDown[1];
-    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || running || interacting;
+    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || running || interacting || anim_;
     if (running && !interacting && opts_.frames <= 0) {
       // The worker is computing and nobody is touching the window: redraws are
       // paced so the UI thread takes at most kUiDutyCycle of a core (the view
@@ -404,6 +404,7 @@ int App::run() {
       glfwWaitEventsTimeout(0.25);
     }
     poll_pending();
+    step_animation_export();  // File > Export > Animation: the runs go to the next frame's iteration
 
     const auto t0 = std::chrono::steady_clock::now();
     apply_ui_scale();
@@ -421,6 +422,7 @@ int App::run() {
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     export_pngs_after_render(fb_w, fb_h);
+    capture_animation_after_render(fb_w, fb_h);
     ++frames_done;
     const bool last = opts_.frames > 0 && frames_done >= opts_.frames;
     if (!script_screenshot_.empty()) {

@@ -9,6 +9,7 @@
 #include "algorithms/core/dataset.h"
 #include "algorithms/core/params.h"
 #include "app/file_browser.h"
+#include "app/gif_writer.h"
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
 #include "app/headless/settings.h"
@@ -161,6 +162,42 @@ class App {
   void draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<const Snapshot>& snap,
                      const std::vector<std::vector<double>>& metric_history, const ParamValues& running,
                      std::vector<ViewIntent>& intents);
+
+  // ---- animated export (app_animation.cpp): File > Export > Animation. The app seeks every
+  // run to each iteration of the range in turn, waits until the view shows it (its pictures
+  // computed off the UI thread included), and saves the centre area (views and metrics) or the
+  // whole window as one frame of a GIF or as one PNG of a sequence. The transport and keys
+  // wait meanwhile (Esc cancels); the run returns to the iteration it showed.
+  struct AnimationExport {
+    std::string path;         // the GIF, or the folder of the PNG sequence
+    bool gif = true;
+    bool window = false;      // the whole window, else the centre area
+    int scale = 1;
+    int delay_cs = 10;        // frame time, 1/100 s (GIF)
+    std::vector<int> iterations;
+    size_t next = 0;          // frames saved
+    bool sought = false;      // the runs were sent to iterations[next]
+    int frames_shown = 0;     // frames drawn since the snapshot showed it
+    bool jobs_seen = false;   // the view computes pictures in the background: give them time
+    std::chrono::steady_clock::time_point shown_since;
+    int return_to = 0;        // the iteration shown before
+    GifWriter writer;
+    int width = 0, height = 0;  // the first frame's size (all frames are cut to it)
+  };
+  std::unique_ptr<AnimationExport> anim_;
+  bool anim_request_ = false;     // open the Export animation popup this frame
+  int anim_from_ = 0, anim_to_ = 0, anim_every_ = 1, anim_frame_ms_ = 100, anim_scale_ = 1;
+  bool anim_gif_ = true, anim_window_ = false;
+  std::string anim_path_;
+  ImVec2 centre_min_, centre_max_;  // the centre area last frame (screen pixels)
+  void open_animation_popup();
+  void draw_animation_popup();
+  // Starts an export of iterations from..to every `every` (checked; a failure shows why).
+  void start_animation_export(int from, int to, int every, bool gif, bool window, int scale, int frame_ms,
+                              const std::string& path);
+  void step_animation_export();                      // before a frame: send the runs to the next iteration
+  void capture_animation_after_render(int fb_w, int fb_h);  // after rendering: save it once shown
+  void end_animation_export(const std::string& error);      // "" on success; "cancelled" from Esc
 
   // ---- panels (app_panels.cpp)
   void frame();

@@ -399,6 +399,10 @@ void App::handle_shortcuts() {
   while (!key_queue_.empty()) {
     const KeyPress k = key_queue_.front();
     key_queue_.pop_front();
+    if (anim_) {  // an animated export drives the runs: only Esc (cancel) counts
+      if (k.key == GLFW_KEY_ESCAPE) end_animation_export("cancelled");
+      continue;
+    }
     if (!blocked) handle_key(k.key, k.mods, k.repeat);
   }
 }

@@ -120,8 +120,13 @@ void App::frame() {
     draw_annotations();
     return;
   }
+  // An animated export drives the runs until it ends: the controls wait (not the view: it is
+  // what the frames show, undimmed).
+  const bool locked = anim_ != nullptr;
+  if (locked) ImGui::BeginDisabled();
   draw_menu_bar();
   draw_transport();
+  if (locked) ImGui::EndDisabled();
   draw_error_banner();
 
   const float status_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
@@ -130,7 +135,9 @@ void App::frame() {
   const bool sidebar = settings_.show_browser || settings_.show_data || settings_.show_params;
   const float side_w = sidebar ? std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f) : 0.0f;
   if (sidebar) {
+    if (locked) ImGui::BeginDisabled();
     draw_sidebar(side_w, body_h);
+    if (locked) ImGui::EndDisabled();
     ImGui::SameLine();
   }
   draw_center(avail.x - (sidebar ? side_w + ImGui::GetStyle().ItemSpacing.x : 0.0f), body_h);
@@ -146,6 +153,7 @@ void App::frame() {
   draw_save_preset_popup();
   draw_save_session_popup();
   draw_sweep_window();
+  draw_animation_popup();
   if (browser_.draw()) open_path(browser_.chosen());
   draw_annotations();
   if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
@@ -176,14 +184,22 @@ void App::draw_menu_bar() {
         save_session_request_ = true;
       }
       mark_target("menu:File/Export/Data");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("The current dataset, clicked points included: features, then a label column;\n"
+                          "it loads back with File > Open.");
       if (ImGui::MenuItem("The window (PNG, 1x or 2x)...")) {
         save_kind_ = SaveKind::WindowPng;
         save_session_request_ = true;
       }
       mark_target("menu:File/Export/Window");
       if (ImGui::IsItemHovered())
-        ImGui::SetTooltip("The current dataset, clicked points included: features, then a label column;\n"
-                          "it loads back with File > Open.");
+        ImGui::SetTooltip("The whole window as it is now; one plot alone: right-click it > Save as PNG.");
+      if (ImGui::MenuItem("Animation (GIF or PNG sequence)...", nullptr, false, shown_ != nullptr && !anim_))
+        open_animation_popup();
+      mark_target("menu:File/Export/Animation");
+      if (ImGui::IsItemHovered())
+        ImGui::SetTooltip("A range of iterations as an animated GIF or numbered PNGs, for slides: the view and\n"
+                          "metrics (or the whole window) as the window shows each iteration.");
       ImGui::EndMenu();
     }
     if (ImGui::BeginMenu("Recent files", !settings_.recent_files.empty())) {
@@ -341,6 +357,7 @@ void App::draw_transport() {
 }
 
 void App::draw_error_banner() {
+  if (anim_) return;  // the frames of an animated export keep one layout (the message waits)
   if (error_.empty() && !info_.empty()) {
     if (ImGui::GetTime() - info_time_ > 8.0) {
       info_.clear();
@@ -768,6 +785,8 @@ void App::draw_center(float width, float height) {
     ImGui::EndChild();
   }
   ImGui::EndGroup();
+  centre_min_ = ImGui::GetItemRectMin();  // what an animated export saves
+  centre_max_ = ImGui::GetItemRectMax();
 }
 
 void App::draw_presentation_readouts() {
@@ -815,6 +834,11 @@ void App::draw_presentation_readouts() {
 
 void App::draw_status_bar() {
   draw_pending_status();  // "restarting... 1.2 s" with a spinner while an edit is under way
+  if (anim_ && !anim_->window) {
+    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "exporting the animation: frame %zu of %zu (Esc cancels)",
+                       anim_->next + 1, anim_->iterations.size());
+    ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
+  }
   const std::shared_ptr<const Snapshot>& snap = shown_;
   const ModuleInfo* info = runner_->info();
   const float gap = ImGui::GetFontSize() * 1.5f;

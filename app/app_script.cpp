@@ -25,6 +25,8 @@
 //   open-sweep-run ROW     open run ROW of the sweep (as a click on its point)
 //   export-metrics PATH | export-data PATH   File > Export (CSV)
 //   export-png SCALE PATH  File > Export > the window as PNG, at 1x or 2x
+//   export-animation FROM TO EVERY gif|png PATH [window] [2x]   File > Export > Animation
+//   animation-wait         until the animated export has ended
 //   intent KIND INDEX [V...]        an edit, as a view would send it
 //   add-point X Y | remove-point X Y
 //   expect iteration N | expect status NAME | expect rows N | expect module NAME | expect sweep-rows N
@@ -150,6 +152,36 @@ bool App::run_script_line() {
       }
       --script_pos_;
       return true;
+    } else if (cmd == "animation-wait") {  // until the animated export has ended (at most 120 s)
+      if (!anim_) {
+        script_wait_since_ = {};
+        continue;
+      }
+      const auto now = std::chrono::steady_clock::now();
+      if (script_wait_since_ == std::chrono::steady_clock::time_point{}) script_wait_since_ = now;
+      if (std::chrono::duration<double>(now - script_wait_since_).count() > 2 * kWaitFileSeconds) {
+        script_wait_since_ = {};
+        fail("animation-wait: the export still runs after 120 s");
+        continue;
+      }
+      --script_pos_;
+      return true;
+    } else if (cmd == "export-animation") {
+      // File > Export > Animation: export-animation FROM TO EVERY gif|png PATH [window] [2x]
+      int from = 0, to = 0, every = 1;
+      std::string format, path, opt;
+      in >> from >> to >> every >> format >> path;
+      bool window = false;
+      int scale = 1;
+      while (in >> opt) {
+        if (opt == "window") window = true;
+        else if (opt == "2x") scale = 2;
+      }
+      if (format != "gif" && format != "png") {
+        fail("export-animation: expected gif or png, found '" + format + "'");
+        continue;
+      }
+      start_animation_export(from, to, every, format == "gif", window, scale, 100, path);
     } else if (cmd == "drain") {
       // Waits, drawing frame after frame (unlike idle), until a step burst or play has ended.
       if (runner_->playing() || runner_->busy()) {

@@ -65,19 +65,26 @@ FramePixels frame_pixels(int scale, int fb_w, int fb_h) {
   return px;
 }
 
-void write_png_region(const std::string& path, const FramePixels& px, int x0, int y0, int x1, int y1) {
+FramePixels crop_pixels(const FramePixels& px, int x0, int y0, int x1, int y1) {
   x0 = std::clamp(x0, 0, px.w);
   x1 = std::clamp(x1, 0, px.w);
   y0 = std::clamp(y0, 0, px.h);
   y1 = std::clamp(y1, 0, px.h);
   if (x1 <= x0 || y1 <= y0) throw std::runtime_error("nothing to save: the region is empty");
-  const int w = x1 - x0, h = y1 - y0;
-  std::vector<unsigned char> out(static_cast<size_t>(w) * h * 4);
-  for (int y = 0; y < h; ++y)
-    std::copy_n(px.rgba.begin() + static_cast<long>((static_cast<size_t>(y0 + y) * px.w + x0) * 4), w * 4,
-                out.begin() + static_cast<long>(static_cast<size_t>(y) * w * 4));
+  FramePixels out;
+  out.w = x1 - x0;
+  out.h = y1 - y0;
+  out.rgba.resize(static_cast<size_t>(out.w) * out.h * 4);
+  for (int y = 0; y < out.h; ++y)
+    std::copy_n(px.rgba.begin() + static_cast<long>((static_cast<size_t>(y0 + y) * px.w + x0) * 4), out.w * 4,
+                out.rgba.begin() + static_cast<long>(static_cast<size_t>(y) * out.w * 4));
+  return out;
+}
+
+void write_png_region(const std::string& path, const FramePixels& px, int x0, int y0, int x1, int y1) {
+  const FramePixels out = crop_pixels(px, x0, y0, x1, y1);
   stbi_flip_vertically_on_write(0);
-  if (!stbi_write_png(path.c_str(), w, h, 4, out.data(), w * 4))
+  if (!stbi_write_png(path.c_str(), out.w, out.h, 4, out.rgba.data(), out.w * 4))
     throw std::runtime_error("cannot write " + path + "; check that the folder exists and is writable");
 }
 

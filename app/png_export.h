@@ -18,6 +18,9 @@ struct FramePixels {
 // at `scale` (1 or 2) times the framebuffer (fb_w x fb_h). Throws std::runtime_error.
 FramePixels frame_pixels(int scale, int fb_w, int fb_h);
 
+// The region [x0, x1) x [y0, y1) of `px` (clamped to it). Throws std::runtime_error if it is empty.
+FramePixels crop_pixels(const FramePixels& px, int x0, int y0, int x1, int y1);
+
 // Writes the region [x0, x1) x [y0, y1) of `px` (clamped to it) as PNG. Throws std::runtime_error.
 void write_png_region(const std::string& path, const FramePixels& px, int x0, int y0, int x1, int y1);
 

@@ -808,12 +808,18 @@ void App::draw_presentation_readouts() {
       for (size_t k = 0; slots.empty() && k < info->metrics.size() && k < 3; ++k) slots.push_back(k);
       if (slots.empty() && info->metrics.size() > 3) slots = {0, 1, 2};
     }
-    for (size_t k : slots) {
-      if (k >= snap->metrics.size()) continue;
+    auto number = [](const std::shared_ptr<const Snapshot>& s, size_t k) {
       char value[48];
-      const double v = snap->metrics[k];
+      const double v = s && k < s->metrics.size() ? s->metrics[k] : NAN;
       if (std::isfinite(v)) std::snprintf(value, sizeof value, "%.4g", v);
       else std::snprintf(value, sizeof value, "n/a");
+      return std::string(value);
+    };
+    for (size_t k : slots) {
+      if (k >= snap->metrics.size()) continue;
+      // Comparing: both runs' values, "A 0.12  B 0.34".
+      const std::string value =
+          compare_ ? "A " + number(snap, k) + "  B " + number(compare_->shown, k) : number(snap, k);
       const std::string text = info->metrics[k].name + " " + value;
       const float w = ImGui::CalcTextSize(text.c_str()).x;
       // One line: the metrics that fit (the view keeps the height).
@@ -823,7 +829,7 @@ void App::draw_presentation_readouts() {
       ImGui::SameLine(0.0f, gap);
       ImGui::TextColored(label, "%s", info->metrics[k].name.c_str());
       ImGui::SameLine();
-      ImGui::TextUnformatted(value);
+      ImGui::TextUnformatted(value.c_str());
     }
   } else {
     ImGui::TextUnformatted("no run yet");

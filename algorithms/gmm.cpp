@@ -665,6 +665,21 @@ void Gmm::set_live(const std::string& name, double value) {
         st_->m_half();
       }
     }
+  } else if (name == "tol" && s.phase == 0 && s.iteration >= 2 && std::isfinite(s.delta) &&
+             (s.status == Status::Converged || s.status == Status::Running)) {
+    // The convergence test of the last M-step, with the new tol: a smaller tol lets a
+    // converged run go on (or stop at max_iter), a larger one ends a running run here.
+    const bool converged = std::abs(s.delta) < st_->p.tol;
+    if (converged && s.status == Status::Running) {
+      s.status = Status::Converged;
+      s.message = "converged after " + std::to_string(s.iteration) + " iterations: |delta| = " +
+                  fmt_g(std::abs(s.delta)) + " < tol = " + fmt_g(st_->p.tol);
+    } else if (!converged && s.status == Status::Converged) {
+      s.status = s.iteration < st_->p.max_iter ? Status::Running : Status::Stopped;
+      s.message = s.status == Status::Running
+                      ? "tol = " + fmt_g(st_->p.tol) + " <= |delta| = " + fmt_g(std::abs(s.delta)) + ": EM goes on"
+                      : "reached max_iter = " + std::to_string(st_->p.max_iter) + " before convergence";
+    }
   } else if (s.status == Status::Stopped && s.iteration < st_->p.max_iter) {
     s.status = Status::Running;
     s.message.clear();

@@ -415,6 +415,36 @@ TEST_CASE("gmm: convergence follows scikit-learn's tol, max_iter stops and is li
   CHECK_THROWS_AS(m.set_live("max_iter", 2.5), std::invalid_argument);
 }
 
+TEST_CASE("gmm: tol is live both ways: a smaller tol reopens a converged run, a larger one ends a running run") {
+  Gmm m;
+  m.reset(make_dataset("faithful"), params(2, "full", "random_points", 1e-6, 500, 1e-2), 0);
+  run_to_end(m);
+  REQUIRE(m.status() == Status::Converged);
+  const int stopped_at = m.gmm_snapshot()->iteration;
+  const double delta = std::abs(m.gmm_snapshot()->metrics[Gmm::kMetricDelta]);
+  REQUIRE(delta < 1e-2);
+  m.set_live("tol", delta * 2.0);  // still converged: nothing changes
+  CHECK(m.status() == Status::Converged);
+  m.set_live("tol", delta / 2.0);  // now |delta| >= tol: EM goes on
+  CHECK(m.status() == Status::Running);
+  m.step();
+  CHECK(m.gmm_snapshot()->iteration == stopped_at + 1);
+  m.set_live("tol", 1e-9);
+  run_to_end(m);
+  REQUIRE(m.status() == Status::Converged);
+  CHECK(std::abs(m.gmm_snapshot()->metrics[Gmm::kMetricDelta]) < 1e-9);
+  CHECK(m.gmm_snapshot()->iteration > stopped_at + 1);
+  // Raised above the last |delta| mid-run: converged at once, at this iteration.
+  Gmm r;
+  r.reset(make_dataset("faithful"), params(2, "full", "random_points", 1e-6, 500, 0.0), 0);
+  for (int i = 0; i < 4; ++i) r.step();
+  REQUIRE(r.status() == Status::Running);
+  const int at = r.gmm_snapshot()->iteration;
+  r.set_live("tol", 1.0);
+  CHECK(r.status() == Status::Converged);
+  CHECK(r.gmm_snapshot()->iteration == at);
+}
+
 TEST_CASE("gmm: iteration 0 has parameters, no responsibilities and n/a metrics") {
   Gmm m;
   m.reset(make_dataset("faithful"), params(2, "full", "kmeans"), 0);

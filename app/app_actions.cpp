@@ -274,6 +274,7 @@ void App::poll_pending() {
       for (const PendingEdit& p : pending_) values_[p.live_name] = p.live_value;
     }
   }
+  if (f.snapshot != shown_) ++shown_version_;
   shown_ = f.snapshot;
   running_ = std::move(f.values);
   // Other failures (a step that threw); while edits are in flight their own results report.

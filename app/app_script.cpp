@@ -108,7 +108,7 @@ bool App::run_script_line() {
     };
     const std::shared_ptr<const Snapshot> snap = runner_->latest();
     if (script_ui_command(cmd, in, fail)) {  // click, type, scale, expect text... (app_script_ui.cpp)
-      if (!script_input_.empty()) return true;
+      if (!script_input_.empty() || script_wait_ > 0) return true;
       continue;
     }
     if (cmd == "wait") {

@@ -105,6 +105,15 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
   std::string what;
   in >> what;
   if (what == "text" || what == "no-text") {
+    if (captured_version_ != shown_version_ && !text_retried_) {
+      // The run shown changed after the last frame was drawn (an edit landed this frame):
+      // read the text of the next frame instead (once: while playing it changes every frame).
+      text_retried_ = true;
+      --script_pos_;
+      script_wait_ = 1;
+      return true;
+    }
+    text_retried_ = false;
     const std::string text = rest_of_line();
     const bool found = captured_text_.find(text) != std::string::npos;
     if (what == "text" && !found) fail("expected the text '" + text + "' on screen; drawn:\n" + captured_text_);

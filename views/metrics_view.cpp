@@ -1,4 +1,5 @@
 #include "views/metrics_view.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include "views/plot/contour.h"
@@ -18,7 +19,7 @@ namespace {
 // A dashed vertical line at the iteration the views show.
 void current_marker(int iteration) {
   plot::Spec spec;
-  spec.color = IM_COL32(255, 255, 255, 90);
+  spec.color = colors().guide;
   spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
   if (plot::BeginItem("##current", spec)) {
     const plot::Limits lim = plot::GetPlotLimits();
@@ -265,7 +266,7 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
                          : NAN;
   const std::string title = "step time = " + fmt(now) + " ms";
   curve_plot("##metric_step_ms", title.c_str(), "ms", "Wall time of each step on the worker thread.",
-             false, ys, version, current_iteration, w, h, IM_COL32(160, 160, 170, 255), nullptr);
+             false, ys, version, current_iteration, w, h, with_alpha(colors().neutral, 255), nullptr);
 }
 
 }  // namespace cilab

@@ -426,6 +426,9 @@ std::string usage_text() {
          "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms Y'\n"
          "  --screenshot FILE.png  save the window as PNG on exit\n"
          "  --scale X              UI scale (0.5 - 3; default: the saved setting)\n"
+         "  --theme NAME           light, dark or high-contrast (default: the saved setting, else light)\n"
+         "  --palette NAME         categorical colours: okabe-ito, tol-bright or classic (default:\n"
+         "                         the saved setting, else okabe-ito)\n"
          "  --script FILE          run a demo script between frames (see README: Scripts)\n"
          "\n"
          "Example:\n"
@@ -545,6 +548,10 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
         if (v.empty() || *end != '\0' || !(s >= 0.5 && s <= 3.0))
           throw UsageError("--scale: expected a number in [0.5, 3], got '" + v + "'");
         g.scale = static_cast<float>(s);
+      } else if (a == "--theme") {
+        g.theme = take_value(argc, argv, i);
+      } else if (a == "--palette") {
+        g.palette = take_value(argc, argv, i);
       } else {
         throw UsageError("unknown option or command '" + a + "' (see: cilab --help)");
       }

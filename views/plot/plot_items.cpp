@@ -53,9 +53,37 @@ ImU32 rgb_to_u32(uint32_t rgb, uint32_t a = 255) {
     return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, a);
 }
 
+// A replaceable categorical table (count 0: the built-in default).
+struct ColorTable {
+    ImU32 colors[kMaxColormapColors] = {};
+    int count = 0;
+};
+// Set by SetColormapColors from the UI thread (the lab's theme); read while drawing.
+ColorTable g_categorical;
+ColorTable g_labels;
+ColorTable g_diverging;
+// Counts SetColormapColors calls: cached heatmap textures include it in their key.
+uint64_t g_colormap_serial = 0;
+
+ColorTable* replaceable_table(Colormap cmap) {
+    if (cmap == Colormap::Categorical) return &g_categorical;
+    if (cmap == Colormap::Labels) return &g_labels;
+    if (cmap == Colormap::Diverging) return &g_diverging;
+    return nullptr;
+}
+
 }  // namespace
 
-int GetColormapSize(Colormap cmap) {
+void SetColormapColors(Colormap cmap, const ImU32* colors, int count) {
+    ColorTable* t = replaceable_table(cmap);
+    if (t == nullptr) return;
+    ++g_colormap_serial;
+    t->count = colors == nullptr ? 0 : std::clamp(count, 0, kMaxColormapColors);
+    if (cmap == Colormap::Diverging && t->count < 2) t->count = 0;
+    for (int i = 0; i < t->count; ++i) t->colors[i] = colors[i];
+}
+
+int GetDefaultColormapSize(Colormap cmap) {
     switch (cmap) {
         case Colormap::Categorical: return 10;
         case Colormap::Labels: return 10;
@@ -66,8 +94,8 @@ int GetColormapSize(Colormap cmap) {
     return 10;
 }
 
-ImU32 GetColormapColor(int i, Colormap cmap) {
-    const int n = GetColormapSize(cmap);
+ImU32 GetDefaultColormapColor(int i, Colormap cmap) {
+    const int n = GetDefaultColormapSize(cmap);
     i = ((i % n) + n) % n;
     switch (cmap) {
         case Colormap::Categorical: return rgb_to_u32(kCategorical[i]);
@@ -77,6 +105,17 @@ ImU32 GetColormapColor(int i, Colormap cmap) {
         case Colormap::Diverging: return rgb_to_u32(kDiverging[i]);
     }
     return IM_COL32_WHITE;
+}
+
+int GetColormapSize(Colormap cmap) {
+    if (const ColorTable* t = replaceable_table(cmap); t != nullptr && t->count > 0) return t->count;
+    return GetDefaultColormapSize(cmap);
+}
+
+ImU32 GetColormapColor(int i, Colormap cmap) {
+    if (const ColorTable* t = replaceable_table(cmap); t != nullptr && t->count > 0)
+        return t->colors[((i % t->count) + t->count) % t->count];
+    return GetDefaultColormapColor(i, cmap);
 }
 
 ImU32 SampleColormap(double t, Colormap cmap) {
@@ -92,13 +131,12 @@ ImU32 SampleColormap(double t, Colormap cmap) {
     const double f = t * (n - 1);
     const int i0 = std::min(static_cast<int>(f), n - 2);
     const double w = f - i0;
-    const uint32_t* table = cmap == Colormap::Diverging ? kDiverging : kViridis;
-    const uint32_t a = table[i0], b = table[i0 + 1];
-    auto mix = [w](uint32_t ca, uint32_t cb, int sh) {
+    const ImU32 a = GetColormapColor(i0, cmap), b = GetColormapColor(i0 + 1, cmap);
+    auto mix = [w](ImU32 ca, ImU32 cb, int sh) {
         const double va = (ca >> sh) & 0xFF, vb = (cb >> sh) & 0xFF;
-        return static_cast<uint32_t>(va + (vb - va) * w + 0.5);
+        return static_cast<ImU32>(va + (vb - va) * w + 0.5);
     };
-    return IM_COL32(mix(a, b, 16), mix(a, b, 8), mix(a, b, 0), 255);
+    return IM_COL32(mix(a, b, IM_COL32_R_SHIFT), mix(a, b, IM_COL32_G_SHIFT), mix(a, b, IM_COL32_B_SHIFT), 255);
 }
 
 // ---- [SECTION] helpers (hashing, quad writer, sprites, image cache) ---------------------------
@@ -882,6 +920,7 @@ void plot_heatmap_ex(const char* label_id, const T* values, int rows, int cols, 
         k = hash_value(smin, k);
         k = hash_value(smax, k);
         k = hash_value(static_cast<int>(cmap), k);
+        k = hash_value(g_colormap_serial, k);
         k = hash_value(spec.version, k);
         ImTextureID tex = cached_texture(c, *it, k, cols, rows, [&](uint32_t* out) {
             for (size_t i = 0; i < n; ++i) out[i] = color_at(i);

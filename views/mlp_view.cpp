@@ -236,7 +236,8 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
   // Decision regions: class colour of argmax p, alpha by confidence.
   if (pictures_ && pictures_->d == 2 && pictures_->outputs == pr.outputs) {
     const MlpPictures& pic = *pictures_;
-    if (rgb_of_ != pictures_.get() || rgb_probability_ != show_probability) {
+    if (rgb_of_ != pictures_.get() || rgb_probability_ != show_probability || rgb_theme_ != theme_serial()) {
+      const ImVec4 bg = colour_vec(colors().plot_bg);  // the regions fade into the plot's background
       const int n = pic.res * pic.res;
       rgb_.assign(static_cast<size_t>(n) * 3, 1.0f);
       for (int i = 0; i < n; ++i) {
@@ -246,13 +247,13 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
         // Confidence shading: 1/K (unsure) -> white-ish, 1 -> the class colour at 55 %.
         const float conf = show_probability ? (p[k] - 1.0f / pic.outputs) / (1.0f - 1.0f / pic.outputs) : 1.0f;
         const float a = 0.12f + 0.43f * std::clamp(conf, 0.0f, 1.0f);
-        const float bg = 0.12f;  // the dark plot background
-        rgb_[static_cast<size_t>(i) * 3 + 0] = bg + (c.x - bg) * a;
-        rgb_[static_cast<size_t>(i) * 3 + 1] = bg + (c.y - bg) * a;
-        rgb_[static_cast<size_t>(i) * 3 + 2] = bg + (c.z - bg) * a;
+        rgb_[static_cast<size_t>(i) * 3 + 0] = bg.x + (c.x - bg.x) * a;
+        rgb_[static_cast<size_t>(i) * 3 + 1] = bg.y + (c.y - bg.y) * a;
+        rgb_[static_cast<size_t>(i) * 3 + 2] = bg.z + (c.z - bg.z) * a;
       }
       rgb_of_ = pictures_.get();
       rgb_probability_ = show_probability;
+      rgb_theme_ = theme_serial();
     }
     plot::PlotImageRGB("##regions", rgb_.data(), pic.res, pic.res, plot::Point{pic.x_min, pic.y_min},
                        plot::Point{pic.x_max, pic.y_max});

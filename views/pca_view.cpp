@@ -25,9 +25,9 @@ constexpr double kLineGrabPx = 6.0;        // manual mode: the line is grabbed t
 constexpr double kLineGrabMinPx = 16.0;    // ... and at least this far from the anchor
 ImU32 no_label_colour() { return with_alpha(colors().neutral, 200); }
 ImU32 line_colour() { return colors().accent; }
-ImU32 axis_colour1() { return plot::GetColormapColor(4); }
-ImU32 axis_colour2() { return plot::GetColormapColor(2); }
-ImU32 axis_colour3() { return plot::GetColormapColor(3); }
+ImU32 axis_colour1() { return plot::GetColormapColor(2); }
+ImU32 axis_colour2() { return plot::GetColormapColor(5); }
+ImU32 axis_colour3() { return plot::GetColormapColor(4); }
 
 std::string column_name(const Dataset& data, int j) {
   return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
@@ -138,8 +138,11 @@ void PcaView::draw_controls(const Snapshot& base, const ViewContext& ctx) {
 // ---------------------------------------------------------------- line fit
 
 void PcaView::refresh_points(const PcaSnapshot& s, const Dataset& data, uint64_t version) {
-  if (version == points_version_ && points_scale_.size() == s.scale.size() && points_scale_ == s.scale) return;
+  if (version == points_version_ && points_theme_ == theme_serial() && points_scale_.size() == s.scale.size() &&
+      points_scale_ == s.scale)
+    return;
   points_version_ = version;
+  points_theme_ = theme_serial();  // the colours follow the theme's palette
   points_scale_ = s.scale;
   points_ = data.x;
   for (int j = 0; j < s.d; ++j) points_.col(j) /= s.scale[j];
@@ -147,7 +150,7 @@ void PcaView::refresh_points(const PcaSnapshot& s, const Dataset& data, uint64_t
   colours_.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int l = data.has_labels() ? data.labels[static_cast<size_t>(i)] : -1;
-    colours_[static_cast<size_t>(i)] = l >= 0 ? with_alpha(plot::GetColormapColor(l), 200) : no_label_colour();
+    colours_[static_cast<size_t>(i)] = l >= 0 ? with_alpha(plot::GetColormapColor(l, plot::Colormap::Labels), 200) : no_label_colour();
   }
   ++scatter_version_;
 }
@@ -170,7 +173,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
   // ---- caption
   if (!s.fitted)
-    ImGui::TextWrapped("%s", s.manual ? "Manual line fit: drag the yellow line or its handle to choose u, or press "
+    ImGui::TextWrapped("%s", s.manual ? "Manual line fit: drag the line or its handle to choose u, or press "
                                         "solve. Step (Right) runs the eigen-decomposition."
                                       : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
   else
@@ -238,6 +241,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     }
     plot::Spec pts;
     pts.colors = colours_.data();
+    pts.color = colours_.empty() ? no_label_colour() : with_alpha(colours_[0], 255);  // the legend's swatch
     pts.marker_size = n > 5000 ? 2.0f : 3.0f;
     pts.version = scatter_version_ + (three ? static_cast<uint64_t>(std::llround(yaw_deg * 7 + pitch_deg * 131)) : 0);
     plot::PlotScatter(s.standardized ? "data x / s" : "data x", px_.data(), py_.data(), n, pts);
@@ -504,7 +508,7 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
       fs.line_weight = 2.0f;
       plot::PlotLine("captured u^T C u", th, f, 181, fs);
       plot::Spec rsp;
-      rsp.color = plot::GetColormapColor(1);
+      rsp.color = plot::GetColormapColor(0);
       rsp.line_weight = 2.0f;
       plot::PlotLine("residual tr C - u^T C u", th, r, 181, rsp);
       const double tx[2] = {0, 180}, ty[2] = {tr, tr};
@@ -531,7 +535,7 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
   } else {
     ImGui::TextUnformatted("captured variance u^T C u over all directions");
     tooltip_text("u = (cos e cos a, cos e sin a, sin e); u and -u are the same line, so azimuth a in [0, 180). "
-                 "Colour = u^T C u. White ring: your u. Red diamond: the maximum, the top eigenvector u_1. "
+                 "Colour = u^T C u. Ring: your u. Diamond: the maximum, the top eigenvector u_1. "
                  "Click or drag here (manual mode) to set u.");
     if (plot::BeginPlot("##pca_objective3", ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
                         plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {

@@ -32,7 +32,7 @@ constexpr ThemeColors kLight = {
     IM_COL32(250, 250, 250, 255),   // window_bg
     plot_fill(IM_COL32(250, 250, 250, 255), IM_COL32(12, 12, 16, 255)),             // plot_bg
     IM_COL32(255, 255, 255, 225),   // overlay_bg
-    IM_COL32(180, 70, 0, 255),      // accent: burnt orange
+    IM_COL32(0, 90, 200, 255),      // accent: strong blue
     IM_COL32(0, 118, 48, 255),      // good
     IM_COL32(150, 95, 0, 255),      // warning: dark amber
     IM_COL32(190, 20, 20, 255),     // error
@@ -152,7 +152,7 @@ const char* palette_name(Palette p) {
 const char* palette_title(Palette p) {
   switch (p) {
     case Palette::OkabeIto: return "Okabe-Ito (colour-blind safe)";
-    case Palette::TolBright: return "Paul Tol bright (colour-blind safe)";
+    case Palette::TolBright: return "Paul Tol bright (colour-blind safe; its green is close to a class green)";
     case Palette::Classic: return "Classic (Tableau 10, not colour-blind safe)";
   }
   return "Okabe-Ito";
@@ -200,9 +200,10 @@ std::vector<uint32_t> categorical_rgb(Palette p, Theme t) {
   switch (p) {
     case Palette::OkabeIto:
       // Okabe & Ito (2008), "Color Universal Design": orange, sky blue, bluish green, blue,
-      // vermillion, reddish purple, yellow, black (light grey on a dark background).
-      return {0xE69F00u, 0x56B4E9u, 0x009E73u, 0x0072B2u, 0xD55E00u, 0xCC79A7u, 0xF0E442u,
-              dark_background(t) ? 0xBBBBBBu : 0x000000u};
+      // vermillion, reddish purple, black (light grey on a dark background), yellow (last: it
+      // barely shows on white).
+      return {0xE69F00u, 0x56B4E9u, 0x009E73u, 0x0072B2u, 0xD55E00u, 0xCC79A7u,
+              dark_background(t) ? 0xBBBBBBu : 0x000000u, 0xF0E442u};
     case Palette::TolBright:
       // Paul Tol (2021), "Colour schemes", bright: blue, red, green, yellow, cyan, purple, grey.
       return {0x4477AAu, 0xEE6677u, 0x228833u, 0xCCBB44u, 0x66CCEEu, 0xAA3377u, 0xBBBBBBu};
@@ -223,10 +224,11 @@ std::vector<uint32_t> label_rgb(Palette p, Theme t) {
   }
   // Paul Tol's muted (9 hues + pale grey): the published colour-blind-safe set with enough hues
   // for ten classes. Indigo 0x332288 is lightened on a dark background; the pale grey
-  // (0xDDDDDD) is darkened on a light one, where it would vanish.
+  // (0xDDDDDD) becomes dark grey 0x333333 on a light one, where it would vanish (0x777777 would
+  // meet rose 0xCC6677 under protanopia: tests/views/test_theme.cpp).
   const bool dark = dark_background(t);
   return {0xCC6677u, 0x88CCEEu, 0xDDCC77u, 0x117733u, dark ? 0x6655CCu : 0x332288u,
-          0xAA4499u, 0x44AA99u, 0x999933u, 0x882255u, dark ? 0xDDDDDDu : 0x777777u};
+          0xAA4499u, 0x44AA99u, 0x999933u, 0x882255u, dark ? 0xDDDDDDu : 0x333333u};
 }
 
 void set_theme(Theme t, Palette p) {
@@ -246,6 +248,7 @@ void set_theme(Theme t, Palette p) {
   } else {
     plot::SetColormapColors(plot::Colormap::Diverging, nullptr, 0);
   }
+  plot::SetLineWeightScale(theme_colors(t).line_scale);
   if (p == Palette::Classic) {  // the plot library's own tables
     plot::SetColormapColors(plot::Colormap::Categorical, nullptr, 0);
     plot::SetColormapColors(plot::Colormap::Labels, nullptr, 0);
@@ -333,13 +336,13 @@ ImGuiStyle theme_style(Theme t) {
       c[ImGuiCol_Header] = ImVec4(0.70f, 0.80f, 0.95f, 1.0f);
       c[ImGuiCol_HeaderHovered] = ImVec4(0.60f, 0.74f, 0.95f, 1.0f);
       c[ImGuiCol_HeaderActive] = ImVec4(0.50f, 0.66f, 0.92f, 1.0f);
-      c[ImGuiCol_SliderGrab] = ImVec4(0.10f, 0.35f, 0.75f, 1.0f);
-      c[ImGuiCol_SliderGrabActive] = ImVec4(0.05f, 0.25f, 0.60f, 1.0f);
+      c[ImGuiCol_SliderGrab] = ImVec4(0.45f, 0.62f, 0.92f, 1.0f);
+      c[ImGuiCol_SliderGrabActive] = ImVec4(0.32f, 0.50f, 0.85f, 1.0f);
       c[ImGuiCol_CheckMark] = ImVec4(0.05f, 0.30f, 0.70f, 1.0f);
       c[ImGuiCol_Tab] = ImVec4(0.80f, 0.85f, 0.92f, 1.0f);
       c[ImGuiCol_TabHovered] = ImVec4(0.60f, 0.74f, 0.95f, 1.0f);
       c[ImGuiCol_TabActive] = ImVec4(0.62f, 0.75f, 0.95f, 1.0f);
-      c[ImGuiCol_PlotHistogram] = ImVec4(0.10f, 0.40f, 0.80f, 1.0f);
+      c[ImGuiCol_PlotHistogram] = ImVec4(0.50f, 0.67f, 0.93f, 1.0f);
       c[ImGuiCol_Separator] = ImVec4(0.0f, 0.0f, 0.0f, 0.30f);
       break;
     case Theme::HighContrast:

@@ -70,7 +70,7 @@ struct ThemeColors {
   ImU32 annotation;  // pen strokes (the laser stays red on every theme)
   ImU32 positive;    // signed values > 0 (weights, gradients): Okabe-Ito blue, whatever the palette
   ImU32 negative;    // signed values < 0: Okabe-Ito orange / vermillion
-  float line_scale;  // thickness factor of the views' data lines (1; high contrast thicker)
+  float line_scale;  // the plot library's line weight factor (plot::SetLineWeightScale; high contrast 1.5)
 };
 
 // Counts set_theme calls: views key their cached colours by it (with the snapshot's serial),
@@ -108,7 +108,5 @@ double contrast_ratio(ImU32 a, ImU32 b);
 // A run status's colour on the current theme: running accent, converged good, stopped warning,
 // diverged / failed error, otherwise dimmed text.
 ImVec4 status_colour(Status s);
-// A data line's width w on the current theme.
-inline float line_width(float w) { return w * colors().line_scale; }
 
 }  // namespace cilab

@@ -388,7 +388,7 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
       "loss = rec + beta * KL, per sample: rec (reconstruction) = -log p(x | z) summed over the "
       "features (one z per sample), KL = KL(q(z | x) || N(0, I)) = 1/2 sum_k (mu_k^2 + sigma_k^2 - "
       "log "
-      "sigma_k^2 - 1); beta = 1: the negative ELBO. Dashed yellow: where beta was moved.");
+      "sigma_k^2 - 1); beta = 1: the negative ELBO. Dashed: where beta was moved.");
   // No titles (the y labels say which): two readable plots fit under the key at 1280 x 720.
   const float h2 = std::max(
       min_plot_height(),

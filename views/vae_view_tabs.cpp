@@ -94,7 +94,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
             "pulls the "
             "ellipses towards the unit circle; the reconstruction term spreads the classes apart.");
   class_key(td.class_names, size.x, hidden_classes_,
-            {"white: 1 sigma of q(z | x)", "dashed: prior N(0, I), 1 and 2 sigma"});
+            {"rings: 1 sigma of q(z | x)", "dashed: prior N(0, I), 1 and 2 sigma"});
   const ImVec2 psize(size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   // The latent space moves as it trains: both axes follow the points (equal aspect).
   if (!plot::BeginPlot(
@@ -420,7 +420,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
     toy_of_ = pictured_data_;
   }
   class_key(td.class_names, size.x, hidden_classes_,
-            {"white lines: image of a regular grid", "orange: decoded prior samples"});
+            {"lines: image of a regular grid", "crosses: decoded prior samples"});
   auto shown = [&](int l) { return class_shown(hidden_classes_, l); };
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
   char data_caption[120];

@@ -41,27 +41,6 @@ long differing_pixels(const std::string& a, const std::string& b, int rows) {
   return n;
 }
 
-// A 1280x720 screen and a fresh config folder whose settings hide the metrics
-// strip (its step-time plot is a timing, different in every run; the status
-// bar, also timings, is cropped), for the life of the object.
-struct QuietWindow {
-  std::string dir;
-  explicit QuietWindow(const std::string& name) {
-    dir = (fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid()))).string();
-    fs::remove_all(dir);
-    fs::create_directories(dir);
-    std::ofstream(fs::path(dir) / "settings.ini") << "ui_scale=1\nshow_metrics=0\n";
-    setenv("CILAB_CONFIG_DIR", dir.c_str(), 1);
-    setenv("CILAB_SCREEN", "1280x720", 1);
-  }
-  ~QuietWindow() {
-    unsetenv("CILAB_SCREEN");
-    unsetenv("CILAB_CONFIG_DIR");
-    std::error_code ec;
-    fs::remove_all(dir, ec);
-  }
-};
-
 }  // namespace
 
 TEST_CASE("gui session: saved after edits, reopened at the same iteration with the same picture") {

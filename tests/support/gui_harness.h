@@ -13,7 +13,12 @@
 
 #include <stb_image.h>
 
+#include <unistd.h>
+
 #include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 
@@ -51,6 +56,28 @@ inline ImageStats stats(const std::string& png) {
   stbi_image_free(px);
   return s;
 }
+
+// A 1280x720 screen and a fresh config folder whose settings hide the metrics
+// strip (its step-time plot is a timing, different in every run; the status
+// bar, also timings, is cropped), for the life of the object.
+struct QuietWindow {
+  std::string dir;
+  explicit QuietWindow(const std::string& name) {
+    namespace fs = std::filesystem;
+    dir = (fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid()))).string();
+    fs::remove_all(dir);
+    fs::create_directories(dir);
+    std::ofstream(fs::path(dir) / "settings.ini") << "ui_scale=1\nshow_metrics=0\n";
+    setenv("CILAB_CONFIG_DIR", dir.c_str(), 1);
+    setenv("CILAB_SCREEN", "1280x720", 1);
+  }
+  ~QuietWindow() {
+    unsetenv("CILAB_SCREEN");
+    unsetenv("CILAB_CONFIG_DIR");
+    std::error_code ec;
+    std::filesystem::remove_all(dir, ec);
+  }
+};
 
 // Distinct colours of a screenshot: far above a blank window's handful.
 inline size_t distinct_colours(const std::string& png) { return stats(png).distinct; }

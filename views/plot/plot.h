@@ -343,6 +343,11 @@ ImU32 GetColormapColor(int i, Colormap cmap = Colormap::Categorical);
 // Colour at t in [0, 1] (clamped; NaN gives transparent), interpolated.
 ImU32 SampleColormap(double t, Colormap cmap = Colormap::Viridis);
 
+// Multiplies every item's line weight (lines, segments, contours, arrows, ellipses, polygons,
+// trails; not markers) by `scale` (clamped to 0.5 .. 4; default 1): a high-contrast theme draws
+// thicker lines. Process-wide; call from the UI thread between frames.
+void SetLineWeightScale(float scale);
+
 // ---- [SECTION] layout read-back (tests and the app's --script checks) -------------------------
 
 // One plot as drawn in a frame (screen pixels).

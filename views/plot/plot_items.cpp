@@ -62,6 +62,8 @@ struct ColorTable {
 ColorTable g_categorical;
 ColorTable g_labels;
 ColorTable g_diverging;
+// SetLineWeightScale's factor.
+float g_line_weight_scale = 1.0f;
 // Counts SetColormapColors calls: cached heatmap textures include it in their key.
 uint64_t g_colormap_serial = 0;
 
@@ -73,6 +75,10 @@ ColorTable* replaceable_table(Colormap cmap) {
 }
 
 }  // namespace
+
+void SetLineWeightScale(float scale) { g_line_weight_scale = std::clamp(scale, 0.5f, 4.0f); }
+
+float LineWeight(const Spec& spec) { return spec.line_weight * g_line_weight_scale; }
 
 void SetColormapColors(Colormap cmap, const ImU32* colors, int count) {
     ColorTable* t = replaceable_table(cmap);
@@ -678,7 +684,7 @@ void plot_line_ex(const char* label_id, Getter get, int count, const Spec& spec)
     if (!(spec.flags & ItemFlags_NoFit)) fit_points(get, count);
     const bool reduce = count > 4.0 * c.plot_rect.GetWidth();
     {
-        LineBuilder lb(c, it->used_color, spec.line_weight, spec.line_style, reduce);
+        LineBuilder lb(c, it->used_color, LineWeight(spec), spec.line_style, reduce);
         const Axis& ax = c.plot->x;
         const Axis& ay = c.plot->y;
         for (int i = 0; i < count; ++i) {
@@ -1055,11 +1061,11 @@ void PlotArrow(const char* label_id, double x0, double y0, double x1, double y1,
         const float len = std::sqrt(dx * dx + dy * dy);
         if (len > 0.5f) {
             const ImU32 col = it->used_color;
-            const float head = std::max(8.0f, 4.0f * spec.line_weight);
+            const float head = std::max(8.0f, 4.0f * LineWeight(spec));
             const float ux = dx / len, uy = dy / len;
             const float hl = std::min(head, len);
             const ImVec2 base(b.x - ux * hl, b.y - uy * hl);
-            if (len > hl) c.draw_list->AddLine(a, ImVec2(base.x + ux * 0.5f, base.y + uy * 0.5f), col, spec.line_weight);
+            if (len > hl) c.draw_list->AddLine(a, ImVec2(base.x + ux * 0.5f, base.y + uy * 0.5f), col, LineWeight(spec));
             const float hw = hl * 0.5f;
             c.draw_list->AddTriangleFilled(b, ImVec2(base.x - uy * hw, base.y + ux * hw),
                                            ImVec2(base.x + uy * hw, base.y - ux * hw), col);
@@ -1096,7 +1102,7 @@ void PlotEllipse(const char* label_id, double cx, double cy, double a, double b,
             pts[i] = PlotToPixels(cx + ct * ex - s * ey, cy + s * ex + ct * ey);
         }
         if (spec.fill_color != kAutoColor) c.draw_list->AddConvexPolyFilled(pts, kSeg, spec.fill_color);
-        if (spec.line_weight > 0.0f) c.draw_list->AddPolyline(pts, kSeg, it->used_color, ImDrawFlags_Closed, spec.line_weight);
+        if (spec.line_weight > 0.0f) c.draw_list->AddPolyline(pts, kSeg, it->used_color, ImDrawFlags_Closed, LineWeight(spec));
     }
     c.item = nullptr;
 }
@@ -1125,7 +1131,7 @@ void PlotPolygon(const char* label_id, const double* xs, const double* ys, int n
     }
     if (spec.line_weight > 0.0f && pts.size() >= 2)
         c.draw_list->AddPolyline(pts.data(), static_cast<int>(pts.size()), it->used_color, ImDrawFlags_Closed,
-                                 spec.line_weight);
+                                 LineWeight(spec));
     c.item = nullptr;
 }
 
@@ -1149,7 +1155,7 @@ void plot_trail_ex(const char* label_id, const T* xs, const T* ys, int n, const 
             std::min(a.y, b.y) > pr.Max.y)
             continue;
         const float t = n > 1 ? static_cast<float>(i) / static_cast<float>(n - 1) : 1.0f;
-        c.draw_list->AddLine(a, b, ScaleAlpha(col, 0.08f + 0.92f * t), spec.line_weight);
+        c.draw_list->AddLine(a, b, ScaleAlpha(col, 0.08f + 0.92f * t), LineWeight(spec));
     }
     if (n > 0) {
         const Point last = get(n - 1);

@@ -716,7 +716,7 @@ void App::draw_presentation_readouts() {
   const std::shared_ptr<const Snapshot>& snap = shown_;
   const ModuleInfo* info = runner_->info();
   if (big_font_) ImGui::PushFont(big_font_);
-  const ImVec4 label(0.65f, 0.7f, 0.8f, 1.0f);
+  const ImVec4 label = colour_vec(colors().text_dim);
   if (snap) {
     ImGui::TextUnformatted(position_label(*snap, info).c_str());
     ImGui::SameLine(0.0f, ImGui::GetFontSize());

@@ -364,13 +364,13 @@ ImGuiStyle theme_style(Theme t) {
       c[ImGuiCol_Header] = ImVec4(0.10f, 0.10f, 0.55f, 1.0f);
       c[ImGuiCol_HeaderHovered] = ImVec4(0.15f, 0.15f, 0.70f, 1.0f);
       c[ImGuiCol_HeaderActive] = ImVec4(0.20f, 0.20f, 0.80f, 1.0f);
-      c[ImGuiCol_SliderGrab] = ImVec4(1.0f, 0.92f, 0.0f, 1.0f);
-      c[ImGuiCol_SliderGrabActive] = ImVec4(1.0f, 1.0f, 0.4f, 1.0f);
+      c[ImGuiCol_SliderGrab] = ImVec4(0.25f, 0.50f, 1.0f, 1.0f);  // white text over it stays readable
+      c[ImGuiCol_SliderGrabActive] = ImVec4(0.40f, 0.65f, 1.0f, 1.0f);
       c[ImGuiCol_CheckMark] = ImVec4(1.0f, 0.92f, 0.0f, 1.0f);
       c[ImGuiCol_Tab] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
       c[ImGuiCol_TabHovered] = ImVec4(0.15f, 0.15f, 0.70f, 1.0f);
       c[ImGuiCol_TabActive] = ImVec4(0.10f, 0.10f, 0.55f, 1.0f);
-      c[ImGuiCol_PlotHistogram] = ImVec4(1.0f, 0.92f, 0.0f, 1.0f);
+      c[ImGuiCol_PlotHistogram] = ImVec4(0.15f, 0.35f, 0.85f, 1.0f);
       c[ImGuiCol_Separator] = ImVec4(1.0f, 1.0f, 1.0f, 0.6f);
       c[ImGuiCol_TitleBg] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
       c[ImGuiCol_TitleBgActive] = ImVec4(0.10f, 0.10f, 0.55f, 1.0f);

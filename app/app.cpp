@@ -459,12 +459,13 @@ int run_gui(const GuiOptions& opts) {
   Theme theme;
   Palette palette;
   if (!opts.theme.empty() && !parse_theme(opts.theme, &theme)) {
-    std::cerr << "cilab: error: --theme: unknown theme '" << opts.theme << "'; valid: " << theme_names() << "\n";
+    std::cerr << "cilab: error: --theme: unknown theme '" << opts.theme
+              << "'; valid: " << theme_names() << "\n";
     return 2;
   }
   if (!opts.palette.empty() && !parse_palette(opts.palette, &palette)) {
-    std::cerr << "cilab: error: --palette: unknown palette '" << opts.palette << "'; valid: " << palette_names()
-              << "\n";
+    std::cerr << "cilab: error: --palette: unknown palette '" << opts.palette
+              << "'; valid: " << palette_names() << "\n";
     return 2;
   }
   App app(opts);

@@ -312,7 +312,8 @@ void App::draw_pending_overlay() {
   const ImVec2 b(a.x + box.x, a.y + box.y);
   ImDrawList* dl = ImGui::GetForegroundDrawList();  // above the view's plot children
   dl->PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y), true);
-  dl->AddRectFilled(ImVec2(wp.x, wp.y), ImVec2(wp.x + ws.x, wp.y + ws.y), with_alpha(colors().window_bg, 90));
+  dl->AddRectFilled(ImVec2(wp.x, wp.y), ImVec2(wp.x + ws.x, wp.y + ws.y),
+                    with_alpha(colors().window_bg, 90));
   dl->AddRectFilled(a, b, colors().overlay_bg, fs * 0.3f);
   dl->AddRect(a, b, colors().node_border, fs * 0.3f);
   const float r = fs * 0.45f;

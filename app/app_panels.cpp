@@ -27,7 +27,6 @@ constexpr int kMaxDrawnClasses = 10;
 // Most lines the module list shows before it scrolls.
 constexpr float kBrowserMaxLines = 9.0f;
 
-
 std::string param_tooltip(const ParamSpec& s) {
   std::ostringstream os;
   os << s.help;
@@ -240,10 +239,12 @@ void App::draw_theme_menus() {
   const bool theme_open = ImGui::BeginMenu("Theme");
   mark_target("menu:View/Theme");
   if (!theme_open && ImGui::IsItemHovered())
-    ImGui::SetTooltip("Light is made for projectors; high contrast is white on black. Saved between runs.");
+    ImGui::SetTooltip(
+        "Light is made for projectors; high contrast is white on black. Saved between runs.");
   if (theme_open) {
     for (Theme t : kAllThemes) {
-      if (ImGui::MenuItem(theme_title(t), nullptr, settings_.theme == theme_name(t))) set_theme_setting(theme_name(t), "");
+      if (ImGui::MenuItem(theme_title(t), nullptr, settings_.theme == theme_name(t)))
+        set_theme_setting(theme_name(t), "");
       mark_target(std::string("menu:View/Theme/") + theme_name(t));
     }
     ImGui::EndMenu();
@@ -251,8 +252,9 @@ void App::draw_theme_menus() {
   const bool palette_open = ImGui::BeginMenu("Palette");
   mark_target("menu:View/Palette");
   if (!palette_open && ImGui::IsItemHovered())
-    ImGui::SetTooltip("Colours of clusters, series and classes. Okabe-Ito and Tol's bright stay apart under\n"
-                      "every common colour-vision deficiency. Saved between runs.");
+    ImGui::SetTooltip(
+        "Colours of clusters, series and classes. Okabe-Ito and Tol's bright stay apart under\n"
+        "every common colour-vision deficiency. Saved between runs.");
   if (palette_open) {
     for (Palette p : kAllPalettes) {
       if (ImGui::MenuItem(palette_title(p), nullptr, settings_.palette == palette_name(p)))
@@ -428,8 +430,10 @@ void App::draw_data_panel() {
   if (!ImGui::CollapsingHeader("Data", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (const ModuleInfo* info = runner_->info(); info && !info->needs_dataset) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colour_vec(colors().text_dim), "%s needs no data: what you load here is used only where a parameter "
-                       "asks for it (see the parameter tooltips).", info->name.c_str());
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "%s needs no data: what you load here is used only where a parameter "
+                       "asks for it (see the parameter tooltips).",
+                       info->name.c_str());
     ImGui::PopTextWrapPos();
   }
   if (data_) {
@@ -698,7 +702,8 @@ void App::draw_center(float width, float height) {
         vi.label = add_label_;
     apply_intents(intents);
   } else {
-    ImGui::TextColored(colour_vec(colors().text_dim), "No run yet: choose a module and data on the left.");
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "No run yet: choose a module and data on the left.");
   }
   draw_pending_overlay();
   ImGui::EndChild();
@@ -769,11 +774,14 @@ void App::draw_status_bar() {
     const bool paused = snap->status == Status::Running && !runner_->playing();
     const char* state = paused ? "paused" : status_name(snap->status);
     ImGui::SameLine(0, gap);
-    ImGui::TextColored(paused ? colour_vec(colors().text_dim) : status_colour(snap->status), "%s", state);
+    ImGui::TextColored(paused ? colour_vec(colors().text_dim) : status_colour(snap->status), "%s",
+                       state);
     full = at + "   " + state;
     if (!snap->message.empty()) {
       ImGui::SameLine(0, gap);
-      ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed ? colour_vec(colors().error) : colour_vec(colors().text_dim),
+      ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed
+                             ? colour_vec(colors().error)
+                             : colour_vec(colors().text_dim),
                          "%s", snap->message.c_str());
       full += "\n" + snap->message;
     }
@@ -833,7 +841,8 @@ void App::draw_about() {
     if (ImGui::Begin("About CILab", &show_about_, ImGuiWindowFlags_AlwaysAutoResize)) {
       ImGui::Text("CILab %s", CILAB_VERSION);
       ImGui::TextUnformatted("An interactive lab for the Computational Intelligence course.");
-      ImGui::TextColored(colour_vec(colors().text_dim), "Dear ImGui %s, Eigen %d.%d.%d", IMGUI_VERSION, 3, 4, 0);
+      ImGui::TextColored(colour_vec(colors().text_dim), "Dear ImGui %s, Eigen %d.%d.%d",
+                         IMGUI_VERSION, 3, 4, 0);
     }
     ImGui::End();
   }

@@ -1,8 +1,8 @@
 // The Presets menu (shipped demos grouped by chapter, and the user's own),
 // opening a preset, its note box, and Save as preset.
 #include "algorithms/core/registry.h"
-#include "algorithms/data/datasets.h"
 #include "algorithms/data/csv_writer.h"
+#include "algorithms/data/datasets.h"
 #include "app/app.h"
 #include "views/theme.h"
 

@@ -106,11 +106,14 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
     in >> name;
     Theme t;
     Palette p;
-    if (cmd == "theme" && !parse_theme(name, &t)) fail("theme: unknown theme '" + name + "'; valid: " + theme_names());
+    if (cmd == "theme" && !parse_theme(name, &t))
+      fail("theme: unknown theme '" + name + "'; valid: " + theme_names());
     else if (cmd == "palette" && !parse_palette(name, &p))
       fail("palette: unknown palette '" + name + "'; valid: " + palette_names());
-    else if (cmd == "theme") set_theme_setting(name, "");
-    else set_theme_setting("", name);
+    else if (cmd == "theme")
+      set_theme_setting(name, "");
+    else
+      set_theme_setting("", name);
     return true;
   }
   if (cmd != "expect") return false;

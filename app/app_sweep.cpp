@@ -5,8 +5,8 @@
 // parameter with its spread over the seeds; a click on a run opens it.
 #include "algorithms/core/registry.h"
 #include "app/app.h"
-#include "views/theme.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
 
 #include <imgui.h>
 
@@ -16,7 +16,6 @@
 
 namespace cilab {
 namespace {
-
 
 // The parameters a sweep can vary: numbers and choices (not text, lists or compounds).
 bool sweepable(const ParamSpec& s) {
@@ -164,7 +163,8 @@ void App::draw_sweep_window() {
     ImGui::SetNextItemWidth(fs * 7.0f);
     ImGui::SliderInt("values", &sweep_n_, 2, 40);
   } else if (spec) {
-    ImGui::TextColored(colour_vec(colors().text_dim), "every option: %d values", static_cast<int>(spec->choices.size()));
+    ImGui::TextColored(colour_vec(colors().text_dim), "every option: %d values",
+                       static_cast<int>(spec->choices.size()));
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(fs * 6.0f);
@@ -202,11 +202,14 @@ void App::draw_sweep_window() {
     ImGui::ProgressBar(static_cast<float>(rows.size()) / static_cast<float>(total), ImVec2(-1.0f, 0.0f), label);
   }
   if (rows.empty() || sweep_spec_.axes.empty()) {
-    ImGui::TextColored(colour_vec(colors().text_dim), "No results yet: choose a parameter and Start.");
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "No results yet: choose a parameter and Start.");
     ImGui::End();
     return;
   }
-  if (other_module) ImGui::TextColored(colour_vec(colors().text_dim), "(results of %s: open it again to click a run)", sweep_module_.c_str());
+  if (other_module)
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "(results of %s: open it again to click a run)", sweep_module_.c_str());
   // The metric.
   ImGui::SetNextItemWidth(fs * 12.0f);
   const char* metric_name =
@@ -293,7 +296,8 @@ void App::draw_sweep_window() {
   if (failed) {
     for (const SweepRow& r : rows)
       if (!r.error.empty()) {
-        ImGui::TextColored(colour_vec(colors().error), "%zu run(s) failed, e.g. %s", failed, r.error.c_str());
+        ImGui::TextColored(colour_vec(colors().error), "%zu run(s) failed, e.g. %s", failed,
+                           r.error.c_str());
         break;
       }
   }

@@ -17,14 +17,14 @@
 namespace cilab {
 namespace {
 
-ImU32 f_colour() { return plot::GetColormapColor(1); }  // f
-ImU32 d_colour() { return plot::GetColormapColor(0); }  // f'
+ImU32 f_colour() { return plot::GetColormapColor(1); }         // f
+ImU32 d_colour() { return plot::GetColormapColor(0); }         // f'
 ImU32 sat_colour() { return with_alpha(colors().error, 60); }  // saturated stretches
-ImU32 norm_w_colour() { return plot::GetColormapColor(2); }  // ||dL/dW_l||
-ImU32 norm_h_colour() { return plot::GetColormapColor(5); }  // ||dL/dh_l||
-ImU32 norm_z_colour() { return plot::GetColormapColor(3); }  // ||dL/dz_l||
-ImVec4 bad_colour() { return colour_vec(colors().error); }  // vanishing / exploding
-ImVec4 good_colour() { return colour_vec(colors().good); }  // stable
+ImU32 norm_w_colour() { return plot::GetColormapColor(2); }    // ||dL/dW_l||
+ImU32 norm_h_colour() { return plot::GetColormapColor(5); }    // ||dL/dh_l||
+ImU32 norm_z_colour() { return plot::GetColormapColor(3); }    // ||dL/dz_l||
+ImVec4 bad_colour() { return colour_vec(colors().error); }     // vanishing / exploding
+ImVec4 good_colour() { return colour_vec(colors().good); }     // stable
 constexpr int kCurveSamples = 400;
 constexpr double kVanishing = 0.1;  // grad_ratio below: vanishing; above 1 / this: exploding
 
@@ -175,9 +175,12 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   const std::string read = reading(s, &bad);
   const ImVec4 read_colour = bad ? bad_colour() : good_colour();
   item(read,
-       "The backward signal: Frobenius norm of dL/dh_1 (after L - 1 layers) against the upstream dL/dh_L = "
-       "G / n. Each layer multiplies it by f'(z_l) elementwise and by W_l: ||dL/dz_l|| <= max|f'| ||dL/dh_l|| "
-       "and ||dL/dh_{l-1}|| <= ||W_l||_2 ||dL/dz_l||, so with sigmoid (max f' = 1/4) it shrinks unless "
+       "The backward signal: Frobenius norm of dL/dh_1 (after L - 1 layers) against the upstream "
+       "dL/dh_L = "
+       "G / n. Each layer multiplies it by f'(z_l) elementwise and by W_l: ||dL/dz_l|| <= max|f'| "
+       "||dL/dh_l|| "
+       "and ||dL/dh_{l-1}|| <= ||W_l||_2 ||dL/dz_l||, so with sigmoid (max f' = 1/4) it shrinks "
+       "unless "
        "||W||_2 > 4; a gain > 1 grows it. Per-layer factor = ratio^(1/(L-1)).",
        false, &read_colour);
   const double wr = s.metrics.size() > Activations::kMetricWeightGradRatio ? s.metrics[Activations::kMetricWeightGradRatio] : NAN;
@@ -279,7 +282,8 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
         if (row[k] <= 0) continue;
         const ImVec2 p0 = plot::PlotToPixels(h.pre_lo + k * dx, base + row[k] * scale);
         const ImVec2 p1 = plot::PlotToPixels(h.pre_lo + (k + 1) * dx, base);
-        dl->AddRectFilled(ImVec2(p0.x, p0.y), ImVec2(std::max(p1.x, p0.x + 1.0f), p1.y), with_alpha(colors().neutral, 90));
+        dl->AddRectFilled(ImVec2(p0.x, p0.y), ImVec2(std::max(p1.x, p0.x + 1.0f), p1.y),
+                          with_alpha(colors().neutral, 90));
       }
       plot::EndItem();
     }
@@ -331,9 +335,12 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
         hi = std::max(hi, x);
       }
   if (hi > 0) legend_room("##norms_room", 1.0, hi * std::max(10.0, hi / lo));
-  plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n, line_spec(norm_w_colour(), plot::Marker::Circle));
-  plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(norm_h_colour(), plot::Marker::Square, 1.5f));
-  plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n, line_spec(norm_z_colour(), plot::Marker::Diamond, 1.5f));
+  plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n,
+                 line_spec(norm_w_colour(), plot::Marker::Circle));
+  plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n,
+                 line_spec(norm_h_colour(), plot::Marker::Square, 1.5f));
+  plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n,
+                 line_spec(norm_z_colour(), plot::Marker::Diamond, 1.5f));
   if (plot::IsPlotHovered()) {
     const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
@@ -369,9 +376,11 @@ void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, flo
         hi = std::max(hi, x);
       }
   legend_room("##stats_room", 1.0, hi + 1.3 * std::max(hi - lo, 0.1));
-  plot::PlotLine("mean h_l", xs.data(), mean.data(), n, line_spec(f_colour(), plot::Marker::Circle));
+  plot::PlotLine("mean h_l", xs.data(), mean.data(), n,
+                 line_spec(f_colour(), plot::Marker::Circle));
   plot::PlotLine("std h_l", xs.data(), sd.data(), n, line_spec(d_colour(), plot::Marker::Square));
-  plot::PlotLine("saturated", xs.data(), sat.data(), n, line_spec(colors().error, plot::Marker::Diamond));
+  plot::PlotLine("saturated", xs.data(), sat.data(), n,
+                 line_spec(colors().error, plot::Marker::Diamond));
   if (plot::IsPlotHovered()) {
     const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];

@@ -318,9 +318,12 @@ void AutoencoderView::draw_reconstructions(const AutoencoderSnapshot& s, ImVec2 
                    static_cast<int>(pic.mesh_x[l].size()), ms);
   }
   plot::EndPlot();
-  tooltip_text("The rows (class colours), their reconstructions x_hat (text colour) joined by grey segments, and in the accent "
-               "the decoder's image of a line (m = 1) or grid (m = 2) over the codes' range: the learned manifold. "
-               "d = 3 is drawn on the training rows' top two principal axes.");
+  tooltip_text(
+      "The rows (class colours), their reconstructions x_hat (text colour) joined by grey "
+      "segments, and in the accent "
+      "the decoder's image of a line (m = 1) or grid (m = 2) over the codes' range: the learned "
+      "manifold. "
+      "d = 3 is drawn on the training rows' top two principal axes.");
 }
 
 void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {

@@ -29,8 +29,10 @@ constexpr int kKeyEdgeLabels = 'E';
 
 ImU32 positive_colour() { return colors().positive; }  // w > 0
 ImU32 negative_colour() { return colors().negative; }  // w < 0
-ImU32 current_colour() { return colors().accent; }  // the node of this step
-ImU32 forward_colour() { return with_alpha(colors().positive, 200); }  // computed in the forward pass
+ImU32 current_colour() { return colors().accent; }     // the node of this step
+ImU32 forward_colour() {
+  return with_alpha(colors().positive, 200);
+}  // computed in the forward pass
 ImU32 backward_colour() { return with_alpha(colors().error, 220); }  // dL/dz known
 ImU32 node_fill_colour() { return colors().node_fill; }
 ImU32 node_idle_colour() { return with_alpha(colors().node_border, 200); }
@@ -40,7 +42,9 @@ ImVec4 fair_colour() { return colour_vec(colors().warning); }
 ImVec4 bad_colour() { return colour_vec(colors().error); }
 
 // The colour of a relative error: < 1e-6 good, < 1e-3 suspicious, else wrong.
-ImVec4 error_colour(double e) { return !(e < 1e-3) ? bad_colour() : e < 1e-6 ? good_colour() : fair_colour(); }
+ImVec4 error_colour(double e) {
+  return !(e < 1e-3) ? bad_colour() : e < 1e-6 ? good_colour() : fair_colour();
+}
 
 std::string caption(const BackpropSnapshot& s, const ModuleInfo* info) {
   const std::string at = position_label(s, info, true);
@@ -92,7 +96,8 @@ void wrapped_equation(const std::string& text, float width) {
 void edge_label(ImDrawList* dl, ImVec2 c, const std::string& text, ImU32 colour) {
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
   const ImVec2 p(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f);
-  dl->AddRectFilled(ImVec2(p.x - 2, p.y - 1), ImVec2(p.x + ts.x + 2, p.y + ts.y + 1), label_bg_colour(), 3.0f);
+  dl->AddRectFilled(ImVec2(p.x - 2, p.y - 1), ImVec2(p.x + ts.x + 2, p.y + ts.y + 1),
+                    label_bg_colour(), 3.0f);
   ImGui::SetCursorScreenPos(p);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextUnformatted(text.c_str());
@@ -117,10 +122,12 @@ void BackpropView::draw_controls(const Snapshot& snap_base, const ViewContext&) 
   if (!s || !s->graph) return;
   ImGui::TextDisabled("View");
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Edges: blue w > 0, orange w < 0, width ~ |w|. Labels: w in the forward pass; backward, "
-                      "highlighted: dL/dw = dL/dz * a_prev on the current neuron's inputs and w = dz_next/da on its "
-                      "outputs (a narrow gap shows the number only). Nodes: blue = computed, red = dL/dz known, "
-                      "highlighted = this step.");
+  ImGui::TextDisabled(
+      "Edges: blue w > 0, orange w < 0, width ~ |w|. Labels: w in the forward pass; backward, "
+      "highlighted: dL/dw = dL/dz * a_prev on the current neuron's inputs and w = dz_next/da on "
+      "its "
+      "outputs (a narrow gap shows the number only). Nodes: blue = computed, red = dL/dz known, "
+      "highlighted = this step.");
   ImGui::PopTextWrapPos();
   ImGui::Checkbox("label every edge (E)", &all_edge_labels);
   tooltip_text("Off: only the edges of the current node carry labels (forward: the weight w; backward: "
@@ -253,7 +260,8 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         const ImVec2 a = node_pos(l - 1, i, in), b = l == L ? node_pos(L, 0, 2) : node_pos(l, j, out);
         const ImVec2 p0(a.x + box_w, a.y + box_h * 0.5f), p1(b.x, b.y + box_h * 0.5f);
         const float thick = 1.0f + 3.5f * static_cast<float>(std::abs(wv) / wmax);
-        dl->AddLine(p0, p1, with_alpha(wv >= 0 ? positive_colour() : negative_colour(), 170), thick);
+        dl->AddLine(p0, p1, with_alpha(wv >= 0 ? positive_colour() : negative_colour(), 170),
+                    thick);
         const bool fwd_here = cur && cur->kind == WalkStep::Kind::Forward && cur->layer == l && cur->neuron == j;
         const bool bwd_here = cur && cur->kind == WalkStep::Kind::Backward && cur->layer == l && cur->neuron == j;
         const bool bwd_out = cur && cur->kind == WalkStep::Kind::Backward && cur->layer == l - 1 && cur->neuron == i;
@@ -270,7 +278,8 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         } else if (fwd_here || all_edge_labels) {
           text = "w " + short_num(wv);
         }
-        // A narrow gap keeps only the number (the colour says which: the accent = this step's dL/dw or w).
+        // A narrow gap keeps only the number (the colour says which: the accent = this step's dL/dw
+        // or w).
         const float gap_w = p1.x - p0.x;
         if (!text.empty() && ImGui::CalcTextSize(text.c_str()).x > gap_w * 1.1f) text = text.substr(text.find(' ') + 1);
         if (!text.empty())
@@ -280,8 +289,8 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   }
   // The output feeds the loss, drawn under it.
   const ImVec2 out_pos = node_pos(L, 0, 2), loss_pos = node_pos(L, 1, 2);
-  dl->AddLine(ImVec2(out_pos.x + box_w * 0.5f, out_pos.y + box_h), ImVec2(loss_pos.x + box_w * 0.5f, loss_pos.y),
-              node_idle_colour(), 2.0f);
+  dl->AddLine(ImVec2(out_pos.x + box_w * 0.5f, out_pos.y + box_h),
+              ImVec2(loss_pos.x + box_w * 0.5f, loss_pos.y), node_idle_colour(), 2.0f);
 
   // ---- nodes.
   // Node (layer c, neuron j); the output and the loss share column L.
@@ -311,7 +320,8 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   for (int i = 0; i < g.widths[0]; ++i) {
     std::vector<std::string> lines = {g.input_names[static_cast<size_t>(i)]};
     if (tr) lines.push_back("= " + short_num(tr->x(n, i)));
-    node(0, i, g.widths[0], lines, "Input x[" + std::to_string(i) + "]: a feature of the sample, a_0 = x.",
+    node(0, i, g.widths[0], lines,
+         "Input x[" + std::to_string(i) + "]: a feature of the sample, a_0 = x.",
          tr ? forward_colour() : node_idle_colour(), false);
   }
   for (int l = 1; l <= L; ++l) {
@@ -338,7 +348,11 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         lines.push_back(fwd && g.loss == 1 ? "p " + short_num(1.0 / (1.0 + std::exp(-tr->z[k](n, j)))) : "");
       }
       lines.push_back(bwd ? "dL/dz " + short_num(tr->delta[k](n, j)) : "");
-      node(l, j, count, lines, tip, bwd ? backward_colour() : fwd ? forward_colour() : node_idle_colour(), here);
+      node(l, j, count, lines, tip,
+           bwd   ? backward_colour()
+           : fwd ? forward_colour()
+                 : node_idle_colour(),
+           here);
     }
   }
   {
@@ -374,10 +388,14 @@ void BackpropView::draw_side_panel(const BackpropSnapshot& s, ImVec2 size) {
 
 void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
   ImGui::TextDisabled("Gradient check");
-  tooltip_text("For every parameter: the backprop gradient (the network library's backward pass), the central "
-               "finite difference (L(theta + h e_p) - L(theta - h e_p)) / 2h on the same mini-batch (h = fd_step), "
-               "and the relative error |g - g_fd| / max(|g|, |g_fd|, 1e-8). Green < 1e-6, amber < 1e-3, red: "
-               "wrong (or a ReLU kink within h). The same table as `cilab run backprop`.");
+  tooltip_text(
+      "For every parameter: the backprop gradient (the network library's backward pass), the "
+      "central "
+      "finite difference (L(theta + h e_p) - L(theta - h e_p)) / 2h on the same mini-batch (h = "
+      "fd_step), "
+      "and the relative error |g - g_fd| / max(|g|, |g_fd|, 1e-8). Green < 1e-6, amber < 1e-3, "
+      "red: "
+      "wrong (or a ReLU kink within h). The same table as `cilab run backprop`.");
   if (s.trace && !s.table.empty()) {
     double worst = 0;
     for (const std::vector<double>& r : s.table) worst = std::max(worst, r[2]);

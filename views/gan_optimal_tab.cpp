@@ -16,10 +16,10 @@
 namespace cilab {
 namespace {
 
-ImU32 data_colour() { return plot::GetColormapColor(3); }  // p_data
-ImU32 gen_colour() { return plot::GetColormapColor(0); }  // p_g
-ImU32 optimal_colour() { return plot::GetColormapColor(2); }  // D*
-ImU32 trained_colour() { return plot::GetColormapColor(4); }  // trained D
+ImU32 data_colour() { return plot::GetColormapColor(3); }          // p_data
+ImU32 gen_colour() { return plot::GetColormapColor(0); }           // p_g
+ImU32 optimal_colour() { return plot::GetColormapColor(2); }       // D*
+ImU32 trained_colour() { return plot::GetColormapColor(4); }       // trained D
 ImU32 half_colour() { return with_alpha(colors().neutral, 255); }  // D = 1/2
 constexpr int kFillAlpha = 56;
 constexpr int kCurveSamples = 400;

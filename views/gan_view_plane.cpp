@@ -17,8 +17,8 @@ namespace cilab {
 
 namespace {
 
-ImU32 real_colour() { return plot::GetColormapColor(1); }  // real samples: sky blue
-ImU32 fake_colour() { return plot::GetColormapColor(0); }  // generated samples: orange
+ImU32 real_colour() { return plot::GetColormapColor(1); }         // real samples: sky blue
+ImU32 fake_colour() { return plot::GetColormapColor(0); }         // generated samples: orange
 ImU32 mesh_colour() { return with_alpha(colors().accent, 130); }  // the warped z grid
 ImU32 arrow_colour() { return with_alpha(colors().text, 210); }
 ImU32 covered_colour() { return with_alpha(colors().text, 230); }
@@ -323,7 +323,9 @@ void GanView::draw_diagram(const GanSnapshot& s, float width) {
   for (const Box& bx : boxes) {
     const float hw = half_w(bx);
     const ImVec2 a(bx.cx - hw, bx.cy - bh / 2), c(bx.cx + hw, bx.cy + bh / 2);
-    const ImU32 fill = bx.lit ? colors().node_lit : bx.network ? colors().node_fill : colors().plot_bg;
+    const ImU32 fill = bx.lit       ? colors().node_lit
+                       : bx.network ? colors().node_fill
+                                    : colors().plot_bg;
     dl->AddRectFilled(a, c, fill, 4.0f);
     dl->AddRect(a, c, bx.lit ? highlight_colour() : colors().node_border, 4.0f, 0,
                 bx.lit ? 2.5f : 1.0f);

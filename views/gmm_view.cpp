@@ -253,8 +253,11 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     const int j = snap.collapsed;
     if (j >= 0) {
       const double ev = j < static_cast<int>(snap.min_eigenvalue.size()) ? snap.min_eigenvalue[j] : NAN;
-      ImGui::TextColored(error_colour(), "Diverged: component %d collapsed - Sigma_%d is singular (smallest eigenvalue "
-                                       "%.3g), the likelihood is unbounded.", j, j, ev);
+      ImGui::TextColored(
+          error_colour(),
+          "Diverged: component %d collapsed - Sigma_%d is singular (smallest eigenvalue "
+          "%.3g), the likelihood is unbounded.",
+          j, j, ev);
     } else {
       ImGui::TextColored(error_colour(), "Diverged: the log-likelihood is no longer finite.");
     }
@@ -277,8 +280,9 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     tooltip_text("Goes back to the last iteration before the collapse began (finite log-likelihood, every "
                  "covariance still well conditioned), then sets reg (reg_covar) = 1e-6; EM continues from there.");
   } else if (unplaced > 0 && snap.iteration == 0 && snap.phase == 0) {
-    ImGui::TextColored(warn_colour(), "Manual init: click in the plot to place mean %d (%d of %d placed)", k - unplaced,
-                       k - unplaced, k);
+    ImGui::TextColored(warn_colour(),
+                       "Manual init: click in the plot to place mean %d (%d of %d placed)",
+                       k - unplaced, k - unplaced, k);
   } else {
     // The singularity warning before it happens.
     int worst = -1;
@@ -287,7 +291,8 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
       if (snap.min_eigenvalue[j] < worst_ev) worst_ev = snap.min_eigenvalue[j], worst = j;
     if (worst >= 0 && worst_ev < 1e-4 * data_scale_)
       ImGui::TextColored(warn_colour(),
-                         "Component %d is collapsing: smallest eigenvalue of Sigma_%d = %.3g (smallest feature variance %.3g).",
+                         "Component %d is collapsing: smallest eigenvalue of Sigma_%d = %.3g "
+                         "(smallest feature variance %.3g).",
                          worst, worst, worst_ev, data_scale_);
     else if (!snap.message.empty())
       ImGui::TextColored(warn_colour(), "%s", snap.message.c_str());
@@ -609,7 +614,8 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   const int d = data.cols();
   const int k = km.k();
   const size_t n = scatter_.xs().size();
-  if (km.serial.value != kcolours_serial_ || kcolours_theme_ != theme_serial() || kcolours_.size() != n) {
+  if (km.serial.value != kcolours_serial_ || kcolours_theme_ != theme_serial() ||
+      kcolours_.size() != n) {
     kcolours_serial_ = km.serial.value;
     kcolours_theme_ = theme_serial();
     kcolours_.resize(n);
@@ -707,7 +713,8 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
     if (plot::BeginItem("##ll_now", cur)) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(snap.iteration, lim.y_min),
-                                       plot::PlotToPixels(snap.iteration, lim.y_max), colors().guide);
+                                       plot::PlotToPixels(snap.iteration, lim.y_max),
+                                       colors().guide);
       plot::EndItem();
     }
     plot::EndPlot();

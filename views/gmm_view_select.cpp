@@ -148,7 +148,8 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
     if (best_aic >= 0) ImGui::Text("AIC picks K = %d", rows[best_aic].k);
     int diverged = 0;
     for (const GmmSweepRow& r : rows) diverged += r.diverged ? 1 : 0;
-    if (diverged) ImGui::TextColored(colour_vec(colors().warning), "%d fit(s) collapsed (reg = 0)", diverged);
+    if (diverged)
+      ImGui::TextColored(colour_vec(colors().warning), "%d fit(s) collapsed (reg = 0)", diverged);
     if (sweep_ && sweep_key_ != want_key)
       ImGui::TextColored(colour_vec(colors().warning), "data or parameters changed since: re-run");
   } else if (!ctx.jobs) {
@@ -180,7 +181,8 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
     plot::Spec spec;
     spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##pick", spec)) {
-      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(kk, lim.y_min), plot::PlotToPixels(kk, lim.y_max),
+      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(kk, lim.y_min),
+                                       plot::PlotToPixels(kk, lim.y_max),
                                        with_alpha(colors().selection, 140), 2.0f);
       plot::EndItem();
     }
@@ -199,7 +201,8 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
     if (plot::BeginItem("##current_k", spec)) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(current_k, lim.y_min),
-                                       plot::PlotToPixels(current_k, lim.y_max), with_alpha(colors().accent, 170), 1.0f);
+                                       plot::PlotToPixels(current_k, lim.y_max),
+                                       with_alpha(colors().accent, 170), 1.0f);
       plot::EndItem();
     }
   };
@@ -223,8 +226,8 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
       if (plot::BeginItem("##best_bic", ring)) {
         const ImVec2 p = plot::PlotToPixels(ks[best_bic], bic[best_bic]);
         plot::GetPlotDrawList()->AddCircle(p, 9.0f, colors().selection, 20, 2.0f);
-        plot::GetPlotDrawList()->AddText(ImVec2(p.x - 24, p.y - 12 - ImGui::GetFontSize()), colors().text,
-                                          "min BIC");
+        plot::GetPlotDrawList()->AddText(ImVec2(p.x - 24, p.y - 12 - ImGui::GetFontSize()),
+                                         colors().text, "min BIC");
         plot::EndItem();
       }
     }

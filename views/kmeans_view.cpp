@@ -1,7 +1,7 @@
 #include "views/kmeans_view.h"
 #include "views/theme.h"
-#include "views/view_registry.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/kmeans.h"
 #include "views/geometry.h"
@@ -59,7 +59,8 @@ void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data
   // Labels depend on the data only (refresh_points resets the mode when it changes).
   const uint64_t serial = colouring == Colouring::TrueLabel ? 0 : snap.serial.value;
   if (serial == colours_serial_ && mode == colours_mode_ && colours_round_ == seeding_round &&
-      colours_shown_ == shown_ && colours_theme_ == theme_serial() && static_cast<int>(colours_.size()) == n)
+      colours_shown_ == shown_ && colours_theme_ == theme_serial() &&
+      static_cast<int>(colours_.size()) == n)
     return;
   colours_serial_ = serial;
   colours_theme_ = theme_serial();
@@ -206,7 +207,8 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   int unplaced = 0;
   for (char p : snap.placed) unplaced += p ? 0 : 1;
   if (manual && unplaced > 0 && snap.iteration == 0 && snap.phase == 0)
-    ImGui::TextColored(colour_vec(colors().warning), "Manual init: click in the plot to place centroid %d (%d of %d placed)",
+    ImGui::TextColored(colour_vec(colors().warning),
+                       "Manual init: click in the plot to place centroid %d (%d of %d placed)",
                        k - unplaced, k - unplaced, k);
   else if (!snap.message.empty())
     ImGui::TextColored(colour_vec(colors().warning), "%s", snap.message.c_str());
@@ -300,8 +302,10 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
         int r = seeding_round < 0 ? static_cast<int>(snap.seeding->probs.size()) - 1 : seeding_round;
         for (int s = 0; s < static_cast<int>(rows.size()); ++s) {
           const ImVec2 p = plot::PlotToPixels(xs[rows[s]], ys[rows[s]]);
-          if (s < r) dl->AddCircle(p, 9.0f, colors().selection, 20, 2.0f);
-          else if (s == r) dl->AddCircle(p, 12.0f, colors().error, 24, 3.0f);
+          if (s < r)
+            dl->AddCircle(p, 9.0f, colors().selection, 20, 2.0f);
+          else if (s == r)
+            dl->AddCircle(p, 12.0f, colors().error, 24, 3.0f);
         }
         plot::EndItem();
       }

@@ -265,8 +265,9 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
                          ? step_ms[current_iteration]
                          : NAN;
   const std::string title = "step time = " + fmt(now) + " ms";
-  curve_plot("##metric_step_ms", title.c_str(), "ms", "Wall time of each step on the worker thread.",
-             false, ys, version, current_iteration, w, h, with_alpha(colors().neutral, 255), nullptr);
+  curve_plot("##metric_step_ms", title.c_str(), "ms",
+             "Wall time of each step on the worker thread.", false, ys, version, current_iteration,
+             w, h, with_alpha(colors().neutral, 255), nullptr);
 }
 
 }  // namespace cilab

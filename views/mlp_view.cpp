@@ -236,8 +236,10 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
   // Decision regions: class colour of argmax p, alpha by confidence.
   if (pictures_ && pictures_->d == 2 && pictures_->outputs == pr.outputs) {
     const MlpPictures& pic = *pictures_;
-    if (rgb_of_ != pictures_.get() || rgb_probability_ != show_probability || rgb_theme_ != theme_serial()) {
-      const ImVec4 bg = colour_vec(colors().plot_bg);  // the regions fade into the plot's background
+    if (rgb_of_ != pictures_.get() || rgb_probability_ != show_probability ||
+        rgb_theme_ != theme_serial()) {
+      const ImVec4 bg =
+          colour_vec(colors().plot_bg);  // the regions fade into the plot's background
       const int n = pic.res * pic.res;
       rgb_.assign(static_cast<size_t>(n) * 3, 1.0f);
       for (int i = 0; i < n; ++i) {
@@ -279,7 +281,8 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
       rx.push_back(xs[static_cast<size_t>(r)]);
       ry.push_back(ys[static_cast<size_t>(r)]);
       const int l = data.labels.empty() ? -1 : data.labels[static_cast<size_t>(r)];
-      col.push_back(l >= 0 ? (hollow ? with_alpha(class_colour(l), 140) : class_colour(l)) : with_alpha(colors().neutral, 255));
+      col.push_back(l >= 0 ? (hollow ? with_alpha(class_colour(l), 140) : class_colour(l))
+                           : with_alpha(colors().neutral, 255));
     }
     plot::Spec sp;
     sp.marker = marker;

@@ -284,10 +284,11 @@ void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
       // Pixels as the network saw them, un-standardised.
       for (int k = 0; k < h * w; ++k) px[static_cast<size_t>(k)] = static_cast<float>(x(i, k) * pr.scale(k) + pr.mean(k));
       plot::PlotImageGray(id, px.data(), h, w, 0.0f, 1.0f, plot::Point{cx - img / 2, y0}, plot::Point{cx + img / 2, y0 + img_h});
-      plot::PlotText(pr.class_names[static_cast<size_t>(ev.predicted[static_cast<size_t>(i)])].c_str(), cx,
-                     y0 + img_h + line / 2 + 1, ImVec2(0, 0), colors().error);
-      plot::PlotText(pr.class_names[static_cast<size_t>(y[static_cast<size_t>(i)])].c_str(), cx, y0 - line / 2 - 1,
-                     ImVec2(0, 0), colors().good);
+      plot::PlotText(
+          pr.class_names[static_cast<size_t>(ev.predicted[static_cast<size_t>(i)])].c_str(), cx,
+          y0 + img_h + line / 2 + 1, ImVec2(0, 0), colors().error);
+      plot::PlotText(pr.class_names[static_cast<size_t>(y[static_cast<size_t>(i)])].c_str(), cx,
+                     y0 - line / 2 - 1, ImVec2(0, 0), colors().good);
     }
     plot::EndPlot();
   }

@@ -3,11 +3,11 @@
 // per-racer caches. The table, theory block and curves are in
 // optimizers_view_panels.cpp.
 #include "views/optimizers_view.h"
-#include "views/theme.h"
-#include "views/view_registry.h"
 #include "views/optimizers_view_internal.h"
 #include "views/optimizers_view_util.h"
+#include "views/theme.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/optimizers.h"
 #include "views/plot/plot.h"
@@ -214,7 +214,8 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
     ImGui::TextColored(bad_colour(), "%s", buf);
     if (s.theory.valid && (r.kind == OptimizerKind::GD || r.kind == OptimizerKind::SGD)) {
       ImGui::SameLine();
-      ImGui::TextColored(bad_colour(), "%s 2/L = %s", r.lr >= s.theory.eta_max ? ">=" : "<", fmt(s.theory.eta_max, "%.3g").c_str());
+      ImGui::TextColored(bad_colour(), "%s 2/L = %s", r.lr >= s.theory.eta_max ? ">=" : "<",
+                         fmt(s.theory.eta_max, "%.3g").c_str());
     }
     ImGui::SameLine();
     rewind_button(s, r, ctx, out, "rewind and halve the step size");
@@ -369,7 +370,8 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
                         plot::Point{g.x1, g.y1}, plot::Colormap::Viridis, hs);
       if (plot::BeginItem("##dim", hs)) {  // dim it: the contours and paths are the message
         const ImVec2 p = plot::GetPlotPos(), q = plot::GetPlotSize();
-        plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y), with_alpha(colors().window_bg, 190));
+        plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y),
+                                               with_alpha(colors().window_bg, 190));
         plot::EndItem();
       }
     }
@@ -448,8 +450,10 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
           if (plot::BeginItem("##diverged", xs)) {
             const float a = 7.0f;
             ImDrawList* xl = plot::GetPlotDrawList();
-            xl->AddLine(ImVec2(px.x - a, px.y - a), ImVec2(px.x + a, px.y + a), colors().outline, 6.0f);
-            xl->AddLine(ImVec2(px.x - a, px.y + a), ImVec2(px.x + a, px.y - a), colors().outline, 6.0f);
+            xl->AddLine(ImVec2(px.x - a, px.y - a), ImVec2(px.x + a, px.y + a), colors().outline,
+                        6.0f);
+            xl->AddLine(ImVec2(px.x - a, px.y + a), ImVec2(px.x + a, px.y - a), colors().outline,
+                        6.0f);
             xl->AddLine(ImVec2(px.x - a, px.y - a), ImVec2(px.x + a, px.y + a), col, 3.5f);
             xl->AddLine(ImVec2(px.x - a, px.y + a), ImVec2(px.x + a, px.y - a), col, 3.5f);
             char t[80];
@@ -512,7 +516,8 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
         };
         arrow(0, lg, at, at - k * r.grad, grad_colour());
         if (r.velocity.norm() > 0) arrow(1, lv, at, at - k * r.velocity, velocity_colour());
-        if (r.step.norm() > 0) arrow(2, "last step theta_t - theta_{t-1}", r.theta - r.step, r.theta, step_colour());
+        if (r.step.norm() > 0)
+          arrow(2, "last step theta_t - theta_{t-1}", r.theta - r.step, r.theta, step_colour());
       }
     }
 
@@ -569,7 +574,8 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
         const ImVec2 p = plot::GetPlotPos(), q = plot::GetPlotSize();
         const ImVec2 ts = ImGui::CalcTextSize(t);
         const ImVec2 at(p.x + 6, p.y + q.y - ts.y - 6);
-        plot::GetPlotDrawList()->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + ts.x + 3, at.y + ts.y + 2),
+        plot::GetPlotDrawList()->AddRectFilled(ImVec2(at.x - 3, at.y - 2),
+                                               ImVec2(at.x + ts.x + 3, at.y + ts.y + 2),
                                                colors().overlay_bg, 3.0f);
         plot::GetPlotDrawList()->AddText(at, colors().text, t);
         plot::EndItem();
@@ -605,7 +611,8 @@ void OptimizersView::draw_inset(const OptimizersSnapshot& s, ImVec2 pos, ImVec2 
     plot::Spec bg;
     bg.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##inset_bg", bg)) {
-      plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y), with_alpha(colors().plot_bg, 235));
+      plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y),
+                                             with_alpha(colors().plot_bg, 235));
       plot::EndItem();
     }
     std::vector<double> xs(static_cast<size_t>(pts.rows())), ys(xs.size());
@@ -615,8 +622,9 @@ void OptimizersView::draw_inset(const OptimizersSnapshot& s, ImVec2 pos, ImVec2 
       xs[static_cast<size_t>(i)] = pts(i, 0);
       ys[static_cast<size_t>(i)] = pts(i, 1);
       if (logistic && static_cast<size_t>(i) < labels.size())
-        cols[static_cast<size_t>(i)] = labels[static_cast<size_t>(i)] ? with_alpha(colors().negative, 220)
-                                                                      : with_alpha(colors().positive, 220);
+        cols[static_cast<size_t>(i)] = labels[static_cast<size_t>(i)]
+                                           ? with_alpha(colors().negative, 220)
+                                           : with_alpha(colors().positive, 220);
     }
     plot::Spec ds;
     ds.colors = cols.data();
@@ -651,8 +659,9 @@ void OptimizersView::draw_inset(const OptimizersSnapshot& s, ImVec2 pos, ImVec2 
         std::snprintf(id, sizeof id, "##fit_%s", r.name.c_str());
         plot::PlotLine(id, lx, ly, 2, ls);
       }
-    plot::PlotText(logistic ? "data, boundary w.x = 0" : "data, fit y = a x + b", xmin + 0.5 * (xmax - xmin),
-                   ymax + py, ImVec2(0, ImGui::GetFontSize() * 0.6f), colors().text_dim);
+    plot::PlotText(logistic ? "data, boundary w.x = 0" : "data, fit y = a x + b",
+                   xmin + 0.5 * (xmax - xmin), ymax + py, ImVec2(0, ImGui::GetFontSize() * 0.6f),
+                   colors().text_dim);
     plot::EndPlot();
   }
 }

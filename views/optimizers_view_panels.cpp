@@ -165,8 +165,10 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
       ImGui::TextColored(status_colour(r->status), "t = %d", r->iterations);
       if (ImGui::IsItemHovered()) tooltip_text("running; t = updates made so far");
     } else {
-      if (r->status == Status::Converged) ImGui::TextColored(status_colour(r->status), "conv. t=%d", r->iterations);
-      else ImGui::TextColored(status_colour(r->status), "%s", status_name(r->status));
+      if (r->status == Status::Converged)
+        ImGui::TextColored(status_colour(r->status), "conv. t=%d", r->iterations);
+      else
+        ImGui::TextColored(status_colour(r->status), "%s", status_name(r->status));
       if (ImGui::IsItemHovered()) {
         char tip[300];
         std::snprintf(tip, sizeof tip, "%s after %d updates. %s", status_name(r->status), r->iterations, r->message.c_str());
@@ -213,7 +215,8 @@ void OptimizersView::draw_theory(const OptimizersSnapshot& s, const ViewContext&
     ImGui::SameLine();
     const RacerState* gd = find_racer(s, OptimizerKind::GD);
     const double gd_lr_now = gd ? gd->lr : s.racers[0].lr;
-    ImGui::TextColored(gd_lr_now < th.eta_max ? good_colour() : bad_colour(), "GD stable iff lr < 2/L = %s", fmt(th.eta_max, "%.4g").c_str());
+    ImGui::TextColored(gd_lr_now < th.eta_max ? good_colour() : bad_colour(),
+                       "GD stable iff lr < 2/L = %s", fmt(th.eta_max, "%.4g").c_str());
     tooltip_text("GD on a quadratic: e_{t+1} = (I - lr H) e_t, stable iff |1 - lr lambda| < 1 for every eigenvalue "
                  "lambda of H, i.e. 0 < lr < 2/L. Green: GD's current lr is inside the stable range.");
     ImGui::Text("GD best: lr = 2/(L+mu) = %s -> rate %s", fmt(th.eta_gd_opt, "%.4g").c_str(),
@@ -453,8 +456,9 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
       plot::Spec now;
       now.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
       if (plot::BeginItem("##now", now)) {
-        plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(last_t, lim.y_min), plot::PlotToPixels(last_t, lim.y_max),
-                                         colors().guide, 1.0f);
+        plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(last_t, lim.y_min),
+                                         plot::PlotToPixels(last_t, lim.y_max), colors().guide,
+                                         1.0f);
         plot::EndItem();
       }
       plot::EndPlot();

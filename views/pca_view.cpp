@@ -2,8 +2,8 @@
 // The high-dimensional layout is in pca_view_highd.cpp.
 #include "views/pca_view.h"
 #include "views/theme.h"
-#include "views/view_registry.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/pca.h"
 #include "views/plot/plot.h"
@@ -138,8 +138,8 @@ void PcaView::draw_controls(const Snapshot& base, const ViewContext& ctx) {
 // ---------------------------------------------------------------- line fit
 
 void PcaView::refresh_points(const PcaSnapshot& s, const Dataset& data, uint64_t version) {
-  if (version == points_version_ && points_theme_ == theme_serial() && points_scale_.size() == s.scale.size() &&
-      points_scale_ == s.scale)
+  if (version == points_version_ && points_theme_ == theme_serial() &&
+      points_scale_.size() == s.scale.size() && points_scale_ == s.scale)
     return;
   points_version_ = version;
   points_theme_ = theme_serial();  // the colours follow the theme's palette
@@ -150,7 +150,9 @@ void PcaView::refresh_points(const PcaSnapshot& s, const Dataset& data, uint64_t
   colours_.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int l = data.has_labels() ? data.labels[static_cast<size_t>(i)] : -1;
-    colours_[static_cast<size_t>(i)] = l >= 0 ? with_alpha(plot::GetColormapColor(l, plot::Colormap::Labels), 200) : no_label_colour();
+    colours_[static_cast<size_t>(i)] =
+        l >= 0 ? with_alpha(plot::GetColormapColor(l, plot::Colormap::Labels), 200)
+               : no_label_colour();
   }
   ++scatter_version_;
 }
@@ -173,9 +175,10 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
   // ---- caption
   if (!s.fitted)
-    ImGui::TextWrapped("%s", s.manual ? "Manual line fit: drag the line or its handle to choose u, or press "
-                                        "solve. Step (Right) runs the eigen-decomposition."
-                                      : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
+    ImGui::TextWrapped(
+        "%s", s.manual ? "Manual line fit: drag the line or its handle to choose u, or press "
+                         "solve. Step (Right) runs the eigen-decomposition."
+                       : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
   else
     ImGui::Text("Fitted: C = Q Lambda Q^T, lambda = (%s)",
                 [&] {
@@ -241,7 +244,8 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     }
     plot::Spec pts;
     pts.colors = colours_.data();
-    pts.color = colours_.empty() ? no_label_colour() : with_alpha(colours_[0], 255);  // the legend's swatch
+    pts.color =
+        colours_.empty() ? no_label_colour() : with_alpha(colours_[0], 255);  // the legend's swatch
     pts.marker_size = n > 5000 ? 2.0f : 3.0f;
     pts.version = scatter_version_ + (three ? static_cast<uint64_t>(std::llround(yaw_deg * 7 + pitch_deg * 131)) : 0);
     plot::PlotScatter(s.standardized ? "data x / s" : "data x", px_.data(), py_.data(), n, pts);
@@ -257,7 +261,8 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
         e[j] = spread;
         const Eigen::VectorXd r = rot * e;
         plot::PlotArrow(0, 0, r[0], r[1], ts);
-        plot::PlotText(column_name(data, j).c_str(), r[0] * 1.15, r[1] * 1.15, ImVec2(0, 0), colors().text_dim);
+        plot::PlotText(column_name(data, j).c_str(), r[0] * 1.15, r[1] * 1.15, ImVec2(0, 0),
+                       colors().text_dim);
       }
     }
 
@@ -534,9 +539,11 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
     }
   } else {
     ImGui::TextUnformatted("captured variance u^T C u over all directions");
-    tooltip_text("u = (cos e cos a, cos e sin a, sin e); u and -u are the same line, so azimuth a in [0, 180). "
-                 "Colour = u^T C u. Ring: your u. Diamond: the maximum, the top eigenvector u_1. "
-                 "Click or drag here (manual mode) to set u.");
+    tooltip_text(
+        "u = (cos e cos a, cos e sin a, sin e); u and -u are the same line, so azimuth a in [0, "
+        "180). "
+        "Colour = u^T C u. Ring: your u. Diamond: the maximum, the top eigenvector u_1. "
+        "Click or drag here (manual mode) to set u.");
     if (plot::BeginPlot("##pca_objective3", ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
                         plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
       plot::SetupLegend(plot::Location::SouthEast);

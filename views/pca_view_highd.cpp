@@ -2,9 +2,9 @@
 // or loadings, reconstructions with the Eckart-Young read-out (see pca_view.h).
 #include "algorithms/pca.h"
 #include "views/pca_view.h"
+#include "views/plot/plot.h"
 #include "views/theme.h"
 #include "views/ui.h"
-#include "views/plot/plot.h"
 
 #include <imgui.h>
 
@@ -35,7 +35,9 @@ void image_cell(const char* id, const std::vector<float>& px, int h, int w, floa
                     plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(0, 1, 0, 1, plot::Cond::Always);
     plot::PlotImageGray("##img", px.data(), h, w, lo, hi, plot::Point{0, 0}, plot::Point{1, 1});
-    if (caption) plot::PlotText(caption, 0.5, 0.08, ImVec2(0, 0), IM_COL32(255, 220, 120, 255));  // over the image: any theme
+    if (caption)
+      plot::PlotText(caption, 0.5, 0.08, ImVec2(0, 0),
+                     IM_COL32(255, 220, 120, 255));  // over the image: any theme
     plot::EndPlot();
   }
 }
@@ -78,7 +80,8 @@ void PcaView::draw_high_d(const PcaSnapshot& s, const Dataset& data, const ViewC
     ImGui::Text("Fitted %d components of %d x %d data: they explain %.2f%% of tr C = %.5g.", s.k(), s.n, s.d,
                 100.0 * (s.metrics.size() > 3 ? s.metrics[3] : NAN), s.total_variance);
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(colour_vec(colors().text_dim), "%s; %s", s.centered ? "centred (x - mean)" : "NOT centred",
+  ImGui::TextColored(colour_vec(colors().text_dim), "%s; %s",
+                     s.centered ? "centred (x - mean)" : "NOT centred",
                      s.standardized ? "standardised (each feature / its std)" : "not standardised");
   tooltip_text("x' = (x - m) / s: m = mean (centre on) or 0; s_j = standard deviation of feature j "
                "(standardise on: C becomes the correlation matrix) or 1.");
@@ -222,7 +225,8 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
       plot::Spec sp;
       const bool unlabelled = c == classes - 1;
       // Classes take the label palette, as in every view.
-      sp.color = unlabelled ? with_alpha(colors().neutral, 200) : plot::GetColormapColor(c, plot::Colormap::Labels);
+      sp.color = unlabelled ? with_alpha(colors().neutral, 200)
+                            : plot::GetColormapColor(c, plot::Colormap::Labels);
       sp.marker_size = s.n > 5000 ? 1.8f : 3.0f;
       sp.fill_alpha = s.n > 5000 ? 0.6f : 0.85f;
       sp.version = scatter_version_;
@@ -356,8 +360,9 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
   const int k = recon_k;
   const double measured = k < s.recon_error.size() ? s.recon_error[k] : NAN;
   const double dropped = s.dropped_sum(k);
-  ImGui::TextColored(colour_vec(colors().warning), "e(K) = %.6g   sum_{i>K} lambda_i = %.6g   |diff| = %.2g", measured,
-                     dropped, std::abs(measured - dropped));
+  ImGui::TextColored(colour_vec(colors().warning),
+                     "e(K) = %.6g   sum_{i>K} lambda_i = %.6g   |diff| = %.2g", measured, dropped,
+                     std::abs(measured - dropped));
   tooltip_text("Eckart-Young, live: e(K) = (1/n) sum_i ||x'_i - U_K U_K^T x'_i||^2 is measured from all n rows "
                "(via the scores: (1/n) sum ||x'_i||^2 - sum_{k<=K} (1/n) sum_i z_ik^2); sum_{i>K} lambda_i comes "
                "from the eigenvalues alone. They agree to rounding.");

@@ -1,7 +1,7 @@
 #include "views/power_view.h"
 #include "views/theme.h"
-#include "views/view_registry.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/power_iteration.h"
 #include "views/plot/plot.h"
@@ -16,10 +16,10 @@
 namespace cilab {
 namespace {
 
-ImU32 v_colour() { return plot::GetColormapColor(1); }  // v_t
-ImU32 w_colour() { return plot::GetColormapColor(0); }  // w = A v
-ImU32 u1_colour() { return plot::GetColormapColor(2); }  // top eigenvector
-ImU32 u2_colour() { return plot::GetColormapColor(5); }  // second eigenvector
+ImU32 v_colour() { return plot::GetColormapColor(1); }     // v_t
+ImU32 w_colour() { return plot::GetColormapColor(0); }     // w = A v
+ImU32 u1_colour() { return plot::GetColormapColor(2); }    // top eigenvector
+ImU32 u2_colour() { return plot::GetColormapColor(5); }    // second eigenvector
 ImU32 pred_colour() { return plot::GetColormapColor(3); }  // predicted rate
 ImU32 gray_colour() { return colors().neutral; }
 constexpr double kPi = 3.14159265358979323846;
@@ -257,7 +257,8 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
       }
       axis_line("u_1 (Eigen)", st.top[0], st.top[1], 1.3, u1_colour(), plot::LineStyle::Solid);
       if (pr.eigvecs.cols() > 1 && s.component == 0)
-        axis_line("u_2 (Eigen)", pr.eigvecs(0, 1), pr.eigvecs(1, 1), 1.3, u2_colour(), plot::LineStyle::Dashed);
+        axis_line("u_2 (Eigen)", pr.eigvecs(0, 1), pr.eigvecs(1, 1), 1.3, u2_colour(),
+                  plot::LineStyle::Dashed);
       if (past.size() >= 2) {
         std::vector<double> tx, ty;
         for (const Eigen::VectorXd& v : past) {
@@ -329,8 +330,9 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
         char id[16];
         std::snprintf(id, sizeof id, "##axis%d", a);
         plot::PlotLine(id, xs, ys, 2, ax);
-        plot::PlotText(pr.feature_names.size() > static_cast<size_t>(a) ? pr.feature_names[static_cast<size_t>(a)].c_str()
-                                                                        : names[a],
+        plot::PlotText(pr.feature_names.size() > static_cast<size_t>(a)
+                           ? pr.feature_names[static_cast<size_t>(a)].c_str()
+                           : names[a],
                        e.x, e.y, ImVec2(0, -8), colors().text_dim);
       }
       auto line3 = [&](const char* label, const Eigen::VectorXd& u, ImU32 color, plot::LineStyle style) {
@@ -344,7 +346,8 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
         plot::PlotLine(label, xs, ys, 2, spec);
       };
       line3("u_1 (Eigen)", st.top, u1_colour(), plot::LineStyle::Solid);
-      if (s.component == 0) line3("u_2 (Eigen)", pr.eigvecs.col(1), u2_colour(), plot::LineStyle::Dashed);
+      if (s.component == 0)
+        line3("u_2 (Eigen)", pr.eigvecs.col(1), u2_colour(), plot::LineStyle::Dashed);
       if (past.size() >= 2) {
         std::vector<double> tx, ty;
         for (const Eigen::VectorXd& v : past) {
@@ -410,8 +413,8 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
       if (d <= 16) {
         const plot::Limits lim = plot::GetPlotLimits();
         for (int i = 0; i < d && i < static_cast<int>(pr.feature_names.size()); ++i)
-          plot::PlotText(pr.feature_names[static_cast<size_t>(i)].c_str(), i, lim.y_min, ImVec2(0, -10),
-                         colors().text_dim);
+          plot::PlotText(pr.feature_names[static_cast<size_t>(i)].c_str(), i, lim.y_min,
+                         ImVec2(0, -10), colors().text_dim);
       }
       plot::EndPlot();
     }
@@ -482,7 +485,8 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     if (plot::BeginItem("##now", cur)) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(s.iteration, lim.y_min),
-                                       plot::PlotToPixels(s.iteration, lim.y_max), colors().guide, 1.0f);
+                                       plot::PlotToPixels(s.iteration, lim.y_max), colors().guide,
+                                       1.0f);
       plot::EndItem();
     }
     plot::EndPlot();

@@ -1,7 +1,7 @@
 #include "views/svd_view.h"
 #include "views/theme.h"
-#include "views/view_registry.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/svd_lowrank.h"
 #include "views/plot/plot.h"
@@ -288,7 +288,8 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
       char note[96];
       std::snprintf(note, sizeof note, "%d sigma_i ~ 0 (rank %d)", zeros, r - zeros);
       const plot::Limits lim = plot::GetPlotLimits();
-      plot::PlotText(note, 0.5 * (lim.x_min + lim.x_max), lim.y_min, ImVec2(0, -12), colors().text_dim);
+      plot::PlotText(note, 0.5 * (lim.x_min + lim.x_max), lim.y_min, ImVec2(0, -12),
+                     colors().text_dim);
     }
     plot::Spec sk;
     sk.color = kept_colour();
@@ -369,8 +370,8 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
     cur.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##current_k", cur)) {
       const plot::Limits lim = plot::GetPlotLimits();
-      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(k, lim.y_min), plot::PlotToPixels(k, lim.y_max),
-                                       colors().guide, 1.0f);
+      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(k, lim.y_min),
+                                       plot::PlotToPixels(k, lim.y_max), colors().guide, 1.0f);
       plot::EndItem();
     }
     plot::EndPlot();

@@ -27,79 +27,79 @@ constexpr ImU32 plot_fill(ImU32 bg, ImU32 tx) {
 
 // Light: near-black on near-white, saturated dark accents (a washed-out projector keeps them).
 constexpr ThemeColors kLight = {
-    IM_COL32(12, 12, 16, 255),      // text
-    IM_COL32(78, 80, 90, 255),      // text_dim
-    IM_COL32(250, 250, 250, 255),   // window_bg
-    plot_fill(IM_COL32(250, 250, 250, 255), IM_COL32(12, 12, 16, 255)),             // plot_bg
-    IM_COL32(255, 255, 255, 225),   // overlay_bg
-    IM_COL32(0, 90, 200, 255),      // accent: strong blue
-    IM_COL32(0, 118, 48, 255),      // good
-    IM_COL32(150, 95, 0, 255),      // warning: dark amber
-    IM_COL32(190, 20, 20, 255),     // error
-    IM_COL32(0, 0, 0, 230),         // selection
-    IM_COL32(0, 0, 0, 170),         // outline
-    IM_COL32(120, 120, 130, 200),   // neutral
-    IM_COL32(0, 0, 0, 110),         // guide
-    IM_COL32(234, 236, 242, 255),   // node_fill
-    IM_COL32(110, 112, 125, 255),   // node_border
-    IM_COL32(255, 220, 130, 255),   // node_lit
-    IM_COL32(255, 243, 205, 255),   // note_bg
-    IM_COL32(255, 221, 218, 255),   // error_bg
-    IM_COL32(205, 0, 140, 235),     // annotation: magenta (yellow vanishes on white)
-    IM_COL32(0, 114, 178, 255),     // positive: Okabe-Ito blue
-    IM_COL32(213, 94, 0, 255),      // negative: Okabe-Ito vermillion
+    IM_COL32(12, 12, 16, 255),                                           // text
+    IM_COL32(78, 80, 90, 255),                                           // text_dim
+    IM_COL32(250, 250, 250, 255),                                        // window_bg
+    plot_fill(IM_COL32(250, 250, 250, 255), IM_COL32(12, 12, 16, 255)),  // plot_bg
+    IM_COL32(255, 255, 255, 225),                                        // overlay_bg
+    IM_COL32(0, 90, 200, 255),                                           // accent: strong blue
+    IM_COL32(0, 118, 48, 255),                                           // good
+    IM_COL32(150, 95, 0, 255),                                           // warning: dark amber
+    IM_COL32(190, 20, 20, 255),                                          // error
+    IM_COL32(0, 0, 0, 230),                                              // selection
+    IM_COL32(0, 0, 0, 170),                                              // outline
+    IM_COL32(120, 120, 130, 200),                                        // neutral
+    IM_COL32(0, 0, 0, 110),                                              // guide
+    IM_COL32(234, 236, 242, 255),                                        // node_fill
+    IM_COL32(110, 112, 125, 255),                                        // node_border
+    IM_COL32(255, 220, 130, 255),                                        // node_lit
+    IM_COL32(255, 243, 205, 255),                                        // note_bg
+    IM_COL32(255, 221, 218, 255),                                        // error_bg
+    IM_COL32(205, 0, 140, 235),  // annotation: magenta (yellow vanishes on white)
+    IM_COL32(0, 114, 178, 255),  // positive: Okabe-Ito blue
+    IM_COL32(213, 94, 0, 255),   // negative: Okabe-Ito vermillion
     1.0f,
 };
 
 // Dark: the lab's original colours.
 constexpr ThemeColors kDark = {
-    IM_COL32(235, 236, 240, 255),   // text
-    IM_COL32(160, 164, 174, 255),   // text_dim
-    IM_COL32(27, 28, 32, 255),      // window_bg
+    IM_COL32(235, 236, 240, 255),                                        // text
+    IM_COL32(160, 164, 174, 255),                                        // text_dim
+    IM_COL32(27, 28, 32, 255),                                           // window_bg
     plot_fill(IM_COL32(27, 28, 32, 255), IM_COL32(235, 236, 240, 255)),  // plot_bg
-    IM_COL32(20, 22, 28, 220),      // overlay_bg
-    IM_COL32(255, 220, 120, 255),   // accent: pale yellow
-    IM_COL32(115, 230, 128, 255),   // good
-    IM_COL32(255, 210, 95, 255),    // warning
-    IM_COL32(255, 112, 100, 255),   // error
-    IM_COL32(255, 255, 255, 230),   // selection
-    IM_COL32(0, 0, 0, 200),         // outline
-    IM_COL32(150, 150, 160, 170),   // neutral
-    IM_COL32(255, 255, 255, 90),    // guide
-    IM_COL32(40, 44, 52, 255),      // node_fill
-    IM_COL32(110, 110, 120, 255),   // node_border
-    IM_COL32(120, 95, 30, 255),     // node_lit
-    IM_COL32(64, 56, 26, 140),      // note_bg
-    IM_COL32(89, 26, 26, 255),      // error_bg
-    IM_COL32(255, 200, 0, 235),     // annotation
-    IM_COL32(86, 180, 233, 255),    // positive: Okabe-Ito sky blue
-    IM_COL32(230, 159, 0, 255),     // negative: Okabe-Ito orange
+    IM_COL32(20, 22, 28, 220),                                           // overlay_bg
+    IM_COL32(255, 220, 120, 255),                                        // accent: pale yellow
+    IM_COL32(115, 230, 128, 255),                                        // good
+    IM_COL32(255, 210, 95, 255),                                         // warning
+    IM_COL32(255, 112, 100, 255),                                        // error
+    IM_COL32(255, 255, 255, 230),                                        // selection
+    IM_COL32(0, 0, 0, 200),                                              // outline
+    IM_COL32(150, 150, 160, 170),                                        // neutral
+    IM_COL32(255, 255, 255, 90),                                         // guide
+    IM_COL32(40, 44, 52, 255),                                           // node_fill
+    IM_COL32(110, 110, 120, 255),                                        // node_border
+    IM_COL32(120, 95, 30, 255),                                          // node_lit
+    IM_COL32(64, 56, 26, 140),                                           // note_bg
+    IM_COL32(89, 26, 26, 255),                                           // error_bg
+    IM_COL32(255, 200, 0, 235),                                          // annotation
+    IM_COL32(86, 180, 233, 255),  // positive: Okabe-Ito sky blue
+    IM_COL32(230, 159, 0, 255),   // negative: Okabe-Ito orange
     1.0f,
 };
 
 // High contrast: pure white on pure black, saturated accents, thicker lines and borders.
 constexpr ThemeColors kHighContrast = {
-    IM_COL32(255, 255, 255, 255),   // text
-    IM_COL32(215, 215, 215, 255),   // text_dim
-    IM_COL32(0, 0, 0, 255),         // window_bg
-    plot_fill(IM_COL32(0, 0, 0, 255), IM_COL32(255, 255, 255, 255)),             // plot_bg
-    IM_COL32(0, 0, 0, 235),         // overlay_bg
-    IM_COL32(255, 235, 0, 255),     // accent: yellow
-    IM_COL32(0, 255, 110, 255),     // good
-    IM_COL32(255, 200, 0, 255),     // warning
-    IM_COL32(255, 125, 125, 255),   // error
-    IM_COL32(255, 255, 255, 255),   // selection
-    IM_COL32(255, 255, 255, 200),   // outline
-    IM_COL32(185, 185, 185, 220),   // neutral
-    IM_COL32(255, 255, 255, 170),   // guide
-    IM_COL32(0, 0, 0, 255),         // node_fill
-    IM_COL32(255, 255, 255, 255),   // node_border
-    IM_COL32(95, 80, 0, 255),       // node_lit
-    IM_COL32(45, 40, 0, 255),       // note_bg
-    IM_COL32(120, 0, 0, 255),       // error_bg
-    IM_COL32(255, 235, 0, 255),     // annotation
-    IM_COL32(86, 180, 233, 255),    // positive
-    IM_COL32(230, 159, 0, 255),     // negative
+    IM_COL32(255, 255, 255, 255),                                     // text
+    IM_COL32(215, 215, 215, 255),                                     // text_dim
+    IM_COL32(0, 0, 0, 255),                                           // window_bg
+    plot_fill(IM_COL32(0, 0, 0, 255), IM_COL32(255, 255, 255, 255)),  // plot_bg
+    IM_COL32(0, 0, 0, 235),                                           // overlay_bg
+    IM_COL32(255, 235, 0, 255),                                       // accent: yellow
+    IM_COL32(0, 255, 110, 255),                                       // good
+    IM_COL32(255, 200, 0, 255),                                       // warning
+    IM_COL32(255, 125, 125, 255),                                     // error
+    IM_COL32(255, 255, 255, 255),                                     // selection
+    IM_COL32(255, 255, 255, 200),                                     // outline
+    IM_COL32(185, 185, 185, 220),                                     // neutral
+    IM_COL32(255, 255, 255, 170),                                     // guide
+    IM_COL32(0, 0, 0, 255),                                           // node_fill
+    IM_COL32(255, 255, 255, 255),                                     // node_border
+    IM_COL32(95, 80, 0, 255),                                         // node_lit
+    IM_COL32(45, 40, 0, 255),                                         // note_bg
+    IM_COL32(120, 0, 0, 255),                                         // error_bg
+    IM_COL32(255, 235, 0, 255),                                       // annotation
+    IM_COL32(86, 180, 233, 255),                                      // positive
+    IM_COL32(230, 159, 0, 255),                                       // negative
     1.5f,
 };
 
@@ -152,7 +152,8 @@ const char* palette_name(Palette p) {
 const char* palette_title(Palette p) {
   switch (p) {
     case Palette::OkabeIto: return "Okabe-Ito (colour-blind safe)";
-    case Palette::TolBright: return "Paul Tol bright (colour-blind safe; its green is close to a class green)";
+    case Palette::TolBright:
+      return "Paul Tol bright (colour-blind safe; its green is close to a class green)";
     case Palette::Classic: return "Classic (Tableau 10, not colour-blind safe)";
   }
   return "Okabe-Ito";
@@ -192,8 +193,8 @@ std::vector<uint32_t> categorical_rgb(Palette p, Theme t) {
     std::vector<uint32_t> v;
     for (int i = 0; i < plot::GetDefaultColormapSize(cmap); ++i) {
       const ImU32 c = plot::GetDefaultColormapColor(i, cmap);
-      v.push_back((((c >> IM_COL32_R_SHIFT) & 0xFF) << 16) | (((c >> IM_COL32_G_SHIFT) & 0xFF) << 8) |
-                  ((c >> IM_COL32_B_SHIFT) & 0xFF));
+      v.push_back((((c >> IM_COL32_R_SHIFT) & 0xFF) << 16) |
+                  (((c >> IM_COL32_G_SHIFT) & 0xFF) << 8) | ((c >> IM_COL32_B_SHIFT) & 0xFF));
     }
     return v;
   };
@@ -202,8 +203,14 @@ std::vector<uint32_t> categorical_rgb(Palette p, Theme t) {
       // Okabe & Ito (2008), "Color Universal Design": orange, sky blue, bluish green, blue,
       // vermillion, reddish purple, black (light grey on a dark background), yellow (last: it
       // barely shows on white).
-      return {0xE69F00u, 0x56B4E9u, 0x009E73u, 0x0072B2u, 0xD55E00u, 0xCC79A7u,
-              dark_background(t) ? 0xBBBBBBu : 0x000000u, 0xF0E442u};
+      return {0xE69F00u,
+              0x56B4E9u,
+              0x009E73u,
+              0x0072B2u,
+              0xD55E00u,
+              0xCC79A7u,
+              dark_background(t) ? 0xBBBBBBu : 0x000000u,
+              0xF0E442u};
     case Palette::TolBright:
       // Paul Tol (2021), "Colour schemes", bright: blue, red, green, yellow, cyan, purple, grey.
       return {0x4477AAu, 0xEE6677u, 0x228833u, 0xCCBB44u, 0x66CCEEu, 0xAA3377u, 0xBBBBBBu};
@@ -217,8 +224,8 @@ std::vector<uint32_t> label_rgb(Palette p, Theme t) {
     std::vector<uint32_t> v;
     for (int i = 0; i < plot::GetDefaultColormapSize(plot::Colormap::Labels); ++i) {
       const ImU32 c = plot::GetDefaultColormapColor(i, plot::Colormap::Labels);
-      v.push_back((((c >> IM_COL32_R_SHIFT) & 0xFF) << 16) | (((c >> IM_COL32_G_SHIFT) & 0xFF) << 8) |
-                  ((c >> IM_COL32_B_SHIFT) & 0xFF));
+      v.push_back((((c >> IM_COL32_R_SHIFT) & 0xFF) << 16) |
+                  (((c >> IM_COL32_G_SHIFT) & 0xFF) << 8) | ((c >> IM_COL32_B_SHIFT) & 0xFF));
     }
     return v;
   }
@@ -243,8 +250,8 @@ void set_theme(Theme t, Palette p) {
   // The GAN's diverging map: its dark centre on the dark themes, ColorBrewer's PRGn (purple,
   // near-white centre, green; colour-blind safe) on the light one.
   if (t == Theme::Light) {
-    push(plot::Colormap::Diverging, {0x762A83u, 0x9970ABu, 0xC2A5CFu, 0xE7D4E8u, 0xF7F7F7u, 0xD9F0D3u, 0xA6DBA0u,
-                                     0x5AAE61u, 0x1B7837u});
+    push(plot::Colormap::Diverging, {0x762A83u, 0x9970ABu, 0xC2A5CFu, 0xE7D4E8u, 0xF7F7F7u,
+                                     0xD9F0D3u, 0xA6DBA0u, 0x5AAE61u, 0x1B7837u});
   } else {
     plot::SetColormapColors(plot::Colormap::Diverging, nullptr, 0);
   }
@@ -264,7 +271,8 @@ double contrast_ratio(ImU32 a, ImU32 b) {
       const double s = static_cast<double>(v & 0xFF) / 255.0;
       return s <= 0.04045 ? s / 12.92 : std::pow((s + 0.055) / 1.055, 2.4);
     };
-    return 0.2126 * lin(c >> IM_COL32_R_SHIFT) + 0.7152 * lin(c >> IM_COL32_G_SHIFT) + 0.0722 * lin(c >> IM_COL32_B_SHIFT);
+    return 0.2126 * lin(c >> IM_COL32_R_SHIFT) + 0.7152 * lin(c >> IM_COL32_G_SHIFT) +
+           0.0722 * lin(c >> IM_COL32_B_SHIFT);
   };
   const double la = luminance(a), lb = luminance(b);
   return (std::max(la, lb) + 0.05) / (std::min(la, lb) + 0.05);
@@ -274,7 +282,8 @@ ImVec4 legible(ImU32 c) {
   const ThemeColors& k = colors();
   ImVec4 v = colour_vec(c), t = colour_vec(k.text);
   v.w = 1.0f;
-  for (int i = 0; i < 10 && contrast_ratio(ImGui::ColorConvertFloat4ToU32(v), k.window_bg) < 4.5; ++i) {
+  for (int i = 0; i < 10 && contrast_ratio(ImGui::ColorConvertFloat4ToU32(v), k.window_bg) < 4.5;
+       ++i) {
     v.x += (t.x - v.x) * 0.2f;
     v.y += (t.y - v.y) * 0.2f;
     v.z += (t.z - v.z) * 0.2f;
@@ -364,7 +373,8 @@ ImGuiStyle theme_style(Theme t) {
       c[ImGuiCol_Header] = ImVec4(0.10f, 0.10f, 0.55f, 1.0f);
       c[ImGuiCol_HeaderHovered] = ImVec4(0.15f, 0.15f, 0.70f, 1.0f);
       c[ImGuiCol_HeaderActive] = ImVec4(0.20f, 0.20f, 0.80f, 1.0f);
-      c[ImGuiCol_SliderGrab] = ImVec4(0.25f, 0.50f, 1.0f, 1.0f);  // white text over it stays readable
+      c[ImGuiCol_SliderGrab] =
+          ImVec4(0.25f, 0.50f, 1.0f, 1.0f);  // white text over it stays readable
       c[ImGuiCol_SliderGrabActive] = ImVec4(0.40f, 0.65f, 1.0f, 1.0f);
       c[ImGuiCol_CheckMark] = ImVec4(1.0f, 0.92f, 0.0f, 1.0f);
       c[ImGuiCol_Tab] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);

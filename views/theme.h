@@ -54,23 +54,25 @@ struct ThemeColors {
   ImU32 window_bg;   // the window (ImGuiCol_WindowBg)
   ImU32 plot_bg;     // a plot's area (the plot library's frame fill)
   ImU32 overlay_bg;  // a box behind text drawn over a plot (labels, read-outs, legends)
-  ImU32 accent;      // emphasis on data: the current k / iteration, captions over a plot, this step's node
-  ImU32 good;        // converged, stable
-  ImU32 warning;     // hints, warnings, "re-run", collapsed fits
-  ImU32 error;       // failed, diverged, singular, missed
-  ImU32 selection;   // the ring around a hovered, selected or dragged mark
-  ImU32 outline;     // a thin outline separating a coloured marker from what is under it
-  ImU32 neutral;     // unassigned, dropped, idle, reference data (grey)
-  ImU32 guide;       // faint guide lines: the current iteration, axes through 0, dashes
-  ImU32 node_fill;   // a diagram's box (network diagrams, the GAN model)
-  ImU32 node_border; // its border
-  ImU32 node_lit;    // the highlighted box's fill (text on it stays `text`)
-  ImU32 note_bg;     // the preset note's box
-  ImU32 error_bg;    // the error banner's box
-  ImU32 annotation;  // pen strokes (the laser stays red on every theme)
+  ImU32 accent;   // emphasis on data: the current k / iteration, captions over a plot, this step's
+                  // node
+  ImU32 good;     // converged, stable
+  ImU32 warning;  // hints, warnings, "re-run", collapsed fits
+  ImU32 error;    // failed, diverged, singular, missed
+  ImU32 selection;    // the ring around a hovered, selected or dragged mark
+  ImU32 outline;      // a thin outline separating a coloured marker from what is under it
+  ImU32 neutral;      // unassigned, dropped, idle, reference data (grey)
+  ImU32 guide;        // faint guide lines: the current iteration, axes through 0, dashes
+  ImU32 node_fill;    // a diagram's box (network diagrams, the GAN model)
+  ImU32 node_border;  // its border
+  ImU32 node_lit;     // the highlighted box's fill (text on it stays `text`)
+  ImU32 note_bg;      // the preset note's box
+  ImU32 error_bg;     // the error banner's box
+  ImU32 annotation;   // pen strokes (the laser stays red on every theme)
   ImU32 positive;    // signed values > 0 (weights, gradients): Okabe-Ito blue, whatever the palette
   ImU32 negative;    // signed values < 0: Okabe-Ito orange / vermillion
-  float line_scale;  // the plot library's line weight factor (plot::SetLineWeightScale; high contrast 1.5)
+  float line_scale;  // the plot library's line weight factor (plot::SetLineWeightScale; high
+                     // contrast 1.5)
 };
 
 // Counts set_theme calls: views key their cached colours by it (with the snapshot's serial),

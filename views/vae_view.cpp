@@ -1,8 +1,8 @@
 // The vae view: pictures job, header, tabs, curves and controls (the tabs' drawing:
 // vae_view_tabs.cpp).
+#include "views/vae_view.h"
 #include "views/readout.h"
 #include "views/theme.h"
-#include "views/vae_view.h"
 
 #include "algorithms/core/parallel.h"
 #include "views/diverged_banner.h"

@@ -1,6 +1,7 @@
 // Settings that persist between runs: UI scale, theme and palette, panel visibility, recent
-// files, the file dialog's folder, the window size per monitor. Stored as "key=value" lines in $XDG_CONFIG_HOME/cilab/settings.ini
-// (or ~/.config/cilab/settings.ini); CILAB_CONFIG_DIR overrides the folder.
+// files, the file dialog's folder, the window size per monitor. Stored as "key=value" lines in
+// $XDG_CONFIG_HOME/cilab/settings.ini (or ~/.config/cilab/settings.ini); CILAB_CONFIG_DIR overrides
+// the folder.
 #pragma once
 
 #include <map>

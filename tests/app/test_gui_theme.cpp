@@ -45,7 +45,9 @@ TEST_CASE("gui theme: modules open in every theme, the background follows it") {
                << "\nexpect no-error\nscreenshot " << name << "_" << module << ".png\n";
       script << "wait 1\nquit\n";
     }
-    const Proc p = run_gui(std::string("--theme ") + theme + " --frames 100000 --script " + name + ".txt", name + "_end.png");
+    const Proc p =
+        run_gui(std::string("--theme ") + theme + " --frames 100000 --script " + name + ".txt",
+                name + "_end.png");
     CAPTURE(theme);
     INFO("stderr: " << p.err);
     REQUIRE(p.code == 0);
@@ -54,9 +56,12 @@ TEST_CASE("gui theme: modules open in every theme, the background follows it") {
       CAPTURE(module);
       CHECK(distinct_colours(png) > 50);
       const int bg = background(png);
-      if (std::string(theme) == "light") CHECK(bg > 230);
-      else if (std::string(theme) == "dark") CHECK((bg > 15 && bg < 45));
-      else CHECK(bg == 0);
+      if (std::string(theme) == "light")
+        CHECK(bg > 230);
+      else if (std::string(theme) == "dark")
+        CHECK((bg > 15 && bg < 45));
+      else
+        CHECK(bg == 0);
     }
   }
 }
@@ -66,12 +71,14 @@ TEST_CASE("gui theme: View > Theme and the script switch it at once, and the cho
   {
     std::ofstream script("gui_theme_menu.txt");
     script << "wait 3\nscreenshot gui_theme_menu_0.png\n"
-              "click menu:View\nwait 2\nclick menu:View/Theme\nwait 2\nclick menu:View/Theme/dark\nwait 3\n"
+              "click menu:View\nwait 2\nclick menu:View/Theme\nwait 2\nclick "
+              "menu:View/Theme/dark\nwait 3\n"
               "screenshot gui_theme_menu_1.png\n"
               "theme high-contrast\npalette tol-bright\nwait 3\nscreenshot gui_theme_menu_2.png\n"
               "wait 1\nquit\n";
   }
-  const Proc p = run_gui("--module kmeans --frames 100000 --script gui_theme_menu.txt", "gui_theme_menu_end.png");
+  const Proc p = run_gui("--module kmeans --frames 100000 --script gui_theme_menu.txt",
+                         "gui_theme_menu_end.png");
   INFO("stderr: " << p.err);
   REQUIRE(p.code == 0);
   CHECK(background("gui_theme_menu_0.png") > 230);  // the default: light
@@ -79,25 +86,27 @@ TEST_CASE("gui theme: View > Theme and the script switch it at once, and the cho
   CHECK((dark > 15 && dark < 45));
   CHECK(background("gui_theme_menu_2.png") == 0);
   std::ifstream in(window.dir + "/settings.ini");
-  const std::string settings((std::istreambuf_iterator<char>(in)), std::istreambuf_iterator<char>());
+  const std::string settings((std::istreambuf_iterator<char>(in)),
+                             std::istreambuf_iterator<char>());
   CHECK(settings.find("theme=high-contrast\n") != std::string::npos);
   CHECK(settings.find("palette=tol-bright\n") != std::string::npos);
 }
 
 TEST_CASE("gui theme: an unknown --theme or --palette exits 2 naming the valid ones") {
   const QuietWindow window("theme_bad");
-  Proc p = run_captured(std::string(CILAB_BINARY) + " --theme sepia --frames 1", "gui_theme_bad.out.txt",
-                        "gui_theme_bad.err.txt");
+  Proc p = run_captured(std::string(CILAB_BINARY) + " --theme sepia --frames 1",
+                        "gui_theme_bad.out.txt", "gui_theme_bad.err.txt");
   CHECK(p.code == 2);
   CHECK(p.err.find("unknown theme 'sepia'") != std::string::npos);
   CHECK(p.err.find("light, dark, high-contrast") != std::string::npos);
-  p = run_captured(std::string(CILAB_BINARY) + " --palette rainbow --frames 1", "gui_palette_bad.out.txt",
-                   "gui_palette_bad.err.txt");
+  p = run_captured(std::string(CILAB_BINARY) + " --palette rainbow --frames 1",
+                   "gui_palette_bad.out.txt", "gui_palette_bad.err.txt");
   CHECK(p.code == 2);
   CHECK(p.err.find("okabe-ito, tol-bright, classic") != std::string::npos);
   // A script's unknown theme is a failed expectation (exit 1), not a crash.
   std::ofstream("gui_theme_bad_script.txt") << "theme sepia\nwait 1\nquit\n";
-  p = run_gui("--module kmeans --frames 100000 --script gui_theme_bad_script.txt", "gui_theme_bad_script_end.png");
+  p = run_gui("--module kmeans --frames 100000 --script gui_theme_bad_script.txt",
+              "gui_theme_bad_script_end.png");
   CHECK(p.code == 1);
   CHECK(p.err.find("light, dark, high-contrast") != std::string::npos);
 }

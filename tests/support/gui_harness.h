@@ -64,7 +64,8 @@ struct QuietWindow {
   std::string dir;
   explicit QuietWindow(const std::string& name) {
     namespace fs = std::filesystem;
-    dir = (fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid()))).string();
+    dir = (fs::temp_directory_path() / ("cilab_session_" + name + "_" + std::to_string(::getpid())))
+              .string();
     fs::remove_all(dir);
     fs::create_directories(dir);
     std::ofstream(fs::path(dir) / "settings.ini") << "ui_scale=1\nshow_metrics=0\n";

@@ -23,7 +23,9 @@ struct RestoreTheme {
   ~RestoreTheme() { set_theme(theme, palette); }
 };
 
-ImU32 opaque(uint32_t rgb) { return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, 255); }
+ImU32 opaque(uint32_t rgb) {
+  return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, 255);
+}
 
 // sRGB channel (0..255) to linear light.
 double linear(uint32_t v) {
@@ -35,12 +37,15 @@ double linear(uint32_t v) {
 // based model for simulation of color vision deficiency", severity 1.0, on linear RGB.
 using Matrix3 = std::array<std::array<double, 3>, 3>;
 constexpr Matrix3 kNormal = {{{1, 0, 0}, {0, 1, 0}, {0, 0, 1}}};
-constexpr Matrix3 kProtanopia = {
-    {{0.152286, 1.052583, -0.204868}, {0.114503, 0.786281, 0.099216}, {-0.003882, -0.048116, 1.051998}}};
-constexpr Matrix3 kDeuteranopia = {
-    {{0.367322, 0.860646, -0.227968}, {0.280085, 0.672501, 0.047413}, {-0.011820, 0.042940, 0.968881}}};
-constexpr Matrix3 kTritanopia = {
-    {{1.255528, -0.076749, -0.178779}, {-0.078411, 0.930809, 0.147602}, {0.004733, 0.691367, 0.303900}}};
+constexpr Matrix3 kProtanopia = {{{0.152286, 1.052583, -0.204868},
+                                  {0.114503, 0.786281, 0.099216},
+                                  {-0.003882, -0.048116, 1.051998}}};
+constexpr Matrix3 kDeuteranopia = {{{0.367322, 0.860646, -0.227968},
+                                    {0.280085, 0.672501, 0.047413},
+                                    {-0.011820, 0.042940, 0.968881}}};
+constexpr Matrix3 kTritanopia = {{{1.255528, -0.076749, -0.178779},
+                                  {-0.078411, 0.930809, 0.147602},
+                                  {0.004733, 0.691367, 0.303900}}};
 
 // CIE L*a*b* (D65) of 0xRRGGBB as seen through the simulation m.
 std::array<double, 3> lab(uint32_t rgb, const Matrix3& m) {
@@ -101,13 +106,17 @@ TEST_CASE("theme: text-like colours meet WCAG contrast on the window and the plo
 }
 
 TEST_CASE("theme: contrast_ratio is WCAG's (black on white 21, a colour on itself 1, symmetric)") {
-  CHECK(contrast_ratio(IM_COL32(0, 0, 0, 255), IM_COL32(255, 255, 255, 255)) == doctest::Approx(21.0));
-  CHECK(contrast_ratio(IM_COL32(119, 119, 119, 255), IM_COL32(119, 119, 119, 255)) == doctest::Approx(1.0));
+  CHECK(contrast_ratio(IM_COL32(0, 0, 0, 255), IM_COL32(255, 255, 255, 255)) ==
+        doctest::Approx(21.0));
+  CHECK(contrast_ratio(IM_COL32(119, 119, 119, 255), IM_COL32(119, 119, 119, 255)) ==
+        doctest::Approx(1.0));
   // #777 on white is the classic borderline case: 4.48.
-  CHECK(contrast_ratio(IM_COL32(255, 255, 255, 255), IM_COL32(119, 119, 119, 255)) == doctest::Approx(4.48).epsilon(0.01));
+  CHECK(contrast_ratio(IM_COL32(255, 255, 255, 255), IM_COL32(119, 119, 119, 255)) ==
+        doctest::Approx(4.48).epsilon(0.01));
 }
 
-TEST_CASE("theme: the ImGui style carries the theme's text and backgrounds, and the plot fill matches") {
+TEST_CASE(
+    "theme: the ImGui style carries the theme's text and backgrounds, and the plot fill matches") {
   for (Theme t : kAllThemes) {
     const ImGuiStyle s = theme_style(t);
     const ThemeColors& k = theme_colors(t);
@@ -115,19 +124,25 @@ TEST_CASE("theme: the ImGui style carries the theme's text and backgrounds, and 
     CHECK(ImGui::ColorConvertFloat4ToU32(s.Colors[ImGuiCol_WindowBg]) == k.window_bg);
     // views/plot/plot.cpp fills a plot with the window colour moved 4 % toward the text.
     const ImVec4 bg = s.Colors[ImGuiCol_WindowBg], tx = s.Colors[ImGuiCol_Text];
-    const ImVec4 fill(bg.x + (tx.x - bg.x) * 0.04f, bg.y + (tx.y - bg.y) * 0.04f, bg.z + (tx.z - bg.z) * 0.04f, 1.0f);
+    const ImVec4 fill(bg.x + (tx.x - bg.x) * 0.04f, bg.y + (tx.y - bg.y) * 0.04f,
+                      bg.z + (tx.z - bg.z) * 0.04f, 1.0f);
     const ImVec4 plot_bg = colour_vec(k.plot_bg);
     CHECK(std::fabs(plot_bg.x - fill.x) < 2.0f / 255);
     CHECK(std::fabs(plot_bg.y - fill.y) < 2.0f / 255);
     CHECK(std::fabs(plot_bg.z - fill.z) < 2.0f / 255);
-    // Frames are visible on the light and high-contrast themes (a border, since the fill is close to the window).
+    // Frames are visible on the light and high-contrast themes (a border, since the fill is close
+    // to the window).
     if (t != Theme::Dark) CHECK(s.FrameBorderSize >= 1.0f);
   }
 }
 
-TEST_CASE("palette: colour-blind-safe palettes stay apart under protanopia, deuteranopia and tritanopia") {
-  const std::pair<const char*, const Matrix3*> sims[] = {
-      {"normal", &kNormal}, {"protanopia", &kProtanopia}, {"deuteranopia", &kDeuteranopia}, {"tritanopia", &kTritanopia}};
+TEST_CASE(
+    "palette: colour-blind-safe palettes stay apart under protanopia, deuteranopia and "
+    "tritanopia") {
+  const std::pair<const char*, const Matrix3*> sims[] = {{"normal", &kNormal},
+                                                         {"protanopia", &kProtanopia},
+                                                         {"deuteranopia", &kDeuteranopia},
+                                                         {"tritanopia", &kTritanopia}};
   for (Palette p : kAllPalettes) {
     if (!safe(p)) continue;
     for (Theme t : kAllThemes)
@@ -147,7 +162,8 @@ TEST_CASE("palette: colour-blind-safe palettes stay apart under protanopia, deut
   CHECK(min_delta_e(grey_labels, kProtanopia) < kMinDeltaE);
 }
 
-TEST_CASE("palette: enough colours (8 optimizers, 10 classes), and no class colour is a cluster colour") {
+TEST_CASE(
+    "palette: enough colours (8 optimizers, 10 classes), and no class colour is a cluster colour") {
   for (Palette p : kAllPalettes)
     for (Theme t : kAllThemes) {
       CAPTURE(std::string(palette_name(p)));
@@ -200,8 +216,10 @@ TEST_CASE("set_theme gives the palette to the plot library, Classic restores its
   CHECK(&colors() == &theme_colors(Theme::Light));
   const std::vector<uint32_t> cat = categorical_rgb(Palette::OkabeIto, Theme::Light);
   REQUIRE(plot::GetColormapSize(plot::Colormap::Categorical) == static_cast<int>(cat.size()));
-  for (size_t i = 0; i < cat.size(); ++i) CHECK(plot::GetColormapColor(static_cast<int>(i)) == opaque(cat[i]));
-  CHECK(plot::GetColormapColor(static_cast<int>(cat.size())) == plot::GetColormapColor(0));  // wraps
+  for (size_t i = 0; i < cat.size(); ++i)
+    CHECK(plot::GetColormapColor(static_cast<int>(i)) == opaque(cat[i]));
+  CHECK(plot::GetColormapColor(static_cast<int>(cat.size())) ==
+        plot::GetColormapColor(0));  // wraps
   const std::vector<uint32_t> labels = label_rgb(Palette::OkabeIto, Theme::Light);
   for (size_t i = 0; i < labels.size(); ++i)
     CHECK(plot::GetColormapColor(static_cast<int>(i), plot::Colormap::Labels) == opaque(labels[i]));
@@ -211,7 +229,8 @@ TEST_CASE("set_theme gives the palette to the plot library, Classic restores its
   set_theme(Theme::Dark, Palette::Classic);
   CHECK(contrast_ratio(plot::SampleColormap(0.5, plot::Colormap::Diverging), white) > 8.0);
   for (int i = 0; i < plot::GetDefaultColormapSize(plot::Colormap::Categorical); ++i)
-    CHECK(plot::GetColormapColor(i) == plot::GetDefaultColormapColor(i, plot::Colormap::Categorical));
+    CHECK(plot::GetColormapColor(i) ==
+          plot::GetDefaultColormapColor(i, plot::Colormap::Categorical));
   // Okabe-Ito's black becomes light grey on a dark background (black would vanish there).
   for (uint32_t c : categorical_rgb(Palette::OkabeIto, Theme::Dark))
     CHECK(contrast_ratio(opaque(c), theme_colors(Theme::Dark).plot_bg) >= 2.0);
@@ -224,7 +243,8 @@ TEST_CASE("legible: a palette colour as text is darkened on a light window until
   REQUIRE(contrast_ratio(yellow, colors().window_bg) < 2.0);
   const ImU32 y = ImGui::ColorConvertFloat4ToU32(legible(yellow));
   CHECK(contrast_ratio(y, colors().window_bg) >= 4.5);
-  CHECK(ImGui::ColorConvertFloat4ToU32(legible(colors().text)) == colors().text);  // already legible: unchanged
+  CHECK(ImGui::ColorConvertFloat4ToU32(legible(colors().text)) ==
+        colors().text);  // already legible: unchanged
   set_theme(Theme::Dark, Palette::OkabeIto);
   CHECK(ImGui::ColorConvertFloat4ToU32(legible(yellow)) == yellow);
 }

@@ -88,9 +88,9 @@ enum class LineStyle { Solid, Dashed, Dotted };
 // Built-in colour tables. Categorical (default: Tableau 10) colours clusters and series; Labels
 // (default: Paul Tol's "muted", colour-blind safe, 10 entries) colours known classes, so that a
 // class is never mistaken for a cluster of the same colour. Both tables can be replaced
-// (SetColormapColors: the lab's theme sets its colour-blind-safe palette there). Diverging (purple - dark grey - green, 9 entries)
-// shows values on both sides of a centre (a GAN discriminator's D = 1/2) on a dark background
-// (a light theme sets a light-centred one).
+// (SetColormapColors: the lab's theme sets its colour-blind-safe palette there). Diverging (purple
+// - dark grey - green, 9 entries) shows values on both sides of a centre (a GAN discriminator's D =
+// 1/2) on a dark background (a light theme sets a light-centred one).
 enum class Colormap { Categorical, Viridis, Gray, Labels, Diverging };
 
 // "Use the next categorical palette colour" (also usable as "no colour" for Spec::fill_color).

@@ -114,7 +114,8 @@ ImU32 GetDefaultColormapColor(int i, Colormap cmap) {
 }
 
 int GetColormapSize(Colormap cmap) {
-    if (const ColorTable* t = replaceable_table(cmap); t != nullptr && t->count > 0) return t->count;
+    if (const ColorTable* t = replaceable_table(cmap); t != nullptr && t->count > 0)
+        return t->count;
     return GetDefaultColormapSize(cmap);
 }
 
@@ -142,7 +143,8 @@ ImU32 SampleColormap(double t, Colormap cmap) {
         const double va = (ca >> sh) & 0xFF, vb = (cb >> sh) & 0xFF;
         return static_cast<ImU32>(va + (vb - va) * w + 0.5);
     };
-    return IM_COL32(mix(a, b, IM_COL32_R_SHIFT), mix(a, b, IM_COL32_G_SHIFT), mix(a, b, IM_COL32_B_SHIFT), 255);
+    return IM_COL32(mix(a, b, IM_COL32_R_SHIFT), mix(a, b, IM_COL32_G_SHIFT),
+                    mix(a, b, IM_COL32_B_SHIFT), 255);
 }
 
 // ---- [SECTION] helpers (hashing, quad writer, sprites, image cache) ---------------------------
@@ -1065,7 +1067,9 @@ void PlotArrow(const char* label_id, double x0, double y0, double x1, double y1,
             const float ux = dx / len, uy = dy / len;
             const float hl = std::min(head, len);
             const ImVec2 base(b.x - ux * hl, b.y - uy * hl);
-            if (len > hl) c.draw_list->AddLine(a, ImVec2(base.x + ux * 0.5f, base.y + uy * 0.5f), col, LineWeight(spec));
+            if (len > hl)
+                c.draw_list->AddLine(a, ImVec2(base.x + ux * 0.5f, base.y + uy * 0.5f), col,
+                                     LineWeight(spec));
             const float hw = hl * 0.5f;
             c.draw_list->AddTriangleFilled(b, ImVec2(base.x - uy * hw, base.y + ux * hw),
                                            ImVec2(base.x + uy * hw, base.y - ux * hw), col);
@@ -1102,7 +1106,9 @@ void PlotEllipse(const char* label_id, double cx, double cy, double a, double b,
             pts[i] = PlotToPixels(cx + ct * ex - s * ey, cy + s * ex + ct * ey);
         }
         if (spec.fill_color != kAutoColor) c.draw_list->AddConvexPolyFilled(pts, kSeg, spec.fill_color);
-        if (spec.line_weight > 0.0f) c.draw_list->AddPolyline(pts, kSeg, it->used_color, ImDrawFlags_Closed, LineWeight(spec));
+        if (spec.line_weight > 0.0f)
+            c.draw_list->AddPolyline(pts, kSeg, it->used_color, ImDrawFlags_Closed,
+                                     LineWeight(spec));
     }
     c.item = nullptr;
 }
@@ -1130,8 +1136,8 @@ void PlotPolygon(const char* label_id, const double* xs, const double* ys, int n
         if ((fill & IM_COL32_A_MASK) != 0) c.draw_list->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), fill);
     }
     if (spec.line_weight > 0.0f && pts.size() >= 2)
-        c.draw_list->AddPolyline(pts.data(), static_cast<int>(pts.size()), it->used_color, ImDrawFlags_Closed,
-                                 LineWeight(spec));
+        c.draw_list->AddPolyline(pts.data(), static_cast<int>(pts.size()), it->used_color,
+                                 ImDrawFlags_Closed, LineWeight(spec));
     c.item = nullptr;
 }
 

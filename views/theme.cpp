@@ -360,6 +360,7 @@ ImGuiStyle theme_style(Theme t) {
       s.FrameBorderSize = 1.0f;
       s.ChildBorderSize = 1.0f;
       s.PopupBorderSize = 1.5f;
+      s.WindowBorderSize = 1.0f;  // floating windows (the sweep) stand out from the black
       c[ImGuiCol_ChildBg] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
       c[ImGuiCol_PopupBg] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);
       c[ImGuiCol_MenuBarBg] = ImVec4(0.0f, 0.0f, 0.0f, 1.0f);

@@ -5,6 +5,7 @@
 #include "app/gl_textures.h"
 #include "app/png_export.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -67,31 +68,6 @@ bool save_png(const std::string& path, int w, int h, std::string* error) {
     return false;
   }
   return true;
-}
-
-// The lab's style at UI scale 1, built from ImGui's defaults (never from the
-// current, possibly scaled, style: scaling is applied once, on a fresh copy).
-ImGuiStyle base_style() {
-  ImGuiStyle s;  // ImGui's default sizes and dark colours
-  ImGui::StyleColorsDark(&s);
-  s.WindowRounding = 0.0f;
-  s.FrameRounding = 3.0f;
-  s.GrabRounding = 3.0f;
-  s.ChildRounding = 3.0f;
-  s.PopupRounding = 3.0f;
-  s.FramePadding = ImVec2(6, 4);
-  s.ItemSpacing = ImVec2(8, 6);
-  s.WindowBorderSize = 0.0f;
-  ImVec4* c = s.Colors;
-  c[ImGuiCol_WindowBg] = ImVec4(0.105f, 0.11f, 0.125f, 1.0f);
-  c[ImGuiCol_ChildBg] = ImVec4(0.12f, 0.125f, 0.14f, 1.0f);
-  c[ImGuiCol_MenuBarBg] = ImVec4(0.14f, 0.15f, 0.17f, 1.0f);
-  c[ImGuiCol_Header] = ImVec4(0.22f, 0.32f, 0.48f, 0.8f);
-  c[ImGuiCol_HeaderHovered] = ImVec4(0.26f, 0.40f, 0.60f, 0.9f);
-  c[ImGuiCol_Button] = ImVec4(0.20f, 0.27f, 0.38f, 1.0f);
-  c[ImGuiCol_ButtonHovered] = ImVec4(0.27f, 0.38f, 0.55f, 1.0f);
-  c[ImGuiCol_FrameBg] = ImVec4(0.17f, 0.18f, 0.21f, 1.0f);
-  return s;
 }
 
 }  // namespace
@@ -282,9 +258,15 @@ void App::apply_ui_scale() {
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();
-  // Rebuilt from the base on every change: scaling the current style again
+  // The theme and palette (an unknown saved name falls back to the defaults: Light, Okabe-Ito).
+  Theme theme = Theme::Light;
+  Palette palette = Palette::OkabeIto;
+  if (!parse_theme(settings_.theme, &theme)) settings_.theme = theme_name(theme);
+  if (!parse_palette(settings_.palette, &palette)) settings_.palette = palette_name(palette);
+  set_theme(theme, palette);
+  // Rebuilt from the theme's style at scale 1 on every change: scaling the current style again
   // would compound (1 -> 2 -> 1.25 must equal starting at 1.25).
-  ImGuiStyle style = base_style();
+  ImGuiStyle style = theme_style(theme);
   style.ScaleAllSizes(scale);
   ImGui::GetStyle() = style;
   applied_scale_ = scale;
@@ -378,6 +360,8 @@ bool App::start_state() {
 int App::run() {
   settings_ = load_settings();
   if (opts_.scale > 0) settings_.ui_scale = opts_.scale;
+  if (!opts_.theme.empty()) settings_.theme = opts_.theme;
+  if (!opts_.palette.empty()) settings_.palette = opts_.palette;
   reload_presets();
   if (!start_state()) return 2;
   if (!init_window()) return 2;
@@ -418,7 +402,8 @@ int App::run() {
     int fb_w = 0, fb_h = 0;
     glfwGetFramebufferSize(window_, &fb_w, &fb_h);
     glViewport(0, 0, fb_w, fb_h);
-    glClearColor(0.1f, 0.1f, 0.11f, 1.0f);
+    const ImVec4 clear = colour_vec(colors().window_bg);
+    glClearColor(clear.x, clear.y, clear.z, 1.0f);
     glClear(GL_COLOR_BUFFER_BIT);
     ImGui_ImplOpenGL3_RenderDrawData(ImGui::GetDrawData());
     export_pngs_after_render(fb_w, fb_h);
@@ -472,6 +457,19 @@ int App::run() {
 }
 
 int run_gui(const GuiOptions& opts) {
+  // --theme / --palette are checked here, where the names are known (views/theme.h).
+  Theme theme;
+  Palette palette;
+  if (!opts.theme.empty() && !parse_theme(opts.theme, &theme)) {
+    std::cerr << "cilab: error: --theme: unknown theme '" << opts.theme
+              << "'; valid: " << theme_names() << "\n";
+    return 2;
+  }
+  if (!opts.palette.empty() && !parse_palette(opts.palette, &palette)) {
+    std::cerr << "cilab: error: --palette: unknown palette '" << opts.palette
+              << "'; valid: " << palette_names() << "\n";
+    return 2;
+  }
   App app(opts);
   return app.run();
 }

@@ -57,6 +57,10 @@ class App {
   bool init_window();
   void shutdown();
   void apply_ui_scale();
+  // View > Theme and View > Palette (radio items); set_theme_setting changes either (an empty
+  // name keeps it) and has apply_ui_scale() apply it before the next frame.
+  void draw_theme_menus();
+  void set_theme_setting(const std::string& theme, const std::string& palette);
   bool start_state();
 
   // ---- actions (every failure keeps the previous state and shows a message).

@@ -3,6 +3,7 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
+#include "views/theme.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -301,7 +302,7 @@ void App::draw_pending_status() {
   ImGui::Dummy(ImVec2(2.0f * r + 2.0f, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
   const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_since_).count();
-  ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "%s... %.1f s", label.c_str(), secs);
+  ImGui::TextColored(colour_vec(colors().accent), "%s... %.1f s", label.c_str(), secs);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The window stays live: the previous run is shown until this finishes, and kept if it fails.");
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);  // the rest of the status bar follows on this line
@@ -320,14 +321,16 @@ void App::draw_pending_overlay() {
   const ImVec2 b(a.x + box.x, a.y + box.y);
   ImDrawList* dl = ImGui::GetForegroundDrawList();  // above the view's plot children
   dl->PushClipRect(wp, ImVec2(wp.x + ws.x, wp.y + ws.y), true);
-  dl->AddRectFilled(ImVec2(wp.x, wp.y), ImVec2(wp.x + ws.x, wp.y + ws.y), IM_COL32(16, 18, 22, 90));
-  dl->AddRectFilled(a, b, IM_COL32(30, 34, 42, 235), fs * 0.3f);
+  dl->AddRectFilled(ImVec2(wp.x, wp.y), ImVec2(wp.x + ws.x, wp.y + ws.y),
+                    with_alpha(colors().window_bg, 90));
+  dl->AddRectFilled(a, b, colors().overlay_bg, fs * 0.3f);
+  dl->AddRect(a, b, colors().node_border, fs * 0.3f);
   const float r = fs * 0.45f;
   const ImVec2 c(a.x + fs * 1.2f, (a.y + b.y) * 0.5f);
   const float a0 = static_cast<float>(ImGui::GetTime()) * 6.0f;
   dl->PathArcTo(c, r, a0, a0 + 4.2f, 16);
-  dl->PathStroke(IM_COL32(255, 217, 102, 255), 0, std::max(1.5f, r * 0.35f));
-  dl->AddText(ImVec2(a.x + fs * 2.2f, a.y + fs * 0.6f), IM_COL32(255, 217, 102, 255), text.c_str());
+  dl->PathStroke(colors().accent, 0, std::max(1.5f, r * 0.35f));
+  dl->AddText(ImVec2(a.x + fs * 2.2f, a.y + fs * 0.6f), colors().accent, text.c_str());
   dl->PopClipRect();
 }
 

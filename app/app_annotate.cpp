@@ -3,6 +3,7 @@
 // strokes stay on screen until E clears them. While the pen is on, an
 // invisible window over everything takes the mouse, so drawing never pans a plot.
 #include "app/app.h"
+#include "views/theme.h"
 
 #include <imgui.h>
 
@@ -13,8 +14,7 @@ namespace cilab {
 namespace {
 
 constexpr double kTrailSeconds = 0.35;  // the laser's trail
-const ImU32 kLaser = IM_COL32(255, 40, 40, 255);
-const ImU32 kPen = IM_COL32(255, 200, 0, 235);
+const ImU32 kLaser = IM_COL32(255, 40, 40, 255);  // red reads on every theme
 
 }  // namespace
 
@@ -51,8 +51,10 @@ void App::draw_annotations() {
   }
   ImDrawList* dl = ImGui::GetForegroundDrawList();
   for (const std::vector<ImVec2>& s : strokes_) {
-    if (s.size() == 1) dl->AddCircleFilled(s[0], 2.5f * scale, kPen);
-    else if (s.size() > 1) dl->AddPolyline(s.data(), static_cast<int>(s.size()), kPen, 0, 3.5f * scale);
+    if (s.size() == 1)
+      dl->AddCircleFilled(s[0], 2.5f * scale, colors().annotation);
+    else if (s.size() > 1)
+      dl->AddPolyline(s.data(), static_cast<int>(s.size()), colors().annotation, 0, 3.5f * scale);
   }
   if (annotate_ == Annotate::Laser && ImGui::IsMousePosValid()) {
     const double now = ImGui::GetTime();
@@ -70,8 +72,9 @@ void App::draw_annotations() {
     const char* msg = annotate_ == Annotate::Pen ? "pen: drag to draw (P off, E clears)" : "laser pointer (L off)";
     const ImVec2 size = ImGui::CalcTextSize(msg);
     const ImVec2 at(io.DisplaySize.x - size.x - 12.0f, io.DisplaySize.y - size.y - 8.0f);
-    dl->AddRectFilled(ImVec2(at.x - 6, at.y - 3), ImVec2(at.x + size.x + 6, at.y + size.y + 3), IM_COL32(0, 0, 0, 170), 4.0f);
-    dl->AddText(at, annotate_ == Annotate::Pen ? kPen : kLaser, msg);
+    dl->AddRectFilled(ImVec2(at.x - 6, at.y - 3), ImVec2(at.x + size.x + 6, at.y + size.y + 3),
+                      colors().overlay_bg, 4.0f);
+    dl->AddText(at, annotate_ == Annotate::Pen ? colors().annotation : kLaser, msg);
   }
 }
 

@@ -5,6 +5,7 @@
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
 #include "views/metrics_view.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <GLFW/glfw3.h>
@@ -21,23 +22,10 @@
 namespace cilab {
 namespace {
 
-const ImVec4 kErrorColor(1.0f, 0.42f, 0.38f, 1.0f);
-const ImVec4 kDimColor(0.62f, 0.65f, 0.70f, 1.0f);
 // Classes a user can draw (the label palette has 10 colours).
 constexpr int kMaxDrawnClasses = 10;
 // Most lines the module list shows before it scrolls.
 constexpr float kBrowserMaxLines = 9.0f;
-
-ImVec4 status_color(Status s) {
-  switch (s) {
-    case Status::Running: return ImVec4(0.55f, 0.80f, 1.0f, 1.0f);
-    case Status::Converged: return ImVec4(0.45f, 0.90f, 0.50f, 1.0f);
-    case Status::Stopped: return ImVec4(0.95f, 0.80f, 0.35f, 1.0f);
-    case Status::Diverged:
-    case Status::Failed: return kErrorColor;
-  }
-  return kDimColor;
-}
 
 std::string param_tooltip(const ParamSpec& s) {
   std::ostringstream os;
@@ -270,6 +258,7 @@ void App::draw_menu_bar() {
     if (ImGui::IsItemDeactivatedAfterEdit()) scale_dirty_ = true;
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Font size for lecture halls (Ctrl+= / Ctrl+-). Saved between runs.");
+    draw_theme_menus();
     ImGui::EndMenu();
   }
   if (ImGui::BeginMenu("Help")) {
@@ -278,6 +267,42 @@ void App::draw_menu_bar() {
     ImGui::EndMenu();
   }
   ImGui::EndMenuBar();
+}
+
+void App::draw_theme_menus() {
+  const bool theme_open = ImGui::BeginMenu("Theme");
+  mark_target("menu:View/Theme");
+  if (!theme_open && ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Light is made for projectors; high contrast is white on black. Saved between runs.");
+  if (theme_open) {
+    for (Theme t : kAllThemes) {
+      if (ImGui::MenuItem(theme_title(t), nullptr, settings_.theme == theme_name(t)))
+        set_theme_setting(theme_name(t), "");
+      mark_target(std::string("menu:View/Theme/") + theme_name(t));
+    }
+    ImGui::EndMenu();
+  }
+  const bool palette_open = ImGui::BeginMenu("Palette");
+  mark_target("menu:View/Palette");
+  if (!palette_open && ImGui::IsItemHovered())
+    ImGui::SetTooltip(
+        "Colours of clusters, series and classes. Okabe-Ito and Tol's bright stay apart under\n"
+        "every common colour-vision deficiency. Saved between runs.");
+  if (palette_open) {
+    for (Palette p : kAllPalettes) {
+      if (ImGui::MenuItem(palette_title(p), nullptr, settings_.palette == palette_name(p)))
+        set_theme_setting("", palette_name(p));
+      mark_target(std::string("menu:View/Palette/") + palette_name(p));
+    }
+    ImGui::EndMenu();
+  }
+}
+
+void App::set_theme_setting(const std::string& theme, const std::string& palette) {
+  if (!theme.empty()) settings_.theme = theme;
+  if (!palette.empty()) settings_.palette = palette;
+  scale_dirty_ = true;  // apply_ui_scale() sets the theme and rebuilds the style
 }
 
 void App::draw_transport() {
@@ -364,15 +389,15 @@ void App::draw_error_banner() {
       info_.clear();
       return;
     }
-    ImGui::TextColored(ImVec4(0.55f, 0.9f, 0.55f, 1.0f), "%s", info_.c_str());
+    ImGui::TextColored(colour_vec(colors().good), "%s", info_.c_str());
     return;
   }
   if (error_.empty()) return;
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.35f, 0.10f, 0.10f, 1.0f));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, colors().error_bg);
   const float h = ImGui::GetTextLineHeightWithSpacing() * 2.2f;
   ImGui::BeginChild("error", ImVec2(0, h), true);
   ImGui::PushTextWrapPos(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 5);
-  ImGui::TextColored(kErrorColor, "%s", error_.c_str());
+  ImGui::TextColored(colour_vec(colors().error), "%s", error_.c_str());
   ImGui::PopTextWrapPos();
   ImGui::SameLine(ImGui::GetContentRegionAvail().x - ImGui::GetFontSize() * 3.5f);
   if (ImGui::Button("Dismiss")) error_.clear();
@@ -413,7 +438,7 @@ void App::draw_module_browser() {
   const float cap = std::max(line * 4, std::min(line * kBrowserMaxLines, ImGui::GetContentRegionAvail().y * 0.35f));
   ImGui::BeginChild("##module_list", ImVec2(0, std::min(full, cap)), false);
   for (const std::string& ch : chapters) {
-    ImGui::TextColored(kDimColor, "%s", ch.c_str());
+    ImGui::TextColored(colour_vec(colors().text_dim), "%s", ch.c_str());
     for (const ModuleInfo* m : by_chapter[ch]) {
       ImGui::Indent();
       const bool current = m->name == module_name_;
@@ -442,14 +467,16 @@ void App::draw_data_panel() {
   if (!ImGui::CollapsingHeader("Data", ImGuiTreeNodeFlags_DefaultOpen)) return;
   if (const ModuleInfo* info = runner_->info(); info && !info->needs_dataset) {
     ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(kDimColor, "%s needs no data: what you load here is used only where a parameter "
-                       "asks for it (see the parameter tooltips).", info->name.c_str());
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "%s needs no data: what you load here is used only where a parameter "
+                       "asks for it (see the parameter tooltips).",
+                       info->name.c_str());
     ImGui::PopTextWrapPos();
   }
   if (data_) {
     ImGui::PushTextWrapPos(0);
     ImGui::TextUnformatted(describe(*data_).c_str());
-    ImGui::TextColored(kDimColor, "%s", data_->source.c_str());
+    ImGui::TextColored(colour_vec(colors().text_dim), "%s", data_->source.c_str());
     ImGui::PopTextWrapPos();
   }
   const std::vector<DatasetInfo>& infos = builtin_datasets();
@@ -723,7 +750,7 @@ void App::draw_center(float width, float height) {
       draw_run_view(*view_, *runner_, shown_, metric_history, running_, intents);
       apply_intents(intents);
     } else {
-      ImGui::TextColored(kDimColor, "No run yet: choose a module and data on the left.");
+      ImGui::TextColored(colour_vec(colors().text_dim), "No run yet: choose a module and data on the left.");
     }
     draw_pending_overlay();
     ImGui::EndChild();
@@ -740,18 +767,18 @@ void App::draw_center(float width, float height) {
       const std::shared_ptr<const Snapshot>& snap = side ? c.shown : shown_;
       const bool editing = (side == 1) == edit_b_;
       // The letter in the run's colour in the metrics strip; "editing" marks the panel's run.
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(compare_color(side)), "%s", side ? "B" : "A");
+      ImGui::TextColored(legible(compare_color(side)), "%s", side ? "B" : "A");
       if (ImGui::IsItemClicked()) edit_b_ = side == 1;
       if (ImGui::IsItemHovered()) ImGui::SetTooltip("Click: the parameter panel edits run %s", side ? "B" : "A");
       if (editing) {
         ImGui::SameLine();
-        ImGui::TextColored(kDimColor, "(editing)");
+        ImGui::TextColored(colour_vec(colors().text_dim), "(editing)");
       }
       ImGui::SameLine();
       ImGui::TextUnformatted(snap ? position_label(*snap, r.info()).c_str() : "starting...");
       if (snap && snap->status != Status::Running) {
         ImGui::SameLine();
-        ImGui::TextColored(status_color(snap->status), "%s", status_name(snap->status));
+        ImGui::TextColored(status_colour(snap->status), "%s", status_name(snap->status));
       }
       std::string mine;  // this run's values of the parameters that differ
       for (const CompareDiff& d : compare_diff_list()) mine += (mine.empty() ? "" : ", ") + d.name + "=" + (side ? d.b : d.a);
@@ -794,7 +821,7 @@ void App::draw_presentation_readouts() {
   const std::shared_ptr<const Snapshot>& snap = shown_;
   const ModuleInfo* info = runner_->info();
   if (big_font_) ImGui::PushFont(big_font_);
-  const ImVec4 label(0.65f, 0.7f, 0.8f, 1.0f);
+  const ImVec4 label = colour_vec(colors().text_dim);
   if (snap) {
     ImGui::TextUnformatted(position_label(*snap, info).c_str());
     ImGui::SameLine(0.0f, ImGui::GetFontSize());
@@ -842,7 +869,7 @@ void App::draw_presentation_readouts() {
 void App::draw_status_bar() {
   draw_pending_status();  // "restarting... 1.2 s" with a spinner while an edit is under way
   if (anim_ && !anim_->window) {
-    ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.4f, 1.0f), "exporting the animation: frame %zu of %zu (Esc cancels)",
+    ImGui::TextColored(colour_vec(colors().warning), "exporting the animation: frame %zu of %zu (Esc cancels)",
                        anim_->next + 1, anim_->iterations.size());
     ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
   }
@@ -858,30 +885,33 @@ void App::draw_status_bar() {
     const bool paused = snap->status == Status::Running && !runner_->playing();
     const char* state = paused ? "paused" : status_name(snap->status);
     ImGui::SameLine(0, gap);
-    ImGui::TextColored(paused ? kDimColor : status_color(snap->status), "%s", state);
+    ImGui::TextColored(paused ? colour_vec(colors().text_dim) : status_colour(snap->status), "%s",
+                       state);
     full = at + "   " + state;
     if (!snap->message.empty()) {
       ImGui::SameLine(0, gap);
-      ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed ? kErrorColor : kDimColor,
+      ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed
+                             ? colour_vec(colors().error)
+                             : colour_vec(colors().text_dim),
                          "%s", snap->message.c_str());
       full += "\n" + snap->message;
     }
   }
   if (!settings_.show_browser || !settings_.show_data || !settings_.show_params || !settings_.show_metrics) {
     ImGui::SameLine(0, gap);
-    ImGui::TextColored(kDimColor, "hidden panels: View > Reset layout");
+    ImGui::TextColored(colour_vec(colors().text_dim), "hidden panels: View > Reset layout");
     full += "\nSome panels are hidden: the View menu shows them one by one, or all with Reset layout.";
   }
   char timing[160];
   std::snprintf(timing, sizeof timing, "step %.2f ms   frame %.1f ms   history %.1f MiB", runner_->last_step_ms(),
                 last_frame_ms_, runner_->history_bytes() / 1048576.0);
   ImGui::SameLine(0, gap);
-  ImGui::TextColored(kDimColor, "%s", timing);
+  ImGui::TextColored(colour_vec(colors().text_dim), "%s", timing);
   full += std::string("\n") + timing;
   if (data_) {
     const std::string d = describe(*data_);
     ImGui::SameLine(0, gap);
-    ImGui::TextColored(kDimColor, "%s", d.c_str());
+    ImGui::TextColored(colour_vec(colors().text_dim), "%s", d.c_str());
     full += "\n" + d;
   }
   ImGui::EndGroup();
@@ -922,7 +952,8 @@ void App::draw_about() {
     if (ImGui::Begin("About CILab", &show_about_, ImGuiWindowFlags_AlwaysAutoResize)) {
       ImGui::Text("CILab %s", CILAB_VERSION);
       ImGui::TextUnformatted("An interactive lab for the Computational Intelligence course.");
-      ImGui::TextColored(kDimColor, "Dear ImGui %s, Eigen %d.%d.%d", IMGUI_VERSION, 3, 4, 0);
+      ImGui::TextColored(colour_vec(colors().text_dim), "Dear ImGui %s, Eigen %d.%d.%d",
+                         IMGUI_VERSION, 3, 4, 0);
     }
     ImGui::End();
   }

@@ -1,9 +1,10 @@
 // The Presets menu (shipped demos grouped by chapter, and the user's own),
 // opening a preset, its note box, and Save as preset.
 #include "algorithms/core/registry.h"
-#include "algorithms/data/datasets.h"
 #include "algorithms/data/csv_writer.h"
+#include "algorithms/data/datasets.h"
 #include "app/app.h"
+#include "views/theme.h"
 
 #include <imgui.h>
 
@@ -17,8 +18,6 @@
 
 namespace cilab {
 namespace {
-
-const ImVec4 kNoteColour(0.98f, 0.86f, 0.45f, 1.0f);
 
 // ImGui 1.86 has no std::string InputText: a fixed buffer edited in place.
 bool input_string(const char* label, std::string& s, size_t capacity, bool multiline, float height = 0.0f) {
@@ -472,7 +471,7 @@ void App::draw_presets_menu() {
   if (ImGui::MenuItem("Reload presets")) reload_presets();
   if (!preset_errors_.empty()) {
     ImGui::Separator();
-    ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%d preset file(s) could not be read",
+    ImGui::TextColored(colour_vec(colors().error), "%d preset file(s) could not be read",
                        static_cast<int>(preset_errors_.size()));
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -495,9 +494,9 @@ float App::draw_preset_note(float width) {
   const float text_h = static_cast<float>(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
   const float h = std::min(ImGui::GetTextLineHeightWithSpacing() + text_h + 2.0f * style.WindowPadding.y + 4.0f,
                            ImGui::GetIO().DisplaySize.y * 0.3f);
-  ImGui::PushStyleColor(ImGuiCol_ChildBg, ImVec4(0.25f, 0.22f, 0.10f, 0.55f));
+  ImGui::PushStyleColor(ImGuiCol_ChildBg, colors().note_bg);
   ImGui::BeginChild("preset_note", ImVec2(width, h), true);
-  ImGui::TextColored(kNoteColour, "Preset: %s", preset_shown_->title.c_str());
+  ImGui::TextColored(colour_vec(colors().accent), "Preset: %s", preset_shown_->title.c_str());
   ImGui::SameLine(width - 2.0f * style.WindowPadding.x - ImGui::CalcTextSize("Hide").x - 2.0f * style.FramePadding.x);
   if (ImGui::SmallButton("Hide")) preset_note_open_ = false;
   mark_target("preset-note:hide");

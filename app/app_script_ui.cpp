@@ -18,6 +18,7 @@
 // "menu:View", "menu:View/Reset layout" (named with mark_target() when drawn;
 // a popup's items exist once it has been open for a frame: `wait 1` first).
 #include "app/app.h"
+#include "views/theme.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -98,6 +99,21 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
     }
     settings_.ui_scale = s;
     scale_dirty_ = true;
+    return true;
+  }
+  if (cmd == "theme" || cmd == "palette") {  // theme NAME, palette NAME: as the View menu does
+    std::string name;
+    in >> name;
+    Theme t;
+    Palette p;
+    if (cmd == "theme" && !parse_theme(name, &t))
+      fail("theme: unknown theme '" + name + "'; valid: " + theme_names());
+    else if (cmd == "palette" && !parse_palette(name, &p))
+      fail("palette: unknown palette '" + name + "'; valid: " + palette_names());
+    else if (cmd == "theme")
+      set_theme_setting(name, "");
+    else
+      set_theme_setting("", name);
     return true;
   }
   if (cmd != "expect") return false;

@@ -6,6 +6,7 @@
 #include "algorithms/core/registry.h"
 #include "app/app.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
 
 #include <imgui.h>
 
@@ -15,8 +16,6 @@
 
 namespace cilab {
 namespace {
-
-const ImVec4 kDim(0.6f, 0.6f, 0.6f, 1.0f);
 
 // The parameters a sweep can vary: numbers and choices (not text, lists or compounds).
 bool sweepable(const ParamSpec& s) {
@@ -164,7 +163,8 @@ void App::draw_sweep_window() {
     ImGui::SetNextItemWidth(fs * 7.0f);
     ImGui::SliderInt("values", &sweep_n_, 2, 40);
   } else if (spec) {
-    ImGui::TextColored(kDim, "every option: %d values", static_cast<int>(spec->choices.size()));
+    ImGui::TextColored(colour_vec(colors().text_dim), "every option: %d values",
+                       static_cast<int>(spec->choices.size()));
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(fs * 6.0f);
@@ -202,11 +202,14 @@ void App::draw_sweep_window() {
     ImGui::ProgressBar(static_cast<float>(rows.size()) / static_cast<float>(total), ImVec2(-1.0f, 0.0f), label);
   }
   if (rows.empty() || sweep_spec_.axes.empty()) {
-    ImGui::TextColored(kDim, "No results yet: choose a parameter and Start.");
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "No results yet: choose a parameter and Start.");
     ImGui::End();
     return;
   }
-  if (other_module) ImGui::TextColored(kDim, "(results of %s: open it again to click a run)", sweep_module_.c_str());
+  if (other_module)
+    ImGui::TextColored(colour_vec(colors().text_dim),
+                       "(results of %s: open it again to click a run)", sweep_module_.c_str());
   // The metric.
   ImGui::SetNextItemWidth(fs * 12.0f);
   const char* metric_name =
@@ -248,18 +251,18 @@ void App::draw_sweep_window() {
     plot::Spec band;
     band.line_style = plot::LineStyle::Dashed;
     band.line_weight = 1.0f;
-    band.color = IM_COL32(150, 150, 150, 220);
+    band.color = with_alpha(colors().neutral, 220);
     if (sweep_spec_.seeds.size() > 1) {
       plot::PlotLine("mean ± 1 sd over seeds", xs.data(), lo.data(), static_cast<int>(xs.size()), band);
       plot::PlotLine("##mean + sd", xs.data(), hi.data(), static_cast<int>(xs.size()), band);
     }
     plot::Spec line;
     line.marker = plot::Marker::Circle;
-    line.color = IM_COL32(31, 119, 180, 255);
+    line.color = plot::GetColormapColor(0);
     plot::PlotLine(sweep_spec_.seeds.size() > 1 ? "mean over seeds" : "final value", xs.data(), mean.data(),
                    static_cast<int>(xs.size()), line);
     plot::Spec dots;
-    dots.color = IM_COL32(255, 127, 14, 255);
+    dots.color = plot::GetColormapColor(1);
     dots.fill_alpha = 0.6f;
     dots.marker_size = 3.0f;
     plot::PlotScatter("one run (click: open it)", sx.data(), sy.data(), static_cast<int>(sx.size()), dots);
@@ -293,7 +296,8 @@ void App::draw_sweep_window() {
   if (failed) {
     for (const SweepRow& r : rows)
       if (!r.error.empty()) {
-        ImGui::TextColored(ImVec4(1.0f, 0.5f, 0.4f, 1.0f), "%zu run(s) failed, e.g. %s", failed, r.error.c_str());
+        ImGui::TextColored(colour_vec(colors().error), "%zu run(s) failed, e.g. %s", failed,
+                           r.error.c_str());
         break;
       }
   }

@@ -1,4 +1,5 @@
 #include "app/file_browser.h"
+#include "views/theme.h"
 
 #include <imgui.h>
 
@@ -116,7 +117,8 @@ bool FileBrowser::draw() {
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Type a folder or a file path and press Enter.\nCSV/TSV (header optional, a 'label' "
                         "column or a text last column gives classes), IDX (.gz or raw).");
-    if (!list_error_.empty()) ImGui::TextColored(ImVec4(1, 0.4f, 0.4f, 1), "%s", list_error_.c_str());
+    if (!list_error_.empty())
+      ImGui::TextColored(colour_vec(colors().error), "%s", list_error_.c_str());
     const float footer = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
     if (ImGui::BeginChild("entries", ImVec2(0, -footer), true)) {
       for (int i = 0; i < static_cast<int>(entries_.size()); ++i) {

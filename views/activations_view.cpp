@@ -1,4 +1,5 @@
 #include "views/activations_view.h"
+#include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
 
@@ -16,14 +17,14 @@
 namespace cilab {
 namespace {
 
-constexpr ImU32 kFColor = IM_COL32(86, 180, 233, 255);      // f
-constexpr ImU32 kDColor = IM_COL32(230, 159, 0, 255);       // f'
-constexpr ImU32 kSatColor = IM_COL32(200, 80, 80, 60);      // saturated stretches
-constexpr ImU32 kNormW = IM_COL32(0, 158, 115, 255);        // ||dL/dW_l||
-constexpr ImU32 kNormH = IM_COL32(204, 121, 167, 255);      // ||dL/dh_l||
-constexpr ImU32 kNormZ = IM_COL32(240, 228, 66, 255);       // ||dL/dz_l||
-const ImVec4 kBad(1.0f, 0.55f, 0.35f, 1.0f);            // vanishing / exploding
-const ImVec4 kGood(0.45f, 0.85f, 0.5f, 1.0f);           // stable
+ImU32 f_colour() { return plot::GetColormapColor(1); }         // f
+ImU32 d_colour() { return plot::GetColormapColor(0); }         // f'
+ImU32 sat_colour() { return with_alpha(colors().error, 60); }  // saturated stretches
+ImU32 norm_w_colour() { return plot::GetColormapColor(2); }    // ||dL/dW_l||
+ImU32 norm_h_colour() { return plot::GetColormapColor(5); }    // ||dL/dh_l||
+ImU32 norm_z_colour() { return plot::GetColormapColor(3); }    // ||dL/dz_l||
+ImVec4 bad_colour() { return colour_vec(colors().error); }     // vanishing / exploding
+ImVec4 good_colour() { return colour_vec(colors().good); }     // stable
 constexpr int kCurveSamples = 400;
 constexpr double kVanishing = 0.1;  // grad_ratio below: vanishing; above 1 / this: exploding
 
@@ -172,12 +173,16 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
        true);
   bool bad = false;
   const std::string read = reading(s, &bad);
+  const ImVec4 read_colour = bad ? bad_colour() : good_colour();
   item(read,
-       "The backward signal: Frobenius norm of dL/dh_1 (after L - 1 layers) against the upstream dL/dh_L = "
-       "G / n. Each layer multiplies it by f'(z_l) elementwise and by W_l: ||dL/dz_l|| <= max|f'| ||dL/dh_l|| "
-       "and ||dL/dh_{l-1}|| <= ||W_l||_2 ||dL/dz_l||, so with sigmoid (max f' = 1/4) it shrinks unless "
+       "The backward signal: Frobenius norm of dL/dh_1 (after L - 1 layers) against the upstream "
+       "dL/dh_L = "
+       "G / n. Each layer multiplies it by f'(z_l) elementwise and by W_l: ||dL/dz_l|| <= max|f'| "
+       "||dL/dh_l|| "
+       "and ||dL/dh_{l-1}|| <= ||W_l||_2 ||dL/dz_l||, so with sigmoid (max f' = 1/4) it shrinks "
+       "unless "
        "||W||_2 > 4; a gain > 1 grows it. Per-layer factor = ratio^(1/(L-1)).",
-       false, bad ? &kBad : &kGood);
+       false, &read_colour);
   const double wr = s.metrics.size() > Activations::kMetricWeightGradRatio ? s.metrics[Activations::kMetricWeightGradRatio] : NAN;
   const double sr = s.metrics.size() > Activations::kMetricSignalRatio ? s.metrics[Activations::kMetricSignalRatio] : NAN;
   if (s.layers > 1) {
@@ -198,7 +203,7 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
        "(the shaded stretches of the left plot): almost no gradient passes them. For ReLU these are the dead "
        "units (z <= 0).",
        false);
-  if (!s.message.empty()) ImGui::TextColored(kBad, "%s", s.message.c_str());
+  if (!s.message.empty()) ImGui::TextColored(bad_colour(), "%s", s.message.c_str());
 
   // ---- layout: three plots on top, two heatmaps below.
   refresh_grids(s);
@@ -245,15 +250,15 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
   legend_room("##f_room", 0.0, y_room);
   const char* sat_label = "saturated";
   plot::Spec sat_spec;
-  sat_spec.color = kSatColor;
-  sat_spec.fill_color = kSatColor;
+  sat_spec.color = sat_colour();
+  sat_spec.fill_color = sat_colour();
   sat_spec.flags = plot::ItemFlags_NoFit;
   if (plot::BeginItem(sat_label, sat_spec)) {
     ImDrawList* dl = plot::GetPlotDrawList();
     for (const ZInterval& iv : saturation_intervals(a, s.saturation, lim.x_min, lim.x_max)) {
       const ImVec2 p0 = plot::PlotToPixels(iv.lo, lim.y_max), p1 = plot::PlotToPixels(iv.hi, lim.y_min);
       dl->AddRectFilled(ImVec2(std::min(p0.x, p1.x), std::min(p0.y, p1.y)),
-                        ImVec2(std::max(p0.x, p1.x), std::max(p0.y, p1.y)), kSatColor);
+                        ImVec2(std::max(p0.x, p1.x), std::max(p0.y, p1.y)), sat_colour());
     }
     plot::EndItem();
   }
@@ -264,7 +269,7 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
     char label[48];
     std::snprintf(label, sizeof label, "z of layer %d", ol);
     plot::Spec zs_spec;
-    zs_spec.color = IM_COL32(160, 160, 175, 255);
+    zs_spec.color = with_alpha(colors().neutral, 255);
     zs_spec.flags = plot::ItemFlags_NoFit;
     if (plot::BeginItem(label, zs_spec)) {
       const double* row = h.row(h.pre, ol - 1);
@@ -277,7 +282,8 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
         if (row[k] <= 0) continue;
         const ImVec2 p0 = plot::PlotToPixels(h.pre_lo + k * dx, base + row[k] * scale);
         const ImVec2 p1 = plot::PlotToPixels(h.pre_lo + (k + 1) * dx, base);
-        dl->AddRectFilled(ImVec2(p0.x, p0.y), ImVec2(std::max(p1.x, p0.x + 1.0f), p1.y), IM_COL32(160, 160, 175, 90));
+        dl->AddRectFilled(ImVec2(p0.x, p0.y), ImVec2(std::max(p1.x, p0.x + 1.0f), p1.y),
+                          with_alpha(colors().neutral, 90));
       }
       plot::EndItem();
     }
@@ -288,8 +294,8 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
     fs[i] = nn::activation_value(a, zs[i]);
     ds[i] = nn::activation_derivative(a, zs[i]);
   }
-  plot::PlotLine("f(z)", zs, fs, kCurveSamples, line_spec(kFColor));
-  plot::PlotLine("f'(z)", zs, ds, kCurveSamples, line_spec(kDColor));
+  plot::PlotLine("f(z)", zs, fs, kCurveSamples, line_spec(f_colour()));
+  plot::PlotLine("f'(z)", zs, ds, kCurveSamples, line_spec(d_colour()));
   if (plot::IsPlotHovered()) {
     const double z = plot::GetPlotMousePos().x;
     const double d = nn::activation_derivative(a, z);
@@ -329,9 +335,12 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
         hi = std::max(hi, x);
       }
   if (hi > 0) legend_room("##norms_room", 1.0, hi * std::max(10.0, hi / lo));
-  plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n, line_spec(kNormW, plot::Marker::Circle));
-  plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n, line_spec(kNormH, plot::Marker::Square, 1.5f));
-  plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n, line_spec(kNormZ, plot::Marker::Diamond, 1.5f));
+  plot::PlotLine("||dL/dW_l||", xs.data(), nw.data(), n,
+                 line_spec(norm_w_colour(), plot::Marker::Circle));
+  plot::PlotLine("||dL/dh_l||", xs.data(), nh.data(), n,
+                 line_spec(norm_h_colour(), plot::Marker::Square, 1.5f));
+  plot::PlotLine("||dL/dz_l||", xs.data(), nz.data(), n,
+                 line_spec(norm_z_colour(), plot::Marker::Diamond, 1.5f));
   if (plot::IsPlotHovered()) {
     const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
@@ -367,9 +376,11 @@ void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, flo
         hi = std::max(hi, x);
       }
   legend_room("##stats_room", 1.0, hi + 1.3 * std::max(hi - lo, 0.1));
-  plot::PlotLine("mean h_l", xs.data(), mean.data(), n, line_spec(kFColor, plot::Marker::Circle));
-  plot::PlotLine("std h_l", xs.data(), sd.data(), n, line_spec(kDColor, plot::Marker::Square));
-  plot::PlotLine("saturated", xs.data(), sat.data(), n, line_spec(IM_COL32(200, 80, 80, 255), plot::Marker::Diamond));
+  plot::PlotLine("mean h_l", xs.data(), mean.data(), n,
+                 line_spec(f_colour(), plot::Marker::Circle));
+  plot::PlotLine("std h_l", xs.data(), sd.data(), n, line_spec(d_colour(), plot::Marker::Square));
+  plot::PlotLine("saturated", xs.data(), sat.data(), n,
+                 line_spec(colors().error, plot::Marker::Diamond));
   if (plot::IsPlotHovered()) {
     const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];

@@ -7,6 +7,7 @@
 #include "views/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/scatter_projection.h"
+#include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
 
@@ -61,18 +62,18 @@ void key_line(const std::vector<std::pair<const char*, ImU32>>& entries) {
   for (const auto& [name, colour] : entries) {
     const std::string t = std::string("-- ") + name;
     if (!first) same_line_if_fits(ImGui::CalcTextSize(t.c_str()).x, ImGui::GetFontSize());
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colour), "%s", t.c_str());
+    ImGui::TextColored(legible(colour), "%s", t.c_str());
     first = false;
   }
 }
 
-const ImU32 kTrainColour = IM_COL32(90, 160, 255, 255);
-const ImU32 kTestColour = IM_COL32(255, 150, 60, 255);
-const ImU32 kPcaColour = IM_COL32(235, 235, 235, 255);
-const ImU32 kNoiseColour = IM_COL32(255, 110, 110, 255);
-const ImU32 kBatchColour = IM_COL32(150, 150, 150, 140);
-const ImU32 kProductColour = IM_COL32(120, 220, 120, 255);
-const ImU32 kOrthoColour = IM_COL32(220, 120, 255, 255);
+ImU32 train_colour() { return plot::GetColormapColor(1); }
+ImU32 test_colour() { return plot::GetColormapColor(0); }
+ImU32 pca_colour() { return colors().text; }
+ImU32 noise_colour() { return colors().error; }
+ImU32 batch_colour() { return with_alpha(colors().neutral, 140); }
+ImU32 product_colour() { return plot::GetColormapColor(2); }
+ImU32 ortho_colour() { return plot::GetColormapColor(5); }
 
 }  // namespace
 
@@ -156,7 +157,7 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
                      : s.phase == 2 ? "backward done: dL/dtheta by the chain rule"
                                     : nullptr;
   if (what) {
-    ImGui::TextColored(kReadoutWarn, "%s", what);
+    ImGui::TextColored(readout_warn(), "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -164,7 +165,7 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.metrics[Autoencoder::kMetricLr];
     rewind_button_ = draw_diverged_banner(s, ctx, Autoencoder::kMetricBatchLoss, lr, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
+    ImGui::TextColored(readout_warn(), "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }
@@ -300,26 +301,29 @@ void AutoencoderView::draw_reconstructions(const AutoencoderSnapshot& s, ImVec2 
     seg.push_back(pic.rec_y[static_cast<size_t>(i)]);
   }
   plot::Spec ss;
-  ss.color = IM_COL32(200, 200, 200, 70);
+  ss.color = with_alpha(colors().text_dim, 70);
   ss.line_weight = 1.0f;
   plot::PlotSegments("x -> x_hat", seg.data(), pic.rows, ss);
   plot::Spec rec;
-  rec.color = IM_COL32(255, 255, 255, 230);
+  rec.color = with_alpha(colors().text, 230);
   rec.marker = plot::Marker::Circle;
   rec.marker_size = 2.0f;
   plot::PlotScatter("reconstructions x_hat", pic.rec_x.data(), pic.rec_y.data(), pic.rows, rec);
   for (size_t l = 0; l < pic.mesh_x.size(); ++l) {
     plot::Spec ms;
-    ms.color = IM_COL32(255, 200, 80, 200);
+    ms.color = with_alpha(colors().accent, 200);
     ms.line_weight = 1.5f;
     if (l > 0) ms.flags = plot::ItemFlags_NoLegend;
     plot::PlotLine(s.m == 1 ? "decoder(line of z)" : "decoder(grid of z)", pic.mesh_x[l].data(), pic.mesh_y[l].data(),
                    static_cast<int>(pic.mesh_x[l].size()), ms);
   }
   plot::EndPlot();
-  tooltip_text("The rows (class colours), their reconstructions x_hat (white) joined by grey segments, and in orange "
-               "the decoder's image of a line (m = 1) or grid (m = 2) over the codes' range: the learned manifold. "
-               "d = 3 is drawn on the training rows' top two principal axes.");
+  tooltip_text(
+      "The rows (class colours), their reconstructions x_hat (text colour) joined by grey "
+      "segments, and in the accent "
+      "the decoder's image of a line (m = 1) or grid (m = 2) over the codes' range: the learned "
+      "manifold. "
+      "d = 3 is drawn on the training rows' top two principal axes.");
 }
 
 void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
@@ -401,10 +405,10 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
   const bool has_test = s.data->n_test() > 0;
   const double ey = s.metrics[Autoencoder::kMetricEckartYoung], floor = s.metrics[Autoencoder::kMetricNoiseFloor];
   // Each plot is titled by its colour key (a legend would cover the curves of these small plots).
-  std::vector<std::pair<const char*, ImU32>> keys = {{"train", kTrainColour}};
-  if (has_test) keys.push_back({"test", kTestColour});
-  if (std::isfinite(ey)) keys.push_back({"PCA", kPcaColour});
-  if (std::isfinite(floor)) keys.push_back({"noise", kNoiseColour});
+  std::vector<std::pair<const char*, ImU32>> keys = {{"train", train_colour()}};
+  if (has_test) keys.push_back({"test", test_colour()});
+  if (std::isfinite(ey)) keys.push_back({"PCA", pca_colour()});
+  if (std::isfinite(floor)) keys.push_back({"noise", noise_colour()});
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
   if (s.linear && !both) {
     if (ImGui::RadioButton("loss", !subspace_only_)) subspace_only_ = false;
@@ -427,15 +431,15 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
         by.push_back(hst[i][Autoencoder::kMetricBatchLoss]);
       }
       plot::Spec faint;
-      faint.color = kBatchColour;
+      faint.color = batch_colour();
       faint.line_weight = 1.0f;
       plot::PlotLine("batch", bx.data(), by.data(), static_cast<int>(bx.size()), faint);
     }
     plot::Spec m;
     m.marker = plot::Marker::Circle;
-    m.color = kTrainColour;
+    m.color = train_colour();
     plot::PlotLine("train", ep.data(), trl.data(), n, m);
-    m.color = kTestColour;
+    m.color = test_colour();
     if (has_test) plot::PlotLine("test", ep.data(), tel.data(), n, m);
     const double xs[2] = {0, x_end};
     auto hline = [&](const char* label, double y, ImU32 col) {
@@ -446,8 +450,8 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
       sp.line_style = plot::LineStyle::Dashed;
       plot::PlotLine(label, xs, ys, 2, sp);
     };
-    hline("PCA (Eckart-Young)", ey, kPcaColour);
-    hline("noise floor d sigma^2/2", floor, kNoiseColour);
+    hline("PCA (Eckart-Young)", ey, pca_colour());
+    hline("noise floor d sigma^2/2", floor, noise_colour());
     plot::EndPlot();
   }
   if (show_loss)
@@ -456,9 +460,9 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
                "same m, (1/2N) sum_{i>m} sigma_i^2 (Eckart-Young), and with noise the floor d sigma^2 / 2 = "
                "E 1/2 ||x - x_eta||^2.");
   if (show_sub) {
-    std::vector<std::pair<const char*, ImU32>> keys2 = {{"angle", kTrainColour},
-                                                        {"VW-UU^T", kProductColour}};
-    if (s.tied) keys2.push_back({"WW^T-I", kOrthoColour});
+    std::vector<std::pair<const char*, ImU32>> keys2 = {{"angle", train_colour()},
+                                                        {"VW-UU^T", product_colour()}};
+    if (s.tied) keys2.push_back({"WW^T-I", ortho_colour()});
     key_line(keys2);
     if (plot::BeginPlot("Distance to PCA's subspace##ae", ImVec2(size.x, h), plot::PlotFlags_NoLegend | plot::PlotFlags_NoTitle)) {
       plot::SetupAxes("epoch", "rad or norm", plot::AxisFlags_AutoFit, plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
@@ -473,11 +477,11 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
           orth.push_back(hst[i][Autoencoder::kMetricOrthoDefect]);
         }
         plot::Spec sp;
-        sp.color = kTrainColour;
+        sp.color = train_colour();
         plot::PlotLine("max principal angle", bx.data(), ang.data(), static_cast<int>(bx.size()), sp);
-        sp.color = kProductColour;
+        sp.color = product_colour();
         plot::PlotLine("||VW - U_m U_m^T||_F", bx.data(), prod.data(), static_cast<int>(bx.size()), sp);
-        sp.color = kOrthoColour;
+        sp.color = ortho_colour();
         if (s.tied) plot::PlotLine("||WW^T - I||_F", bx.data(), orth.data(), static_cast<int>(bx.size()), sp);
       }
       plot::EndPlot();

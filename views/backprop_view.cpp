@@ -3,6 +3,7 @@
 #include "views/backprop_view.h"
 #include "views/backprop_view_internal.h"
 #include "views/metrics_view.h"
+#include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
 
@@ -26,20 +27,24 @@ namespace {
 constexpr int kKeyNextSample = 'N';
 constexpr int kKeyEdgeLabels = 'E';
 
-constexpr ImU32 kPositive = IM_COL32(86, 180, 233, 255);   // w > 0
-constexpr ImU32 kNegative = IM_COL32(230, 159, 0, 255);    // w < 0
-constexpr ImU32 kCurrent = IM_COL32(240, 228, 66, 255);    // the node of this step
-constexpr ImU32 kForward = IM_COL32(86, 180, 233, 200);    // computed in the forward pass
-constexpr ImU32 kBackward = IM_COL32(213, 94, 0, 220);     // dL/dz known
-constexpr ImU32 kNodeFill = IM_COL32(40, 44, 52, 255);
-constexpr ImU32 kNodeIdle = IM_COL32(110, 110, 120, 200);
-constexpr ImU32 kLabelBg = IM_COL32(20, 22, 28, 220);
-const ImVec4 kGood(0.35f, 0.8f, 0.45f, 1.0f);
-const ImVec4 kFair(0.95f, 0.8f, 0.3f, 1.0f);
-const ImVec4 kBad(1.0f, 0.4f, 0.35f, 1.0f);
+ImU32 positive_colour() { return colors().positive; }  // w > 0
+ImU32 negative_colour() { return colors().negative; }  // w < 0
+ImU32 current_colour() { return colors().accent; }     // the node of this step
+ImU32 forward_colour() {
+  return with_alpha(colors().positive, 200);
+}  // computed in the forward pass
+ImU32 backward_colour() { return with_alpha(colors().error, 220); }  // dL/dz known
+ImU32 node_fill_colour() { return colors().node_fill; }
+ImU32 node_idle_colour() { return with_alpha(colors().node_border, 200); }
+ImU32 label_bg_colour() { return colors().overlay_bg; }
+ImVec4 good_colour() { return colour_vec(colors().good); }
+ImVec4 fair_colour() { return colour_vec(colors().warning); }
+ImVec4 bad_colour() { return colour_vec(colors().error); }
 
 // The colour of a relative error: < 1e-6 good, < 1e-3 suspicious, else wrong.
-ImVec4 error_colour(double e) { return !(e < 1e-3) ? kBad : e < 1e-6 ? kGood : kFair; }
+ImVec4 error_colour(double e) {
+  return !(e < 1e-3) ? bad_colour() : e < 1e-6 ? good_colour() : fair_colour();
+}
 
 std::string caption(const BackpropSnapshot& s, const ModuleInfo* info) {
   const std::string at = position_label(s, info, true);
@@ -87,11 +92,12 @@ void wrapped_equation(const std::string& text, float width) {
   if (!line.empty()) flush();
 }
 
-// A label with a dark background centred at `c` (edge annotations).
+// A label on the overlay background centred at `c` (edge annotations).
 void edge_label(ImDrawList* dl, ImVec2 c, const std::string& text, ImU32 colour) {
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
   const ImVec2 p(c.x - ts.x * 0.5f, c.y - ts.y * 0.5f);
-  dl->AddRectFilled(ImVec2(p.x - 2, p.y - 1), ImVec2(p.x + ts.x + 2, p.y + ts.y + 1), kLabelBg, 3.0f);
+  dl->AddRectFilled(ImVec2(p.x - 2, p.y - 1), ImVec2(p.x + ts.x + 2, p.y + ts.y + 1),
+                    label_bg_colour(), 3.0f);
   ImGui::SetCursorScreenPos(p);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
   ImGui::TextUnformatted(text.c_str());
@@ -116,10 +122,12 @@ void BackpropView::draw_controls(const Snapshot& snap_base, const ViewContext&) 
   if (!s || !s->graph) return;
   ImGui::TextDisabled("View");
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("Edges: blue w > 0, orange w < 0, width ~ |w|. Labels: w in the forward pass; backward, "
-                      "yellow: dL/dw = dL/dz * a_prev on the current neuron's inputs and w = dz_next/da on its "
-                      "outputs (a narrow gap shows the number only). Nodes: blue = computed, red = dL/dz known, "
-                      "yellow = this step.");
+  ImGui::TextDisabled(
+      "Edges: blue w > 0, orange w < 0, width ~ |w|. Labels: w in the forward pass; backward, "
+      "highlighted: dL/dw = dL/dz * a_prev on the current neuron's inputs and w = dz_next/da on "
+      "its "
+      "outputs (a narrow gap shows the number only). Nodes: blue = computed, red = dL/dz known, "
+      "highlighted = this step.");
   ImGui::PopTextWrapPos();
   ImGui::Checkbox("label every edge (E)", &all_edge_labels);
   tooltip_text("Off: only the edges of the current node carry labels (forward: the weight w; backward: "
@@ -152,7 +160,7 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
   tooltip_text("One iteration = one training step on one mini-batch. Its sub-steps (S) walk the graph: the "
                "forward pass neuron by neuron, the loss, the backward pass from the output back, the update. "
                "Right arrow: a whole step; Left: back.");
-  if (!s.message.empty()) ImGui::TextColored(kBad, "%s", s.message.c_str());
+  if (!s.message.empty()) ImGui::TextColored(bad_colour(), "%s", s.message.c_str());
   if (s.trace) {
     const BackpropTrace& tr = *s.trace;
     const int n = std::clamp(sample, 0, B - 1);
@@ -252,7 +260,8 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         const ImVec2 a = node_pos(l - 1, i, in), b = l == L ? node_pos(L, 0, 2) : node_pos(l, j, out);
         const ImVec2 p0(a.x + box_w, a.y + box_h * 0.5f), p1(b.x, b.y + box_h * 0.5f);
         const float thick = 1.0f + 3.5f * static_cast<float>(std::abs(wv) / wmax);
-        dl->AddLine(p0, p1, with_alpha(wv >= 0 ? kPositive : kNegative, 170), thick);
+        dl->AddLine(p0, p1, with_alpha(wv >= 0 ? positive_colour() : negative_colour(), 170),
+                    thick);
         const bool fwd_here = cur && cur->kind == WalkStep::Kind::Forward && cur->layer == l && cur->neuron == j;
         const bool bwd_here = cur && cur->kind == WalkStep::Kind::Backward && cur->layer == l && cur->neuron == j;
         const bool bwd_out = cur && cur->kind == WalkStep::Kind::Backward && cur->layer == l - 1 && cur->neuron == i;
@@ -269,18 +278,19 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         } else if (fwd_here || all_edge_labels) {
           text = "w " + short_num(wv);
         }
-        // A narrow gap keeps only the number (the colour says which: yellow = this step's dL/dw or w).
+        // A narrow gap keeps only the number (the colour says which: the accent = this step's dL/dw
+        // or w).
         const float gap_w = p1.x - p0.x;
         if (!text.empty() && ImGui::CalcTextSize(text.c_str()).x > gap_w * 1.1f) text = text.substr(text.find(' ') + 1);
         if (!text.empty())
           labels.push_back({ImVec2(p0.x + (p1.x - p0.x) * t, p0.y + (p1.y - p0.y) * t), text,
-                            (bwd_here || bwd_out) ? kCurrent : IM_COL32(220, 220, 225, 255)});
+                            (bwd_here || bwd_out) ? current_colour() : colors().text});
       }
   }
   // The output feeds the loss, drawn under it.
   const ImVec2 out_pos = node_pos(L, 0, 2), loss_pos = node_pos(L, 1, 2);
-  dl->AddLine(ImVec2(out_pos.x + box_w * 0.5f, out_pos.y + box_h), ImVec2(loss_pos.x + box_w * 0.5f, loss_pos.y),
-              kNodeIdle, 2.0f);
+  dl->AddLine(ImVec2(out_pos.x + box_w * 0.5f, out_pos.y + box_h),
+              ImVec2(loss_pos.x + box_w * 0.5f, loss_pos.y), node_idle_colour(), 2.0f);
 
   // ---- nodes.
   // Node (layer c, neuron j); the output and the loss share column L.
@@ -289,13 +299,13 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
     const ImVec2 p = c > L ? node_pos(L, 1, 2) : c == L ? node_pos(L, 0, 2) : node_pos(c, j, count);
     const ImVec2 q(p.x + box_w, p.y + box_h);
     node_rects_.push_back({c, j, ImVec4(p.x, p.y, q.x, q.y)});
-    dl->AddRectFilled(p, q, kNodeFill, F * 0.4f);
-    dl->AddRect(p, q, current ? kCurrent : border, F * 0.4f, 0, current ? 3.0f : 1.5f);
+    dl->AddRectFilled(p, q, node_fill_colour(), F * 0.4f);
+    dl->AddRect(p, q, current ? current_colour() : border, F * 0.4f, 0, current ? 3.0f : 1.5f);
     ImGui::PushClipRect(p, q, true);
     for (size_t k = 0; k < lines.size(); ++k)
       if (!lines[k].empty())
         text_at(ImVec2(p.x + pad, p.y + pad + static_cast<float>(k) * line), lines[k],
-                k == 0 ? IM_COL32(255, 255, 255, 255) : 0);
+                k == 0 ? colors().text : 0);
     ImGui::PopClipRect();
     // The whole box shows the tooltip.
     if (ImGui::IsMouseHoveringRect(p, q) && ImGui::IsWindowHovered() && !tip.empty()) {
@@ -310,8 +320,9 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
   for (int i = 0; i < g.widths[0]; ++i) {
     std::vector<std::string> lines = {g.input_names[static_cast<size_t>(i)]};
     if (tr) lines.push_back("= " + short_num(tr->x(n, i)));
-    node(0, i, g.widths[0], lines, "Input x[" + std::to_string(i) + "]: a feature of the sample, a_0 = x.",
-         tr ? kForward : kNodeIdle, false);
+    node(0, i, g.widths[0], lines,
+         "Input x[" + std::to_string(i) + "]: a feature of the sample, a_0 = x.",
+         tr ? forward_colour() : node_idle_colour(), false);
   }
   for (int l = 1; l <= L; ++l) {
     const int count = g.widths[static_cast<size_t>(l)];
@@ -337,7 +348,11 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
         lines.push_back(fwd && g.loss == 1 ? "p " + short_num(1.0 / (1.0 + std::exp(-tr->z[k](n, j)))) : "");
       }
       lines.push_back(bwd ? "dL/dz " + short_num(tr->delta[k](n, j)) : "");
-      node(l, j, count, lines, tip, bwd ? kBackward : fwd ? kForward : kNodeIdle, here);
+      node(l, j, count, lines, tip,
+           bwd   ? backward_colour()
+           : fwd ? forward_colour()
+                 : node_idle_colour(),
+           here);
     }
   }
   {
@@ -350,7 +365,7 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
     const std::string tip = g.loss == 1 ? "Binary cross-entropy with logits: l = max(y,0) - y t + log(1 + e^-|y|); "
                                           "L = (1/B) sum_n l_n. dL/dy = (sigmoid(y) - t) / B."
                                         : "Squared error l = (y - t)^2; L = (1/B) sum_n l_n. dL/dy = 2 (y - t) / B.";
-    node(L + 1, 0, 1, lines, tip, lv ? kBackward : kNodeIdle, here);
+    node(L + 1, 0, 1, lines, tip, lv ? backward_colour() : node_idle_colour(), here);
   }
   for (const Label& lab : labels) edge_label(dl, lab.at, lab.text, lab.colour);
   ImGui::SetWindowFontScale(1.0f);
@@ -373,10 +388,14 @@ void BackpropView::draw_side_panel(const BackpropSnapshot& s, ImVec2 size) {
 
 void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
   ImGui::TextDisabled("Gradient check");
-  tooltip_text("For every parameter: the backprop gradient (the network library's backward pass), the central "
-               "finite difference (L(theta + h e_p) - L(theta - h e_p)) / 2h on the same mini-batch (h = fd_step), "
-               "and the relative error |g - g_fd| / max(|g|, |g_fd|, 1e-8). Green < 1e-6, yellow < 1e-3, red: "
-               "wrong (or a ReLU kink within h). The same table as `cilab run backprop`.");
+  tooltip_text(
+      "For every parameter: the backprop gradient (the network library's backward pass), the "
+      "central "
+      "finite difference (L(theta + h e_p) - L(theta - h e_p)) / 2h on the same mini-batch (h = "
+      "fd_step), "
+      "and the relative error |g - g_fd| / max(|g|, |g_fd|, 1e-8). Green < 1e-6, amber < 1e-3, "
+      "red: "
+      "wrong (or a ReLU kink within h). The same table as `cilab run backprop`.");
   if (s.trace && !s.table.empty()) {
     double worst = 0;
     for (const std::vector<double>& r : s.table) worst = std::max(worst, r[2]);
@@ -420,7 +439,7 @@ void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
     const bool known = s.trace && revealed(s, WalkStep::Kind::Backward, layer, neuron);
     const bool here = cur && cur->kind == WalkStep::Kind::Backward && cur->layer == layer && cur->neuron == neuron;
     ImGui::TableNextRow();
-    if (here) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(kCurrent, 60));
+    if (here) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(current_colour(), 60));
     ImGui::TableNextColumn();
     ImGui::TextUnformatted(g.param_names[static_cast<size_t>(p)].c_str());
     const size_t r = static_cast<size_t>(p);

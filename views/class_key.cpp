@@ -2,11 +2,14 @@
 #include "views/class_key.h"
 
 #include "views/plot/plot.h"
+#include "views/theme.h"
+#include "views/ui.h"
 
 namespace cilab {
 
 ImU32 class_colour(int c) {
-  return c >= 0 ? plot::GetColormapColor(c, plot::Colormap::Labels) : IM_COL32(200, 200, 200, 255);
+  return c >= 0 ? plot::GetColormapColor(c, plot::Colormap::Labels)
+                : with_alpha(colors().neutral, 255);
 }
 
 void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
@@ -26,9 +29,9 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float pad = (ImGui::GetTextLineHeight() - sw) / 2;
     const bool off = hidden[static_cast<size_t>(c)] != 0;
-    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad),
-                                              ImVec2(p.x + sw, p.y + pad + sw),
-                                              off ? IM_COL32(90, 90, 90, 255) : class_colour(c));
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        ImVec2(p.x, p.y + pad), ImVec2(p.x + sw, p.y + pad + sw),
+        off ? with_alpha(colors().text_dim, 90) : class_colour(c));
     ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
     if (off)

@@ -1,5 +1,6 @@
 #include "views/diverged_banner.h"
 
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <algorithm>
@@ -28,7 +29,7 @@ ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_
                             const std::vector<std::pair<std::string, double>>& rates,
                             std::vector<ViewIntent>& out) {
   if (s.status != Status::Diverged) return ImVec2(NAN, NAN);
-  ImGui::TextColored(ImVec4(1.0f, 0.45f, 0.4f, 1.0f), "%s", s.message.c_str());
+  ImGui::TextColored(colour_vec(colors().error), "%s", s.message.c_str());
   const int target = rewind_target(ctx.metric_history, loss_metric, s.iteration);
   char id[96];
   std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate%s", target,

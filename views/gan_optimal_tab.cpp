@@ -1,6 +1,7 @@
 #include "views/gan_optimal_tab.h"
 
 #include "views/plot/plot.h"
+#include "views/theme.h"
 
 #include <imgui.h>
 
@@ -15,11 +16,11 @@
 namespace cilab {
 namespace {
 
-constexpr ImU32 kDataColor = IM_COL32(31, 119, 180, 255);    // p_data
-constexpr ImU32 kGenColor = IM_COL32(255, 127, 14, 255);     // p_g
-constexpr ImU32 kOptimalColor = IM_COL32(44, 160, 44, 255);  // D*
-constexpr ImU32 kTrainedColor = IM_COL32(214, 39, 40, 255);  // trained D
-constexpr ImU32 kHalfColor = IM_COL32(150, 150, 150, 255);   // D = 1/2
+ImU32 data_colour() { return plot::GetColormapColor(3); }          // p_data
+ImU32 gen_colour() { return plot::GetColormapColor(0); }           // p_g
+ImU32 optimal_colour() { return plot::GetColormapColor(2); }       // D*
+ImU32 trained_colour() { return plot::GetColormapColor(4); }       // trained D
+ImU32 half_colour() { return with_alpha(colors().neutral, 255); }  // D = 1/2
 constexpr int kFillAlpha = 56;
 constexpr int kCurveSamples = 400;
 constexpr double kConvergedGrad = 1e-9;  // |grad V| below: D has stopped moving
@@ -185,7 +186,7 @@ void GanOptimalTab::draw_controls(float width, float height) {
   const double m = kGanOptimalMeanRange;
 
   ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kDataColor), "p_data (the data)");
+  ImGui::TextColored(legible(data_colour()), "p_data (the data)");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("2 modes", &s.data_bimodal);
   tooltip_text(
@@ -203,7 +204,7 @@ void GanOptimalTab::draw_controls(float width, float height) {
                            clamp, slider_state_);
   }
   ImGui::Separator();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kGenColor), "p_g (the generator, fixed)");
+  ImGui::TextColored(legible(gen_colour()), "p_g (the generator, fixed)");
   changed |= real_slider("mean##gen", &s.gen_mean, -m, m, "%.2f", clamp, slider_state_);
   targets_.gen_mean = item_centre();
   changed |= real_slider("sd##gen", &s.gen_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp,
@@ -225,7 +226,7 @@ void GanOptimalTab::draw_controls(float width, float height) {
   }
 
   ImGui::Separator();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kTrainedColor), "D (trained, G fixed)");
+  ImGui::TextColored(legible(trained_colour()), "D (trained, G fixed)");
   int capacity = s.degree - 1;
   if (ImGui::Combo("logit##d", &capacity, "a + bx\0a + bx + cx^2\0")) {
     s.degree = capacity + 1;
@@ -309,7 +310,7 @@ void GanOptimalTab::draw_readouts() {
   if (ImGui::BeginChild("##gan_optimal_big", ImVec2(0, big_h), false,
                         ImGuiWindowFlags_NoScrollbar)) {
     ImGui::SetWindowFontScale(big);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kOptimalColor), "%s", v_text.c_str());
+    ImGui::TextColored(legible(optimal_colour()), "%s", v_text.c_str());
     tooltip_text(
         "V(G, D*) = E_pdata[log D*(x)] + E_pg[log(1 - D*(x))] with D*(x) = p_data / (p_data + "
         "p_g): the "
@@ -319,7 +320,7 @@ void GanOptimalTab::draw_readouts() {
     ImGui::SameLine(0.0f, gap);
     ImGui::TextUnformatted("=");
     if (!wrap) ImGui::SameLine(0.0f, gap);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kOptimalColor), "%s", id_text.c_str());
+    ImGui::TextColored(legible(optimal_colour()), "%s", id_text.c_str());
     tooltip_text(
         "2 JS(p_data || p_g) - log 4, JS computed from M = (p_data + p_g) / 2, not from D*. "
         "Goodfellow et "
@@ -381,15 +382,15 @@ void GanOptimalTab::draw_plot(const ImVec2& size) {
   plot::SetupAxes("x", "p(x) and D(x), one axis");
   plot::SetupAxesLimits(lo, hi, -0.03 * top, top, plot::Cond::Always);
   plot::SetupLegend(plot::Location::NorthEast);
-  density_item("p_data(x)", xs, p, kDataColor);
-  density_item("p_g(x)", xs, q, kGenColor);
+  density_item("p_data(x)", xs, p, data_colour());
+  density_item("p_g(x)", xs, q, gen_colour());
   const double half_x[2] = {lo, hi}, half_y[2] = {0.5, 0.5};
   plot::PlotLine("D = 1/2", half_x, half_y, 2,
-                 line_spec(kHalfColor, 1.0f, plot::LineStyle::Dotted));
+                 line_spec(half_colour(), 1.0f, plot::LineStyle::Dotted));
   plot::PlotLine("D* = p_data/(p_data+p_g)", xs.data(), opt.data(), kCurveSamples,
-                 line_spec(kOptimalColor, 2.5f));
+                 line_spec(optimal_colour(), 2.5f));
   plot::PlotLine("D, trained (dashed)", xs.data(), dd.data(), kCurveSamples,
-                 line_spec(kTrainedColor, 2.0f, plot::LineStyle::Dashed));
+                 line_spec(trained_colour(), 2.0f, plot::LineStyle::Dashed));
   if (plot::IsPlotHovered()) {
     const double x = plot::GetPlotMousePos().x;
     ImGui::BeginTooltip();

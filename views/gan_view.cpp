@@ -133,7 +133,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
   const char* what =
       s.phase == 1 ? "D step done: the G step runs next (D is frozen for it)" : nullptr;
   if (what) {
-    ImGui::TextColored(kReadoutWarn, "%s", what);
+    ImGui::TextColored(readout_warn(), "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -143,7 +143,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
     rewind_button_ =
         draw_diverged_banner(s, ctx, Gan::kMetricDLoss, {{"g_lr", g}, {"d_lr", d}}, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
+    ImGui::TextColored(readout_warn(), "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }

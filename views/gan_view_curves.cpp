@@ -4,6 +4,7 @@
 
 #include "views/mosaic_plot.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <algorithm>
@@ -33,7 +34,7 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
   if (key) {
     for (size_t i = 0; i < series.size(); ++i) {
       if (i > 0) ImGui::SameLine();
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(series[i].colour), "%s", series[i].name);
+      ImGui::TextColored(legible(series[i].colour), "%s", series[i].name);
     }
     size.y -= ImGui::GetTextLineHeightWithSpacing();
   }
@@ -61,7 +62,7 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
   if (half && !hst.empty()) {
     const double x[2] = {0.0, static_cast<double>(hst.size() - 1)}, y[2] = {0.5, 0.5};
     plot::Spec dash;
-    dash.color = IM_COL32(200, 200, 200, 160);
+    dash.color = with_alpha(colors().text_dim, 170);
     dash.line_style = plot::LineStyle::Dashed;
     dash.line_weight = 1.0f;
     dash.flags = plot::ItemFlags_NoLegend;
@@ -73,7 +74,7 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
     ImGui::BeginTooltip();
     ImGui::Text("iteration %ld", it);
     for (const Series& se : series)
-      ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(se.colour), "%s = %.5g", se.name,
+      ImGui::TextColored(legible(se.colour), "%s = %.5g", se.name,
                          hst[static_cast<size_t>(it)][static_cast<size_t>(se.metric)]);
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
     ImGui::TextDisabled("%s", tip);

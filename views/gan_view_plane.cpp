@@ -5,6 +5,7 @@
 
 #include "views/plot/plot.h"
 #include "views/point_edit.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <algorithm>
@@ -16,13 +17,13 @@ namespace cilab {
 
 namespace {
 
-const ImU32 kRealColour = IM_COL32(90, 200, 255, 255);   // real samples: sky blue
-const ImU32 kFakeColour = IM_COL32(255, 150, 50, 255);   // generated samples: orange
-const ImU32 kMeshColour = IM_COL32(255, 235, 150, 110);  // the warped z grid: pale yellow
-const ImU32 kArrowColour = IM_COL32(255, 255, 255, 210);
-const ImU32 kCoveredColour = IM_COL32(255, 255, 255, 230);
-const ImU32 kMissedColour = IM_COL32(255, 90, 90, 230);
-const ImU32 kHighlight = IM_COL32(255, 215, 90, 255);
+ImU32 real_colour() { return plot::GetColormapColor(1); }         // real samples: sky blue
+ImU32 fake_colour() { return plot::GetColormapColor(0); }         // generated samples: orange
+ImU32 mesh_colour() { return with_alpha(colors().accent, 130); }  // the warped z grid
+ImU32 arrow_colour() { return with_alpha(colors().text, 210); }
+ImU32 covered_colour() { return with_alpha(colors().text, 230); }
+ImU32 missed_colour() { return with_alpha(colors().error, 230); }
+ImU32 highlight_colour() { return colors().accent; }
 // The arrows are drawn so that the longest is this share of the box's width.
 constexpr double kArrowShare = 0.08;
 
@@ -60,19 +61,19 @@ void GanView::draw_layer_toggles() {
   const Toggle toggles[] = {
       {"heatmap D(x)", &show_heatmap, 0,
        "The discriminator's output over the plane (the colour bar says what is shown)."},
-      {"real x", &show_real, kRealColour,
+      {"real x", &show_real, real_colour(),
        "Real samples x (1 000 rows of the target's pool of 20 000)."},
-      {"generated G(z)", &show_fake, kFakeColour,
+      {"generated G(z)", &show_fake, fake_colour(),
        "Generated samples G(z) of 600 fixed noise vectors z, from the latest network copy."},
-      {"z-grid mesh", &show_mesh, kMeshColour,
+      {"z-grid mesh", &show_mesh, mesh_colour(),
        "The generator's image of a regular 21 x 21 grid in z over [-3, 3]^2: how G warps the "
        "latent plane."},
-      {"arrows -dl_G/dx", &show_arrows, kArrowColour,
+      {"arrows -dl_G/dx", &show_arrows, arrow_colour(),
        "On 120 generated samples: the direction the G step moves each sample, -dl_G/dx with l_G "
        "the "
        "generator's per-sample loss, through D's input gradient."},
-      {"modes (3 sd)", &show_modes, kCoveredColour,
-       "The target's modes as 3-sd circles: white covered, red missed."},
+      {"modes (3 sd)", &show_modes, covered_colour(),
+       "The target's modes as 3-sd circles: covered in the text colour, missed in red."},
   };
   const float fs = ImGui::GetFontSize();
   for (size_t i = 0; i < sizeof toggles / sizeof toggles[0]; ++i) {
@@ -91,7 +92,7 @@ void GanView::draw_layer_toggles() {
                                                   fs * 0.3f, with_alpha(t.colour, 255));
       if (t.on == &show_modes)
         ImGui::GetWindowDrawList()->AddCircleFilled(ImVec2(p.x + fs * 1.05f, p.y + h * 0.5f),
-                                                    fs * 0.3f, kMissedColour);
+                                                    fs * 0.3f, missed_colour());
       ImGui::Dummy(ImVec2(fs * (t.on == &show_modes ? 1.4f : 0.7f), h));
     }
   }
@@ -186,7 +187,7 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
       for (int c = 0; c < n1 && n2 > 1; c += sub)
         for (int r = 0; r + 1 < n2; ++r) seg(r * n1 + c, (r + 1) * n1 + c);
       plot::Spec ms;
-      ms.color = kMeshColour;
+      ms.color = mesh_colour();
       ms.line_weight = 1.0f;
       ms.flags = plot::ItemFlags_NoFit;
       plot::PlotSegments(n2 > 1 ? "G of the z grid" : "G of the z line", xy.data(),
@@ -203,7 +204,7 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
         ys[static_cast<size_t>(i)] = uy(pool(r, 1));
       }
       plot::Spec rs;
-      rs.color = kRealColour;
+      rs.color = real_colour();
       rs.marker_size = 2.5f;
       plot::PlotScatter("real x", xs.data(), ys.data(), n, rs);
     }
@@ -222,7 +223,7 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
         }
       }
       plot::Spec fs;
-      fs.color = kFakeColour;
+      fs.color = fake_colour();
       fs.marker_size = 2.5f;
       fs.flags = plot::ItemFlags_NoFit;
       plot::PlotScatter("generated G(z)", xs.data(), ys.data(), static_cast<int>(xs.size()), fs);
@@ -237,7 +238,7 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
       if (longest > 0 && std::isfinite(longest)) {
         arrow_scale_ = kArrowShare * (ux(b.x1) - ux(b.x0)) / longest;
         plot::Spec as;
-        as.color = kArrowColour;
+        as.color = arrow_colour();
         as.line_weight = 1.2f;
         if (plot::PlotLegendEntry("-dl_G/dx (G step)", as))
           for (size_t i = 0; i < pic->arrow_dx.size(); ++i) {
@@ -247,13 +248,13 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
           }
       }
     }
-    // Modes: 3-sd circles, white when covered, red when missed.
+    // Modes: 3-sd circles, in the text colour when covered, red when missed.
     if (show_modes && !s.spec.modes.empty()) {
       const double need =
           kModeMinShare * (s.eval_fake ? static_cast<double>(s.eval_fake->rows()) : kTargetPool);
       plot::Spec cs, ms;
-      cs.color = kCoveredColour;
-      ms.color = kMissedColour;
+      cs.color = covered_colour();
+      ms.color = missed_colour();
       cs.line_weight = ms.line_weight = 1.5f;
       const bool show_c = plot::PlotLegendEntry("mode covered (3 sd)", cs);
       const bool show_m = plot::PlotLegendEntry("mode missed", ms);
@@ -322,22 +323,22 @@ void GanView::draw_diagram(const GanSnapshot& s, float width) {
   for (const Box& bx : boxes) {
     const float hw = half_w(bx);
     const ImVec2 a(bx.cx - hw, bx.cy - bh / 2), c(bx.cx + hw, bx.cy + bh / 2);
-    const ImU32 fill = bx.lit       ? IM_COL32(120, 95, 30, 255)
-                       : bx.network ? IM_COL32(60, 70, 95, 255)
-                                    : IM_COL32(45, 45, 50, 255);
+    const ImU32 fill = bx.lit       ? colors().node_lit
+                       : bx.network ? colors().node_fill
+                                    : colors().plot_bg;
     dl->AddRectFilled(a, c, fill, 4.0f);
-    dl->AddRect(a, c, bx.lit ? kHighlight : IM_COL32(150, 150, 160, 255), 4.0f, 0,
+    dl->AddRect(a, c, bx.lit ? highlight_colour() : colors().node_border, 4.0f, 0,
                 bx.lit ? 2.5f : 1.0f);
     const ImVec2 ts = ImGui::CalcTextSize(bx.text);
-    dl->AddText(ImVec2(bx.cx - ts.x / 2, bx.cy - ts.y / 2), IM_COL32(235, 235, 235, 255), bx.text);
+    dl->AddText(ImVec2(bx.cx - ts.x / 2, bx.cy - ts.y / 2), colors().text, bx.text);
   }
   auto arrow = [&](ImVec2 a, ImVec2 c) {
-    dl->AddLine(a, c, IM_COL32(200, 200, 200, 255), 1.5f);
+    dl->AddLine(a, c, colors().text_dim, 1.5f);
     const float dx = c.x - a.x, dy = c.y - a.y, len = std::max(1e-3f, std::sqrt(dx * dx + dy * dy));
     const float ux = dx / len, uy = dy / len, hs = fs * 0.35f;
     dl->AddTriangleFilled(c, ImVec2(c.x - ux * hs - uy * hs * 0.6f, c.y - uy * hs + ux * hs * 0.6f),
                           ImVec2(c.x - ux * hs + uy * hs * 0.6f, c.y - uy * hs - ux * hs * 0.6f),
-                          IM_COL32(200, 200, 200, 255));
+                          colors().text_dim);
   };
   for (int i = 0; i < 4; ++i)
     arrow(ImVec2(boxes[i].cx + half_w(boxes[i]), boxes[i].cy),
@@ -346,7 +347,7 @@ void GanView::draw_diagram(const GanSnapshot& s, float width) {
         ImVec2(boxes[3].cx - fs * 0.2f, boxes[3].cy + bh / 2));
   const char* next = g_next ? "next: G step (updates G through D; D fixed)"
                             : "next: D step (updates D on real x and G(z); G fixed)";
-  ImGui::TextColored(ImVec4(1.0f, 0.85f, 0.35f, 1.0f), "%s", next);
+  ImGui::TextColored(colour_vec(colors().accent), "%s", next);
   ImGui::TextWrapped("%s", d_formula(s.loss));
   ImGui::TextWrapped("%s", g_formula(s.loss));
   ImGui::TextDisabled("slow-mo (key M) plays the D and G sub-steps");

@@ -2,6 +2,7 @@
 // the k-means comparison plot and the side column. The model-selection sweep
 // panel and its background job live in gmm_view_select.cpp.
 #include "views/gmm_view.h"
+#include "views/theme.h"
 #include "views/view_registry.h"
 
 #include "algorithms/gmm.h"
@@ -22,9 +23,9 @@
 namespace cilab {
 namespace {
 
-constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 170);
-const ImVec4 kWarnColour(1.0f, 0.85f, 0.4f, 1.0f);
-const ImVec4 kErrorColour(1.0f, 0.45f, 0.4f, 1.0f);
+ImU32 unassigned_colour() { return with_alpha(colors().neutral, 170); }
+ImVec4 warn_colour() { return colour_vec(colors().warning); }
+ImVec4 error_colour() { return colour_vec(colors().error); }
 // Density grid resolution (cells per side) over the visible plot range.
 constexpr int kDensityGrid = 96;
 // Contour levels: log p = peak - kContourStep * i, i = 1..kContourLevels.
@@ -130,9 +131,10 @@ void GmmView::refresh_colours(const GmmSnapshot& snap, const Dataset& data) {
   // Labels depend on the data only (refresh_points resets the mode when it changes).
   const uint64_t serial = mode == 1 ? 0 : snap.serial.value;
   if (serial == colours_serial_ && mode == colours_mode_ && colours_shown_ == shown_ &&
-      static_cast<int>(colours_.size()) == n)
+      colours_theme_ == theme_serial() && static_cast<int>(colours_.size()) == n)
     return;
   colours_serial_ = serial;
+  colours_theme_ = theme_serial();
   colours_mode_ = mode;
   colours_shown_ = shown_;
   std::vector<ImU32>& next = next_colours_;
@@ -141,13 +143,13 @@ void GmmView::refresh_colours(const GmmSnapshot& snap, const Dataset& data) {
     if (publish_colours(colours_, next, colours_version_)) ++colour_refreshes_;
   };
   if (mode == 1) {
-    label_colours(data, shown_, 200, kUnassigned, next);
+    label_colours(data, shown_, 200, unassigned_colour(), next);
     publish();
     return;
   }
   const Eigen::MatrixXd* q = snap.resp.get();
   if (!q || q->rows() != n || q->cols() == 0) {
-    std::fill(next.begin(), next.end(), kUnassigned);
+    std::fill(next.begin(), next.end(), unassigned_colour());
     publish();
     return;
   }
@@ -251,10 +253,13 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     const int j = snap.collapsed;
     if (j >= 0) {
       const double ev = j < static_cast<int>(snap.min_eigenvalue.size()) ? snap.min_eigenvalue[j] : NAN;
-      ImGui::TextColored(kErrorColour, "Diverged: component %d collapsed - Sigma_%d is singular (smallest eigenvalue "
-                                       "%.3g), the likelihood is unbounded.", j, j, ev);
+      ImGui::TextColored(
+          error_colour(),
+          "Diverged: component %d collapsed - Sigma_%d is singular (smallest eigenvalue "
+          "%.3g), the likelihood is unbounded.",
+          j, j, ev);
     } else {
-      ImGui::TextColored(kErrorColour, "Diverged: the log-likelihood is no longer finite.");
+      ImGui::TextColored(error_colour(), "Diverged: the log-likelihood is no longer finite.");
     }
     if (!snap.message.empty()) tooltip_text(snap.message.c_str());
     ImGui::PushTextWrapPos(0.0f);
@@ -275,8 +280,9 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     tooltip_text("Goes back to the last iteration before the collapse began (finite log-likelihood, every "
                  "covariance still well conditioned), then sets reg (reg_covar) = 1e-6; EM continues from there.");
   } else if (unplaced > 0 && snap.iteration == 0 && snap.phase == 0) {
-    ImGui::TextColored(kWarnColour, "Manual init: click in the plot to place mean %d (%d of %d placed)", k - unplaced,
-                       k - unplaced, k);
+    ImGui::TextColored(warn_colour(),
+                       "Manual init: click in the plot to place mean %d (%d of %d placed)",
+                       k - unplaced, k - unplaced, k);
   } else {
     // The singularity warning before it happens.
     int worst = -1;
@@ -284,11 +290,12 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     for (int j = 0; j < static_cast<int>(snap.min_eigenvalue.size()); ++j)
       if (snap.min_eigenvalue[j] < worst_ev) worst_ev = snap.min_eigenvalue[j], worst = j;
     if (worst >= 0 && worst_ev < 1e-4 * data_scale_)
-      ImGui::TextColored(kWarnColour,
-                         "Component %d is collapsing: smallest eigenvalue of Sigma_%d = %.3g (smallest feature variance %.3g).",
+      ImGui::TextColored(warn_colour(),
+                         "Component %d is collapsing: smallest eigenvalue of Sigma_%d = %.3g "
+                         "(smallest feature variance %.3g).",
                          worst, worst, worst_ev, data_scale_);
     else if (!snap.message.empty())
-      ImGui::TextColored(kWarnColour, "%s", snap.message.c_str());
+      ImGui::TextColored(warn_colour(), "%s", snap.message.c_str());
   }
 }
 
@@ -401,7 +408,7 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
         contour_colours_.clear();
         for (int i = 1; i <= kContourLevels; ++i) {
           levels.push_back(density_max_ - kContourStep * i);
-          contour_colours_.push_back(IM_COL32(230, 230, 240, 150 - 12 * i));  // fainter further out
+          contour_colours_.push_back(0);  // set when drawn (the theme's ink, fainter further out)
         }
         density_contours(density_grid_, kDensityGrid, kDensityGrid, grid_x0_, grid_x1_, grid_y0_, grid_y1_, levels,
                          contours_);
@@ -420,8 +427,10 @@ void GmmView::draw_density(const GmmSnapshot& snap) {
   const char* label = "density p(x): log p falls by 1 per line##density";
   plot::Spec spec;
   spec.flags = plot::ItemFlags_NoFit | (density == Density::Contours ? 0 : plot::ItemFlags_NoLegend);
-  spec.color = IM_COL32(230, 230, 240, 255);
+  spec.color = colors().text;
   if (density == Density::Contours) {
+    for (size_t i = 0; i < contour_colours_.size(); ++i)
+      contour_colours_[i] = with_alpha(colors().text, 150 - 12 * static_cast<int>(i + 1));
     spec.line_weight = 1.0f;
     if (plot::PlotContours(label, contours_, contour_colours_.data(), spec))
       contour_segments_drawn_ = static_cast<int>(contours_.size());
@@ -532,13 +541,13 @@ void GmmView::draw_gmm_plot(const GmmSnapshot& snap, const ViewContext& ctx, ImV
     const ImVec2 px = plot::PlotToPixels(x, y);
     mean_pixels_[j] = px;
     ImDrawList* dl = plot::GetPlotDrawList();
-    dl->AddCircle(px, 8.0f, IM_COL32(255, 255, 255, 230), 20, 2.0f);
+    dl->AddCircle(px, 8.0f, colors().selection, 20, 2.0f);
     char label[16];
     std::snprintf(label, sizeof label, "%d", j);
-    dl->AddText(ImVec2(px.x + 9, px.y - ImGui::GetFontSize() - 2), IM_COL32(255, 255, 255, 230), label);
+    dl->AddText(ImVec2(px.x + 9, px.y - ImGui::GetFontSize() - 2), colors().text, label);
     if (j == snap.collapsed) {  // the singular component: a red ring and a label
-      dl->AddCircle(px, 15.0f, IM_COL32(255, 90, 80, 255), 24, 2.5f);
-      dl->AddText(ImVec2(px.x + 16, px.y + 4), IM_COL32(255, 110, 100, 255), "Sigma singular");
+      dl->AddCircle(px, 15.0f, colors().error, 24, 2.5f);
+      dl->AddText(ImVec2(px.x + 16, px.y + 4), colors().error, "Sigma singular");
     }
     if (dragging) {
       any_drag = true;
@@ -605,13 +614,15 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
   const int d = data.cols();
   const int k = km.k();
   const size_t n = scatter_.xs().size();
-  if (km.serial.value != kcolours_serial_ || kcolours_.size() != n) {
+  if (km.serial.value != kcolours_serial_ || kcolours_theme_ != theme_serial() ||
+      kcolours_.size() != n) {
     kcolours_serial_ = km.serial.value;
+    kcolours_theme_ = theme_serial();
     kcolours_.resize(n);
     ++kcolours_version_;
     for (size_t i = 0; i < n; ++i) {
       const int z = km.labels && i < km.labels->size() ? (*km.labels)[i] : -1;
-      kcolours_[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), 215) : kUnassigned;
+      kcolours_[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), 215) : unassigned_colour();
     }
   }
   const std::string xl = scatter_.axis_label(0, data), yl = scatter_.axis_label(1, data);
@@ -644,10 +655,10 @@ void GmmView::draw_kmeans_plot(const GmmSnapshot& snap, const Dataset& data, ImV
     for (int j = 0; j < k; ++j) {
       const ImVec2 p = plot::PlotToPixels(sites[j].x, sites[j].y);
       dl->AddCircleFilled(p, 6.5f, plot::GetColormapColor(j), 20);
-      dl->AddCircle(p, 8.0f, IM_COL32(255, 255, 255, 230), 20, 2.0f);
+      dl->AddCircle(p, 8.0f, colors().selection, 20, 2.0f);
       char label[16];
       std::snprintf(label, sizeof label, "%d", j);
-      dl->AddText(ImVec2(p.x + 9, p.y - ImGui::GetFontSize() - 2), IM_COL32(255, 255, 255, 230), label);
+      dl->AddText(ImVec2(p.x + 9, p.y - ImGui::GetFontSize() - 2), colors().text, label);
     }
     plot::EndItem();
   }
@@ -692,7 +703,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
         fx.push_back(xs[i]), fy.push_back(ys[i]);
     if (!fx.empty()) {
       plot::Spec bad;
-      bad.color = IM_COL32(255, 80, 80, 255);
+      bad.color = colors().error;
       bad.marker_size = 4.5f;
       bad.flags = plot::ItemFlags_NoLegend;
       plot::PlotScatter("##falls", fx.data(), fy.data(), static_cast<int>(fx.size()), bad);
@@ -702,7 +713,8 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
     if (plot::BeginItem("##ll_now", cur)) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(snap.iteration, lim.y_min),
-                                       plot::PlotToPixels(snap.iteration, lim.y_max), IM_COL32(255, 255, 255, 90));
+                                       plot::PlotToPixels(snap.iteration, lim.y_max),
+                                       colors().guide);
       plot::EndItem();
     }
     plot::EndPlot();
@@ -757,7 +769,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
     if (reg > 0) {
       const double rx[2] = {-0.5, std::max(0.5, k - 0.5)}, ry[2] = {reg, reg};
       plot::Spec spec;
-      spec.color = IM_COL32(200, 200, 210, 160);
+      spec.color = colors().neutral;
       spec.line_style = plot::LineStyle::Dashed;
       spec.flags = plot::ItemFlags_NoLegend;
       plot::PlotLine("reg", rx, ry, 2, spec);

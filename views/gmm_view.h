@@ -125,6 +125,7 @@ class GmmView : public ModuleView {
   // Point colours, cached per (snapshot serial - never an address -, colour mode, groups shown
   // in the legend); shown_: components / classes not hidden in the legend (this frame).
   uint64_t colours_serial_ = 0;
+  uint64_t colours_theme_ = 0;  // theme_serial() of the colours
   int colours_mode_ = -1;
   std::vector<char> colours_shown_, shown_;
   std::vector<ImU32> colours_, next_colours_;
@@ -132,6 +133,7 @@ class GmmView : public ModuleView {
   int colour_refreshes_ = 0;
   // k-means comparison colours, cached per k-means snapshot serial.
   uint64_t kcolours_serial_ = 0;
+  uint64_t kcolours_theme_ = 0;
   std::vector<ImU32> kcolours_;
   uint64_t kcolours_version_ = 0;
 

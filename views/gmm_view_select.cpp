@@ -15,6 +15,7 @@
 #include "algorithms/gmm.h"
 #include "algorithms/gmm_select.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <imgui.h>
@@ -141,15 +142,16 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + controls_w);
   if (!error.empty()) {
-    ImGui::TextColored(ImVec4(1, 0.45f, 0.4f, 1), "%s", error.c_str());
+    ImGui::TextColored(colour_vec(colors().error), "%s", error.c_str());
   } else if (!rows.empty()) {
     if (best_bic >= 0) ImGui::Text("BIC picks K = %d", rows[best_bic].k);
     if (best_aic >= 0) ImGui::Text("AIC picks K = %d", rows[best_aic].k);
     int diverged = 0;
     for (const GmmSweepRow& r : rows) diverged += r.diverged ? 1 : 0;
-    if (diverged) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%d fit(s) collapsed (reg = 0)", diverged);
+    if (diverged)
+      ImGui::TextColored(colour_vec(colors().warning), "%d fit(s) collapsed (reg = 0)", diverged);
     if (sweep_ && sweep_key_ != want_key)
-      ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "data or parameters changed since: re-run");
+      ImGui::TextColored(colour_vec(colors().warning), "data or parameters changed since: re-run");
   } else if (!ctx.jobs) {
     ImGui::TextDisabled("The sweep runs in the background, and no background jobs are available here.");
   } else if (!running) {
@@ -179,8 +181,9 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
     plot::Spec spec;
     spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##pick", spec)) {
-      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(kk, lim.y_min), plot::PlotToPixels(kk, lim.y_max),
-                                       IM_COL32(255, 255, 255, 120), 2.0f);
+      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(kk, lim.y_min),
+                                       plot::PlotToPixels(kk, lim.y_max),
+                                       with_alpha(colors().selection, 140), 2.0f);
       plot::EndItem();
     }
     ImGui::SetTooltip("click: show the fitted model with K = %d", kk);
@@ -198,7 +201,8 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
     if (plot::BeginItem("##current_k", spec)) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(current_k, lim.y_min),
-                                       plot::PlotToPixels(current_k, lim.y_max), IM_COL32(255, 220, 120, 150), 1.0f);
+                                       plot::PlotToPixels(current_k, lim.y_max),
+                                       with_alpha(colors().accent, 170), 1.0f);
       plot::EndItem();
     }
   };
@@ -221,9 +225,9 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
       ring.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
       if (plot::BeginItem("##best_bic", ring)) {
         const ImVec2 p = plot::PlotToPixels(ks[best_bic], bic[best_bic]);
-        plot::GetPlotDrawList()->AddCircle(p, 9.0f, IM_COL32(255, 255, 255, 230), 20, 2.0f);
-        plot::GetPlotDrawList()->AddText(ImVec2(p.x - 24, p.y - 12 - ImGui::GetFontSize()), IM_COL32(255, 255, 255, 230),
-                                          "min BIC");
+        plot::GetPlotDrawList()->AddCircle(p, 9.0f, colors().selection, 20, 2.0f);
+        plot::GetPlotDrawList()->AddText(ImVec2(p.x - 24, p.y - 12 - ImGui::GetFontSize()),
+                                         colors().text, "min BIC");
         plot::EndItem();
       }
     }

@@ -1,6 +1,7 @@
 #include "views/kmeans_view.h"
-#include "views/view_registry.h"
+#include "views/theme.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/kmeans.h"
 #include "views/geometry.h"
@@ -16,7 +17,7 @@
 namespace cilab {
 namespace {
 
-constexpr ImU32 kUnassigned = IM_COL32(150, 150, 160, 150);
+ImU32 unassigned_colour() { return with_alpha(colors().neutral, 150); }
 constexpr uint64_t kHoverTextureKey = 0x6b6d686f76657231ull;
 // Clusters listed in the scatter's legend by default (more: from its right-click menu).
 constexpr int kLegendMaxEntries = 16;
@@ -58,9 +59,11 @@ void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data
   // Labels depend on the data only (refresh_points resets the mode when it changes).
   const uint64_t serial = colouring == Colouring::TrueLabel ? 0 : snap.serial.value;
   if (serial == colours_serial_ && mode == colours_mode_ && colours_round_ == seeding_round &&
-      colours_shown_ == shown_ && static_cast<int>(colours_.size()) == n)
+      colours_shown_ == shown_ && colours_theme_ == theme_serial() &&
+      static_cast<int>(colours_.size()) == n)
     return;
   colours_serial_ = serial;
+  colours_theme_ = theme_serial();
   colours_mode_ = mode;
   colours_round_ = seeding_round;
   colours_shown_ = shown_;
@@ -79,13 +82,13 @@ void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data
     for (double v : p) pmax = std::max(pmax, v);
     for (int i = 0; i < n; ++i) {
       const double t = p.empty() || pmax <= 0 ? 0.0 : std::sqrt(p[i] / pmax);  // sqrt: D_i / D_max
-      next[i] = p.empty() ? kUnassigned : plot::SampleColormap(t, plot::Colormap::Viridis);
+      next[i] = p.empty() ? unassigned_colour() : plot::SampleColormap(t, plot::Colormap::Viridis);
     }
     publish();
     return;
   }
   if (colouring == Colouring::TrueLabel) {
-    label_colours(data, shown_, 200, kUnassigned, next);
+    label_colours(data, shown_, 200, unassigned_colour(), next);
     publish();
     return;
   }
@@ -93,7 +96,7 @@ void KMeansView::refresh_colours(const KMeansSnapshot& snap, const Dataset& data
   for (int i = 0; i < n; ++i) {
     const int z = labels && i < static_cast<int>(labels->size()) ? (*labels)[i] : -1;
     const bool on = z < 0 || z >= static_cast<int>(shown_.size()) || shown_[z];
-    next[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), on ? 210 : 0) : kUnassigned;
+    next[i] = z >= 0 ? with_alpha(plot::GetColormapColor(z), on ? 210 : 0) : unassigned_colour();
   }
   publish();
 }
@@ -106,7 +109,7 @@ void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) 
   const int z = snap.labels && best < static_cast<int>(snap.labels->size()) ? (*snap.labels)[best] : -1;
   if (z >= 0) {
     const double dist2 = (data.x.row(best) - snap.centroids.row(z)).squaredNorm();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(z)), "cluster %d", z);
+    ImGui::TextColored(legible(plot::GetColormapColor(z)), "cluster %d", z);
     ImGui::Text("||x - mu_%d||^2 = %.4g", z, dist2);
   }
   if (data.cols() <= 8) {
@@ -204,10 +207,11 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   int unplaced = 0;
   for (char p : snap.placed) unplaced += p ? 0 : 1;
   if (manual && unplaced > 0 && snap.iteration == 0 && snap.phase == 0)
-    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "Manual init: click in the plot to place centroid %d (%d of %d placed)",
+    ImGui::TextColored(colour_vec(colors().warning),
+                       "Manual init: click in the plot to place centroid %d (%d of %d placed)",
                        k - unplaced, k - unplaced, k);
   else if (!snap.message.empty())
-    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", snap.message.c_str());
+    ImGui::TextColored(colour_vec(colors().warning), "%s", snap.message.c_str());
 
   // ---- layout: scatter | side column (cluster sizes, centroid images).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -298,8 +302,10 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
         int r = seeding_round < 0 ? static_cast<int>(snap.seeding->probs.size()) - 1 : seeding_round;
         for (int s = 0; s < static_cast<int>(rows.size()); ++s) {
           const ImVec2 p = plot::PlotToPixels(xs[rows[s]], ys[rows[s]]);
-          if (s < r) dl->AddCircle(p, 9.0f, IM_COL32(255, 255, 255, 220), 20, 2.0f);
-          else if (s == r) dl->AddCircle(p, 12.0f, IM_COL32(255, 80, 80, 255), 24, 3.0f);
+          if (s < r)
+            dl->AddCircle(p, 9.0f, colors().selection, 20, 2.0f);
+          else if (s == r)
+            dl->AddCircle(p, 12.0f, colors().error, 24, 3.0f);
         }
         plot::EndItem();
       }
@@ -315,10 +321,10 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
       const ImVec2 px = plot::PlotToPixels(x, y);
       centroid_pixels_[j] = px;
       ImDrawList* dl = plot::GetPlotDrawList();
-      dl->AddCircle(px, 8.5f, IM_COL32(255, 255, 255, 230), 20, 2.0f);
+      dl->AddCircle(px, 8.5f, colors().selection, 20, 2.0f);
       char label[16];
       std::snprintf(label, sizeof label, "%d", j);
-      dl->AddText(ImVec2(px.x + 9, px.y - ImGui::GetFontSize() - 2), IM_COL32(255, 255, 255, 230), label);
+      dl->AddText(ImVec2(px.x + 9, px.y - ImGui::GetFontSize() - 2), colors().text, label);
       if (dragging) {
         any_drag = true;
         drag_index_ = j;

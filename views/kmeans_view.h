@@ -65,6 +65,7 @@ class KMeansView : public ModuleView {
   int colours_mode_ = -1;
   int colours_round_ = -2;
   std::vector<char> colours_shown_;
+  uint64_t colours_theme_ = 0;  // theme_serial() of the colours
   std::vector<ImU32> colours_, next_colours_;
   uint64_t colours_version_ = 0;
   std::vector<char> shown_;  // clusters / classes not hidden in the legend (this frame)

@@ -1,4 +1,5 @@
 #include "views/metrics_view.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include "views/plot/contour.h"
@@ -19,7 +20,7 @@ namespace {
 // A dashed vertical line at the iteration the views show.
 void current_marker(int iteration) {
   plot::Spec spec;
-  spec.color = IM_COL32(255, 255, 255, 90);
+  spec.color = colors().guide;
   spec.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
   if (plot::BeginItem("##current", spec)) {
     const plot::Limits lim = plot::GetPlotLimits();
@@ -198,7 +199,9 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
     for (const char* s = title; *s;) {
       const char* e = std::strchr(s, '\t');
       if (!e) e = s + std::strlen(s);
-      const ImU32 c = segment == 0 ? ImGui::GetColorU32(ImGuiCol_Text) : compare_color(segment - 1);
+      // The runs' colours as text: darkened where needed to read on the window (theme.h legible).
+      const ImU32 c = segment == 0 ? ImGui::GetColorU32(ImGuiCol_Text)
+                                   : ImGui::ColorConvertFloat4ToU32(legible(compare_color(segment - 1)));
       dl->AddText(ImVec2(x, p.y), c, s, e);
       x += ImGui::CalcTextSize(s, e).x + ImGui::GetFontSize() * 0.6f;
       ++segment;
@@ -343,7 +346,7 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
             short_fmt(bi > 0 && bi < static_cast<int>(bs.flat->size()) ? (*bs.flat)[bi] : NAN);
   }
   curve_plot("##metric_step_ms", title.c_str(), "ms", "Wall time of each step on the worker thread.",
-             false, ys, version, current_iteration, w, h, IM_COL32(160, 160, 170, 255), nullptr,
+             false, ys, version, current_iteration, w, h, with_alpha(colors().neutral, 255), nullptr,
              bs.flat ? &bs : nullptr, b ? b->version : 0);
 }
 

@@ -7,6 +7,7 @@
 #include "views/plot/plot.h"
 #include "views/point_edit.h"
 #include "views/scatter_projection.h"
+#include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
 
@@ -131,7 +132,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
                    : "batch loss: (1/B) sum -log softmax(z_i)[y_i] of this step's mini-batch. Test accuracy and loss "
                      "on the test set, evaluated at the end of each epoch (eval mode).");
   if (what) {  // its own line: the header row above is full at 1280 px
-    ImGui::TextColored(kReadoutWarn, "%s", what);
+    ImGui::TextColored(readout_warn(), "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -139,7 +140,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.lr;
     rewind_button_ = draw_diverged_banner(s, ctx, Mlp::kMetricLoss, lr, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
+    ImGui::TextColored(readout_warn(), "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }
@@ -235,7 +236,10 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
   // Decision regions: class colour of argmax p, alpha by confidence.
   if (pictures_ && pictures_->d == 2 && pictures_->outputs == pr.outputs) {
     const MlpPictures& pic = *pictures_;
-    if (rgb_of_ != pictures_.get() || rgb_probability_ != show_probability) {
+    if (rgb_of_ != pictures_.get() || rgb_probability_ != show_probability ||
+        rgb_theme_ != theme_serial()) {
+      const ImVec4 bg =
+          colour_vec(colors().plot_bg);  // the regions fade into the plot's background
       const int n = pic.res * pic.res;
       rgb_.assign(static_cast<size_t>(n) * 3, 1.0f);
       for (int i = 0; i < n; ++i) {
@@ -245,13 +249,13 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
         // Confidence shading: 1/K (unsure) -> white-ish, 1 -> the class colour at 55 %.
         const float conf = show_probability ? (p[k] - 1.0f / pic.outputs) / (1.0f - 1.0f / pic.outputs) : 1.0f;
         const float a = 0.12f + 0.43f * std::clamp(conf, 0.0f, 1.0f);
-        const float bg = 0.12f;  // the dark plot background
-        rgb_[static_cast<size_t>(i) * 3 + 0] = bg + (c.x - bg) * a;
-        rgb_[static_cast<size_t>(i) * 3 + 1] = bg + (c.y - bg) * a;
-        rgb_[static_cast<size_t>(i) * 3 + 2] = bg + (c.z - bg) * a;
+        rgb_[static_cast<size_t>(i) * 3 + 0] = bg.x + (c.x - bg.x) * a;
+        rgb_[static_cast<size_t>(i) * 3 + 1] = bg.y + (c.y - bg.y) * a;
+        rgb_[static_cast<size_t>(i) * 3 + 2] = bg.z + (c.z - bg.z) * a;
       }
       rgb_of_ = pictures_.get();
       rgb_probability_ = show_probability;
+      rgb_theme_ = theme_serial();
     }
     plot::PlotImageRGB("##regions", rgb_.data(), pic.res, pic.res, plot::Point{pic.x_min, pic.y_min},
                        plot::Point{pic.x_max, pic.y_max});
@@ -277,7 +281,8 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
       rx.push_back(xs[static_cast<size_t>(r)]);
       ry.push_back(ys[static_cast<size_t>(r)]);
       const int l = data.labels.empty() ? -1 : data.labels[static_cast<size_t>(r)];
-      col.push_back(l >= 0 ? (hollow ? with_alpha(class_colour(l), 140) : class_colour(l)) : IM_COL32(200, 200, 200, 255));
+      col.push_back(l >= 0 ? (hollow ? with_alpha(class_colour(l), 140) : class_colour(l))
+                           : with_alpha(colors().neutral, 255));
     }
     plot::Spec sp;
     sp.marker = marker;
@@ -300,7 +305,7 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
     plot::Spec ring;
     ring.marker = plot::Marker::Circle;
     ring.marker_size = dot + 3.0f;
-    ring.color = IM_COL32(255, 255, 255, 230);
+    ring.color = colors().selection;
     ring.fill_alpha = 0.0f;
     plot::PlotScatter("this batch", rx.data(), ry.data(), static_cast<int>(rx.size()), ring);
   }
@@ -316,7 +321,7 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
         ImGui::BeginTooltip();
         ImGui::Text("p(class | x) at (%.3g, %.3g), network of iteration %d:", m.x, m.y, pic.net_iteration);
         for (int k = 0; k < pic.outputs; ++k)
-          ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(class_colour(k)), "  %s: %.3f",
+          ImGui::TextColored(legible(class_colour(k)), "  %s: %.3f",
                              pr.class_names[static_cast<size_t>(k)].c_str(),
                              pic.output[static_cast<size_t>(r * pic.res + c) * pic.outputs + k]);
         ImGui::TextDisabled("softmax(z)_k = e^{z_k} / sum_j e^{z_j}");
@@ -361,7 +366,7 @@ void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 si
       gy[static_cast<size_t>(i)] = pic.output[static_cast<size_t>(i)];
     }
     plot::Spec line;
-    line.color = IM_COL32(255, 255, 255, 255);
+    line.color = colors().text;
     line.line_weight = 2.5f;
     line.flags = plot::ItemFlags_NoFit;
     plot::PlotLine("network f(x)", gx.data(), gy.data(), pic.res, line);
@@ -375,7 +380,7 @@ void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 si
     rows_xy(rows, bx, by);
     plot::Spec ring;
     ring.marker_size = 6.0f;
-    ring.color = IM_COL32(255, 255, 255, 230);
+    ring.color = colors().selection;
     ring.fill_alpha = 0.0f;
     plot::PlotScatter("this batch", bx.data(), by.data(), static_cast<int>(bx.size()), ring);
   }
@@ -418,6 +423,7 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
           char b[16];
           std::snprintf(b, sizeof b, "%d", ev.confusion[static_cast<size_t>(t * k + p)]);
           const double v = share[static_cast<size_t>(t * k + p)];
+          // on the viridis cells: black on the bright end, white on the dark end (any theme)
           plot::PlotText(b, p + 0.5, k - t - 0.5, ImVec2(0, 0), v > 0.6 ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 255));
         }
     }
@@ -462,7 +468,7 @@ void MlpView::draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 s
         by.push_back(hst[i][Mlp::kMetricLoss]);
       }
       plot::Spec faint;
-      faint.color = IM_COL32(150, 150, 150, 140);
+      faint.color = with_alpha(colors().neutral, 140);
       faint.line_weight = 1.0f;
       plot::PlotLine("batch", bx.data(), by.data(), static_cast<int>(bx.size()), faint);
     }

@@ -67,6 +67,7 @@ class MlpView : public ModuleView {
   std::vector<float> rgb_;  // decision-region image (res x res x 3)
   const MlpPictures* rgb_of_ = nullptr;  // compared only while pictures_ holds it alive
   bool rgb_probability_ = true;
+  uint64_t rgb_theme_ = 0;  // theme_serial() of rgb_
 };
 
 }  // namespace cilab

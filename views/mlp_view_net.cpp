@@ -2,6 +2,7 @@
 #include "views/mlp_view.h"
 
 #include "views/plot/plot.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <algorithm>
@@ -186,7 +187,7 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
   const ImVec2 area(size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::InvisibleButton("##mlp_graph", area);
   ImDrawList* dl = ImGui::GetWindowDrawList();
-  dl->AddRectFilled(p0, ImVec2(p0.x + area.x, p0.y + area.y), IM_COL32(25, 25, 30, 255), 4.0f);
+  dl->AddRectFilled(p0, ImVec2(p0.x + area.x, p0.y + area.y), colors().plot_bg, 4.0f);
   const int cols = static_cast<int>(widths.size());
   const float fs = ImGui::GetFontSize();
   const float margin_x = fs * 5, margin_y = fs * 1.5f;
@@ -217,14 +218,14 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
     const int n = shown_of(c);
     for (int j = 0; j < n; ++j) {
       const ImVec2 p(col_x(c), node_y(c, j));
-      dl->AddCircleFilled(p, radius, IM_COL32(220, 220, 225, 255));
+      dl->AddCircleFilled(p, radius, colors().text_dim);
       const char* label = nullptr;
       if (c == 0 && j < static_cast<int>(pr.feature_names.size()) && pr.image_h == 0) label = pr.feature_names[static_cast<size_t>(j)].c_str();
       if (c == cols - 1) label = pr.regression ? pr.target_name.c_str() : pr.class_names[static_cast<size_t>(j)].c_str();
       if (label && n <= 16) {
         const ImVec2 ts = ImGui::CalcTextSize(label);
         const float x = c == 0 ? p.x - radius - 4 - ts.x : p.x + radius + 4;
-        dl->AddText(ImVec2(x, p.y - ts.y / 2), IM_COL32(230, 230, 230, 255), label);
+        dl->AddText(ImVec2(x, p.y - ts.y / 2), colors().text, label);
       }
     }
     char head[64];
@@ -233,7 +234,7 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
     else
       std::snprintf(head, sizeof head, "%d", widths[static_cast<size_t>(c)]);
     const ImVec2 ts = ImGui::CalcTextSize(head);
-    dl->AddText(ImVec2(col_x(c) - ts.x / 2, p0.y + 2), IM_COL32(180, 180, 180, 255), head);
+    dl->AddText(ImVec2(col_x(c) - ts.x / 2, p0.y + 2), colors().text_dim, head);
   }
 }
 
@@ -283,10 +284,11 @@ void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
       // Pixels as the network saw them, un-standardised.
       for (int k = 0; k < h * w; ++k) px[static_cast<size_t>(k)] = static_cast<float>(x(i, k) * pr.scale(k) + pr.mean(k));
       plot::PlotImageGray(id, px.data(), h, w, 0.0f, 1.0f, plot::Point{cx - img / 2, y0}, plot::Point{cx + img / 2, y0 + img_h});
-      plot::PlotText(pr.class_names[static_cast<size_t>(ev.predicted[static_cast<size_t>(i)])].c_str(), cx,
-                     y0 + img_h + line / 2 + 1, ImVec2(0, 0), IM_COL32(255, 120, 100, 255));
-      plot::PlotText(pr.class_names[static_cast<size_t>(y[static_cast<size_t>(i)])].c_str(), cx, y0 - line / 2 - 1,
-                     ImVec2(0, 0), IM_COL32(140, 220, 140, 255));
+      plot::PlotText(
+          pr.class_names[static_cast<size_t>(ev.predicted[static_cast<size_t>(i)])].c_str(), cx,
+          y0 + img_h + line / 2 + 1, ImVec2(0, 0), colors().error);
+      plot::PlotText(pr.class_names[static_cast<size_t>(y[static_cast<size_t>(i)])].c_str(), cx,
+                     y0 - line / 2 - 1, ImVec2(0, 0), colors().good);
     }
     plot::EndPlot();
   }

@@ -3,10 +3,11 @@
 // per-racer caches. The table, theory block and curves are in
 // optimizers_view_panels.cpp.
 #include "views/optimizers_view.h"
-#include "views/view_registry.h"
 #include "views/optimizers_view_internal.h"
 #include "views/optimizers_view_util.h"
+#include "views/theme.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/optimizers.h"
 #include "views/plot/plot.h"
@@ -24,13 +25,13 @@ using namespace optview;
 
 namespace {
 
-constexpr ImU32 kGradColor = IM_COL32(255, 95, 95, 255);
-constexpr ImU32 kVelocityColor = IM_COL32(90, 225, 255, 255);
-constexpr ImU32 kStepColor = IM_COL32(250, 235, 120, 255);
-constexpr ImU32 kStartColor = IM_COL32(255, 255, 255, 255);
-constexpr ImU32 kMinColor = IM_COL32(255, 255, 255, 235);
-const ImVec4 kWarn(1.0f, 0.85f, 0.4f, 1.0f);
-const ImVec4 kBad(1.0f, 0.45f, 0.40f, 1.0f);
+ImU32 grad_colour() { return colors().error; }
+ImU32 velocity_colour() { return colors().positive; }
+ImU32 step_colour() { return colors().accent; }
+ImU32 start_colour() { return colors().text; }
+ImU32 min_colour() { return with_alpha(colors().text, 235); }
+ImVec4 warn_colour() { return colour_vec(colors().warning); }
+ImVec4 bad_colour() { return colour_vec(colors().error); }
 
 bool same(double a, double b) { return a == b || (std::isnan(a) && std::isnan(b)); }
 
@@ -189,7 +190,7 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
                               (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2);
     if (enter || apply) out.push_back(ViewIntent::set_text("expr", expr_buf_.data()));
     ImGui::SameLine();
-    ImGui::TextColored(kWarn, "gradients: central differences");
+    ImGui::TextColored(warn_colour(), "gradients: central differences");
     tooltip_text("grad f is estimated numerically: df/dx ~ (f(x+h, y) - f(x-h, y)) / 2h with h = 1e-6 max(1, |x|), "
                  "the same for y. Error O(h^2) plus rounding ~ eps |f| / h.");
   } else {
@@ -210,17 +211,18 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
     char buf[200];
     std::snprintf(buf, sizeof buf, "%s diverged at t = %d (lr = %s)", optimizer_title(r.kind), r.diverged_at,
                   fmt(r.lr, "%.3g").c_str());
-    ImGui::TextColored(kBad, "%s", buf);
+    ImGui::TextColored(bad_colour(), "%s", buf);
     if (s.theory.valid && (r.kind == OptimizerKind::GD || r.kind == OptimizerKind::SGD)) {
       ImGui::SameLine();
-      ImGui::TextColored(kBad, "%s 2/L = %s", r.lr >= s.theory.eta_max ? ">=" : "<", fmt(s.theory.eta_max, "%.3g").c_str());
+      ImGui::TextColored(bad_colour(), "%s 2/L = %s", r.lr >= s.theory.eta_max ? ">=" : "<",
+                         fmt(s.theory.eta_max, "%.3g").c_str());
     }
     ImGui::SameLine();
     rewind_button(s, r, ctx, out, "rewind and halve the step size");
     break;
   }
   if (!s.message.empty() && !(banner && s.message.find("diverged") != std::string::npos))
-    ImGui::TextColored(kWarn, "%s", s.message.c_str());
+    ImGui::TextColored(warn_colour(), "%s", s.message.c_str());
 }
 
 void OptimizersView::rewind_button(const OptimizersSnapshot& s, const RacerState& r, const ViewContext& ctx,
@@ -368,7 +370,8 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
                         plot::Point{g.x1, g.y1}, plot::Colormap::Viridis, hs);
       if (plot::BeginItem("##dim", hs)) {  // dim it: the contours and paths are the message
         const ImVec2 p = plot::GetPlotPos(), q = plot::GetPlotSize();
-        plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y), IM_COL32(18, 20, 26, 190));
+        plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y),
+                                               with_alpha(colors().window_bg, 190));
         plot::EndItem();
       }
     }
@@ -387,7 +390,7 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
       std::vector<double> mx, my;
       for (const Eigen::Vector2d& m : minima) mx.push_back(m.x()), my.push_back(m.y());
       plot::Spec ms;
-      ms.color = kMinColor;
+      ms.color = min_colour();
       ms.marker = plot::Marker::Plus;
       ms.marker_size = 6.0f;
       ms.flags = plot::ItemFlags_NoFit;
@@ -447,8 +450,10 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
           if (plot::BeginItem("##diverged", xs)) {
             const float a = 7.0f;
             ImDrawList* xl = plot::GetPlotDrawList();
-            xl->AddLine(ImVec2(px.x - a, px.y - a), ImVec2(px.x + a, px.y + a), IM_COL32(0, 0, 0, 200), 6.0f);
-            xl->AddLine(ImVec2(px.x - a, px.y + a), ImVec2(px.x + a, px.y - a), IM_COL32(0, 0, 0, 200), 6.0f);
+            xl->AddLine(ImVec2(px.x - a, px.y - a), ImVec2(px.x + a, px.y + a), colors().outline,
+                        6.0f);
+            xl->AddLine(ImVec2(px.x - a, px.y + a), ImVec2(px.x + a, px.y - a), colors().outline,
+                        6.0f);
             xl->AddLine(ImVec2(px.x - a, px.y - a), ImVec2(px.x + a, px.y + a), col, 3.5f);
             xl->AddLine(ImVec2(px.x - a, px.y + a), ImVec2(px.x + a, px.y - a), col, 3.5f);
             char t[80];
@@ -461,7 +466,7 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
             const ImVec2 at(std::max(info_.plot_min.x + 4, std::min(px.x + 10, pmax.x)),
                             std::clamp(px.y + 10, info_.plot_min.y + 2, pmax.y));
             xl->AddRectFilled(ImVec2(at.x - 2, at.y - 1), ImVec2(at.x + ts.x + 2, at.y + ts.y + 1),
-                              IM_COL32(20, 20, 28, 200), 3);
+                              colors().overlay_bg, 3);
             xl->AddText(at, col, t);
             plot::EndItem();
           }
@@ -470,7 +475,7 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
       } else if (std::isfinite(r.theta.x()) && std::isfinite(r.theta.y())) {
         const ImVec2 px = plot::PlotToPixels(r.theta.x(), r.theta.y());
         dl->AddCircleFilled(px, r.primary ? 5.5f : 4.5f, col, 16);
-        dl->AddCircle(px, r.primary ? 5.5f : 4.5f, IM_COL32(0, 0, 0, 200), 16, 1.0f);
+        dl->AddCircle(px, r.primary ? 5.5f : 4.5f, colors().outline, 16, 1.0f);
       }
       if (show_average && (r.averaged - r.theta).norm() > 0 && std::isfinite(r.averaged.x()) &&
           std::isfinite(r.averaged.y())) {
@@ -509,9 +514,10 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
           labelled[kind] = true;
           ++info_.arrows;
         };
-        arrow(0, lg, at, at - k * r.grad, kGradColor);
-        if (r.velocity.norm() > 0) arrow(1, lv, at, at - k * r.velocity, kVelocityColor);
-        if (r.step.norm() > 0) arrow(2, "last step theta_t - theta_{t-1}", r.theta - r.step, r.theta, kStepColor);
+        arrow(0, lg, at, at - k * r.grad, grad_colour());
+        if (r.velocity.norm() > 0) arrow(1, lv, at, at - k * r.velocity, velocity_colour());
+        if (r.step.norm() > 0)
+          arrow(2, "last step theta_t - theta_{t-1}", r.theta - r.step, r.theta, step_colour());
       }
     }
 
@@ -528,14 +534,14 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
       const ParamSpec* spec = find_param(specs(), name);
       return spec ? std::clamp(v, spec->min, spec->max) : v;
     };
-    const bool drag = plot::DragPoint(1, &st_x, &st_y, kStartColor, 6.0f);
+    const bool drag = plot::DragPoint(1, &st_x, &st_y, start_colour(), 6.0f);
     const ImVec2 spx = plot::PlotToPixels(st_x, st_y);
     info_.start_pixel = spx;
     plot::Spec ss;
     ss.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##start", ss)) {
-      plot::GetPlotDrawList()->AddCircle(spx, 9.5f, kStartColor, 20, 2.0f);
-      plot::GetPlotDrawList()->AddText(ImVec2(spx.x + 11, spx.y + 2), kStartColor, "start");
+      plot::GetPlotDrawList()->AddCircle(spx, 9.5f, start_colour(), 20, 2.0f);
+      plot::GetPlotDrawList()->AddText(ImVec2(spx.x + 11, spx.y + 2), start_colour(), "start");
       plot::EndItem();
     }
     auto emit_start = [&](double x, double y) {
@@ -568,9 +574,10 @@ void OptimizersView::draw_landscape(const OptimizersSnapshot& s, const ViewConte
         const ImVec2 p = plot::GetPlotPos(), q = plot::GetPlotSize();
         const ImVec2 ts = ImGui::CalcTextSize(t);
         const ImVec2 at(p.x + 6, p.y + q.y - ts.y - 6);
-        plot::GetPlotDrawList()->AddRectFilled(ImVec2(at.x - 3, at.y - 2), ImVec2(at.x + ts.x + 3, at.y + ts.y + 2),
-                                               IM_COL32(20, 20, 28, 210), 3.0f);
-        plot::GetPlotDrawList()->AddText(at, IM_COL32(235, 235, 235, 255), t);
+        plot::GetPlotDrawList()->AddRectFilled(ImVec2(at.x - 3, at.y - 2),
+                                               ImVec2(at.x + ts.x + 3, at.y + ts.y + 2),
+                                               colors().overlay_bg, 3.0f);
+        plot::GetPlotDrawList()->AddText(at, colors().text, t);
         plot::EndItem();
       }
     }
@@ -604,18 +611,20 @@ void OptimizersView::draw_inset(const OptimizersSnapshot& s, ImVec2 pos, ImVec2 
     plot::Spec bg;
     bg.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##inset_bg", bg)) {
-      plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y), IM_COL32(16, 18, 24, 235));
+      plot::GetPlotDrawList()->AddRectFilled(p, ImVec2(p.x + q.x, p.y + q.y),
+                                             with_alpha(colors().plot_bg, 235));
       plot::EndItem();
     }
     std::vector<double> xs(static_cast<size_t>(pts.rows())), ys(xs.size());
-    std::vector<ImU32> cols(xs.size(), IM_COL32(200, 200, 210, 200));
+    std::vector<ImU32> cols(xs.size(), with_alpha(colors().neutral, 200));
     const std::vector<int>& labels = fs->labels();
     for (Eigen::Index i = 0; i < pts.rows(); ++i) {
       xs[static_cast<size_t>(i)] = pts(i, 0);
       ys[static_cast<size_t>(i)] = pts(i, 1);
       if (logistic && static_cast<size_t>(i) < labels.size())
-        cols[static_cast<size_t>(i)] = labels[static_cast<size_t>(i)] ? IM_COL32(240, 170, 60, 220)
-                                                                      : IM_COL32(110, 170, 255, 220);
+        cols[static_cast<size_t>(i)] = labels[static_cast<size_t>(i)]
+                                           ? with_alpha(colors().negative, 220)
+                                           : with_alpha(colors().positive, 220);
     }
     plot::Spec ds;
     ds.colors = cols.data();
@@ -650,8 +659,9 @@ void OptimizersView::draw_inset(const OptimizersSnapshot& s, ImVec2 pos, ImVec2 
         std::snprintf(id, sizeof id, "##fit_%s", r.name.c_str());
         plot::PlotLine(id, lx, ly, 2, ls);
       }
-    plot::PlotText(logistic ? "data, boundary w.x = 0" : "data, fit y = a x + b", xmin + 0.5 * (xmax - xmin),
-                   ymax + py, ImVec2(0, ImGui::GetFontSize() * 0.6f), IM_COL32(220, 220, 220, 230));
+    plot::PlotText(logistic ? "data, boundary w.x = 0" : "data, fit y = a x + b",
+                   xmin + 0.5 * (xmax - xmin), ymax + py, ImVec2(0, ImGui::GetFontSize() * 0.6f),
+                   colors().text_dim);
     plot::EndPlot();
   }
 }

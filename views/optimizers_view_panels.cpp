@@ -4,6 +4,7 @@
 #include "views/optimizers_view.h"
 #include "views/optimizers_view_internal.h"
 #include "views/optimizers_view_util.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include "algorithms/optimizers.h"
@@ -22,8 +23,8 @@ using namespace optview;
 
 namespace {
 
-const ImVec4 kGood(0.45f, 0.90f, 0.50f, 1.0f);
-const ImVec4 kBad(1.0f, 0.45f, 0.40f, 1.0f);
+ImVec4 good_colour() { return colour_vec(colors().good); }
+ImVec4 bad_colour() { return colour_vec(colors().error); }
 
 const RacerState* find_racer(const OptimizersSnapshot& s, OptimizerKind k, size_t* index = nullptr) {
   for (size_t i = 0; i < s.racers.size(); ++i)
@@ -120,7 +121,7 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     // Name with the update rule.
     ImGui::TableSetColumnIndex(1);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(racer_color(kind)), "%s%s", optimizer_title(kind),
+    ImGui::TextColored(legible(racer_color(kind)), "%s%s", optimizer_title(kind),
                        is_primary ? " *" : "");
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
@@ -156,16 +157,18 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     if (!r) {
       ImGui::TextDisabled("-");
     } else if (r->status == Status::Diverged) {
-      ImGui::TextColored(kBad, "div. t=%d", r->diverged_at);
+      ImGui::TextColored(bad_colour(), "div. t=%d", r->diverged_at);
       if (!r->message.empty() && ImGui::IsItemHovered()) tooltip_text(r->message.c_str());
       ImGui::SameLine(0, 3);
       rewind_button(s, *r, ctx, out, "<<");
     } else if (r->status == Status::Running) {
-      ImGui::TextColored(status_color(r->status), "t = %d", r->iterations);
+      ImGui::TextColored(status_colour(r->status), "t = %d", r->iterations);
       if (ImGui::IsItemHovered()) tooltip_text("running; t = updates made so far");
     } else {
-      if (r->status == Status::Converged) ImGui::TextColored(status_color(r->status), "conv. t=%d", r->iterations);
-      else ImGui::TextColored(status_color(r->status), "%s", status_name(r->status));
+      if (r->status == Status::Converged)
+        ImGui::TextColored(status_colour(r->status), "conv. t=%d", r->iterations);
+      else
+        ImGui::TextColored(status_colour(r->status), "%s", status_name(r->status));
       if (ImGui::IsItemHovered()) {
         char tip[300];
         std::snprintf(tip, sizeof tip, "%s after %d updates. %s", status_name(r->status), r->iterations, r->message.c_str());
@@ -212,7 +215,8 @@ void OptimizersView::draw_theory(const OptimizersSnapshot& s, const ViewContext&
     ImGui::SameLine();
     const RacerState* gd = find_racer(s, OptimizerKind::GD);
     const double gd_lr_now = gd ? gd->lr : s.racers[0].lr;
-    ImGui::TextColored(gd_lr_now < th.eta_max ? kGood : kBad, "GD stable iff lr < 2/L = %s", fmt(th.eta_max, "%.4g").c_str());
+    ImGui::TextColored(gd_lr_now < th.eta_max ? good_colour() : bad_colour(),
+                       "GD stable iff lr < 2/L = %s", fmt(th.eta_max, "%.4g").c_str());
     tooltip_text("GD on a quadratic: e_{t+1} = (I - lr H) e_t, stable iff |1 - lr lambda| < 1 for every eigenvalue "
                  "lambda of H, i.e. 0 < lr < 2/L. Green: GD's current lr is inside the stable range.");
     ImGui::Text("GD best: lr = 2/(L+mu) = %s -> rate %s", fmt(th.eta_gd_opt, "%.4g").c_str(),
@@ -452,8 +456,9 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
       plot::Spec now;
       now.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
       if (plot::BeginItem("##now", now)) {
-        plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(last_t, lim.y_min), plot::PlotToPixels(last_t, lim.y_max),
-                                         IM_COL32(255, 255, 255, 70), 1.0f);
+        plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(last_t, lim.y_min),
+                                         plot::PlotToPixels(last_t, lim.y_max), colors().guide,
+                                         1.0f);
         plot::EndItem();
       }
       plot::EndPlot();

@@ -94,15 +94,4 @@ double heavy_ball_rate(double eta, double beta, double mu, double L) {
   return worst;
 }
 
-ImVec4 status_color(Status s) {
-  switch (s) {
-    case Status::Running: return ImVec4(0.55f, 0.80f, 1.0f, 1.0f);
-    case Status::Converged: return ImVec4(0.45f, 0.90f, 0.50f, 1.0f);
-    case Status::Stopped: return ImVec4(0.95f, 0.80f, 0.35f, 1.0f);
-    case Status::Diverged:
-    case Status::Failed: return ImVec4(1.0f, 0.42f, 0.38f, 1.0f);
-  }
-  return ImVec4(0.7f, 0.7f, 0.7f, 1.0f);
-}
-
 }  // namespace cilab::optview

@@ -29,7 +29,5 @@ long last_finite(const PathBuffer& path);
 double gd_rate(double eta, double mu, double L);
 // Heavy ball's asymptotic rate (spectral radius of the 2x2 iteration per eigenvalue) at (eta, beta).
 double heavy_ball_rate(double eta, double beta, double mu, double L);
-// Status colour (running blue, converged green, stopped amber, diverged/failed red).
-ImVec4 status_color(Status s);
 
 }  // namespace cilab::optview

@@ -1,8 +1,9 @@
 // The PCA view: dispatch, controls, and the 2-D / 3-D line fit (see pca_view.h).
 // The high-dimensional layout is in pca_view_highd.cpp.
 #include "views/pca_view.h"
-#include "views/view_registry.h"
+#include "views/theme.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/pca.h"
 #include "views/plot/plot.h"
@@ -22,11 +23,11 @@ constexpr double kPi = 3.14159265358979323846;
 constexpr int kMaxResidualSegments = 3000;  // residual segments drawn (first rows)
 constexpr double kLineGrabPx = 6.0;        // manual mode: the line is grabbed this near (pixels)
 constexpr double kLineGrabMinPx = 16.0;    // ... and at least this far from the anchor
-constexpr ImU32 kNoLabel = IM_COL32(120, 170, 230, 200);
-constexpr ImU32 kLineColour = IM_COL32(255, 200, 60, 255);
-constexpr ImU32 kAxisColour1 = IM_COL32(240, 90, 80, 255);
-constexpr ImU32 kAxisColour2 = IM_COL32(90, 200, 120, 255);
-constexpr ImU32 kAxisColour3 = IM_COL32(100, 150, 255, 255);
+ImU32 no_label_colour() { return with_alpha(colors().neutral, 200); }
+ImU32 line_colour() { return colors().accent; }
+ImU32 axis_colour1() { return plot::GetColormapColor(2); }
+ImU32 axis_colour2() { return plot::GetColormapColor(5); }
+ImU32 axis_colour3() { return plot::GetColormapColor(4); }
 
 std::string column_name(const Dataset& data, int j) {
   return j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)]
@@ -137,8 +138,11 @@ void PcaView::draw_controls(const Snapshot& base, const ViewContext& ctx) {
 // ---------------------------------------------------------------- line fit
 
 void PcaView::refresh_points(const PcaSnapshot& s, const Dataset& data, uint64_t version) {
-  if (version == points_version_ && points_scale_.size() == s.scale.size() && points_scale_ == s.scale) return;
+  if (version == points_version_ && points_theme_ == theme_serial() &&
+      points_scale_.size() == s.scale.size() && points_scale_ == s.scale)
+    return;
   points_version_ = version;
+  points_theme_ = theme_serial();  // the colours follow the theme's palette
   points_scale_ = s.scale;
   points_ = data.x;
   for (int j = 0; j < s.d; ++j) points_.col(j) /= s.scale[j];
@@ -146,7 +150,9 @@ void PcaView::refresh_points(const PcaSnapshot& s, const Dataset& data, uint64_t
   colours_.resize(static_cast<size_t>(n));
   for (int i = 0; i < n; ++i) {
     const int l = data.has_labels() ? data.labels[static_cast<size_t>(i)] : -1;
-    colours_[static_cast<size_t>(i)] = l >= 0 ? with_alpha(plot::GetColormapColor(l), 200) : kNoLabel;
+    colours_[static_cast<size_t>(i)] =
+        l >= 0 ? with_alpha(plot::GetColormapColor(l, plot::Colormap::Labels), 200)
+               : no_label_colour();
   }
   ++scatter_version_;
 }
@@ -169,9 +175,10 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
   // ---- caption
   if (!s.fitted)
-    ImGui::TextWrapped("%s", s.manual ? "Manual line fit: drag the yellow line or its handle to choose u, or press "
-                                        "solve. Step (Right) runs the eigen-decomposition."
-                                      : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
+    ImGui::TextWrapped(
+        "%s", s.manual ? "Manual line fit: drag the line or its handle to choose u, or press "
+                         "solve. Step (Right) runs the eigen-decomposition."
+                       : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
   else
     ImGui::Text("Fitted: C = Q Lambda Q^T, lambda = (%s)",
                 [&] {
@@ -188,7 +195,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
   std::snprintf(prep, sizeof prep, "%s; %s", s.centered ? "centred (x - mean)" : "NOT centred (line through 0)",
                 s.standardized ? "standardised (each feature / its std)" : "not standardised");
   same_line_if_fits(ImGui::CalcTextSize(prep).x, ImGui::GetFontSize() * 1.5f);  // wraps in a narrow window
-  ImGui::TextColored(ImVec4(0.7f, 0.8f, 1.0f, 1.0f), "%s", prep);
+  ImGui::TextColored(colour_vec(colors().text_dim), "%s", prep);
   tooltip_text("Preprocessing, always explicit: x' = (x - m) / s with m = mean (centre on) or 0, and s = the "
                "standard deviation of each feature (standardise on) or 1. The plot shows x / s, so the "
                "line is m/s + R u.");
@@ -237,6 +244,8 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     }
     plot::Spec pts;
     pts.colors = colours_.data();
+    pts.color =
+        colours_.empty() ? no_label_colour() : with_alpha(colours_[0], 255);  // the legend's swatch
     pts.marker_size = n > 5000 ? 2.0f : 3.0f;
     pts.version = scatter_version_ + (three ? static_cast<uint64_t>(std::llround(yaw_deg * 7 + pitch_deg * 131)) : 0);
     plot::PlotScatter(s.standardized ? "data x / s" : "data x", px_.data(), py_.data(), n, pts);
@@ -244,7 +253,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     // Feature axes triad (3-D): where x0, x1, x2 point.
     if (three) {
       plot::Spec ts;
-      ts.color = IM_COL32(200, 200, 200, 160);
+      ts.color = with_alpha(colors().text_dim, 160);
       ts.line_weight = 1.0f;
       ts.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
       for (int j = 0; j < 3; ++j) {
@@ -252,14 +261,15 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
         e[j] = spread;
         const Eigen::VectorXd r = rot * e;
         plot::PlotArrow(0, 0, r[0], r[1], ts);
-        plot::PlotText(column_name(data, j).c_str(), r[0] * 1.15, r[1] * 1.15, ImVec2(0, 0), IM_COL32(220, 220, 220, 220));
+        plot::PlotText(column_name(data, j).c_str(), r[0] * 1.15, r[1] * 1.15, ImVec2(0, 0),
+                       colors().text_dim);
       }
     }
 
     // Projections onto the line and residual segments.
     const Eigen::VectorXd a = anchor;
     plot::Spec line_spec;
-    line_spec.color = kLineColour;
+    line_spec.color = line_colour();
     line_spec.line_weight = 2.0f;
     line_spec.flags = plot::ItemFlags_NoFit;
     {
@@ -270,7 +280,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     }
     if (show_residuals) {
       plot::Spec rs;
-      rs.color = IM_COL32(255, 200, 60, 90);
+      rs.color = with_alpha(colors().accent, 90);
       rs.flags = plot::ItemFlags_NoFit;
       if (plot::BeginItem("residuals x - x^", rs)) {
         ImDrawList* dl = plot::GetPlotDrawList();
@@ -280,8 +290,8 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
           const Eigen::VectorXd proj = a + (q - a).dot(u) * u;
           const Eigen::Vector2d p0 = to_plot(q), p1 = to_plot(proj);
           const ImVec2 s0 = plot::PlotToPixels(p0[0], p0[1]), s1 = plot::PlotToPixels(p1[0], p1[1]);
-          dl->AddLine(s0, s1, IM_COL32(255, 200, 60, 90), 1.0f);
-          dl->AddCircleFilled(s1, 1.8f, IM_COL32(255, 220, 120, 200), 6);
+          dl->AddLine(s0, s1, with_alpha(colors().accent, 90), 1.0f);
+          dl->AddCircleFilled(s1, 1.8f, with_alpha(colors().accent, 200), 6);
         }
         plot::EndItem();
       }
@@ -289,7 +299,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
     // Principal axes scaled by sqrt(lambda_k).
     if (show_axes && s.fitted && s.components) {
-      const ImU32 cols[3] = {kAxisColour1, kAxisColour2, kAxisColour3};
+      const ImU32 cols[3] = {axis_colour1(), axis_colour2(), axis_colour3()};
       for (int k = 0; k < std::min(d, s.k()); ++k) {
         const Eigen::VectorXd uk = s.components->row(k).transpose();
         const double sd = std::sqrt(std::max(0.0, s.eigenvalues[k]));
@@ -311,7 +321,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     {
       const Eigen::Vector2d mp = to_plot(mean_p);
       plot::Spec ms;
-      ms.color = IM_COL32(255, 255, 255, 255);
+      ms.color = colors().text;
       ms.marker = plot::Marker::Cross;
       ms.marker_size = 7.0f;
       ms.line_weight = 2.5f;
@@ -322,7 +332,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
       anchor_px_ = plot::PlotToPixels(ap[0], ap[1]);
       if (!s.centered) {
         ms.marker = plot::Marker::Circle;
-        ms.color = IM_COL32(255, 120, 120, 255);
+        ms.color = colors().error;
         const double ax = ap[0], ay = ap[1];
         plot::PlotScatter("origin (centring off)", &ax, &ay, 1, ms);
       }
@@ -361,7 +371,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
     double hx = tp[0], hy = tp[1];
     bool held = false;
     if (s.manual) {
-      held = !line_drag_ && plot::DragPoint(1, &hx, &hy, kLineColour, 7.0f);
+      held = !line_drag_ && plot::DragPoint(1, &hx, &hy, line_colour(), 7.0f);
       if (held) {
         Eigen::VectorXd nu(d);
         if (!three) {
@@ -389,13 +399,13 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
       }
     } else {
       plot::Spec hs;
-      hs.color = kLineColour;
+      hs.color = line_colour();
       hs.marker_size = 4.0f;
       hs.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
       plot::PlotScatter("##tip", &hx, &hy, 1, hs);
     }
     handle_px_ = plot::PlotToPixels(hx, hy);
-    plot::PlotText("u", hx, hy, ImVec2(12, -12), kLineColour);
+    plot::PlotText("u", hx, hy, ImVec2(12, -12), line_colour());
     dragging_ = held;
 
     // Manual mode: grabbing the line anywhere (not only its handle) turns it about the anchor
@@ -421,11 +431,11 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
           const double pu2 = u_plot.squaredNorm();
           const double along_u = pu2 > 0 ? (Eigen::Vector2d(g.x, g.y) - a_plot).dot(u_plot) / pu2 : 0.0;
           line_depth_ = three ? along_u * (rot * u)[2] : 0.0;
-          line_drag_ = plot::DragPoint(2, &line_grab_x_, &line_grab_y_, kLineColour, 4.0f);
+          line_drag_ = plot::DragPoint(2, &line_grab_x_, &line_grab_y_, line_colour(), 4.0f);
         }
       } else if (line_drag_) {
         const double gx0 = line_grab_x_, gy0 = line_grab_y_;
-        line_drag_ = plot::DragPoint(2, &line_grab_x_, &line_grab_y_, kLineColour, 4.0f);
+        line_drag_ = plot::DragPoint(2, &line_grab_x_, &line_grab_y_, line_colour(), 4.0f);
         if (line_drag_ && (line_grab_x_ != gx0 || line_grab_y_ != gy0)) {
           Eigen::VectorXd nu(d);
           if (!three) {
@@ -499,26 +509,26 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
         r[i] = tr - f[i];
       }
       plot::Spec fs;
-      fs.color = kLineColour;
+      fs.color = line_colour();
       fs.line_weight = 2.0f;
       plot::PlotLine("captured u^T C u", th, f, 181, fs);
       plot::Spec rsp;
-      rsp.color = IM_COL32(120, 180, 255, 255);
+      rsp.color = plot::GetColormapColor(0);
       rsp.line_weight = 2.0f;
       plot::PlotLine("residual tr C - u^T C u", th, r, 181, rsp);
       const double tx[2] = {0, 180}, ty[2] = {tr, tr};
       plot::Spec tsp;
-      tsp.color = IM_COL32(200, 200, 200, 160);
+      tsp.color = with_alpha(colors().text_dim, 160);
       tsp.line_style = plot::LineStyle::Dashed;
       plot::PlotLine("total tr C", tx, ty, 2, tsp);
       plot::Spec ms;
-      ms.color = kAxisColour1;
+      ms.color = axis_colour1();
       ms.marker = plot::Marker::Diamond;
       ms.marker_size = 6.0f;
       plot::PlotScatter("max: u_1, lambda_1", &best_a, &lam1, 1, ms);
       const double cx[2] = {cur_a, cur_a}, cy[2] = {0, tr * 1.08};
       plot::Spec cs;
-      cs.color = IM_COL32(255, 255, 255, 200);
+      cs.color = with_alpha(colors().text, 200);
       cs.flags = plot::ItemFlags_NoLegend;
       plot::PlotLine("##current", cx, cy, 2, cs);
       if (s.manual && plot::IsPlotHovered() && ImGui::IsMouseDown(0)) {
@@ -529,9 +539,11 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
     }
   } else {
     ImGui::TextUnformatted("captured variance u^T C u over all directions");
-    tooltip_text("u = (cos e cos a, cos e sin a, sin e); u and -u are the same line, so azimuth a in [0, 180). "
-                 "Colour = u^T C u. White ring: your u. Red diamond: the maximum, the top eigenvector u_1. "
-                 "Click or drag here (manual mode) to set u.");
+    tooltip_text(
+        "u = (cos e cos a, cos e sin a, sin e); u and -u are the same line, so azimuth a in [0, "
+        "180). "
+        "Colour = u^T C u. Ring: your u. Diamond: the maximum, the top eigenvector u_1. "
+        "Click or drag here (manual mode) to set u.");
     if (plot::BeginPlot("##pca_objective3", ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
                         plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
       plot::SetupLegend(plot::Location::SouthEast);
@@ -549,12 +561,12 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
       plot::SetupColorBar("u^T C u", *range.first, *range.second);
       plot::PlotHeatmap("##obj", grid.data(), kRows, kCols, 0.0, 0.0, plot::Point{0, -90}, plot::Point{180, 90});
       plot::Spec ms;
-      ms.color = kAxisColour1;
+      ms.color = axis_colour1();
       ms.marker = plot::Marker::Diamond;
       ms.marker_size = 7.0f;
       plot::PlotScatter("max u_1", &best_a, &best_e, 1, ms);
       plot::Spec cs;
-      cs.color = IM_COL32(255, 255, 255, 255);
+      cs.color = IM_COL32(255, 255, 255, 255);  // on the viridis heatmap: right on every theme
       cs.marker = plot::Marker::Circle;
       cs.marker_size = 6.0f;
       cs.fill_alpha = 0.3f;

@@ -80,6 +80,7 @@ class PcaView : public ModuleView {
 
   // Line fit: points in PCA coordinates p = x / s (n x d, d <= 3), cached.
   uint64_t points_version_ = ~0ull;
+  uint64_t points_theme_ = 0;  // theme_serial() of colours_
   Eigen::VectorXd points_scale_;
   Eigen::MatrixXd points_;  // n x d
   std::vector<ImU32> colours_;

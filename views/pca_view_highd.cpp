@@ -2,8 +2,9 @@
 // or loadings, reconstructions with the Eckart-Young read-out (see pca_view.h).
 #include "algorithms/pca.h"
 #include "views/pca_view.h"
-#include "views/ui.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
+#include "views/ui.h"
 
 #include <imgui.h>
 
@@ -34,7 +35,9 @@ void image_cell(const char* id, const std::vector<float>& px, int h, int w, floa
                     plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(0, 1, 0, 1, plot::Cond::Always);
     plot::PlotImageGray("##img", px.data(), h, w, lo, hi, plot::Point{0, 0}, plot::Point{1, 1});
-    if (caption) plot::PlotText(caption, 0.5, 0.08, ImVec2(0, 0), IM_COL32(255, 220, 120, 255));
+    if (caption)
+      plot::PlotText(caption, 0.5, 0.08, ImVec2(0, 0),
+                     IM_COL32(255, 220, 120, 255));  // over the image: any theme
     plot::EndPlot();
   }
 }
@@ -77,7 +80,8 @@ void PcaView::draw_high_d(const PcaSnapshot& s, const Dataset& data, const ViewC
     ImGui::Text("Fitted %d components of %d x %d data: they explain %.2f%% of tr C = %.5g.", s.k(), s.n, s.d,
                 100.0 * (s.metrics.size() > 3 ? s.metrics[3] : NAN), s.total_variance);
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(ImVec4(0.7f, 0.8f, 1.0f, 1.0f), "%s; %s", s.centered ? "centred (x - mean)" : "NOT centred",
+  ImGui::TextColored(colour_vec(colors().text_dim), "%s; %s",
+                     s.centered ? "centred (x - mean)" : "NOT centred",
                      s.standardized ? "standardised (each feature / its std)" : "not standardised");
   tooltip_text("x' = (x - m) / s: m = mean (centre on) or 0; s_j = standard deviation of feature j "
                "(standardise on: C becomes the correlation matrix) or 1.");
@@ -135,10 +139,10 @@ void PcaView::draw_scree(const PcaSnapshot& s, float w, float h) {
     plot::SetupAxes("component i", scree_log ? "ratio (log)" : "ratio of tr C", plot::AxisFlags_AutoFit,
                     plot::AxisFlags_AutoFit | (scree_log ? plot::AxisFlags_LogScale : 0));
     plot::Spec bs;
-    bs.color = IM_COL32(100, 150, 240, 255);
+    bs.color = plot::GetColormapColor(1);
     plot::PlotBars("lambda_i / tr C", ratio.data(), m, 0.8, 1.0, bs);
     plot::Spec ls;
-    ls.color = IM_COL32(255, 200, 60, 255);
+    ls.color = plot::GetColormapColor(0);
     ls.line_weight = 2.0f;
     ls.marker = m <= 60 ? plot::Marker::Circle : plot::Marker::None;
     ls.marker_size = 2.5f;
@@ -146,7 +150,7 @@ void PcaView::draw_scree(const PcaSnapshot& s, float w, float h) {
     const int k = std::clamp(recon_k < 0 ? std::min(10, std::max(1, s.k() / 2)) : recon_k, 0, s.k());
     const double kx[2] = {k + 0.5, k + 0.5}, ky[2] = {scree_log ? 1e-6 : 0.0, 1.0};
     plot::Spec ks;
-    ks.color = IM_COL32(240, 90, 80, 220);
+    ks.color = with_alpha(colors().accent, 220);
     ks.line_style = plot::LineStyle::Dashed;
     ks.flags = plot::ItemFlags_NoFit;
     char lab[48];
@@ -221,7 +225,8 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
       plot::Spec sp;
       const bool unlabelled = c == classes - 1;
       // Classes take the label palette, as in every view.
-      sp.color = unlabelled ? IM_COL32(120, 170, 230, 200) : plot::GetColormapColor(c, plot::Colormap::Labels);
+      sp.color = unlabelled ? with_alpha(colors().neutral, 200)
+                            : plot::GetColormapColor(c, plot::Colormap::Labels);
       sp.marker_size = s.n > 5000 ? 1.8f : 3.0f;
       sp.fill_alpha = s.n > 5000 ? 0.6f : 0.85f;
       sp.version = scatter_version_;
@@ -236,7 +241,7 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
       for (int r : samples) {
         if (r < 0 || r >= s.n || !s.scores) continue;
         const ImVec2 p = plot::PlotToPixels((*s.scores)(r, score_x), held > 1 ? (*s.scores)(r, score_y) : 0.0f);
-        dl->AddCircle(p, 7.0f, IM_COL32(255, 220, 120, 255), 16, 2.0f);
+        dl->AddCircle(p, 7.0f, colors().accent, 16, 2.0f);
       }
       plot::EndItem();
     }
@@ -252,7 +257,7 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
         }
       if (best >= 0) {
         const ImVec2 p = plot::PlotToPixels((*s.scores)(best, score_x), held > 1 ? (*s.scores)(best, score_y) : 0.0f);
-        plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+        plot::GetPlotDrawList()->AddCircle(p, 6.0f, colors().selection, 16, 2.0f);
         hover_sample(data, best, s);
       }
       if (best >= 0 && plot::IsPlotClicked(0)) {
@@ -326,7 +331,10 @@ void PcaView::draw_components(const PcaSnapshot& s, const Dataset& data, float w
         for (int j = 0; j < d; ++j) {
           char b[16];
           std::snprintf(b, sizeof b, "%.2f", u(k, j));
-          plot::PlotText(b, j + 0.5, kshow - k - 0.5, ImVec2(0, 0), IM_COL32(255, 255, 255, 230));
+          // on the heatmap: dark text on its bright end, white on its dark end (any theme)
+          const bool bright = (u(k, j) + mx) / (2.0 * mx) > 0.6;
+          plot::PlotText(b, j + 0.5, kshow - k - 0.5, ImVec2(0, 0),
+                         bright ? IM_COL32(0, 0, 0, 255) : IM_COL32(255, 255, 255, 230));
         }
     if (plot::IsPlotHovered()) {
       const plot::Point m = plot::GetPlotMousePos();
@@ -352,8 +360,9 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
   const int k = recon_k;
   const double measured = k < s.recon_error.size() ? s.recon_error[k] : NAN;
   const double dropped = s.dropped_sum(k);
-  ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "e(K) = %.6g   sum_{i>K} lambda_i = %.6g   |diff| = %.2g", measured,
-                     dropped, std::abs(measured - dropped));
+  ImGui::TextColored(colour_vec(colors().warning),
+                     "e(K) = %.6g   sum_{i>K} lambda_i = %.6g   |diff| = %.2g", measured, dropped,
+                     std::abs(measured - dropped));
   tooltip_text("Eckart-Young, live: e(K) = (1/n) sum_i ||x'_i - U_K U_K^T x'_i||^2 is measured from all n rows "
                "(via the scores: (1/n) sum ||x'_i||^2 - sum_{k<=K} (1/n) sum_i z_ik^2); sum_{i>K} lambda_i comes "
                "from the eigenvalues alone. They agree to rounding.");
@@ -424,17 +433,17 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
     plot::SetupLegend(plot::Location::NorthEast);
     plot::SetupAxes("K", "mean squared error", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     plot::Spec ls;
-    ls.color = IM_COL32(120, 180, 255, 255);
+    ls.color = plot::GetColormapColor(1);
     ls.line_weight = 2.0f;
     plot::PlotLine("sum_{i>K} lambda_i", ks.data(), ds.data(), kmax + 1, ls);
     plot::Spec ms;
-    ms.color = IM_COL32(255, 200, 60, 255);
+    ms.color = plot::GetColormapColor(0);
     ms.marker = plot::Marker::Circle;
     ms.marker_size = 2.5f;
     plot::PlotScatter("e(K) measured", ks.data(), es.data(), kmax + 1, ms);
     const double px[1] = {static_cast<double>(k)}, py[1] = {measured};
     plot::Spec cs;
-    cs.color = IM_COL32(240, 90, 80, 255);
+    cs.color = colors().accent;
     cs.marker = plot::Marker::Diamond;
     cs.marker_size = 6.0f;
     cs.flags = plot::ItemFlags_NoLegend;

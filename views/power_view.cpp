@@ -1,6 +1,7 @@
 #include "views/power_view.h"
-#include "views/view_registry.h"
+#include "views/theme.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/power_iteration.h"
 #include "views/plot/plot.h"
@@ -15,12 +16,12 @@
 namespace cilab {
 namespace {
 
-constexpr ImU32 kVColor = IM_COL32(86, 180, 233, 255);     // v_t
-constexpr ImU32 kWColor = IM_COL32(230, 159, 0, 255);      // w = A v
-constexpr ImU32 kU1Color = IM_COL32(0, 158, 115, 255);     // top eigenvector
-constexpr ImU32 kU2Color = IM_COL32(204, 121, 167, 255);   // second eigenvector
-constexpr ImU32 kPredColor = IM_COL32(240, 228, 66, 255);  // predicted rate
-constexpr ImU32 kGray = IM_COL32(150, 150, 160, 170);
+ImU32 v_colour() { return plot::GetColormapColor(1); }     // v_t
+ImU32 w_colour() { return plot::GetColormapColor(0); }     // w = A v
+ImU32 u1_colour() { return plot::GetColormapColor(2); }    // top eigenvector
+ImU32 u2_colour() { return plot::GetColormapColor(5); }    // second eigenvector
+ImU32 pred_colour() { return plot::GetColormapColor(3); }  // predicted rate
+ImU32 gray_colour() { return colors().neutral; }
 constexpr double kPi = 3.14159265358979323846;
 
 std::string fmt(double v) {
@@ -168,7 +169,7 @@ void PowerView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vec
   std::snprintf(buf, sizeof buf, "A: %s; component %d of %d", pr.what.c_str(), s.component + 1,
                 std::max(s.n_components, s.component + 1));
   item(buf, "The matrix and the eigenpair being computed (deflation finds them one after another).", false, true);
-  if (!s.message.empty()) ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.message.c_str());
+  if (!s.message.empty()) ImGui::TextColored(colour_vec(colors().warning), "%s", s.message.c_str());
   const double rho = s.metrics.size() > 0 ? s.metrics[0] : NAN;
   const double theta = s.metrics.size() > 1 ? s.metrics[1] : NAN;
   const double resid = s.metrics.size() > 2 ? s.metrics[2] : NAN;
@@ -243,20 +244,21 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
         ey[static_cast<size_t>(i)] = y.y();
       }
       plot::Spec circ;
-      circ.color = kGray;
+      circ.color = gray_colour();
       circ.line_weight = 1.0f;
       circ.flags = plot::ItemFlags_NoLegend;
       plot::PlotLine("##unit circle", cx.data(), cy.data(), 129, circ);
       if (show_image_of_circle) {
         plot::Spec el;
-        el.color = IM_COL32(180, 180, 255, 160);
+        el.color = with_alpha(colors().text_dim, 170);
         el.line_weight = 1.0f;
         el.line_style = plot::LineStyle::Dashed;
         plot::PlotLine("A x / |lambda_1|, ||x|| = 1", ex.data(), ey.data(), 129, el);
       }
-      axis_line("u_1 (Eigen)", st.top[0], st.top[1], 1.3, kU1Color, plot::LineStyle::Solid);
+      axis_line("u_1 (Eigen)", st.top[0], st.top[1], 1.3, u1_colour(), plot::LineStyle::Solid);
       if (pr.eigvecs.cols() > 1 && s.component == 0)
-        axis_line("u_2 (Eigen)", pr.eigvecs(0, 1), pr.eigvecs(1, 1), 1.3, kU2Color, plot::LineStyle::Dashed);
+        axis_line("u_2 (Eigen)", pr.eigvecs(0, 1), pr.eigvecs(1, 1), 1.3, u2_colour(),
+                  plot::LineStyle::Dashed);
       if (past.size() >= 2) {
         std::vector<double> tx, ty;
         for (const Eigen::VectorXd& v : past) {
@@ -264,17 +266,17 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
           ty.push_back(v[1]);
         }
         plot::Spec tr;
-        tr.color = kVColor;
+        tr.color = v_colour();
         tr.line_weight = 2.0f;
         tr.marker = plot::Marker::Circle;
         tr.marker_size = 2.5f;
         tr.flags = plot::ItemFlags_NoLegend;
         plot::PlotTrail("##trail", tx.data(), ty.data(), static_cast<int>(tx.size()), tr);
       }
-      if (s.phase == 1) arrow("w = A v / |lambda_1|", 0, 0, s.av[0] / l1, s.av[1] / l1, kWColor);
-      arrow("v_t", 0, 0, s.v[0], s.v[1], kVColor, 3.0f);
+      if (s.phase == 1) arrow("w = A v / |lambda_1|", 0, 0, s.av[0] / l1, s.av[1] / l1, w_colour());
+      arrow("v_t", 0, 0, s.v[0], s.v[1], v_colour(), 3.0f);
       double x = s.v[0], y = s.v[1];
-      const bool drag = plot::DragPoint(0, &x, &y, kVColor, 6.0f);
+      const bool drag = plot::DragPoint(0, &x, &y, v_colour(), 6.0f);
       arrow_tip_ = plot::PlotToPixels(s.v[0], s.v[1]);
       if (drag) {
         dragging_ = true;
@@ -288,7 +290,7 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
       } else {
         dragging_ = false;
       }
-      plot::PlotText("u_1", 1.2 * st.top[0], 1.2 * st.top[1], ImVec2(0, -10), kU1Color);
+      plot::PlotText("u_1", 1.2 * st.top[0], 1.2 * st.top[1], ImVec2(0, -10), u1_colour());
       plot::EndPlot();
     }
   } else if (d == 3) {
@@ -309,7 +311,7 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
         qy[static_cast<size_t>(i)] = q.y;
       }
       plot::Spec circ;
-      circ.color = kGray;
+      circ.color = gray_colour();
       circ.line_weight = 1.0f;
       circ.flags = plot::ItemFlags_NoLegend;
       plot::PlotLine("##unit sphere", cx.data(), cy.data(), 129, circ);
@@ -322,15 +324,16 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
         const plot::Point e = proj(a == 0 ? 1.1 : 0, a == 1 ? 1.1 : 0, a == 2 ? 1.1 : 0);
         const double xs[2] = {o.x, e.x}, ys[2] = {o.y, e.y};
         plot::Spec ax;
-        ax.color = IM_COL32(200, 200, 200, 120);
+        ax.color = with_alpha(colors().text_dim, 140);
         ax.line_weight = 1.0f;
         ax.flags = plot::ItemFlags_NoLegend;
         char id[16];
         std::snprintf(id, sizeof id, "##axis%d", a);
         plot::PlotLine(id, xs, ys, 2, ax);
-        plot::PlotText(pr.feature_names.size() > static_cast<size_t>(a) ? pr.feature_names[static_cast<size_t>(a)].c_str()
-                                                                        : names[a],
-                       e.x, e.y, ImVec2(0, -8), IM_COL32(220, 220, 220, 200));
+        plot::PlotText(pr.feature_names.size() > static_cast<size_t>(a)
+                           ? pr.feature_names[static_cast<size_t>(a)].c_str()
+                           : names[a],
+                       e.x, e.y, ImVec2(0, -8), colors().text_dim);
       }
       auto line3 = [&](const char* label, const Eigen::VectorXd& u, ImU32 color, plot::LineStyle style) {
         const plot::Point a = proj(-1.3 * u[0], -1.3 * u[1], -1.3 * u[2]);
@@ -342,8 +345,9 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
         spec.line_style = style;
         plot::PlotLine(label, xs, ys, 2, spec);
       };
-      line3("u_1 (Eigen)", st.top, kU1Color, plot::LineStyle::Solid);
-      if (s.component == 0) line3("u_2 (Eigen)", pr.eigvecs.col(1), kU2Color, plot::LineStyle::Dashed);
+      line3("u_1 (Eigen)", st.top, u1_colour(), plot::LineStyle::Solid);
+      if (s.component == 0)
+        line3("u_2 (Eigen)", pr.eigvecs.col(1), u2_colour(), plot::LineStyle::Dashed);
       if (past.size() >= 2) {
         std::vector<double> tx, ty;
         for (const Eigen::VectorXd& v : past) {
@@ -352,7 +356,7 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
           ty.push_back(q.y);
         }
         plot::Spec tr;
-        tr.color = kVColor;
+        tr.color = v_colour();
         tr.line_weight = 2.0f;
         tr.flags = plot::ItemFlags_NoLegend;
         plot::PlotTrail("##trail3", tx.data(), ty.data(), static_cast<int>(tx.size()), tr);
@@ -360,10 +364,10 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
       const plot::Point o = proj(0, 0, 0);
       if (s.phase == 1) {
         const plot::Point w = proj(s.av[0] / l1, s.av[1] / l1, s.av[2] / l1);
-        arrow("w = A v / |lambda_1|", o.x, o.y, w.x, w.y, kWColor);
+        arrow("w = A v / |lambda_1|", o.x, o.y, w.x, w.y, w_colour());
       }
       const plot::Point v = proj(s.v[0], s.v[1], s.v[2]);
-      arrow("v_t", o.x, o.y, v.x, v.y, kVColor, 3.0f);
+      arrow("v_t", o.x, o.y, v.x, v.y, v_colour(), 3.0f);
       arrow_tip_ = plot::PlotToPixels(v.x, v.y);
       plot::EndPlot();
     }
@@ -401,16 +405,16 @@ void PowerView::draw_vector_panel(const PowerSnapshot& s, const ViewContext& ctx
     if (plot::BeginPlot("##power_bars", ImVec2(-1, -1), plot::PlotFlags_NoTitle)) {
       plot::SetupAxes("coordinate i (feature)", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
       plot::Spec sv;
-      sv.color = kVColor;
+      sv.color = v_colour();
       plot::PlotBars("v_t", s.v.data(), d, 0.4, -0.2, sv);
       plot::Spec su;
-      su.color = kU1Color;
+      su.color = u1_colour();
       plot::PlotBars("u_1 (Eigen, sign matched)", u1.data(), d, 0.4, 0.2, su);
       if (d <= 16) {
         const plot::Limits lim = plot::GetPlotLimits();
         for (int i = 0; i < d && i < static_cast<int>(pr.feature_names.size()); ++i)
-          plot::PlotText(pr.feature_names[static_cast<size_t>(i)].c_str(), i, lim.y_min, ImVec2(0, -10),
-                         IM_COL32(220, 220, 220, 220));
+          plot::PlotText(pr.feature_names[static_cast<size_t>(i)].c_str(), i, lim.y_min,
+                         ImVec2(0, -10), colors().text_dim);
       }
       plot::EndPlot();
     }
@@ -454,7 +458,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     plot::SetupAxes("iteration t", "theta_t (rad)", plot::AxisFlags_AutoFit,
                     plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
     plot::Spec ms;
-    ms.color = kVColor;
+    ms.color = v_colour();
     ms.line_weight = 2.0f;
     if (ts.size() <= 80) ms.marker = plot::Marker::Circle, ms.marker_size = 2.5f;
     plot::PlotLine("measured theta_t", ts.data(), angles.data(), static_cast<int>(ts.size()), ms);
@@ -468,7 +472,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
         py.push_back(predicted_angle(pc.theta0, pc.rate, t - pc.start_iteration));
       }
       plot::Spec ps;
-      ps.color = kPredColor;
+      ps.color = pred_colour();
       ps.line_weight = 1.5f;
       ps.line_style = plot::LineStyle::Dashed;
       ps.flags = c == 0 ? plot::ItemFlags_NoFit : plot::ItemFlags_NoFit | plot::ItemFlags_NoLegend;
@@ -481,7 +485,8 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     if (plot::BeginItem("##now", cur)) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(s.iteration, lim.y_min),
-                                       plot::PlotToPixels(s.iteration, lim.y_max), IM_COL32(255, 255, 255, 90), 1.0f);
+                                       plot::PlotToPixels(s.iteration, lim.y_max), colors().guide,
+                                       1.0f);
       plot::EndItem();
     }
     plot::EndPlot();
@@ -494,7 +499,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
     plot::SetupLegend(plot::Location::SouthEast);
     plot::SetupAxes("iteration t", "rho_t", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     plot::Spec rs;
-    rs.color = kVColor;
+    rs.color = v_colour();
     rs.line_weight = 2.0f;
     plot::PlotLine("rho_t = v^T A v", ts.data(), rhos.data(), static_cast<int>(ts.size()), rs);
     for (size_t c = 0; c < s.components.size(); ++c) {
@@ -505,7 +510,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
                             static_cast<double>(current ? last : pc.start_iteration + pc.iterations)};
       const double ys[2] = {lam, lam};
       plot::Spec ls;
-      ls.color = kU1Color;
+      ls.color = u1_colour();
       ls.line_style = plot::LineStyle::Dashed;
       if (c > 0) ls.flags = plot::ItemFlags_NoLegend;
       char label[48];
@@ -518,11 +523,11 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
   // The key is in the caption (a legend inside would cover the bars of a 2 x 2 or 3 x 3 matrix).
   ImGui::TextUnformatted(log_spectrum ? "spectrum |lambda_i| (log):" : "spectrum lambda_i:");
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kGray | IM_COL32_A_MASK), "A");
+  ImGui::TextColored(legible(gray_colour() | IM_COL32_A_MASK), "A");
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kVColor), "deflated A_%d", s.component + 1);
+  ImGui::TextColored(legible(v_colour()), "deflated A_%d", s.component + 1);
   ImGui::SameLine();
-  ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(kPredColor), "found lambda_hat_j");
+  ImGui::TextColored(legible(pred_colour()), "found lambda_hat_j");
   tooltip_text("Gray: eigenvalues of A (sorted by |lambda|). Blue: eigenvalues of the current deflated matrix "
                "A_j = A - sum_{i<j} lambda_hat_i u_hat_i u_hat_i^T: the found ones drop to ~0 (stubs at the "
                "bottom on the log axis), the rest stay. Diamonds: the eigenvalues found so far.");
@@ -555,10 +560,10 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
       plot::SetupAxesLimits(0.4, shown + 0.6, lo < 0 ? lo * 1.1 : 0.0, hi > 0 ? hi * 1.1 : 1.0, plot::Cond::Always);
     spectrum_limits_ = plot::GetPlotLimits();
     plot::Spec so;
-    so.color = kGray;
+    so.color = gray_colour();
     plot::PlotBars("A", orig.data(), shown, 0.4, 0.8, so);
     plot::Spec sd;
-    sd.color = kVColor;
+    sd.color = v_colour();
     char label[48];
     std::snprintf(label, sizeof label, "deflated A_%d", s.component + 1);
     plot::PlotBars(label, defl.data(), shown, 0.4, 1.2, sd);
@@ -569,7 +574,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
         fy.push_back(shown_value(s.components[c].lambda));
       }
     plot::Spec sf;
-    sf.color = kPredColor;
+    sf.color = pred_colour();
     sf.marker = plot::Marker::Diamond;
     sf.marker_size = 5.0f;
     plot::PlotScatter("found lambda_hat_j", fx.data(), fy.data(), static_cast<int>(fx.size()), sf);

@@ -2,6 +2,8 @@
 // is written and the colour of their warnings (Diverged, presets, hints).
 #pragma once
 
+#include "views/theme.h"
+
 #include <imgui.h>
 
 #include <string>
@@ -11,7 +13,7 @@ namespace cilab {
 // v with printf format `format`; "n/a" when v is NaN or infinite.
 std::string readout_number(double v, const char* format = "%.4g");
 
-// The warning colour of the training views' messages.
-inline const ImVec4 kReadoutWarn(1.0f, 0.85f, 0.4f, 1.0f);
+// The warning colour of the training views' messages (the theme's).
+inline ImVec4 readout_warn() { return colour_vec(colors().warning); }
 
 }  // namespace cilab

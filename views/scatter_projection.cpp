@@ -1,6 +1,7 @@
 #include "views/scatter_projection.h"
 
 #include "algorithms/core/dataset.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <imgui.h>
@@ -115,7 +116,7 @@ int ScatterProjection::hovered_row() const {
   }
   if (best < 0) return -1;
   const ImVec2 p = plot::PlotToPixels(xs_[best], ys_[best]);
-  plot::GetPlotDrawList()->AddCircle(p, 6.0f, IM_COL32(255, 255, 255, 255), 16, 2.0f);
+  plot::GetPlotDrawList()->AddCircle(p, 6.0f, colors().selection, 16, 2.0f);
   return best;
 }
 
@@ -123,7 +124,7 @@ void row_tooltip_header(const Dataset& data, int row) {
   ImGui::Text("row %d", row);
   if (data.has_labels() && data.labels[row] >= 0) {
     const int l = data.labels[row];
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
+    ImGui::TextColored(legible(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
                        l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
                                                                      : std::to_string(l).c_str());
   }

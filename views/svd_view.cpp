@@ -1,6 +1,7 @@
 #include "views/svd_view.h"
-#include "views/view_registry.h"
+#include "views/theme.h"
 #include "views/ui.h"
+#include "views/view_registry.h"
 
 #include "algorithms/svd_lowrank.h"
 #include "views/plot/plot.h"
@@ -15,11 +16,11 @@
 namespace cilab {
 namespace {
 
-constexpr ImU32 kKeptColor = IM_COL32(86, 180, 233, 255);
-constexpr ImU32 kDroppedColor = IM_COL32(140, 140, 150, 150);
-constexpr ImU32 kMeasuredColor = IM_COL32(240, 228, 66, 255);
-constexpr ImU32 kFroColor = IM_COL32(0, 158, 115, 255);
-constexpr ImU32 kSpecColor = IM_COL32(230, 159, 0, 255);
+ImU32 kept_colour() { return plot::GetColormapColor(1); }
+ImU32 dropped_colour() { return with_alpha(colors().neutral, 150); }
+ImU32 measured_colour() { return plot::GetColormapColor(3); }
+ImU32 fro_colour() { return plot::GetColormapColor(2); }
+ImU32 spec_colour() { return plot::GetColormapColor(0); }
 
 std::string fmt(double v) {
   char buf[48];
@@ -141,7 +142,7 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   if (!s.message.empty()) {
     same_line_if_fits(ImGui::CalcTextSize(s.message.c_str()).x, ImGui::GetFontSize());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(ImVec4(1, 0.85f, 0.4f, 1), "%s", s.message.c_str());
+    ImGui::TextColored(colour_vec(colors().warning), "%s", s.message.c_str());
     ImGui::PopTextWrapPos();
   }
   slider_rank_ = k;
@@ -287,13 +288,14 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
       char note[96];
       std::snprintf(note, sizeof note, "%d sigma_i ~ 0 (rank %d)", zeros, r - zeros);
       const plot::Limits lim = plot::GetPlotLimits();
-      plot::PlotText(note, 0.5 * (lim.x_min + lim.x_max), lim.y_min, ImVec2(0, -12), IM_COL32(220, 220, 220, 220));
+      plot::PlotText(note, 0.5 * (lim.x_min + lim.x_max), lim.y_min, ImVec2(0, -12),
+                     colors().text_dim);
     }
     plot::Spec sk;
-    sk.color = kKeptColor;
+    sk.color = kept_colour();
     plot::PlotBars("kept (i <= K)", kept.data(), r, 0.8, 1.0, sk);
     plot::Spec sd;
-    sd.color = kDroppedColor;
+    sd.color = dropped_colour();
     plot::PlotBars("discarded (i > K)", dropped.data(), r, 0.8, 1.0, sd);
     spectrum_min_ = plot::GetPlotPos();
     spectrum_max_ = ImVec2(spectrum_min_.x + plot::GetPlotSize().x, spectrum_min_.y + plot::GetPlotSize().y);
@@ -337,11 +339,11 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
     plot::SetupAxes("rank K", "error", 0, plot::AxisFlags_LogScale);
     plot::SetupAxesLimits(0, std::max(1.0, k_hi), y_lo / 1.6, y_hi * 1.6, plot::Cond::Always);
     plot::Spec lf;
-    lf.color = kFroColor;
+    lf.color = fro_colour();
     lf.line_weight = 2.0f;
     plot::PlotLine("sqrt(sum_{i>K} sigma_i^2)", ks_.data(), ey_frob_.data(), r + 1, lf);
     plot::Spec ls;
-    ls.color = kSpecColor;
+    ls.color = spec_colour();
     ls.line_weight = 2.0f;
     ls.line_style = plot::LineStyle::Dashed;
     plot::PlotLine("sigma_{K+1}", ks_.data(), ey_spec_.data(), r + 1, ls);
@@ -353,23 +355,23 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
       ts.push_back(row[2]);
     }
     plot::Spec mf;
-    mf.color = kFroColor;
+    mf.color = fro_colour();
     mf.marker = plot::Marker::Circle;
     mf.marker_size = 3.5f;
     plot::PlotScatter("measured ||A - A_K||_F", tk.data(), tf.data(), static_cast<int>(tk.size()), mf);
     plot::Spec ms;
-    ms.color = kSpecColor;
+    ms.color = spec_colour();
     ms.marker = plot::Marker::Diamond;
     ms.marker_size = 3.5f;
     plot::PlotScatter("measured ||A - A_K||_2", tk.data(), ts.data(), static_cast<int>(tk.size()), ms);
     // The current K.
     plot::Spec cur;
-    cur.color = kMeasuredColor;
+    cur.color = measured_colour();
     cur.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
     if (plot::BeginItem("##current_k", cur)) {
       const plot::Limits lim = plot::GetPlotLimits();
-      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(k, lim.y_min), plot::PlotToPixels(k, lim.y_max),
-                                       IM_COL32(255, 255, 255, 90), 1.0f);
+      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(k, lim.y_min),
+                                       plot::PlotToPixels(k, lim.y_max), colors().guide, 1.0f);
       plot::EndItem();
     }
     plot::EndPlot();

@@ -1,7 +1,8 @@
 // The vae view: pictures job, header, tabs, curves and controls (the tabs' drawing:
 // vae_view_tabs.cpp).
-#include "views/readout.h"
 #include "views/vae_view.h"
+#include "views/readout.h"
+#include "views/theme.h"
 
 #include "algorithms/core/parallel.h"
 #include "views/diverged_banner.h"
@@ -232,7 +233,7 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
           ? "backward done: dL/dtheta through the decoder, z = mu + sigma eps, and the encoder"
           : nullptr;
   if (what) {
-    ImGui::TextColored(kReadoutWarn, "%s", what);
+    ImGui::TextColored(readout_warn(), "%s", what);
     header_.push_back(what);
   }
   if (s.status == Status::Diverged) {
@@ -240,7 +241,7 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
     const double lr = ctx.values && ctx.values->count("lr") ? ctx.values->at("lr") : s.lr;
     rewind_button_ = draw_diverged_banner(s, ctx, Vae::kMetricBatchLoss, lr, out);
   } else if (!s.message.empty()) {
-    ImGui::TextColored(kReadoutWarn, "%s", s.message.c_str());
+    ImGui::TextColored(readout_warn(), "%s", s.message.c_str());
     header_.push_back(s.message);
   }
 }
@@ -356,7 +357,7 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
       const double x[2] = {beta_changes[c].first, beta_changes[c].first};
       const double y[2] = {lim.y_min, lim.y_max};
       plot::Spec dash;
-      dash.color = IM_COL32(255, 220, 120, 200);
+      dash.color = with_alpha(colors().accent, 200);
       dash.line_style = plot::LineStyle::Dashed;
       dash.line_weight = 1.0f;
       dash.flags = plot::ItemFlags_NoFit | plot::ItemFlags_NoLegend;
@@ -368,7 +369,7 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
       plot::PlotText(txt, x[0],
                      positive ? std::sqrt(std::max(lim.y_min, 1e-300) * lim.y_max)
                               : 0.5 * (lim.y_min + lim.y_max),
-                     ImVec2(4, 0), IM_COL32(255, 220, 120, 255));
+                     ImVec2(4, 0), colors().accent);
     }
   };
   // One colour key for both plots (plot legends would cover the curves in a narrow column).
@@ -377,17 +378,17 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
   const char* names[4] = {"loss", "rec", "KL", "test loss"};
   for (int c = 0; c < (s.data->n_test() > 0 ? 4 : 3); ++c) {
     if (c > 0) same_line_if_fits(ImGui::CalcTextSize(names[c]).x);
-    ImGui::TextColored(ImGui::ColorConvertU32ToFloat4(colours[c]), "%s", names[c]);
+    ImGui::TextColored(legible(colours[c]), "%s", names[c]);
   }
   if (!beta_changes.empty()) {
     same_line_if_fits(ImGui::CalcTextSize("| beta moved").x);
-    ImGui::TextColored(ImVec4(1.0f, 0.86f, 0.47f, 1.0f), "| beta moved");
+    ImGui::TextColored(colour_vec(colors().accent), "| beta moved");
   }
   tooltip_text(
       "loss = rec + beta * KL, per sample: rec (reconstruction) = -log p(x | z) summed over the "
       "features (one z per sample), KL = KL(q(z | x) || N(0, I)) = 1/2 sum_k (mu_k^2 + sigma_k^2 - "
       "log "
-      "sigma_k^2 - 1); beta = 1: the negative ELBO. Dashed yellow: where beta was moved.");
+      "sigma_k^2 - 1); beta = 1: the negative ELBO. Dashed: where beta was moved.");
   // No titles (the y labels say which): two readable plots fit under the key at 1280 x 720.
   const float h2 = std::max(
       min_plot_height(),

@@ -5,6 +5,7 @@
 #include "views/class_key.h"
 #include "views/mosaic_plot.h"
 #include "views/plot/plot.h"
+#include "views/theme.h"
 #include "views/ui.h"
 
 #include <algorithm>
@@ -93,7 +94,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
             "pulls the "
             "ellipses towards the unit circle; the reconstruction term spreads the classes apart.");
   class_key(td.class_names, size.x, hidden_classes_,
-            {"white: 1 sigma of q(z | x)", "dashed: prior N(0, I), 1 and 2 sigma"});
+            {"rings: 1 sigma of q(z | x)", "dashed: prior N(0, I), 1 and 2 sigma"});
   const ImVec2 psize(size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   // The latent space moves as it trains: both axes follow the points (equal aspect).
   if (!plot::BeginPlot(
@@ -129,7 +130,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
     }
   }
   plot::Spec prior;
-  prior.color = IM_COL32(170, 170, 170, 200);
+  prior.color = with_alpha(colors().text_dim, 200);
   prior.line_style = plot::LineStyle::Dashed;
   prior.line_weight = 1.0f;
   plot::PlotEllipse("prior N(0, I): 1 and 2 sigma", ox, oy, 1, 0, 1, 1.0, prior);
@@ -148,7 +149,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
       double a, b, c;
       vae_point_covariance(*pic, i, &a, &b, &c);
       plot::Spec e;
-      e.color = IM_COL32(255, 255, 255, 230);
+      e.color = with_alpha(colors().text, 230);
       e.fill_color = with_alpha(
           class_colour(
               labels.empty() ? -1 : labels[static_cast<size_t>(pic->rows[static_cast<size_t>(i)])]),
@@ -165,7 +166,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
     plot::Spec ring;
     ring.marker = plot::Marker::Circle;
     ring.marker_size = 4.0f;
-    ring.color = IM_COL32(255, 255, 255, 255);
+    ring.color = colors().text;
     ring.flags = plot::ItemFlags_NoLegend;
     plot::PlotScatter("##ell_centres", ex.data(), ey.data(), static_cast<int>(ex.size()), ring);
   }
@@ -419,7 +420,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
     toy_of_ = pictured_data_;
   }
   class_key(td.class_names, size.x, hidden_classes_,
-            {"white lines: image of a regular grid", "orange: decoded prior samples"});
+            {"lines: image of a regular grid", "crosses: decoded prior samples"});
   auto shown = [&](int l) { return class_shown(hidden_classes_, l); };
   const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
   char data_caption[120];
@@ -443,7 +444,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
   const plot::PlotFlags flags =
       plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend | plot::PlotFlags_EqualAspect;
   plot::Spec mesh;
-  mesh.color = IM_COL32(255, 255, 255, 120);
+  mesh.color = with_alpha(colors().text, 120);
   mesh.line_weight = 1.0f;
 
   ImGui::BeginGroup();
@@ -475,7 +476,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
     plot::Spec cross;
     cross.marker = plot::Marker::Cross;
     cross.marker_size = 3.0f;
-    cross.color = IM_COL32(255, 150, 60, 220);
+    cross.color = with_alpha(colors().accent, 220);
     cross.flags = plot::ItemFlags_NoFit;
     plot::PlotScatter("decoded prior samples", pic->prior_x.data(), pic->prior_y.data(),
                       static_cast<int>(pic->prior_x.size()), cross);

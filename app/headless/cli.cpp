@@ -399,9 +399,11 @@ std::string usage_text() {
          "  cilab list [modules|datasets|presets]  what is available\n"
          "  cilab list params MODULE            a module's parameters (for --set)\n"
          "  cilab run MODULE [options]          run without a window, one CSV row per iteration\n"
-         "  cilab run --preset NAME [options]   the same for a preset (its module, data, parameters)\n"
+         "  cilab run --preset NAME [options]   the same for a preset (its module, data, "
+         "parameters)\n"
          "  cilab sweep MODULE --param NAME=LO:HI:lin|log:N [--param NAME=V1,V2,...] [--seeds S]\n"
-         "                      [options]       one CSV row per run: the values, seed, final metrics\n"
+         "                      [options]       one CSV row per run: the values, seed, final "
+         "metrics\n"
          "  cilab --version | --help\n"
          "\n"
          "Options (run and GUI):\n"
@@ -423,9 +425,15 @@ std::string usage_text() {
          "  --seeds S              sweep: run each point with seeds --seed .. --seed + S - 1\n"
          "GUI only:\n"
          "  --play                 start running at launch\n"
-         "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms Y'\n"
+         "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms "
+         "Y'\n"
          "  --screenshot FILE.png  save the window as PNG on exit\n"
          "  --scale X              UI scale (0.5 - 3; default: the saved setting)\n"
+         "  --theme NAME           light, dark or high-contrast (default: the saved setting, else "
+         "light)\n"
+         "  --palette NAME         categorical colours: okabe-ito, tol-bright or classic "
+         "(default:\n"
+         "                         the saved setting, else okabe-ito)\n"
          "  --script FILE          run a demo script between frames (see README: Scripts)\n"
          "\n"
          "Example:\n"
@@ -545,6 +553,10 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
         if (v.empty() || *end != '\0' || !(s >= 0.5 && s <= 3.0))
           throw UsageError("--scale: expected a number in [0.5, 3], got '" + v + "'");
         g.scale = static_cast<float>(s);
+      } else if (a == "--theme") {
+        g.theme = take_value(argc, argv, i);
+      } else if (a == "--palette") {
+        g.palette = take_value(argc, argv, i);
       } else {
         throw UsageError("unknown option or command '" + a + "' (see: cilab --help)");
       }

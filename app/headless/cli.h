@@ -40,6 +40,8 @@ struct GuiOptions {
   int frames = -1;             // > 0: render N frames and exit
   std::string screenshot;      // PNG path written on exit
   float scale = 0.0f;          // UI scale override (0 = saved setting)
+  std::string theme;           // --theme NAME (empty = saved setting; checked by run_gui)
+  std::string palette;         // --palette NAME (likewise)
   std::string script;          // --script FILE: commands run between frames
   // --preset: the preset opened (its note, tab and panels are shown at start;
   // module, data, sets, seed and steps above already hold its values).

@@ -43,6 +43,10 @@ Settings load_settings() {
     if (key == "ui_scale") {
       const float v = std::strtof(value.c_str(), nullptr);
       if (v >= 0.5f && v <= 3.0f) s.ui_scale = v;
+    } else if (key == "theme" && !value.empty()) {
+      s.theme = value;
+    } else if (key == "palette" && !value.empty()) {
+      s.palette = value;
     } else if (key == "show_browser") {
       s.show_browser = value == "1";
     } else if (key == "show_data") {
@@ -77,6 +81,8 @@ bool save_settings(const Settings& s) {
     std::ofstream out(tmp);
     if (!out) return false;
     out << "ui_scale=" << s.ui_scale << "\n"
+        << "theme=" << s.theme << "\n"
+        << "palette=" << s.palette << "\n"
         << "show_browser=" << s.show_browser << "\n"
         << "show_data=" << s.show_data << "\n"
         << "show_params=" << s.show_params << "\n"

@@ -1,6 +1,7 @@
-// Settings that persist between runs: UI scale, panel visibility, recent
-// files, the file dialog's folder, the window size per monitor. Stored as "key=value" lines in $XDG_CONFIG_HOME/cilab/settings.ini
-// (or ~/.config/cilab/settings.ini); CILAB_CONFIG_DIR overrides the folder.
+// Settings that persist between runs: UI scale, theme and palette, panel visibility, recent
+// files, the file dialog's folder, the window size per monitor. Stored as "key=value" lines in
+// $XDG_CONFIG_HOME/cilab/settings.ini (or ~/.config/cilab/settings.ini); CILAB_CONFIG_DIR overrides
+// the folder.
 #pragma once
 
 #include <map>
@@ -16,6 +17,9 @@ struct Settings {
   bool show_data = true;
   bool show_params = true;
   bool show_metrics = true;
+  // Theme and palette names (views/theme.h; the app falls back to the defaults on an unknown name).
+  std::string theme = "light";
+  std::string palette = "okabe-ito";
   std::vector<std::string> recent_files;  // newest first, at most 8
   std::string last_folder;                // where the file dialog opens (empty: the working folder)
   // Window size (width, height) per monitor, keyed by "name WIDTHxHEIGHT" (the

@@ -13,7 +13,12 @@
 
 #include <stb_image.h>
 
+#include <unistd.h>
+
 #include <cstddef>
+#include <cstdlib>
+#include <filesystem>
+#include <fstream>
 #include <set>
 #include <string>
 

@@ -85,10 +85,12 @@ enum class Marker { None, Circle, Square, Diamond, Cross, Plus, Triangle };
 // Line dash patterns.
 enum class LineStyle { Solid, Dashed, Dotted };
 
-// Built-in colour tables. Categorical (Tableau 10) colours clusters and series; Labels (Paul
-// Tol's "muted", colour-blind safe, 10 entries) colours known classes, so that a class is never
-// mistaken for a cluster of the same colour. Diverging (purple - dark grey - green, 9 entries)
-// shows values on both sides of a centre (a GAN discriminator's D = 1/2) on a dark background.
+// Built-in colour tables. Categorical (default: Tableau 10) colours clusters and series; Labels
+// (default: Paul Tol's "muted", colour-blind safe, 10 entries) colours known classes, so that a
+// class is never mistaken for a cluster of the same colour. Both tables can be replaced
+// (SetColormapColors: the lab's theme sets its colour-blind-safe palette there). Diverging (purple
+// - dark grey - green, 9 entries) shows values on both sides of a centre (a GAN discriminator's D =
+// 1/2) on a dark background (a light theme sets a light-centred one).
 enum class Colormap { Categorical, Viridis, Gray, Labels, Diverging };
 
 // "Use the next categorical palette colour" (also usable as "no colour" for Spec::fill_color).
@@ -324,12 +326,27 @@ int GetCacheCount();
 
 // ---- [SECTION] colormaps ----------------------------------------------------------------------
 
-// Number of entries of a colormap table (categorical and labels: 10).
+// Number of entries of a colormap table (categorical and labels: 10 by default, else as set).
 int GetColormapSize(Colormap cmap = Colormap::Categorical);
+// The built-in (default) table's size and entry i, whatever SetColormapColors replaced.
+int GetDefaultColormapSize(Colormap cmap);
+ImU32 GetDefaultColormapColor(int i, Colormap cmap);
+// Most entries a replaced categorical or labels table keeps.
+constexpr int kMaxColormapColors = 16;
+// Replaces the table of Categorical, Labels or Diverging (other colormaps are ignored) with `count`
+// colours (1..kMaxColormapColors, more are dropped; Diverging needs 2 or more, interpolated, its
+// centre the middle entry); colors == nullptr or count <= 0 restores the default.
+// Process-wide; call from the UI thread between frames (items read it while drawing).
+void SetColormapColors(Colormap cmap, const ImU32* colors, int count);
 // Entry i (wraps around) of a colormap table.
 ImU32 GetColormapColor(int i, Colormap cmap = Colormap::Categorical);
 // Colour at t in [0, 1] (clamped; NaN gives transparent), interpolated.
 ImU32 SampleColormap(double t, Colormap cmap = Colormap::Viridis);
+
+// Multiplies every item's line weight (lines, segments, contours, arrows, ellipses, polygons,
+// trails; not markers) by `scale` (clamped to 0.5 .. 4; default 1): a high-contrast theme draws
+// thicker lines. Process-wide; call from the UI thread between frames.
+void SetLineWeightScale(float scale);
 
 // ---- [SECTION] layout read-back (tests and the app's --script checks) -------------------------
 

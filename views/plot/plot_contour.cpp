@@ -33,7 +33,8 @@ void draw_segments(const double* xy, int count, const Spec& spec, ColourOf colou
             std::min(y0, y1) > pr.Max.y)
             continue;
         dl->AddLine(ImVec2(static_cast<float>(x0), static_cast<float>(y0)),
-                    ImVec2(static_cast<float>(x1), static_cast<float>(y1)), colour_of(i), spec.line_weight);
+                    ImVec2(static_cast<float>(x1), static_cast<float>(y1)), colour_of(i),
+                    LineWeight(spec));
     }
     c.item = nullptr;
 }

@@ -153,6 +153,8 @@ std::string DisplayLabel(const char* label_id);
 ImU32 ScaleAlpha(ImU32 col, float a);
 // dl->AddText that also logs the text while ImGui logging is on (tests read the screen's text).
 void AddPlotText(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text);
+// spec.line_weight times the process-wide scale (SetLineWeightScale).
+float LineWeight(const Spec& spec);
 // Theme colours derived from the ImGui style (readable on dark and light themes).
 ImU32 ThemeText(float alpha = 1.0f);
 // Upload the marker sprite sheet if needed; returns its texture or null without provider.

@@ -53,9 +53,43 @@ ImU32 rgb_to_u32(uint32_t rgb, uint32_t a = 255) {
     return IM_COL32((rgb >> 16) & 0xFF, (rgb >> 8) & 0xFF, rgb & 0xFF, a);
 }
 
+// A replaceable categorical table (count 0: the built-in default).
+struct ColorTable {
+    ImU32 colors[kMaxColormapColors] = {};
+    int count = 0;
+};
+// Set by SetColormapColors from the UI thread (the lab's theme); read while drawing.
+ColorTable g_categorical;
+ColorTable g_labels;
+ColorTable g_diverging;
+// SetLineWeightScale's factor.
+float g_line_weight_scale = 1.0f;
+// Counts SetColormapColors calls: cached heatmap textures include it in their key.
+uint64_t g_colormap_serial = 0;
+
+ColorTable* replaceable_table(Colormap cmap) {
+    if (cmap == Colormap::Categorical) return &g_categorical;
+    if (cmap == Colormap::Labels) return &g_labels;
+    if (cmap == Colormap::Diverging) return &g_diverging;
+    return nullptr;
+}
+
 }  // namespace
 
-int GetColormapSize(Colormap cmap) {
+void SetLineWeightScale(float scale) { g_line_weight_scale = std::clamp(scale, 0.5f, 4.0f); }
+
+float LineWeight(const Spec& spec) { return spec.line_weight * g_line_weight_scale; }
+
+void SetColormapColors(Colormap cmap, const ImU32* colors, int count) {
+    ColorTable* t = replaceable_table(cmap);
+    if (t == nullptr) return;
+    ++g_colormap_serial;
+    t->count = colors == nullptr ? 0 : std::clamp(count, 0, kMaxColormapColors);
+    if (cmap == Colormap::Diverging && t->count < 2) t->count = 0;
+    for (int i = 0; i < t->count; ++i) t->colors[i] = colors[i];
+}
+
+int GetDefaultColormapSize(Colormap cmap) {
     switch (cmap) {
         case Colormap::Categorical: return 10;
         case Colormap::Labels: return 10;
@@ -66,8 +100,8 @@ int GetColormapSize(Colormap cmap) {
     return 10;
 }
 
-ImU32 GetColormapColor(int i, Colormap cmap) {
-    const int n = GetColormapSize(cmap);
+ImU32 GetDefaultColormapColor(int i, Colormap cmap) {
+    const int n = GetDefaultColormapSize(cmap);
     i = ((i % n) + n) % n;
     switch (cmap) {
         case Colormap::Categorical: return rgb_to_u32(kCategorical[i]);
@@ -77,6 +111,18 @@ ImU32 GetColormapColor(int i, Colormap cmap) {
         case Colormap::Diverging: return rgb_to_u32(kDiverging[i]);
     }
     return IM_COL32_WHITE;
+}
+
+int GetColormapSize(Colormap cmap) {
+    if (const ColorTable* t = replaceable_table(cmap); t != nullptr && t->count > 0)
+        return t->count;
+    return GetDefaultColormapSize(cmap);
+}
+
+ImU32 GetColormapColor(int i, Colormap cmap) {
+    if (const ColorTable* t = replaceable_table(cmap); t != nullptr && t->count > 0)
+        return t->colors[((i % t->count) + t->count) % t->count];
+    return GetDefaultColormapColor(i, cmap);
 }
 
 ImU32 SampleColormap(double t, Colormap cmap) {
@@ -92,13 +138,13 @@ ImU32 SampleColormap(double t, Colormap cmap) {
     const double f = t * (n - 1);
     const int i0 = std::min(static_cast<int>(f), n - 2);
     const double w = f - i0;
-    const uint32_t* table = cmap == Colormap::Diverging ? kDiverging : kViridis;
-    const uint32_t a = table[i0], b = table[i0 + 1];
-    auto mix = [w](uint32_t ca, uint32_t cb, int sh) {
+    const ImU32 a = GetColormapColor(i0, cmap), b = GetColormapColor(i0 + 1, cmap);
+    auto mix = [w](ImU32 ca, ImU32 cb, int sh) {
         const double va = (ca >> sh) & 0xFF, vb = (cb >> sh) & 0xFF;
-        return static_cast<uint32_t>(va + (vb - va) * w + 0.5);
+        return static_cast<ImU32>(va + (vb - va) * w + 0.5);
     };
-    return IM_COL32(mix(a, b, 16), mix(a, b, 8), mix(a, b, 0), 255);
+    return IM_COL32(mix(a, b, IM_COL32_R_SHIFT), mix(a, b, IM_COL32_G_SHIFT),
+                    mix(a, b, IM_COL32_B_SHIFT), 255);
 }
 
 // ---- [SECTION] helpers (hashing, quad writer, sprites, image cache) ---------------------------
@@ -640,7 +686,7 @@ void plot_line_ex(const char* label_id, Getter get, int count, const Spec& spec)
     if (!(spec.flags & ItemFlags_NoFit)) fit_points(get, count);
     const bool reduce = count > 4.0 * c.plot_rect.GetWidth();
     {
-        LineBuilder lb(c, it->used_color, spec.line_weight, spec.line_style, reduce);
+        LineBuilder lb(c, it->used_color, LineWeight(spec), spec.line_style, reduce);
         const Axis& ax = c.plot->x;
         const Axis& ay = c.plot->y;
         for (int i = 0; i < count; ++i) {
@@ -882,6 +928,7 @@ void plot_heatmap_ex(const char* label_id, const T* values, int rows, int cols, 
         k = hash_value(smin, k);
         k = hash_value(smax, k);
         k = hash_value(static_cast<int>(cmap), k);
+        k = hash_value(g_colormap_serial, k);
         k = hash_value(spec.version, k);
         ImTextureID tex = cached_texture(c, *it, k, cols, rows, [&](uint32_t* out) {
             for (size_t i = 0; i < n; ++i) out[i] = color_at(i);
@@ -1016,11 +1063,13 @@ void PlotArrow(const char* label_id, double x0, double y0, double x1, double y1,
         const float len = std::sqrt(dx * dx + dy * dy);
         if (len > 0.5f) {
             const ImU32 col = it->used_color;
-            const float head = std::max(8.0f, 4.0f * spec.line_weight);
+            const float head = std::max(8.0f, 4.0f * LineWeight(spec));
             const float ux = dx / len, uy = dy / len;
             const float hl = std::min(head, len);
             const ImVec2 base(b.x - ux * hl, b.y - uy * hl);
-            if (len > hl) c.draw_list->AddLine(a, ImVec2(base.x + ux * 0.5f, base.y + uy * 0.5f), col, spec.line_weight);
+            if (len > hl)
+                c.draw_list->AddLine(a, ImVec2(base.x + ux * 0.5f, base.y + uy * 0.5f), col,
+                                     LineWeight(spec));
             const float hw = hl * 0.5f;
             c.draw_list->AddTriangleFilled(b, ImVec2(base.x - uy * hw, base.y + ux * hw),
                                            ImVec2(base.x + uy * hw, base.y - ux * hw), col);
@@ -1057,7 +1106,9 @@ void PlotEllipse(const char* label_id, double cx, double cy, double a, double b,
             pts[i] = PlotToPixels(cx + ct * ex - s * ey, cy + s * ex + ct * ey);
         }
         if (spec.fill_color != kAutoColor) c.draw_list->AddConvexPolyFilled(pts, kSeg, spec.fill_color);
-        if (spec.line_weight > 0.0f) c.draw_list->AddPolyline(pts, kSeg, it->used_color, ImDrawFlags_Closed, spec.line_weight);
+        if (spec.line_weight > 0.0f)
+            c.draw_list->AddPolyline(pts, kSeg, it->used_color, ImDrawFlags_Closed,
+                                     LineWeight(spec));
     }
     c.item = nullptr;
 }
@@ -1085,8 +1136,8 @@ void PlotPolygon(const char* label_id, const double* xs, const double* ys, int n
         if ((fill & IM_COL32_A_MASK) != 0) c.draw_list->AddConvexPolyFilled(pts.data(), static_cast<int>(pts.size()), fill);
     }
     if (spec.line_weight > 0.0f && pts.size() >= 2)
-        c.draw_list->AddPolyline(pts.data(), static_cast<int>(pts.size()), it->used_color, ImDrawFlags_Closed,
-                                 spec.line_weight);
+        c.draw_list->AddPolyline(pts.data(), static_cast<int>(pts.size()), it->used_color,
+                                 ImDrawFlags_Closed, LineWeight(spec));
     c.item = nullptr;
 }
 
@@ -1110,7 +1161,7 @@ void plot_trail_ex(const char* label_id, const T* xs, const T* ys, int n, const 
             std::min(a.y, b.y) > pr.Max.y)
             continue;
         const float t = n > 1 ? static_cast<float>(i) / static_cast<float>(n - 1) : 1.0f;
-        c.draw_list->AddLine(a, b, ScaleAlpha(col, 0.08f + 0.92f * t), spec.line_weight);
+        c.draw_list->AddLine(a, b, ScaleAlpha(col, 0.08f + 0.92f * t), LineWeight(spec));
     }
     if (n > 0) {
         const Point last = get(n - 1);

@@ -3,6 +3,7 @@
 #   make test       the same set-up, then build and run the whole suite through ctest
 #   make test-asan  the suite again in an ASan + UBSan build (CI runs it too)
 #   make bench      benchmarks beside scikit-learn / numpy / PyTorch, same invocation
+#   make soak       the hour-long soak run of bench/run_soak.sh (peak RSS at 1, 10, 60 min)
 #   make clean
 
 BUILD      ?= build
@@ -33,7 +34,7 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DCILAB_WERROR=ON $(LAUNCHER)
 
-.PHONY: run test test-asan bench deps deps-bench build build-asan clean screenshot
+.PHONY: run test test-asan bench soak deps deps-bench build build-asan clean screenshot
 
 run: build
 	./$(BUILD)/cilab $(ARGS)
@@ -72,6 +73,11 @@ BENCH_SCRIPTS := $(sort $(wildcard bench/run_*.sh))
 bench: build deps-bench
 	cmake --build $(BUILD) -j $(JOBS) --target benches
 	set -e; for s in $(BENCH_SCRIPTS); do echo "== $$s"; ./$$s $(BUILD); done
+
+# The soak benchmark for an hour (make bench runs its 5-minute default): the vae
+# in the window under xvfb, scripted, with its peak RSS against the history budget.
+soak: build
+	./bench/run_soak.sh $(BUILD) 60
 
 # Regenerates the README screenshots with the app itself.
 screenshot: build

@@ -11,7 +11,8 @@
 //   wait-file PATH         render frames until PATH exists (at most 60 s; tests with real input)
 //   idle                   wait until the runner has applied every command
 //   key NAME               press a key: Space Right Left F1 F11 Escape Equal Minus, a letter or digit; Ctrl+NAME
-//   step [N] | substep | back | seek N | play | pause | reset
+//   step [N] | substep | back | seek N | seek P% | play | pause | reset
+//   progress               prints "progress iteration=I seconds=T last=L history_bytes=B" (benches)
 //   set KEY=VALUE | seed N
 //   compare on|off         Run > Compare A/B; set-b KEY=VALUE changes run B's parameter
 //   expect b-iteration N | expect b-param KEY=VALUE   (run B)
@@ -192,8 +193,9 @@ bool App::run_script_line() {
       // One stdout line for benches: the iteration shown and the seconds since the script started.
       const auto now = std::chrono::steady_clock::now();
       if (script_start_ == std::chrono::steady_clock::time_point{}) script_start_ = now;
-      std::printf("progress iteration=%d seconds=%.6f\n", runner_->current_iteration(),
-                  std::chrono::duration<double>(now - script_start_).count());
+      std::printf("progress iteration=%d seconds=%.6f last=%d history_bytes=%zu\n", runner_->current_iteration(),
+                  std::chrono::duration<double>(now - script_start_).count(), runner_->last_iteration(),
+                  runner_->history_bytes());
       std::fflush(stdout);
     } else if (cmd == "idle") {
       runner_->wait_idle();
@@ -220,10 +222,12 @@ bool App::run_script_line() {
       each_run([](Runner& r) { r.sub_step(); });
     } else if (cmd == "back") {
       each_run([](Runner& r) { r.back(); });
-    } else if (cmd == "seek") {
-      int n = 0;
+    } else if (cmd == "seek") {  // seek N, or seek P% of the last iteration (the soak bench's scrubbing)
+      double n = 0;
       in >> n;
-      each_run([n](Runner& r) { r.seek(n); });
+      if (in.peek() == '%') n = n / 100.0 * runner_->last_iteration();
+      const int it = static_cast<int>(std::clamp(n, 0.0, 2e9));
+      each_run([it](Runner& r) { r.seek(it); });
     } else if (cmd == "play") {
       each_run([](Runner& r) { r.play(); });
     } else if (cmd == "pause") {

@@ -19,6 +19,8 @@
 #include <numeric>
 #include <stdexcept>
 
+#include "algorithms/core/parallel.h"
+
 namespace cilab {
 
 namespace {
@@ -37,11 +39,12 @@ void multiply_symmetric(const Eigen::MatrixXd& a, const Eigen::VectorXd& v, Eige
     return;
   }
   const Eigen::Index half = (d / 2 + 7) / 8 * 8;
-#pragma omp parallel for num_threads(2) schedule(static, 1)
-  for (int c = 0; c < 2; ++c) {
+  // The project's pool (core/parallel.h), not OpenMP: its synchronisation is visible to
+  // ThreadSanitizer, which reported libgomp's (uninstrumented) barrier as a race here.
+  parallel_for_blocks(2, std::min(2, max_threads()), [&](int c) {
     const Eigen::Index r0 = c == 0 ? 0 : half, len = c == 0 ? half : d - half;
     w.segment(r0, len).noalias() = a.middleCols(r0, len).transpose() * v;
-  }
+  });
 }
 
 // Reuse of the covariance problem across resets on the same dataset.

@@ -411,8 +411,8 @@ class App {
   std::vector<int> script_keys_down_;      // ImGui keys the script holds for one frame
   std::map<std::string, std::pair<float, float>> ui_targets_;  // widget centres (screen)
   std::string captured_text_;  // the text the main window drew last frame (--script only)
-  uint64_t shown_version_ = 0;     // changes whenever shown_ does (poll_pending)
-  uint64_t captured_version_ = 0;  // shown_version_ when captured_text_ was drawn
+  uint64_t landed_edits_ = 0;       // edits (module switch, reset, live change) committed so far (poll_pending)
+  uint64_t captured_landed_ = 0;    // landed_edits_ when captured_text_ was drawn
   bool text_retried_ = false;      // `expect text` waited a frame for the text of the run shown
   // Injects the next frame's planned input; false when none is planned (app_script_ui.cpp).
   bool apply_script_input();

@@ -230,6 +230,7 @@ void App::poll_pending() {
         if (pm.to_default) data_is_default_ = true;
         else if (pm.preset) data_is_default_ = false;  // the preset's data: kept when another module opens
         view_ = make_view(pm.name);
+        ++landed_edits_;
         stop_compare();  // B ran the previous module (or state)
         pending_.clear();  // edits of the previous module's runner
         if (pm.preset) commit_preset(*pm.preset);
@@ -252,6 +253,7 @@ void App::poll_pending() {
     const PendingEdit e = *it;
     pending_.erase(it);
     if (r.ok) {
+      ++landed_edits_;
       if (!e.reset) continue;
       if (e.data != data_) {
         data_ = e.data;
@@ -275,7 +277,6 @@ void App::poll_pending() {
       for (const PendingEdit& p : pending_) values_[p.live_name] = p.live_value;
     }
   }
-  if (f.snapshot != shown_) ++shown_version_;
   shown_ = f.snapshot;
   running_ = std::move(f.values);
   // Other failures (a step that threw); while edits are in flight their own results report.

@@ -94,7 +94,7 @@ void App::frame() {
   // --script `expect text`: the text this window draws (depth 0: no tree node opens for the log).
   const bool capture = !script_.empty();
   if (capture) ImGui::LogToBuffer(0);
-  if (capture) captured_version_ = shown_version_;
+  if (capture) captured_landed_ = landed_edits_;
   if (presenting_) {  // F11: the view and large read-outs only; the keys still work
     draw_error_banner();
     draw_presentation_readouts();

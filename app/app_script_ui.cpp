@@ -121,9 +121,10 @@ bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
   std::string what;
   in >> what;
   if (what == "text" || what == "no-text") {
-    if (captured_version_ != shown_version_ && !text_retried_) {
-      // The run shown changed after the last frame was drawn (an edit landed this frame):
-      // read the text of the next frame instead (once: while playing it changes every frame).
+    if (captured_landed_ != landed_edits_ && !text_retried_) {
+      // An edit (a module or preset opened, a restart) landed after the last frame was drawn:
+      // read the text of the next frame instead (once). Steps do not count: a message shown
+      // (and cleared by `expect error`) must still be read from the frame that drew it.
       text_retried_ = true;
       --script_pos_;
       script_wait_ = 1;

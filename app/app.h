@@ -152,6 +152,10 @@ class App {
   void change_param_b(const ParamSpec& spec, double value);
   void poll_compare();  // B's results and snapshot, once per frame (poll_pending)
   void apply_intents_b(std::vector<ViewIntent>& intents);
+  // A view's SetParam for run A (side_b false) or B: a Text or Rebuild value is staged in that
+  // run's panel values and true returned (the caller restarts once per frame); a Live value is
+  // applied at once unless a restart is already pending. An unknown name shows an error.
+  bool stage_param_intent(const ViewIntent& vi, bool side_b, bool restart_pending);
   void draw_compare_header();  // the A/B switch and what differs (top of the parameter panel)
   // The parameters whose values differ between A and B as they run, in panel order.
   struct CompareDiff {

@@ -335,31 +335,38 @@ void App::draw_pending_overlay() {
   dl->PopClipRect();
 }
 
+bool App::stage_param_intent(const ViewIntent& vi, bool side_b, bool restart_pending) {
+  const ParamSpec* spec = find_param(specs_, vi.param);
+  if (!spec || is_compound(*spec)) {
+    show_error("the view asked for an unknown parameter '" + vi.param + "'");
+    return false;
+  }
+  side_b = side_b && compare_;
+  ParamValues& values = side_b ? compare_->values : values_;
+  if (is_text_valued(*spec)) {
+    values.text[spec->name] = vi.text;
+    (side_b ? compare_->text_edit : text_edit_)[spec->name] = vi.text;
+    (side_b ? compare_->text_dirty : text_edit_dirty_)[spec->name] = true;
+    return true;
+  }
+  if (spec->update == ParamUpdate::Live && !restart_pending) {
+    if (side_b) change_param_b(*spec, vi.value);
+    else change_param(*spec, vi.value);
+    return false;
+  }
+  values[spec->name] = vi.value;
+  return true;
+}
+
 void App::apply_intents(std::vector<ViewIntent>& intents) {
   bool pending_restart = false;  // Rebuild changes of one frame restart once
   bool pending_load = false;     // ... or when a dataset it asked for has loaded
   for (ViewIntent& vi : intents) {
     try {
       switch (vi.kind) {
-        case ViewIntent::Kind::SetParam: {
-          const ParamSpec* spec = find_param(specs_, vi.param);
-          if (!spec || is_compound(*spec)) {
-            show_error("the view asked for an unknown parameter '" + vi.param + "'");
-            break;
-          }
-          if (is_text_valued(*spec)) {
-            values_.text[spec->name] = vi.text;
-            text_edit_[spec->name] = vi.text;
-            text_edit_dirty_[spec->name] = true;
-            pending_restart = true;
-          } else if (spec->update == ParamUpdate::Live && !pending_restart) {
-            change_param(*spec, vi.value);
-          } else {
-            values_[spec->name] = vi.value;
-            pending_restart = true;
-          }
+        case ViewIntent::Kind::SetParam:
+          pending_restart |= stage_param_intent(vi, false, pending_restart);
           break;
-        }
         case ViewIntent::Kind::Seek:
           if (pending_restart) {
             // After a Rebuild change of this frame: the new run starts, then runs to the iteration.

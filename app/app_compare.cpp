@@ -112,24 +112,9 @@ void App::apply_intents_b(std::vector<ViewIntent>& intents) {
         case ViewIntent::Kind::Module:
           compare_->tickets.push_back(compare_->runner->apply(vi.intent));
           break;
-        case ViewIntent::Kind::SetParam: {
-          const ParamSpec* spec = find_param(specs_, vi.param);
-          if (!spec || is_compound(*spec)) {
-            show_error("the view asked for an unknown parameter '" + vi.param + "'");
-            break;
-          }
-          if (is_text_valued(*spec)) {
-            compare_->values.text[spec->name] = vi.text;
-            compare_->text_edit[spec->name] = vi.text;
-            restart_both = true;
-          } else if (spec->update == ParamUpdate::Live) {
-            change_param_b(*spec, vi.value);
-          } else {
-            compare_->values[spec->name] = vi.value;
-            restart_both = true;
-          }
+        case ViewIntent::Kind::SetParam:
+          restart_both |= stage_param_intent(vi, true, restart_both);
           break;
-        }
         default:
           shared.push_back(std::move(vi));
           break;

@@ -139,8 +139,10 @@ bool App::run_script_line() {
       std::vector<ImVec2> st;
       for (int k = 0; k <= 20; ++k) st.emplace_back(x0 + (x1 - x0) * k / 20.0f, y0 + (y1 - y0) * k / 20.0f);
       strokes_.push_back(std::move(st));
-    } else if (cmd == "sweep-wait") {  // until the sweep's job has ended (at most 120 s)
-      if (!sweep_job_.running()) {
+    } else if (cmd == "sweep-wait" || cmd == "animation-wait") {
+      // Until the sweep's job, or the animated export, has ended (at most 120 s).
+      const bool sweep = cmd == "sweep-wait";
+      if (!(sweep ? sweep_job_.running() : anim_ != nullptr)) {
         script_wait_since_ = {};
         continue;
       }
@@ -148,21 +150,7 @@ bool App::run_script_line() {
       if (script_wait_since_ == std::chrono::steady_clock::time_point{}) script_wait_since_ = now;
       if (std::chrono::duration<double>(now - script_wait_since_).count() > 2 * kWaitFileSeconds) {
         script_wait_since_ = {};
-        fail("sweep-wait: the sweep still runs after 120 s");
-        continue;
-      }
-      --script_pos_;
-      return true;
-    } else if (cmd == "animation-wait") {  // until the animated export has ended (at most 120 s)
-      if (!anim_) {
-        script_wait_since_ = {};
-        continue;
-      }
-      const auto now = std::chrono::steady_clock::now();
-      if (script_wait_since_ == std::chrono::steady_clock::time_point{}) script_wait_since_ = now;
-      if (std::chrono::duration<double>(now - script_wait_since_).count() > 2 * kWaitFileSeconds) {
-        script_wait_since_ = {};
-        fail("animation-wait: the export still runs after 120 s");
+        fail(cmd + (sweep ? ": the sweep" : ": the export") + " still runs after 120 s");
         continue;
       }
       --script_pos_;

@@ -105,6 +105,25 @@ constexpr ThemeColors kHighContrast = {
 
 bool dark_background(Theme t) { return t != Theme::Light; }
 
+// The entry of `all` whose name(e) is `text` (false if none): themes and palettes alike.
+template <class E, size_t N>
+bool parse_named(const std::string& text, const E (&all)[N], const char* (*name)(E), E* out) {
+  for (E e : all)
+    if (text == name(e)) {
+      *out = e;
+      return true;
+    }
+  return false;
+}
+
+// "a, b, c": every name of `all`, for messages.
+template <class E, size_t N>
+std::string joined_names(const E (&all)[N], const char* (*name)(E)) {
+  std::string s;
+  for (E e : all) s += (s.empty() ? "" : ", ") + std::string(name(e));
+  return s;
+}
+
 }  // namespace
 
 const char* theme_name(Theme t) {
@@ -125,20 +144,9 @@ const char* theme_title(Theme t) {
   return "Light";
 }
 
-bool parse_theme(const std::string& name, Theme* out) {
-  for (Theme t : kAllThemes)
-    if (name == theme_name(t)) {
-      *out = t;
-      return true;
-    }
-  return false;
-}
+bool parse_theme(const std::string& name, Theme* out) { return parse_named(name, kAllThemes, theme_name, out); }
 
-std::string theme_names() {
-  std::string s;
-  for (Theme t : kAllThemes) s += (s.empty() ? "" : ", ") + std::string(theme_name(t));
-  return s;
-}
+std::string theme_names() { return joined_names(kAllThemes, theme_name); }
 
 const char* palette_name(Palette p) {
   switch (p) {
@@ -160,19 +168,10 @@ const char* palette_title(Palette p) {
 }
 
 bool parse_palette(const std::string& name, Palette* out) {
-  for (Palette p : kAllPalettes)
-    if (name == palette_name(p)) {
-      *out = p;
-      return true;
-    }
-  return false;
+  return parse_named(name, kAllPalettes, palette_name, out);
 }
 
-std::string palette_names() {
-  std::string s;
-  for (Palette p : kAllPalettes) s += (s.empty() ? "" : ", ") + std::string(palette_name(p));
-  return s;
-}
+std::string palette_names() { return joined_names(kAllPalettes, palette_name); }
 
 const ThemeColors& theme_colors(Theme t) {
   switch (t) {

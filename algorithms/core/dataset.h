@@ -6,14 +6,21 @@
 // carry their shape (image_h x image_w == d, row-major pixels). A regression
 // target is optional too: one real value per row (`target`, named
 // `target_name`), kept out of the features.
+//
+// A partially observed matrix (ratings, a photo with holes) is a Dataset whose
+// `observed` is set (algorithms/core/observed_matrix.h); `x` then lists the
+// observed entries as rows (row, col, value).
 #pragma once
 
 #include <Eigen/Core>
 
+#include <memory>
 #include <string>
 #include <vector>
 
 namespace cilab {
+
+struct ObservedMatrix;
 
 struct Dataset {
   Eigen::MatrixXd x;                      // n x d features, samples in rows
@@ -26,12 +33,14 @@ struct Dataset {
   int image_w = 0;
   std::string name;    // short name: "blobs", "iris", "fashion-mnist", file stem
   std::string source;  // human description: generator + options, or the file path
+  std::shared_ptr<const ObservedMatrix> observed;  // set for a partially observed matrix
 
   int rows() const { return static_cast<int>(x.rows()); }
   int cols() const { return static_cast<int>(x.cols()); }
   bool has_labels() const { return !labels.empty(); }
   bool has_target() const { return !target.empty(); }
   bool is_image() const { return image_h > 0 && image_w > 0; }
+  bool is_partial() const { return observed != nullptr; }
   // Number of classes: max(label) + 1, or class_names.size() if larger.
   int num_classes() const;
 };

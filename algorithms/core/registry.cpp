@@ -3,6 +3,7 @@
 #include "algorithms/activations.h"
 #include "algorithms/autoencoder.h"
 #include "algorithms/backprop.h"
+#include "algorithms/completion.h"
 #include "algorithms/gan.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
@@ -24,6 +25,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"pca", [] { return std::make_unique<PCA>(); }},
       {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
+      {"completion", [] { return std::make_unique<Completion>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},

@@ -125,11 +125,7 @@ class LineReader {
   bool eof_ = false;
 };
 
-struct Field {
-  std::string_view text;
-  size_t col = 0;  // 1-based byte column of the field's start in its line
-  bool quoted = false;
-};
+using Field = CsvField;
 
 bool is_blank(std::string_view s) {
   for (char c : s)
@@ -145,6 +141,7 @@ class CsvParser {
   std::shared_ptr<Dataset> run();
 
  private:
+  friend class data_detail::CsvRecords;
   // Next non-blank, non-comment line split into fields_; false at the end.
   bool next_record(std::vector<Field>& fields, std::string& arena);
   void split(std::string_view line, std::vector<Field>& fields, std::string& arena);
@@ -542,6 +539,19 @@ std::shared_ptr<Dataset> load_csv(ByteStream& in, const LoadOptions& opts) {
   CsvParser parser(in, opts);
   return parser.run();
 }
+
+struct CsvRecords::Impl {
+  Impl(ByteStream& in, const LoadOptions& opts) : parser(in, opts) {}
+  CsvParser parser;
+  std::string arena;
+};
+
+CsvRecords::CsvRecords(ByteStream& in, const LoadOptions& opts) : impl_(std::make_unique<Impl>(in, opts)) {}
+CsvRecords::~CsvRecords() = default;
+bool CsvRecords::next(std::vector<CsvField>& fields) { return impl_->parser.next_record(fields, impl_->arena); }
+uint64_t CsvRecords::line() const { return impl_->parser.line_; }
+char CsvRecords::delimiter() const { return impl_->parser.delim_; }
+bool CsvRecords::parse_number(std::string_view s, double& v) const { return impl_->parser.parse_number(s, v); }
 
 }  // namespace data_detail
 }  // namespace cilab

@@ -6,6 +6,8 @@
 #include "algorithms/data/byte_stream.h"
 #include "algorithms/data/generators.h"
 #include "algorithms/data/loaders.h"
+#include "algorithms/data/ratings.h"
+#include "algorithms/core/observed_matrix.h"
 
 
 #include <algorithm>
@@ -159,6 +161,23 @@ const std::vector<DatasetInfo>& builtin_datasets() {
       {"uniform", "points uniform in the unit cube (no cluster structure)",
        {opt_n(500), {"dim", 2, 1, 1000, true, "number of features (alias n_features)"}, opt_seed()},
        true},
+      {"ratings",
+       "synthetic user x item ratings (1-5) of true rank r, items in latent genres; a few observed "
+       "(matrix completion)",
+       {{"users", 943, 1, 100000, true, "number of users (rows); MovieLens-100k has 943"},
+        {"items", 1682, 1, 100000, true, "number of items (columns); MovieLens-100k has 1682"},
+        {"observed", 100000, 1, 2.5e7, true, "number of observed ratings, drawn uniformly without replacement"},
+        {"rank", 5, 1, 100, true, "true rank of the rating matrix (3 + U V^T)"},
+        {"noise", 0.5, 0, 10, false, "standard deviation of the Gaussian noise on each observed rating"},
+        {"genres", 6, 1, 12, true, "latent genres the items cluster around (their colours in embeddings)"},
+        opt_seed()},
+       true},
+      {"photo-holes", "the 512x512 photograph with a fraction of its pixels missing (matrix completion)",
+       {{"missing", 0.7, 0, 0.99, false, "fraction of the pixels removed"},
+        {"pattern", 0, 0, 1, true, "random pixels, or square blocks; pattern=random|blocks", {"random", "blocks"}},
+        {"block", 8, 1, 128, true, "side of a square hole in pixels (pattern=blocks)"},
+        opt_seed()},
+       true},
       {"iris", "Fisher's iris: 150 flowers x 4 measurements, 3 species", {}, false},
       {"faithful", "Old Faithful geyser: 272 eruptions x (duration, waiting time)", {}, false},
       {"photo", "a 512x512 grey photograph (scikit-image's 'camera', CC0) as a one-row image", {}, false},
@@ -261,6 +280,41 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
   auto get_int = [&](const char* k) { return static_cast<int>(values.at(k)); };
   auto get = [&](const char* k) { return values.at(k); };
 
+  if (name == "ratings" || name == "photo-holes") {
+    std::string canon = name;
+    char sep = ':';
+    for (const DatasetOption& o : info->options) {
+      const double v = values.at(o.name);
+      canon += sep + o.name + "=" + (o.choices.empty() ? fmt(v) : o.choices[static_cast<size_t>(v)]);
+      sep = ',';
+    }
+    const uint64_t seed = static_cast<uint64_t>(get("seed"));
+    try {
+      if (name == "ratings") {
+        RatingsSpec r;
+        r.users = get_int("users");
+        r.items = get_int("items");
+        r.observed = get_int("observed");
+        r.rank = get_int("rank");
+        r.noise = get("noise");
+        r.genres = get_int("genres");
+        r.seed = seed;
+        return partial_dataset(synthetic_ratings(r), "ratings", canon);
+      }
+      const std::shared_ptr<const Dataset> photo = photo_dataset();
+      auto m = with_holes(complete_matrix(*photo, 0, nullptr), get("missing"),
+                          get_int("pattern") == 1 ? HolePattern::Blocks : HolePattern::Random, get_int("block"), seed);
+      m->image_h = photo->image_h;
+      m->image_w = photo->image_w;
+      m->row_kind = "pixel row";
+      m->col_kind = "pixel column";
+      return partial_dataset(std::move(m), "photo-holes", canon);
+    } catch (const DataError& e) {
+      throw DataError(where + ": " + e.what());
+    } catch (const std::bad_alloc&) {
+      throw DataError(where + ": out of memory; try: fewer users or items");
+    }
+  }
   if (info->generated) {
     const int n = get_int("n");
     const int dim = values.count("dim") ? get_int("dim") : 2;
@@ -311,6 +365,7 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
 }
 
 std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOptions& opts) {
+  if (opts.ratings != RatingsLayout::Table) return load_ratings(path, opts);
   try {
     ByteStream in(path, opts.max_file_bytes);
     const std::vector<uint8_t>& head = in.peek(8);
@@ -533,6 +588,14 @@ int nearest_row(const Dataset& d, double x, double y, int col_x, int col_y) {
 }
 
 std::string describe(const Dataset& d) {
+  if (d.is_partial()) {
+    const ObservedMatrix& m = *d.observed;
+    char pct[32];
+    std::snprintf(pct, sizeof pct, "%.3g", 100.0 * m.fraction());
+    return (d.name.empty() ? std::string("data") : d.name) + ": " + std::to_string(m.rows) + " x " +
+           std::to_string(m.cols) + (m.is_image() ? " picture" : "") + ", " + std::to_string(m.observed()) +
+           " observed (" + pct + " %)";
+  }
   std::string s = (d.name.empty() ? std::string("data") : d.name) + ": " + std::to_string(d.rows()) +
                   " x " + std::to_string(d.cols());
   if (d.is_image()) s += " (" + std::to_string(d.image_h) + "x" + std::to_string(d.image_w) + " images)";

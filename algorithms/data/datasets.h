@@ -65,10 +65,21 @@ std::vector<double> dataset_option_values(const DatasetInfo& info, const Dataset
 // the range).
 std::shared_ptr<const Dataset> make_dataset(const std::string& spec);
 
-// Limits for load_file (tests lower them).
+// How a ratings file lays out a partially observed matrix (LoadOptions::ratings).
+enum class RatingsLayout {
+  Table,     // not ratings: a feature table (load_file's usual detection)
+  Triplets,  // one observed entry per line: user,item,rating[,ignored...]
+  Wide,      // a matrix with empty cells (or NA, NaN, ?) for the missing entries
+};
+
+// Limits for load_file (tests lower them), and how to read text.
 struct LoadOptions {
   size_t max_line_bytes = size_t(64) << 20;  // longest accepted text line
   size_t max_file_bytes = size_t(4) << 30;   // most bytes read (after gunzip)
+  // Triplets/Wide: the text is a partially observed matrix (the completion
+  // module asks for one; `cilab run --layout wide`): load_file then returns a
+  // Dataset with `observed` set (algorithms/data/ratings.h).
+  RatingsLayout ratings = RatingsLayout::Table;
 };
 
 // Loads a user file; the format is detected from the content: gzip magic ->

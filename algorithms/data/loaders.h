@@ -10,10 +10,41 @@
 
 #include <cstdint>
 #include <memory>
+#include <string_view>
 #include <vector>
 
 namespace cilab {
 namespace data_detail {
+
+// One field of a CSV/TSV record (a view into the reader's buffers, valid until
+// the next record is read).
+struct CsvField {
+  std::string_view text;
+  size_t col = 0;  // 1-based byte column of the field's start in its line
+  bool quoted = false;
+};
+
+// The CSV/TSV reader's records one by one (delimiter detected on the first
+// record; quotes, BOM, blank and '#' comment lines handled as in load_csv), for
+// loaders that give the fields their own meaning (ratings triplets).
+class CsvRecords {
+ public:
+  CsvRecords(ByteStream& in, const LoadOptions& opts);
+  ~CsvRecords();
+  CsvRecords(const CsvRecords&) = delete;
+  CsvRecords& operator=(const CsvRecords&) = delete;
+  // The next record's fields; false at the end of the data. Throws DataError
+  // (binary data, a line too long, an unterminated quote).
+  bool next(std::vector<CsvField>& fields);
+  uint64_t line() const;   // physical line number of the last record
+  char delimiter() const;  // ',', ';', '\t' or ' '
+  // A number as load_csv reads one ("1,5" with ';' as delimiter); false if not.
+  bool parse_number(std::string_view s, double& v) const;
+
+ private:
+  struct Impl;
+  std::unique_ptr<Impl> impl_;
+};
 
 // CSV/TSV text -> Dataset (delimiter, header and label column detected).
 std::shared_ptr<Dataset> load_csv(ByteStream& in, const LoadOptions& opts);

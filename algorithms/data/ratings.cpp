@@ -319,9 +319,8 @@ std::shared_ptr<ObservedMatrix> synthetic_ratings(const RatingsSpec& s) {
   for (int i = 0; i < m; ++i)
     for (int c = 0; c < r; ++c) u(i, c) = rng.normal();
   Eigen::MatrixXd p = u * v.transpose();
-  const double mean = p.mean();
-  const double sd = std::sqrt(std::max((p.array() - mean).square().mean(), 1e-300));
-  out->truth = (3.0 + (p.array() - mean) / sd).matrix();
+  const double rms = std::sqrt(std::max(p.array().square().mean(), 1e-300));
+  out->truth = (3.0 + p.array() / rms).matrix();  // exactly 3 + rank r (E[U V^T] = 0)
   out->row_group.resize(static_cast<size_t>(m));
   const Eigen::MatrixXd affinity = u * centre.transpose();
   for (int i = 0; i < m; ++i) {

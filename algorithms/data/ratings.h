@@ -24,7 +24,7 @@ std::shared_ptr<const Dataset> partial_dataset(std::shared_ptr<const ObservedMat
                                                std::string source);
 
 // Synthetic ratings: `users` x `items`, truth = 3 + U V^T (rank `rank`, scaled to
-// standard deviation 1, so ratings sit on a 1-5 scale), items drawn around
+// root mean square 1, so ratings sit on a 1-5 scale), items drawn around
 // `genres` genre centres in the latent space (V_j = c_g + 0.35 e, c_g and U
 // standard normal), `observed` entries drawn uniformly without replacement, each
 // observed as truth + noise * N(0, 1). col_group = the item's genre, row_group =

@@ -134,6 +134,46 @@ struct Fit {
   double observed_loss = 0, train_rmse = 0, test_rmse = kNaN;
 };
 
+// Solves G x = b for a symmetric positive definite k x k G given by its lower
+// triangle (row-major), by Cholesky in place; false when G is not positive
+// definite (then x is untouched). k is small (the rank): no allocation.
+bool cholesky_solve(double* g, const double* b, double* x, int k) {
+  for (int j = 0; j < k; ++j) {
+    double* gj = g + static_cast<size_t>(j) * static_cast<size_t>(k);
+    double d = gj[j];
+    for (int c = 0; c < j; ++c) d -= gj[c] * gj[c];
+    if (!(d > 0)) return false;
+    const double l = std::sqrt(d);
+    gj[j] = l;
+    for (int r = j + 1; r < k; ++r) {
+      double* gr = g + static_cast<size_t>(r) * static_cast<size_t>(k);
+      double v = gr[j];
+      for (int c = 0; c < j; ++c) v -= gr[c] * gj[c];
+      gr[j] = v / l;
+    }
+  }
+  double tmp[512];
+  std::vector<double> heap;
+  double* y = tmp;
+  if (k > 512) {
+    heap.resize(static_cast<size_t>(k));
+    y = heap.data();
+  }
+  for (int r = 0; r < k; ++r) {  // L y = b
+    const double* gr = g + static_cast<size_t>(r) * static_cast<size_t>(k);
+    double v = b[r];
+    for (int c = 0; c < r; ++c) v -= gr[c] * y[c];
+    y[r] = v / gr[r];
+  }
+  for (int r = k - 1; r >= 0; --r) {  // L^T x = y
+    double v = y[r];
+    for (int c = r + 1; c < k; ++c) v -= g[static_cast<size_t>(c) * static_cast<size_t>(k) + static_cast<size_t>(r)] * y[c];
+    y[r] = v / g[static_cast<size_t>(r) * static_cast<size_t>(k) + static_cast<size_t>(r)];
+  }
+  std::copy(y, y + k, x);
+  return true;
+}
+
 double dot_row(const Eigen::MatrixXd& a, int i, const Eigen::MatrixXd& b, int j) {
   double s = 0;
   for (Eigen::Index r = 0; r < a.cols(); ++r) s += a(i, r) * b(j, r);
@@ -237,6 +277,13 @@ struct Completion::State {
   Fit fit(const CompletionEstimate& e) const;
   double factor_objective() const;
   void als_sweep(bool items);
+  // The first half of an ALS iteration: the V-sweep and l after it.
+  void als_v_sweep() {
+    iteration_start = est;
+    als_sweep(true);
+    half_objective = factor_objective();
+    phase = 1;
+  }
   void sgd_epoch();
   void svp_step();
   void svt_step();
@@ -439,33 +486,45 @@ void Completion::State::als_sweep(bool items) {
   const int rows = items ? n() : m();
   const int k = this->k();
   RowMap solve_for = items ? v() : u();
-  const ConstRowMap other = items ? ConstRowMap(v().data() - static_cast<Eigen::Index>(m()) * k, m(), k)
-                                  : ConstRowMap(factors.data() + static_cast<Eigen::Index>(m()) * k, n(), k);
   const int blocks = (rows + kBlockRows - 1) / kBlockRows;
   const double lambda = p.lambda;
+  // The fixed side: U when solving for the items, V when solving for the users.
+  const double* other_data = items ? factors.data() : factors.data() + static_cast<size_t>(m()) * static_cast<size_t>(k);
   parallel_for_blocks(blocks, parallel_threads(blocks, q.train_z.size() * static_cast<size_t>(k * k), 200000), [&](int b) {
-    Eigen::MatrixXd g(k, k);
-    Eigen::VectorXd rhs(k);
+    std::vector<double> g(static_cast<size_t>(k) * static_cast<size_t>(k)), rhs(static_cast<size_t>(k));
     const int lo = b * kBlockRows, hi = std::min(rows, lo + kBlockRows);
     for (int a = lo; a < hi; ++a) {
-      g.setZero();
-      rhs.setZero();
+      std::fill(g.begin(), g.end(), 0.0);
+      std::fill(rhs.begin(), rhs.end(), 0.0);
       const int s0 = items ? q.col_start[static_cast<size_t>(a)] : q.row_start[static_cast<size_t>(a)];
       const int s1 = items ? q.col_start[static_cast<size_t>(a) + 1] : q.row_start[static_cast<size_t>(a) + 1];
       for (int s = s0; s < s1; ++s) {
         const int e = items ? q.by_col[static_cast<size_t>(s)] : s;
         const int o = items ? q.train_row[static_cast<size_t>(e)] : q.train_col[static_cast<size_t>(e)];
-        const auto w = other.row(o).transpose();
-        g.selfadjointView<Eigen::Lower>().rankUpdate(w);
-        rhs.noalias() += q.train_z[static_cast<size_t>(e)] * w;
+        const double* w = other_data + static_cast<size_t>(o) * static_cast<size_t>(k);
+        const double z = q.train_z[static_cast<size_t>(e)];
+        for (int r = 0; r < k; ++r) {  // lower triangle of sum w w^T, and sum z w
+          double* gr = g.data() + static_cast<size_t>(r) * static_cast<size_t>(k);
+          const double wr = w[r];
+          for (int c = 0; c <= r; ++c) gr[c] += wr * w[c];
+          rhs[static_cast<size_t>(r)] += z * wr;
+        }
       }
-      g.diagonal().array() += lambda;
-      Eigen::LLT<Eigen::MatrixXd> llt(g.selfadjointView<Eigen::Lower>());
-      if (llt.info() == Eigen::Success && lambda > 0) {
-        solve_for.row(a) = llt.solve(rhs).transpose();
-      } else {  // lambda = 0 and too few entries: the minimum-norm least-squares row
-        const Eigen::MatrixXd full = g.selfadjointView<Eigen::Lower>();
-        solve_for.row(a) = full.completeOrthogonalDecomposition().solve(rhs).transpose();
+      for (int r = 0; r < k; ++r) g[static_cast<size_t>(r) * static_cast<size_t>(k) + static_cast<size_t>(r)] += lambda;
+      double* out = solve_for.data() + static_cast<size_t>(a) * static_cast<size_t>(k);
+      if (!(lambda > 0) || !cholesky_solve(g.data(), rhs.data(), out, k)) {
+        // lambda = 0 and too few entries: the minimum-norm least-squares row.
+        // (cholesky_solve may have overwritten g: rebuild G from the entries)
+        Eigen::MatrixXd full = Eigen::MatrixXd::Zero(k, k);
+        for (int s = s0; s < s1; ++s) {
+          const int e = items ? q.by_col[static_cast<size_t>(s)] : s;
+          const int o = items ? q.train_row[static_cast<size_t>(e)] : q.train_col[static_cast<size_t>(e)];
+          const Eigen::Map<const Eigen::VectorXd> w(other_data + static_cast<size_t>(o) * static_cast<size_t>(k), k);
+          full.noalias() += w * w.transpose();
+        }
+        full.diagonal().array() += lambda;
+        const Eigen::Map<const Eigen::VectorXd> b(rhs.data(), k);
+        Eigen::Map<Eigen::VectorXd>(out, k) = full.completeOrthogonalDecomposition().solve(b);
       }
     }
   });
@@ -529,12 +588,14 @@ void Completion::State::svp_step() {
     for (size_t t = 0; t < nt; ++t) out[q.train_col[t]] += r[t] * y[q.train_row[t]];
   };
   LanczosOptions lo;
-  lo.rank = std::min(k() + kSpectrumExtra, std::min(m(), n()));
+  lo.rank = k();
   lo.tol = kLanczosTol;
   lo.seed = lanczos_seed(1);
   lo.start = a.s.size() > 0 ? &a.v : nullptr;
   TruncatedSvd svd = lanczos_svd(op, lo);
-  spectrum_before.assign(svd.sigma.data(), svd.sigma.data() + svd.sigma.size());
+  // The k values truncated to, then the next Ritz values (lower bounds of sigma_{k+1}, ...).
+  const int shown = std::min<int>(static_cast<int>(svd.ritz.size()), k() + kSpectrumExtra);
+  spectrum_before.assign(svd.ritz.data(), svd.ritz.data() + shown);
   const int keep = std::min<int>(k(), static_cast<int>(svd.sigma.size()));
   measure(estimate_from_svd(svd.u.leftCols(keep), svd.sigma.head(keep), svd.v.leftCols(keep)), true);
 }
@@ -753,11 +814,8 @@ void Completion::sub_step() {
     step();
     return;
   }
-  if (s.phase == 0) {  // the V-sweep
-    s.iteration_start = s.est;
-    s.als_sweep(true);
-    s.half_objective = s.factor_objective();
-    s.phase = 1;
+  if (s.phase == 0) {  // the V-sweep, shown on its own
+    s.als_v_sweep();
     s.measure(s.estimate_from_factors(), false);
     return;
   }
@@ -778,7 +836,7 @@ void Completion::step() {
   if (is_terminal(s.status)) return;
   switch (s.p.method) {
     case Method::Als:
-      if (s.phase == 0) sub_step();
+      if (s.phase == 0) s.als_v_sweep();  // nothing published in between: no measurement
       sub_step();
       return;
     case Method::Sgd:

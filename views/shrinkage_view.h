@@ -39,6 +39,8 @@ class ShrinkageView : public ModuleView {
   bool show_difference = true;  // fourth panel: S_tau(A) - [A]_k
   bool same_scale = true;       // reconstructions drawn with A's value range (else their own)
 
+  // Screen centre of the k slider in the last frame (tests).
+  ImVec2 k_slider_centre() const { return ImVec2(k_edit_.slider_x, k_edit_.slider_y); }
   // Screen rectangle of the spectrum's plot area in the last frame (tests).
   ImVec2 spectrum_min() const { return spectrum_min_; }
   ImVec2 spectrum_max() const { return spectrum_max_; }

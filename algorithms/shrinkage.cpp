@@ -132,6 +132,12 @@ Shrinkage::Shrinkage(const Shrinkage& o) : st_(std::make_unique<State>(*o.st_)) 
 
 std::unique_ptr<Module> Shrinkage::clone() const { return std::make_unique<Shrinkage>(*this); }
 
+size_t Shrinkage::state_bytes() const {
+  const State& s = *st_;
+  return sizeof(State) + static_cast<size_t>(s.soft.size() + s.hard.size()) * (sizeof(double) + sizeof(float)) +
+         s.message.capacity();
+}
+
 void Shrinkage::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t) {
   State& s = *st_;
   const Params p = params_from(values);

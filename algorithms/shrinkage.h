@@ -84,6 +84,8 @@ class Shrinkage : public Module {
   // tau (recomputes S_tau(A)) and k (recomputes [A]_k; k <= r) are live.
   void set_live(const std::string& name, double value) override;
   std::unique_ptr<Module> clone() const override;
+  // A clone's own memory: both reconstructions in double and float (the factors are shared).
+  size_t state_bytes() const override;
 
   std::shared_ptr<const ShrinkageSnapshot> shrinkage_snapshot() const;
   // The reconstructions in double precision (the snapshot holds float copies).

@@ -166,8 +166,8 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
                     ImGui::GetFontSize() * 1.5f);
   int k = s.k;
   ImGui::SetNextItemWidth(slider_w);
-  const bool k_done = int_slider("k (hard)##shrink_k", &k, 0, r, 0, k_edit_);
-  if ((k_done || k != sent_k_) && k != s.k && k != sent_k_) {
+  int_slider("k (hard)##shrink_k", &k, 0, r, 0, k_edit_);  // k follows a drag: sent as it moves
+  if (k != s.k && k != sent_k_) {
     out.push_back(ViewIntent::set_param("k", k));
     sent_k_ = k;
   }

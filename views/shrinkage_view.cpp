@@ -39,17 +39,25 @@ std::string g4(double v) {
 // A panel's caption under the picture: "nuclear 514.2, error 36.77".
 std::string caption(double nuclear, double error) { return "nuclear " + g4(nuclear) + ", error " + g4(error); }
 
-// A vertical or horizontal guide line across the plot, with a legend entry.
-void guide_line(const char* label, ImU32 colour, bool vertical, double at) {
+// A vertical or horizontal guide line across the plot, named by a label at its end
+// (no legend entry: the legend stays small in a small plot).
+void guide_line(const char* id, const char* label, ImU32 colour, bool vertical, double at) {
   plot::Spec sp;
   sp.color = colour;
-  sp.flags = plot::ItemFlags_NoFit;
-  if (!plot::BeginItem(label, sp)) return;
+  sp.flags = plot::ItemFlags_NoFit | plot::ItemFlags_NoLegend;
+  if (!plot::BeginItem(id, sp)) return;
   const plot::Limits lim = plot::GetPlotLimits();
   const ImVec2 a = vertical ? plot::PlotToPixels(at, lim.y_min) : plot::PlotToPixels(lim.x_min, at);
   const ImVec2 b = vertical ? plot::PlotToPixels(at, lim.y_max) : plot::PlotToPixels(lim.x_max, at);
   plot::GetPlotDrawList()->AddLine(a, b, colour, 2.0f);
   plot::EndItem();
+  // The label just inside the plot: at the top of a vertical line, at the left end of a horizontal one
+  // (the legend sits top right).
+  const float em = ImGui::GetFontSize();
+  if (vertical)
+    plot::PlotText(label, at, lim.y_max, ImVec2(0.6f * em, 0.7f * em), colour);
+  else
+    plot::PlotText(label, lim.x_min, at, ImVec2(1.2f * em, -0.7f * em), colour);
 }
 
 }  // namespace
@@ -306,7 +314,7 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
                "vanish. Hard: sigma_1..sigma_k unchanged, the rest dropped (right of the k line). Click to set tau "
                "to the height clicked.");
   if (plot::BeginPlot("##shrink_spectrum", ImVec2(bw, bh - text_line), plot::PlotFlags_NoTitle)) {
-    plot::SetupLegend(plot::Location::SouthWest);
+    plot::SetupLegend(plot::Location::NorthEast);
     plot::SetupAxes("index i", "singular value",
                     plot::AxisFlags_AutoFit | (log_spectrum ? plot::AxisFlags_LogScale : 0),
                     plot::AxisFlags_AutoFit | (log_spectrum ? plot::AxisFlags_LogScale : 0));
@@ -331,8 +339,8 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
     ss.color = soft_colour();
     ss.line_weight = 2.0f;
     plot::PlotLine("soft", index_.data(), soft_sig.data(), r, ss);
-    if (!log_spectrum || s.tau > 0) guide_line("tau", soft_colour(), false, s.tau);
-    guide_line("k", hard_colour(), true, s.k + 0.5);
+    if (!log_spectrum || s.tau > 0) guide_line("##tau", "tau", soft_colour(), false, s.tau);
+    guide_line("##k", "k", hard_colour(), true, s.k + 0.5);
     spectrum_min_ = plot::GetPlotPos();
     spectrum_max_ = ImVec2(spectrum_min_.x + plot::GetPlotSize().x, spectrum_min_.y + plot::GetPlotSize().y);
     if (plot::IsPlotClicked(0)) {

@@ -78,6 +78,94 @@ size_t SvdSnapshot::byte_size() const {
   return b;
 }
 
+// ---------------------------------------------------------------- the input and its SVD
+
+const std::vector<std::string>& matrix_input_help() {
+  static const std::vector<std::string> kHelp = {
+      "the shipped photograph (assets/camera.png, 512 x 512 gray, CC0)",
+      "the run's dataset: image data -> the row `index` as an image; other data -> the whole n x d matrix"};
+  return kHelp;
+}
+
+std::shared_ptr<SvdFactors> input_matrix(const std::shared_ptr<const Dataset>& data, MatrixInput input, int index,
+                                         const std::string& module, double max_cost) {
+  auto f = std::make_shared<SvdFactors>();
+  if (input == MatrixInput::Photo) {
+    std::shared_ptr<const Dataset> photo;
+    try {
+      photo = photo_dataset();
+    } catch (const DataError& e) {
+      throw std::invalid_argument(module + ": " + e.what());
+    }
+    f->a.resize(photo->image_h, photo->image_w);
+    for (int r = 0; r < photo->image_h; ++r)
+      for (int c = 0; c < photo->image_w; ++c) f->a(r, c) = photo->x(0, static_cast<Eigen::Index>(r) * photo->image_w + c);
+    f->is_image = true;
+    f->what = "photograph 'camera' (CC0), " + shape(f->a.rows(), f->a.cols()) + " pixels in [0, 1]";
+  } else {
+    if (!data)
+      throw std::invalid_argument(module + ": input=dataset but no dataset is loaded; load one, or use input=photo");
+    const int n = data->rows(), d = data->cols();
+    if (n == 0 || d == 0)
+      throw std::invalid_argument(module + ": the dataset is empty (" + shape(n, d) +
+                                  "); load data first, or use input=photo");
+    if (data->is_image()) {
+      if (index >= n)
+        throw std::invalid_argument("parameter 'index' = " + std::to_string(index) +
+                                    " is out of range: the dataset has " + std::to_string(n) +
+                                    " image rows; try index in [0, " + std::to_string(n - 1) + "]");
+      const int h = data->image_h, w = data->image_w;
+      f->a.resize(h, w);
+      for (int r = 0; r < h; ++r)
+        for (int c = 0; c < w; ++c) f->a(r, c) = data->x(index, static_cast<Eigen::Index>(r) * w + c);
+      f->is_image = true;
+      std::string label;
+      if (data->has_labels()) {
+        const int l = data->labels[static_cast<size_t>(index)];
+        if (l >= 0 && l < static_cast<int>(data->class_names.size()))
+          label = " (" + data->class_names[static_cast<size_t>(l)] + ")";
+        else if (l >= 0)
+          label = " (class " + std::to_string(l) + ")";
+      }
+      f->what = data->name + " row " + std::to_string(index) + label + ", " + shape(h, w) + " image";
+    } else {
+      f->a = data->x;
+      f->is_image = false;
+      f->what = data->name + ": the whole " + shape(n, d) + " data matrix (samples x features, not centred)";
+      f->col_names = data->column_names;
+    }
+    if (!f->a.allFinite()) {
+      for (Eigen::Index c = 0; c < f->a.cols(); ++c)
+        for (Eigen::Index r = 0; r < f->a.rows(); ++r)
+          if (!std::isfinite(f->a(r, c)))
+            throw std::invalid_argument(module + ": the input has a non-finite value (" + fmt_g(f->a(r, c)) +
+                                        ") at entry (" + std::to_string(r) + ", " + std::to_string(c) +
+                                        "); clean the data or drop that row");
+    }
+  }
+  const double m = static_cast<double>(f->a.rows()), n = static_cast<double>(f->a.cols());
+  const double cost = m * n * std::min(m, n);
+  if (cost > max_cost)
+    throw std::invalid_argument(module + ": the matrix is " + shape(f->a.rows(), f->a.cols()) +
+                                ": a dense SVD costs m n min(m, n) = " + fmt_g(cost) + " > " + fmt_g(max_cost) +
+                                " operations; try fewer rows (e.g. a dataset option n=...) or fewer features");
+  return f;
+}
+
+void compute_svd(SvdFactors& f, const std::string& module) {
+  const int r = static_cast<int>(std::min(f.a.rows(), f.a.cols()));
+  Eigen::BDCSVD<Eigen::MatrixXd> svd(f.a, Eigen::ComputeThinU | Eigen::ComputeThinV);
+  if (svd.info() != Eigen::Success)
+    throw std::invalid_argument(module + ": the SVD did not converge on this matrix; try another input");
+  f.u = svd.matrixU();
+  f.sigma = svd.singularValues();
+  f.v = svd.matrixV();
+  f.tail2.resize(r + 1);
+  f.tail2[r] = 0.0;
+  for (int i = r - 1; i >= 0; --i) f.tail2[i] = f.tail2[i + 1] + f.sigma[i] * f.sigma[i];
+  f.frobenius = f.a.norm();
+}
+
 // ---------------------------------------------------------------- spectral norm
 
 double SvdLowRank::spectral_norm(const Eigen::Ref<const Eigen::MatrixXd>& a, uint64_t seed) {
@@ -142,9 +230,7 @@ const ParamTable<SvdLowRank::Params>& param_table() {
   using P = SvdLowRank::Params;
   static const ParamTable<P> kTable = {
       Choice("input", &P::input, {"photo", "dataset"})
-          .choice_help({"the shipped photograph (assets/camera.png, 512 x 512 gray, CC0)",
-                        "the run's dataset: image data -> the row `index` as an image; other data -> "
-                        "the whole n x d matrix"})
+          .choice_help(matrix_input_help())
           .help("which matrix A to decompose"),
       Int("index", &P::index, 0, 10000000).help("input=dataset with image rows: which row (item) is the image A"),
       Int("k", &P::k, 0, 8192)
@@ -209,83 +295,13 @@ std::unique_ptr<Module> SvdLowRank::clone() const { return std::make_unique<SvdL
 void SvdLowRank::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   State& s = *st_;
   const Params p = params_from(values);
-  auto f = std::make_shared<SvdFactors>();
-  if (p.input == Input::Photo) {
-    std::shared_ptr<const Dataset> photo;
-    try {
-      photo = photo_dataset();
-    } catch (const DataError& e) {
-      throw std::invalid_argument(std::string("svd-lowrank: ") + e.what());
-    }
-    f->a.resize(photo->image_h, photo->image_w);
-    for (int r = 0; r < photo->image_h; ++r)
-      for (int c = 0; c < photo->image_w; ++c) f->a(r, c) = photo->x(0, static_cast<Eigen::Index>(r) * photo->image_w + c);
-    f->is_image = true;
-    f->what = "photograph 'camera' (CC0), " + shape(f->a.rows(), f->a.cols()) + " pixels in [0, 1]";
-  } else {
-    if (!data)
-      throw std::invalid_argument("svd-lowrank: input=dataset but no dataset is loaded; load one, or "
-                                  "use input=photo");
-    const int n = data->rows(), d = data->cols();
-    if (n == 0 || d == 0)
-      throw std::invalid_argument("svd-lowrank: the dataset is empty (" + shape(n, d) +
-                                  "); load data first, or use input=photo");
-    if (data->is_image()) {
-      if (p.index >= n)
-        throw std::invalid_argument("parameter 'index' = " + std::to_string(p.index) +
-                                    " is out of range: the dataset has " + std::to_string(n) +
-                                    " image rows; try index in [0, " + std::to_string(n - 1) + "]");
-      const int h = data->image_h, w = data->image_w;
-      f->a.resize(h, w);
-      for (int r = 0; r < h; ++r)
-        for (int c = 0; c < w; ++c) f->a(r, c) = data->x(p.index, static_cast<Eigen::Index>(r) * w + c);
-      f->is_image = true;
-      std::string label;
-      if (data->has_labels()) {
-        const int l = data->labels[static_cast<size_t>(p.index)];
-        if (l >= 0 && l < static_cast<int>(data->class_names.size()))
-          label = " (" + data->class_names[static_cast<size_t>(l)] + ")";
-        else if (l >= 0)
-          label = " (class " + std::to_string(l) + ")";
-      }
-      f->what = data->name + " row " + std::to_string(p.index) + label + ", " + shape(h, w) + " image";
-    } else {
-      f->a = data->x;
-      f->is_image = false;
-      f->what = data->name + ": the whole " + shape(n, d) + " data matrix (samples x features, not centred)";
-      f->col_names = data->column_names;
-    }
-    if (!f->a.allFinite()) {
-      for (Eigen::Index c = 0; c < f->a.cols(); ++c)
-        for (Eigen::Index r = 0; r < f->a.rows(); ++r)
-          if (!std::isfinite(f->a(r, c)))
-            throw std::invalid_argument("svd-lowrank: the input has a non-finite value (" + fmt_g(f->a(r, c)) +
-                                        ") at entry (" + std::to_string(r) + ", " + std::to_string(c) +
-                                        "); clean the data or drop that row");
-    }
-  }
-  const double m = static_cast<double>(f->a.rows()), n = static_cast<double>(f->a.cols());
-  const double cost = m * n * std::min(m, n);
-  if (cost > kMaxCost)
-    throw std::invalid_argument("svd-lowrank: the matrix is " + shape(f->a.rows(), f->a.cols()) +
-                                ": a dense SVD costs m n min(m, n) = " + fmt_g(cost) + " > " + fmt_g(kMaxCost) +
-                                " operations; try fewer rows (e.g. a dataset option n=...) or fewer features");
+  std::shared_ptr<SvdFactors> f = input_matrix(data, p.input, p.index, info().name, kMaxCost);
   const int r = static_cast<int>(std::min(f->a.rows(), f->a.cols()));
   if (p.k > r)
     throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) + " exceeds the largest rank r = min(m, n) = " +
                                 std::to_string(r) + " of the " + shape(f->a.rows(), f->a.cols()) +
                                 " matrix; try k in [0, " + std::to_string(r) + "]");
-
-  Eigen::BDCSVD<Eigen::MatrixXd> svd(f->a, Eigen::ComputeThinU | Eigen::ComputeThinV);
-  if (svd.info() != Eigen::Success)
-    throw std::invalid_argument("svd-lowrank: the SVD did not converge on this matrix; try another input");
-  f->u = svd.matrixU();
-  f->sigma = svd.singularValues();
-  f->v = svd.matrixV();
-  f->tail2.resize(r + 1);
-  f->tail2[r] = 0.0;
-  for (int i = r - 1; i >= 0; --i) f->tail2[i] = f->tail2[i + 1] + f->sigma[i] * f->sigma[i];
-  f->frobenius = f->a.norm();
+  compute_svd(*f, info().name);
 
   s.svd = std::move(f);
   s.p = p;

@@ -71,6 +71,26 @@ struct SvdFactors {
   size_t byte_size() const;
 };
 
+// Which matrix a matrix module (svd-lowrank, shrinkage) decomposes: the
+// shipped photograph, or the run's dataset (an image row chosen by `index` for
+// image data, else the whole n x d matrix).
+enum class MatrixInput { Photo = 0, Dataset = 1 };
+
+// The `input` parameter's help, one text per MatrixInput option (both modules' tables).
+const std::vector<std::string>& matrix_input_help();
+
+// The input matrix A (a, is_image, what, col_names filled; no SVD yet).
+// Throws std::invalid_argument prefixed with `module` ("svd-lowrank: ...")
+// or naming 'index': no or empty dataset, index out of range, a non-finite
+// entry (by row and column), a matrix too large for a dense SVD
+// (m n min(m, n) > max_cost).
+std::shared_ptr<SvdFactors> input_matrix(const std::shared_ptr<const Dataset>& data, MatrixInput input, int index,
+                                         const std::string& module, double max_cost);
+
+// Fills f's SVD (u, sigma, v: Eigen's BDCSVD, thin), tail2 and frobenius from f.a.
+// Throws std::invalid_argument (prefixed with `module`) if the SVD fails.
+void compute_svd(SvdFactors& f, const std::string& module);
+
 // The state at rank K.
 struct SvdSnapshot : Snapshot {
   std::shared_ptr<const SvdFactors> svd;          // shared, never copied
@@ -90,7 +110,7 @@ struct SvdSnapshot : Snapshot {
 // No randomness except the Lanczos start vectors (seeded by `seed` and K).
 class SvdLowRank : public Module {
  public:
-  enum class Input { Photo = 0, Dataset = 1 };
+  using Input = MatrixInput;
 
   struct Params {
     Input input = Input::Photo;

@@ -1,4 +1,5 @@
 #include "views/svd_view.h"
+#include "views/matrix_panel.h"
 #include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
@@ -27,45 +28,6 @@ std::string fmt(double v) {
   if (std::isnan(v)) return "n/a";
   std::snprintf(buf, sizeof buf, "%.6g", v);
   return buf;
-}
-
-// One matrix panel: a gray image (pictures) or a heatmap (data matrices), with its colour bar.
-// Signed panels pass a symmetric range [-L, L] (mid-gray / mid-colour = 0). The axes refit to
-// the matrix whenever its shape changes (a new input).
-void matrix_panel(const char* title, const char* help, const char* id, const float* values, int m, int n,
-                  bool image, float vmin, float vmax, ImVec2 size) {
-  ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
-  tooltip_text(help);
-  plot::PlotFlags flags = plot::PlotFlags_CanvasOnly;
-  if (image) flags |= plot::PlotFlags_EqualAspect;
-  if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), flags)) {
-    plot::SetupAxes(image ? nullptr : "feature (column)", image ? nullptr : "sample (row)",
-                    image ? plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines : plot::AxisFlags_NoGridLines,
-                    image ? plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines : plot::AxisFlags_NoGridLines);
-    plot::SetupAxesLimits(0, n, 0, m, plot::Cond::Once);
-    plot::SetupAxesFitKey((static_cast<uint64_t>(static_cast<uint32_t>(m)) << 32) | static_cast<uint32_t>(n));
-    plot::SetupColorBar("##scale", vmin, vmax, image ? plot::Colormap::Gray : plot::Colormap::Viridis);
-    if (image) {
-      plot::PlotImageGray("##img", values, m, n, vmin, vmax, plot::Point{0, 0}, plot::Point{static_cast<double>(n), static_cast<double>(m)});
-    } else {
-      // The heatmap draws its first row at the top; flip so that sample i sits at y in [i, i + 1].
-      std::vector<float> flipped(static_cast<size_t>(m) * n);
-      for (int i = 0; i < m; ++i)
-        std::copy(values + static_cast<size_t>(i) * n, values + static_cast<size_t>(i + 1) * n,
-                  flipped.begin() + static_cast<std::ptrdiff_t>(static_cast<size_t>(m - 1 - i) * n));
-      plot::PlotHeatmap("##heat", flipped.data(), m, n, vmin, vmax, plot::Point{0, 0},
-                        plot::Point{static_cast<double>(n), static_cast<double>(m)}, plot::Colormap::Viridis);
-    }
-    plot::EndPlot();
-  }
-  ImGui::EndGroup();
-}
-
-float max_abs(const std::vector<float>& v) {
-  float m = 0.0f;
-  for (float x : v) m = std::max(m, std::abs(x));
-  return m > 0.0f ? m : 1.0f;
 }
 
 }  // namespace
@@ -218,15 +180,9 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
   if (cached_approx_ != s.approx) {
     // The snapshot's float matrix is column-major (Eigen): copy row-major for the panels.
     cached_approx_ = s.approx;
-    const float* approx = s.approx->data();
-    ak_.resize(static_cast<size_t>(m) * n);
+    row_major(*s.approx, ak_);
     resid_.resize(ak_.size());
-    for (int i = 0; i < m; ++i)
-      for (int j = 0; j < n; ++j) {
-        const float v = approx[static_cast<size_t>(j) * m + i];
-        ak_[static_cast<size_t>(i) * n + j] = v;
-        resid_[static_cast<size_t>(i) * n + j] = a_[static_cast<size_t>(i) * n + j] - v;
-      }
+    for (size_t i = 0; i < ak_.size(); ++i) resid_[i] = a_[i] - ak_[i];
   }
   float ak_min = a_min_, ak_max = a_max_;
   if (!same_scale && !ak_.empty()) {

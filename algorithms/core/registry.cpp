@@ -11,6 +11,7 @@
 #include "algorithms/optimizers.h"
 #include "algorithms/pca.h"
 #include "algorithms/power_iteration.h"
+#include "algorithms/shrinkage.h"
 #include "algorithms/svd_lowrank.h"
 #include "algorithms/vae.h"
 
@@ -24,6 +25,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"gmm", [] { return std::make_unique<Gmm>(); }},
       {"pca", [] { return std::make_unique<PCA>(); }},
       {"svd-lowrank", [] { return std::make_unique<SvdLowRank>(); }},
+      {"shrinkage", [] { return std::make_unique<Shrinkage>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"completion", [] { return std::make_unique<Completion>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},

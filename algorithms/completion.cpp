@@ -7,6 +7,7 @@
 #include "algorithms/core/rng.h"
 #include "algorithms/data/ratings.h"
 #include "algorithms/linalg/lanczos_svd.h"
+#include "algorithms/linalg/spectral.h"
 #include "algorithms/optim/optim_params.h"
 
 #include <Eigen/Cholesky>
@@ -623,7 +624,7 @@ void Completion::State::svt_step() {
   TruncatedSvd svd = lanczos_svd(op, lo);
   const int shown = std::min<int>(static_cast<int>(svd.ritz.size()), std::max<int>(static_cast<int>(svd.sigma.size()) + 10, 20));
   spectrum_before.assign(svd.ritz.data(), svd.ritz.data() + shown);
-  const Eigen::VectorXd s = (svd.sigma.array() - tau).max(0.0);
+  const Eigen::VectorXd s = soft_threshold(svd.sigma, tau);  // (sigma_i - tau)_+
   auto next = estimate_from_svd(svd.u, s, svd.v);
   for (size_t t = 0; t < nt; ++t) y[t] += delta * (q.train_z[t] - predict_z(*next, static_cast<int>(t)));
   measure(next, true);
@@ -699,6 +700,7 @@ const ModuleInfo& Completion::info() const {
     m.metrics = metric_table().infos();
     m.sub_steps = {"V-sweep", "U-sweep"};
     m.default_dataset = "ratings";
+    m.ratings_data = true;
     m.default_cli_steps = 20;
     m.iteration_columns = {"train_rmse", "test_rmse", "objective", "rank", "nuclear_norm", "change"};
     return m;

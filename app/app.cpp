@@ -296,7 +296,8 @@ bool App::start_state() {
     const std::unique_ptr<Module> probe = make_module(opts_.module);
     std::shared_ptr<const Dataset> data =
         probe->info().needs_dataset || !opts_.data_file.empty() || !opts_.dataset_spec.empty()
-            ? load_dataset_arg(opts_.data_file, opts_.dataset_spec, probe->info().default_dataset)
+            ? load_dataset_arg(opts_.data_file, opts_.dataset_spec, probe->info().default_dataset,
+                               data_load_options(probe->info(), opts_.layout, true))
             : nullptr;
     if (!opts_.data_file.empty()) settings_.add_recent(opts_.data_file);
     module_name_ = opts_.module;

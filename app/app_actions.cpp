@@ -3,6 +3,7 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
+#include "app/headless/cli.h"
 #include "views/theme.h"
 
 #include <GLFW/glfw3.h>
@@ -141,8 +142,10 @@ void App::start_load(std::string what, std::string recent_path, DataOrigin origi
 void App::load_file(const std::string& path) {
   std::error_code ec;
   const std::filesystem::path abs = std::filesystem::absolute(path, ec);
+  // A ratings module (completion) reads the file as ratings: triplets, else a wide matrix.
+  const LoadOptions opts = data_load_options(make_module(module_name_)->info(), "", true);
   start_load("loading " + std::filesystem::path(path).filename().string(), path, {"", ec ? path : abs.string()},
-             [path] { return cilab::load_file(path); });
+             [path, opts] { return cilab::load_file(path, opts); });
 }
 
 void App::load_builtin(const std::string& spec) {

@@ -4,6 +4,7 @@
 #include "algorithms/data/csv_writer.h"
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
+#include "app/headless/cli.h"
 #include "views/theme.h"
 
 #include <imgui.h>
@@ -120,7 +121,8 @@ void App::open_preset(const LabFile& preset) {
     }
     pm->origin = {spec, file};
     if (!file.empty()) {
-      pm->data_load = std::async(std::launch::async, [file] { return cilab::load_file(file); });
+      const LoadOptions opts = data_load_options(info, "", true);
+      pm->data_load = std::async(std::launch::async, [file, opts] { return cilab::load_file(file, opts); });
     } else if (!spec.empty()) {
       pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
     } else {  // embedded data, or a module that runs without data (optimizers on 2-D functions)

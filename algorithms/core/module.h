@@ -61,6 +61,10 @@ struct ModuleInfo {
   std::vector<std::string> sub_steps;   // names of the halves, empty if none
   std::string default_dataset;          // dataset spec used when none given
   bool needs_dataset = true;
+  // Reads a data file as a partially observed matrix (ratings triplets
+  // user,item,rating; a wide matrix with empty cells by `--layout wide`), not
+  // as a feature table: `completion`.
+  bool ratings_data = false;
   // Modules whose result is a table (one row per component, per rank K...) name
   // its columns here and fill Snapshot::table; `cilab run` then writes that table
   // (plus step_ms, the total time of the steps) instead of one row per iteration.

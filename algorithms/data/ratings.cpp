@@ -419,7 +419,16 @@ Eigen::MatrixXd complete_matrix(const Dataset& d, int row, std::string* what) {
 std::shared_ptr<const Dataset> load_ratings(const std::string& path, const LoadOptions& opts) {
   try {
     if (opts.ratings == RatingsLayout::Wide) return read_wide(path, opts);
-    return read_triplets(path, opts);
+    if (opts.ratings != RatingsLayout::Guess) return read_triplets(path, opts);
+    try {
+      return read_triplets(path, opts);
+    } catch (const DataError& triplets) {
+      try {
+        return read_wide(path, opts);
+      } catch (const DataError&) {
+        throw triplets;
+      }
+    }
   } catch (const std::bad_alloc&) {
     throw DataError(path + ": out of memory while loading ratings: expected them to fit in memory; try: a smaller file");
   }

@@ -182,9 +182,10 @@ void print_params(std::ostream& out, const std::string& name) {
 // module's default when it needs data (modules that can do without, such as
 // optimizers on 2-D functions, still get data the user names).
 std::shared_ptr<const Dataset> run_data(const ModuleInfo& info, const std::string& data_file,
-                                        const std::string& dataset_spec) {
+                                        const std::string& dataset_spec, const std::string& layout) {
+  const LoadOptions opts = data_load_options(info, layout);
   return info.needs_dataset || !data_file.empty() || !dataset_spec.empty()
-             ? load_dataset_arg(data_file, dataset_spec, info.default_dataset)
+             ? load_dataset_arg(data_file, dataset_spec, info.default_dataset, opts)
              : nullptr;
 }
 
@@ -202,7 +203,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   const bool module_given = std::string(argv[i]).rfind("--", 0) != 0;
   if (module_given) module_name = argv[i++];
   std::string preset_arg;
-  std::string dataset_spec, data_file, out_path;
+  std::string dataset_spec, data_file, out_path, layout;
   std::vector<std::string> sets;
   uint64_t seed = 0;
   bool seed_given = false;
@@ -211,6 +212,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     const std::string a = argv[i];
     if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
     else if (a == "--data") data_file = take_value(argc, argv, i);
+    else if (a == "--layout") layout = take_value(argc, argv, i);
     else if (a == "--set") sets.push_back(take_value(argc, argv, i));
     else if (a == "--seed") {
       seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX));
@@ -242,7 +244,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (epochs > 0 && steps < 0) steps = 100000000;  // --steps, if given, caps the run
   if (steps < 0) steps = info.default_cli_steps;
   ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
-  std::shared_ptr<const Dataset> data = run_data(info, data_file, dataset_spec);
+  std::shared_ptr<const Dataset> data = run_data(info, data_file, dataset_spec, layout);
   std::ofstream file;
   std::ostream* os = &csv_output(out_path, file, out);
 
@@ -340,7 +342,7 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
     throw UsageError("sweep: missing MODULE (see: cilab list modules)");
   SweepSpec spec;
   spec.module = argv[i++];
-  std::string dataset_spec, data_file, out_path;
+  std::string dataset_spec, data_file, out_path, layout;
   std::vector<std::string> axes;
   long long n_seeds = 1;
   uint64_t first_seed = 0;
@@ -356,6 +358,7 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
       first_seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX - 1000));
     else if (a == "--steps") steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 1, 100000000));
     else if (a == "--out") out_path = take_value(argc, argv, i);
+    else if (a == "--layout") layout = take_value(argc, argv, i);
     else throw UsageError("sweep: unknown option '" + a + "' (see: cilab --help)");
   }
   if (axes.empty()) throw UsageError("sweep: give at least one --param NAME=LO:HI:lin|log:N or NAME=V1,V2,...");
@@ -373,7 +376,7 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
   for (long long k = 0; k < n_seeds; ++k) spec.seeds.push_back(first_seed + static_cast<uint64_t>(k));
   spec.steps = steps > 0 ? steps : info.default_cli_steps;
   if (sweep_size(spec) > 100000) throw UsageError("sweep: more than 100000 runs; use fewer values or seeds");
-  spec.data = run_data(info, data_file, dataset_spec);
+  spec.data = run_data(info, data_file, dataset_spec, layout);
   std::ofstream file;
   std::ostream* os = &csv_output(out_path, file, out);
   std::vector<std::string> names;
@@ -412,7 +415,10 @@ std::string usage_text() {
          "                         data, parameters, seed and iteration; options beside it win\n"
          "  --session FILE         GUI: reopen a saved session (File > Save session) exactly\n"
          "  --dataset SPEC         built-in data, e.g. iris, blobs:n=1000,centers=5\n"
-         "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz]\n"
+         "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz];\n"
+         "                         for completion: ratings triplets user,item,rating (MovieLens u.data)\n"
+         "  --layout triplets|wide completion's --data: triplets (default) or a wide matrix whose\n"
+         "                         empty cells (or NA, NaN, ?) are the missing entries\n"
          "  --set KEY=VALUE        a parameter (repeatable), e.g. --set k=5 --set init=kmeans++\n"
          "  --seed N               seed of the module's random generator (default 0)\n"
          "  --steps N              iterations to run (run: default 100 or the module's own; GUI:\n"
@@ -443,9 +449,26 @@ std::string usage_text() {
 
 std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
                                                 const std::string& dataset_spec,
-                                                const std::string& module_default) {
-  if (!data_file.empty()) return load_file(data_file);
+                                                const std::string& module_default, const LoadOptions& opts) {
+  if (!data_file.empty()) return load_file(data_file, opts);
   return make_dataset(dataset_spec.empty() ? module_default : dataset_spec);
+}
+
+LoadOptions data_load_options(const ModuleInfo& info, const std::string& layout, bool guess) {
+  LoadOptions o;
+  if (!info.ratings_data) {
+    if (!layout.empty())
+      throw std::invalid_argument("--layout " + layout + ": " + info.name +
+                                  " reads a feature table, not ratings; try: leave --layout out (it is for completion)");
+    return o;
+  }
+  if (layout == "triplets") o.ratings = RatingsLayout::Triplets;
+  else if (layout == "wide") o.ratings = RatingsLayout::Wide;
+  else if (layout.empty()) o.ratings = guess ? RatingsLayout::Guess : RatingsLayout::Triplets;
+  else
+    throw std::invalid_argument("--layout: expected triplets (user,item,rating per line) or wide (a matrix with "
+                                "empty cells), got '" + layout + "'");
+  return o;
 }
 
 ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::string>& sets,
@@ -533,6 +556,7 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
       }
       else if (a == "--dataset") g.dataset_spec = take_value(argc, argv, i);
       else if (a == "--data") g.data_file = take_value(argc, argv, i);
+      else if (a == "--layout") g.layout = take_value(argc, argv, i);
       else if (a == "--set") g.sets.push_back(take_value(argc, argv, i));
       else if (a == "--seed") {
         g.seed = static_cast<uint64_t>(parse_int_arg("--seed", take_value(argc, argv, i), 0, INT64_MAX));
@@ -573,6 +597,7 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
     if (g.steps < 0) g.steps = 0;
     // Validate everything the GUI will need before a window opens.
     const std::unique_ptr<Module> probe = make_module(g.module);
+    data_load_options(probe->info(), g.layout, true);
     uint64_t seed = g.seed;
     bool seed_given = g.seed_given;
     params_from_sets(probe->params(), g.sets, g.module, &seed, &seed_given);

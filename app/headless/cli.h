@@ -17,6 +17,7 @@
 
 #include "algorithms/core/dataset.h"
 #include "algorithms/core/params.h"
+#include "algorithms/data/datasets.h"
 #include "app/headless/lab_file.h"
 
 #include <cstdint>
@@ -27,11 +28,14 @@
 
 namespace cilab {
 
+struct ModuleInfo;
+
 // How the GUI should start.
 struct GuiOptions {
   std::string module = "kmeans";
   std::string dataset_spec;    // built-in spec; empty = module default
   std::string data_file;       // user file (wins over dataset_spec)
+  std::string layout;          // --layout triplets|wide (ratings modules; empty = guess)
   std::vector<std::string> sets;  // "key=value"
   uint64_t seed = 0;
   bool seed_given = false;
@@ -59,9 +63,18 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
 
 // Loads the dataset named by a file path or a built-in spec (module default if both empty).
 // Throws std::exception with a one-line message.
+// `opts` says how a file is read (a ratings module's: data_load_options).
 std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
                                                 const std::string& dataset_spec,
-                                                const std::string& module_default);
+                                                const std::string& module_default,
+                                                const LoadOptions& opts = {});
+
+// How `info`'s module reads a data file: a feature table, or for a ratings
+// module (ModuleInfo::ratings_data) a partially observed matrix laid out as
+// `layout` ("triplets", "wide"; "" = triplets on the command line, `guess` =
+// triplets else wide, for the window). Throws std::invalid_argument for
+// another layout, or a layout given to a module that reads tables.
+LoadOptions data_load_options(const ModuleInfo& info, const std::string& layout, bool guess = false);
 
 // Applies "key=value" assignments (and "seed=N") to the module's defaults. Throws std::invalid_argument.
 ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::string>& sets,

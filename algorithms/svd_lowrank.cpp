@@ -4,6 +4,8 @@
 // Shapes: A is m x n, U m x r, sigma r, V n x r, r = min(m, n); A_K m x n.
 #include "algorithms/svd_lowrank.h"
 
+#include "algorithms/linalg/lanczos_svd.h"
+
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/data/image_loader.h"
@@ -23,19 +25,9 @@ namespace cilab {
 namespace {
 
 constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
-// Lanczos stops when the top Ritz value grows by less than kLanczosTol (relative).
-constexpr double kLanczosTol = 1e-14;
 
 std::string shape(Eigen::Index m, Eigen::Index n) { return std::to_string(m) + " x " + std::to_string(n); }
 
-// Gram-Schmidt of x against the first k columns of basis, twice (full reorthogonalisation).
-void reorthogonalise(Eigen::VectorXd& x, const Eigen::MatrixXd& basis, int k) {
-  if (k == 0) return;
-  for (int pass = 0; pass < 2; ++pass) {
-    const Eigen::VectorXd c = basis.leftCols(k).transpose() * x;
-    x.noalias() -= basis.leftCols(k) * c;
-  }
-}
 
 }  // namespace
 
@@ -170,56 +162,17 @@ void compute_svd(SvdFactors& f, const std::string& module) {
 
 double SvdLowRank::spectral_norm(const Eigen::Ref<const Eigen::MatrixXd>& a, uint64_t seed) {
   const int m = static_cast<int>(a.rows()), n = static_cast<int>(a.cols());
-  if (m == 0 || n == 0) return 0.0;
-  const double scale = a.cwiseAbs().maxCoeff();
-  if (scale == 0.0) return 0.0;
-  const int kmax = std::min(m, n);
-  Eigen::MatrixXd p(n, kmax), q(m, kmax);
-  std::vector<double> offdiag;  // alpha_1, beta_1, alpha_2, beta_2, ...
-  offdiag.reserve(static_cast<size_t>(2 * kmax));
-  Rng rng(seed);
-  Eigen::VectorXd x(n);
-  for (int i = 0; i < n; ++i) x[i] = rng.normal();
-  p.col(0) = x / x.norm();
-  double theta = 0.0;
-  for (int j = 0; j < kmax; ++j) {
-    // q_j = A p_j - beta_{j-1} q_{j-1}, orthogonalised against q_0..q_{j-1}.
-    Eigen::VectorXd y = a * p.col(j);
-    reorthogonalise(y, q, j);
-    const double alpha = y.norm();
-    const bool a_break = alpha <= 1e-14 * scale;
-    offdiag.push_back(a_break ? 0.0 : alpha);
-    double beta = 0.0;
-    if (!a_break) {
-      q.col(j) = y / alpha;
-      // p_{j+1} = A^T q_j - alpha_j p_j, orthogonalised against p_0..p_j.
-      if (j + 1 < kmax) {
-        Eigen::VectorXd z = a.transpose() * q.col(j);
-        reorthogonalise(z, p, j + 1);
-        beta = z.norm();
-        if (beta > 1e-14 * scale) p.col(j + 1) = z / beta;
-        else beta = 0.0;
-      }
-    }
-    // Singular values of the bidiagonal B_k (k = j + 1) are the non-negative
-    // eigenvalues of the 2k x 2k tridiagonal with zero diagonal and
-    // off-diagonal (alpha_1, beta_1, ..., alpha_k) (no squaring: full accuracy).
-    const int k = j + 1;
-    const bool last = a_break || beta == 0.0 || k == kmax;
-    const Eigen::Index t = 2 * k;
-    Eigen::VectorXd diag = Eigen::VectorXd::Zero(t);
-    Eigen::VectorXd sub = Eigen::Map<const Eigen::VectorXd>(offdiag.data(), t - 1);
-    Eigen::SelfAdjointEigenSolver<Eigen::MatrixXd> es;
-    es.computeFromTridiagonal(diag, sub, Eigen::EigenvaluesOnly);
-    const double next = es.eigenvalues()[t - 1];
-    // Ritz values grow monotonically to sigma_max (interlacing); stop when
-    // they stagnate or the Krylov space is invariant (then exact).
-    const bool stagnant = k >= 3 && next - theta <= kLanczosTol * next;
-    theta = std::max(theta, next);
-    if (last || stagnant) break;
-    offdiag.push_back(beta);
-  }
-  return theta;
+  if (m == 0 || n == 0 || a.cwiseAbs().maxCoeff() == 0.0) return 0.0;
+  // The top Ritz value of the Golub-Kahan-Lanczos bidiagonalisation (the shared
+  // algorithms/linalg/lanczos_svd), converged to a residual of 1e-13 sigma_max.
+  LinearOperator op{m, n, [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) { y.noalias() = a * x; },
+                    [&](const Eigen::VectorXd& y, Eigen::VectorXd& x) { x.noalias() = a.transpose() * y; }};
+  LanczosOptions lo;
+  lo.rank = 1;
+  lo.tol = 1e-13;
+  lo.seed = seed;
+  const TruncatedSvd t = lanczos_svd(op, lo);
+  return t.sigma.size() > 0 ? t.sigma[0] : 0.0;
 }
 
 // ---------------------------------------------------------------- description

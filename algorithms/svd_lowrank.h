@@ -19,10 +19,10 @@
 // R = A - A_K itself and reports them beside the Eckart-Young values:
 //   ||R||_F  directly (sqrt of the sum of squared entries);
 //   ||R||_2  by Golub-Kahan-Lanczos bidiagonalisation of R with full
-//            reorthogonalisation from a seeded random start: the top singular
-//            value theta_k of the k x k bidiagonal B_k rises monotonically to
-//            sigma_max(R); stopped when it grows by < 1e-14 theta_k, or when
-//            the Krylov space is invariant, or after r steps (then exact).
+//            reorthogonalisation from a seeded random start
+//            (algorithms/linalg/lanczos_svd.h): the top Ritz value, converged
+//            to a residual of 1e-13 sigma_max(R) (or exact when the Krylov
+//            space is invariant, at the latest after r steps).
 //            Independent of the factors U, V.
 //
 // Iterations: iteration K shows rank K. reset() gives K = k (parameter,

@@ -109,7 +109,7 @@ clean:
 FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 600
 FUZZ_TEST_SECONDS ?= 45
-FUZZ_TARGETS      := fuzz_csv fuzz_idx fuzz_image fuzz_lab_file
+FUZZ_TARGETS      := fuzz_csv fuzz_idx fuzz_image fuzz_lab_file fuzz_ratings
 # clang++ and its libFuzzer / sanitizer runtimes (libclang_rt.fuzzer).
 FUZZ_PACKAGES     := clang libclang-rt-dev
 

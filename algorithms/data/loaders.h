@@ -70,6 +70,10 @@ IdxArray read_idx(ByteStream& in, uint64_t max_rows = 0);
 // IDX -> Dataset: 1-D = a label vector (n x 1), 2-D = n x d, 3-D = images.
 std::shared_ptr<Dataset> load_idx(ByteStream& in, const LoadOptions& opts);
 
+// A ratings file (algorithms/data/ratings.h) from a stream: triplets, or a
+// wide matrix with empty cells when `wide`. Throws DataError.
+std::shared_ptr<const Dataset> load_ratings_stream(ByteStream& in, const LoadOptions& opts, bool wide);
+
 // Fills a column-major n x d matrix from row-major unsigned bytes times `scale`.
 void bytes_to_matrix(const uint8_t* src, Eigen::Index n, Eigen::Index d, double scale,
                      Eigen::MatrixXd& out);

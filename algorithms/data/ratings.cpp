@@ -121,8 +121,8 @@ void fill_entries(std::vector<Entry>& entries, const std::string& path, Observed
   m.value_max = hi;
 }
 
-std::shared_ptr<const Dataset> read_triplets(const std::string& path, const LoadOptions& opts) {
-  ByteStream in(path, opts.max_file_bytes);
+std::shared_ptr<const Dataset> read_triplets(ByteStream& in, const LoadOptions& opts) {
+  const std::string& path = in.path();
   CsvRecords rec(in, opts);
   std::vector<CsvField> f;
   std::unordered_map<std::string, int> users, items;
@@ -189,8 +189,8 @@ std::shared_ptr<const Dataset> read_triplets(const std::string& path, const Load
                              (in.gzip() ? ", gzip" : "") + ")");
 }
 
-std::shared_ptr<const Dataset> read_wide(const std::string& path, const LoadOptions& opts) {
-  ByteStream in(path, opts.max_file_bytes);
+std::shared_ptr<const Dataset> read_wide(ByteStream& in, const LoadOptions& opts) {
+  const std::string& path = in.path();
   CsvRecords rec(in, opts);
   std::vector<CsvField> f;
   std::vector<std::string> col_ids, row_ids;
@@ -417,21 +417,32 @@ Eigen::MatrixXd complete_matrix(const Dataset& d, int row, std::string* what) {
 }
 
 std::shared_ptr<const Dataset> load_ratings(const std::string& path, const LoadOptions& opts) {
+  auto read = [&](bool wide) {
+    ByteStream in(path, opts.max_file_bytes);
+    return data_detail::load_ratings_stream(in, opts, wide);
+  };
+  if (opts.ratings != RatingsLayout::Guess) return read(opts.ratings == RatingsLayout::Wide);
   try {
-    if (opts.ratings == RatingsLayout::Wide) return read_wide(path, opts);
-    if (opts.ratings != RatingsLayout::Guess) return read_triplets(path, opts);
+    return read(false);
+  } catch (const DataError& triplets) {
     try {
-      return read_triplets(path, opts);
-    } catch (const DataError& triplets) {
-      try {
-        return read_wide(path, opts);
-      } catch (const DataError&) {
-        throw triplets;
-      }
+      return read(true);
+    } catch (const DataError&) {
+      throw triplets;
     }
-  } catch (const std::bad_alloc&) {
-    throw DataError(path + ": out of memory while loading ratings: expected them to fit in memory; try: a smaller file");
   }
 }
+
+namespace data_detail {
+
+std::shared_ptr<const Dataset> load_ratings_stream(ByteStream& in, const LoadOptions& opts, bool wide) {
+  try {
+    return wide ? read_wide(in, opts) : read_triplets(in, opts);
+  } catch (const std::bad_alloc&) {
+    throw DataError(in.path() + ": out of memory while loading ratings: expected them to fit in memory; try: a smaller file");
+  }
+}
+
+}  // namespace data_detail
 
 }  // namespace cilab

@@ -148,8 +148,8 @@ TEST_CASE("generators: noise-free spirals stay in the unit disc, uniform in the 
 TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   const std::string unknown = error_of("blobz:n=3");
   CHECK(unknown.find("unknown dataset") != std::string::npos);
-  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, xor, curve, uniform, iris, faithful, photo, fashion-mnist") !=
-        std::string::npos);
+  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, xor, curve, uniform, ratings, photo-holes, iris, "
+                     "faithful, photo, fashion-mnist") != std::string::npos);
   const std::string opt = error_of("moons:centers=3");
   CHECK(opt.find("unknown option for moons: expected one of n, noise, seed, found 'centers'") != std::string::npos);
   const std::string range = error_of("blobs:centers=0");
@@ -167,7 +167,7 @@ TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   for (const std::string& msg : {unknown, opt, range}) CHECK(msg.find("try:") != std::string::npos);
 }
 
-TEST_CASE("builtin_datasets: table lists the twelve datasets with valid option ranges") {
+TEST_CASE("builtin_datasets: table lists the fourteen datasets with valid option ranges") {
   const auto& all = cilab::builtin_datasets();
   std::vector<std::string> names;
   for (const auto& info : all) {
@@ -185,12 +185,15 @@ TEST_CASE("builtin_datasets: table lists the twelve datasets with valid option r
         has_n = has_n || o.name == "n";
         has_seed = has_seed || o.name == "seed";
       }
-      CHECK(has_n);
+      // Point sets have a size n; the partially observed matrices have their shape instead.
+      const bool matrix = info.name == "ratings" || info.name == "photo-holes";
+      CHECK(has_n != matrix);
       CHECK(has_seed);
     }
   }
   CHECK(names == std::vector<std::string>{"blobs", "anisotropic", "moons", "circles", "spirals", "xor", "curve",
-                                          "uniform", "iris", "faithful", "photo", "fashion-mnist"});
+                                          "uniform", "ratings", "photo-holes", "iris", "faithful", "photo",
+                                          "fashion-mnist"});
 }
 
 TEST_CASE("xor: the label is 1 exactly where the coordinates of the noiseless point have opposite signs") {

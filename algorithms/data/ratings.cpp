@@ -28,9 +28,19 @@ const char* const kGenreNames[] = {"Action", "Comedy", "Drama",     "Romance",  
                                    "Documentary", "Animation", "Thriller", "Western", "Musical", "Crime"};
 constexpr int kMaxGenres = static_cast<int>(sizeof kGenreNames / sizeof kGenreNames[0]);
 
+// A field as text for a one-line message: control bytes as \xNN, at most 40 bytes.
 std::string quoted(std::string_view s) {
   std::string out = "'";
-  for (size_t i = 0; i < s.size() && i < 40; ++i) out += s[i];
+  for (size_t i = 0; i < s.size() && i < 40; ++i) {
+    const unsigned char c = static_cast<unsigned char>(s[i]);
+    if (c >= 32 && c != 127) {
+      out += static_cast<char>(c);
+    } else {
+      char buf[8];
+      std::snprintf(buf, sizeof buf, "\\x%02x", c);
+      out += buf;
+    }
+  }
   if (s.size() > 40) out += "...";
   return out + "'";
 }

@@ -200,8 +200,7 @@ size_t CompletionProblem::byte_size() const {
 }
 
 size_t CompletionEstimate::byte_size() const {
-  return static_cast<size_t>(u.size() + v.size() + s.size() + user_factors.size() + item_factors.size()) *
-         sizeof(double);
+  return static_cast<size_t>(s.size() + user_factors.size() + item_factors.size()) * sizeof(double);
 }
 
 double CompletionSnapshot::predict(int i, int j) const {
@@ -420,9 +419,7 @@ std::shared_ptr<const CompletionEstimate> Completion::State::estimate_from_svd(E
   const Eigen::VectorXd root = s.array().max(0.0).sqrt();
   e->user_factors = u * root.asDiagonal();
   e->item_factors = v * root.asDiagonal();
-  e->u = std::move(u);
   e->s = std::move(s);
-  e->v = std::move(v);
   return e;
 }
 
@@ -430,16 +427,12 @@ std::shared_ptr<const CompletionEstimate> Completion::State::estimate_from_facto
   auto e = std::make_shared<CompletionEstimate>();
   e->user_factors = u();
   e->item_factors = v();
-  // Thin SVD of U V^T: U = Qu Ru, V = Qv Rv, Ru Rv^T = X S Y^T.
+  // Singular values of U V^T: U = Qu Ru, V = Qv Rv, so they are those of Ru Rv^T (k x k).
   Eigen::HouseholderQR<Eigen::MatrixXd> qu(e->user_factors), qv(e->item_factors);
   const int k = static_cast<int>(e->user_factors.cols());
   const Eigen::MatrixXd ru = qu.matrixQR().topRows(k).triangularView<Eigen::Upper>();
   const Eigen::MatrixXd rv = qv.matrixQR().topRows(k).triangularView<Eigen::Upper>();
-  Eigen::JacobiSVD<Eigen::MatrixXd> small(ru * rv.transpose(), Eigen::ComputeFullU | Eigen::ComputeFullV);
-  const Eigen::MatrixXd thin_u = qu.householderQ() * Eigen::MatrixXd::Identity(e->user_factors.rows(), k);
-  const Eigen::MatrixXd thin_v = qv.householderQ() * Eigen::MatrixXd::Identity(e->item_factors.rows(), k);
-  e->u = thin_u * small.matrixU();
-  e->v = thin_v * small.matrixV();
+  Eigen::JacobiSVD<Eigen::MatrixXd> small(ru * rv.transpose());
   e->s = small.singularValues();
   return e;
 }
@@ -578,13 +571,14 @@ void Completion::State::svp_step() {
   LinearOperator op;
   op.rows = m();
   op.cols = n();
+  const bool low = a.user_factors.cols() > 0;
   op.apply = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
-    if (a.s.size() > 0) out.noalias() = a.u * (a.s.asDiagonal() * (a.v.transpose() * x));
+    if (low) out.noalias() = a.user_factors * (a.item_factors.transpose() * x);
     else out.setZero(m());
     for (size_t t = 0; t < nt; ++t) out[q.train_row[t]] += r[t] * x[q.train_col[t]];
   };
   op.apply_transpose = [&](const Eigen::VectorXd& y, Eigen::VectorXd& out) {
-    if (a.s.size() > 0) out.noalias() = a.v * (a.s.asDiagonal() * (a.u.transpose() * y));
+    if (low) out.noalias() = a.item_factors * (a.user_factors.transpose() * y);
     else out.setZero(n());
     for (size_t t = 0; t < nt; ++t) out[q.train_col[t]] += r[t] * y[q.train_row[t]];
   };
@@ -592,7 +586,7 @@ void Completion::State::svp_step() {
   lo.rank = k();
   lo.tol = kLanczosTol;
   lo.seed = lanczos_seed(1);
-  lo.start = a.s.size() > 0 ? &a.v : nullptr;
+  lo.start = low ? &a.item_factors : nullptr;
   TruncatedSvd svd = lanczos_svd(op, lo);
   // The k values truncated to, then the next Ritz values (lower bounds of sigma_{k+1}, ...).
   const int shown = std::min<int>(static_cast<int>(svd.ritz.size()), k() + kSpectrumExtra);
@@ -620,7 +614,7 @@ void Completion::State::svt_step() {
   lo.above = tau;
   lo.tol = kLanczosTol;
   lo.seed = lanczos_seed(2);
-  lo.start = est && est->s.size() > 0 ? &est->v : nullptr;
+  lo.start = est && est->item_factors.cols() > 0 ? &est->item_factors : nullptr;
   TruncatedSvd svd = lanczos_svd(op, lo);
   const int shown = std::min<int>(static_cast<int>(svd.ritz.size()), std::max<int>(static_cast<int>(svd.sigma.size()) + 10, 20));
   spectrum_before.assign(svd.ritz.data(), svd.ritz.data() + shown);

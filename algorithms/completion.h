@@ -88,10 +88,11 @@ struct CompletionProblem {
   size_t byte_size() const;
 };
 
-// The estimate A = U diag(s) V^T in Z's units (thin SVD, s descending), with
-// the factors the method learned (ALS/SGD: U, V; else U diag(sqrt s), V diag(sqrt s)).
+// The estimate A = user_factors item_factors^T in Z's units (m x r and n x r:
+// ALS/SGD's U and V; for svd_impute and svt the thin SVD's U diag(sqrt s) and
+// V diag(sqrt s)) and its singular values s (descending). Only the factors
+// are kept: a snapshot costs (m + n) r values, never m x n.
 struct CompletionEstimate {
-  Eigen::MatrixXd u, v;
   Eigen::VectorXd s;
   Eigen::MatrixXd user_factors, item_factors;
   size_t byte_size() const;

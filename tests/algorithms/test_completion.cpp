@@ -224,7 +224,7 @@ TEST_CASE("completion: masked normalisation centres the observed entries of ever
   }
 }
 
-TEST_CASE("completion: same seed, same run; another seed, another split") {
+TEST_CASE("completion: same seed, same run, another seed, another split") {
   const DataPtr d = small_ratings();
   for (const char* method : {"method=svd_impute", "method=als", "method=sgd", "method=svt"}) {
     CAPTURE(method);

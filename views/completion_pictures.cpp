@@ -84,6 +84,21 @@ void rank_staircase(const std::vector<double>& sigma, double tau_max, std::vecto
   ranks.push_back(r);
 }
 
+std::vector<float> subsample_grid(const float* values, int m, int n, int max_rows, int max_cols, int* rows, int* cols) {
+  const int r = std::max(1, std::min(m, max_rows)), c = std::max(1, std::min(n, max_cols));
+  std::vector<float> out(static_cast<size_t>(r) * static_cast<size_t>(c));
+  for (int a = 0; a < r; ++a) {
+    const size_t i = static_cast<size_t>((2 * static_cast<long long>(a) + 1) * m / (2 * r));
+    for (int b = 0; b < c; ++b) {
+      const size_t j = static_cast<size_t>((2 * static_cast<long long>(b) + 1) * n / (2 * c));
+      out[static_cast<size_t>(a) * static_cast<size_t>(c) + static_cast<size_t>(b)] = values[i * static_cast<size_t>(n) + j];
+    }
+  }
+  *rows = r;
+  *cols = c;
+  return out;
+}
+
 bool rises(double a, double b) {
   return std::isfinite(a) && std::isfinite(b) && b > a + 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-12;
 }

@@ -59,6 +59,11 @@ struct OracleStatus {
 OracleStatus completion_oracle(int method, double eta, const std::vector<std::vector<double>>& history,
                                size_t y_support, size_t train);
 
+// Nearest-neighbour subsample of a row-major m x n grid to at most max_rows x max_cols cells
+// (*rows x *cols): cell (r, c) is values[floor((r + 1/2) m / rows), floor((c + 1/2) n / cols)], so
+// categorical codes stay codes. Used where a grid cannot go through a texture.
+std::vector<float> subsample_grid(const float* values, int m, int n, int max_rows, int max_cols, int* rows, int* cols);
+
 // A rise of b over a beyond rounding: b > a + 1e-9 max(|a|, |b|) + 1e-12.
 bool rises(double a, double b);
 

@@ -171,7 +171,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     int k = s.k;
-    if (int_slider("k##completion", &k, 1, std::max(2, std::min(100, std::min(p.m, p.n))), 0, slider_) && k != s.k)
+    if (int_slider("k##completion", &k, 1, std::max(2, std::min(100, std::min(p.m, p.n))), 0, k_slider_) && k != s.k)
       out.push_back(ViewIntent::set_param("k", k));
     tooltip_text("Rank of the factorisation A = U V^T (restarts the run).");
   }
@@ -181,7 +181,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     double v = lambda;
-    if (real_slider("lambda##completion", &v, 0.0, std::max(10.0, lambda), "%.3g", 0, slider_) && v != lambda)
+    if (real_slider("lambda##completion", &v, 0.0, std::max(10.0, lambda), "%.3g", 0, real_slider_) && v != lambda)
       out.push_back(ViewIntent::set_param("lambda", v));
     tooltip_text("Ridge penalty lambda/2 (||U||^2 + ||V||^2), live: the next steps use it (l itself changes).");
   }
@@ -189,7 +189,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     ImGui::SameLine();
     ImGui::SetNextItemWidth(w);
     double v = s.eta;
-    if (real_slider("eta##completion", &v, 0.05, 2.0, "%.3g", 0, slider_) && v != s.eta)
+    if (real_slider("eta##completion", &v, 0.05, 2.0, "%.3g", 0, real_slider_) && v != s.eta)
       out.push_back(ViewIntent::set_param("eta", v));
     tooltip_text("A <- [A + eta Pi_Omega(Z - A)]_k, live; eta <= 1 never raises the observed loss.");
   }
@@ -198,7 +198,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     ImGui::SetNextItemWidth(w);
     double v = s.tau;
     const double hi = std::max(2.0 * s.tau, s.spectrum_before.empty() ? 1.0 : 1.2 * s.spectrum_before.front());
-    if (real_slider("tau##completion", &v, 0.0, hi, "%.4g", 0, slider_) && v != s.tau)
+    if (real_slider("tau##completion", &v, 0.0, hi, "%.4g", 0, real_slider_) && v != s.tau)
       out.push_back(ViewIntent::set_param("tau", v));
     tooltip_text("The threshold of shrink_tau(Y) = U diag((sigma_i - tau)_+) V^T, live (normalised units). "
                  "0 in the parameter panel = Cai-Candes-Shen's 5 sqrt(m n) s_Z.");
@@ -275,17 +275,25 @@ bool CompletionView::matrix_panel(const char* title, const char* help, const cha
       plot::SetupColorBar(image ? "grey value" : "rating", vmin, vmax,
                           image ? plot::Colormap::Gray : plot::Colormap::Viridis);
     const plot::Point lo{0, 0}, hi{static_cast<double>(n), static_cast<double>(m)};
+    // Without a texture provider every cell is a quad: a large grid is subsampled (same bounds).
+    int gm = m, gn = n;
+    std::vector<float> sub;
+    if (values && plot::GetTextureProvider() == nullptr &&
+        (m > kNoTextureSide || n > kNoTextureSide)) {
+      sub = subsample_grid(values, m, n, kNoTextureSide, kNoTextureSide, &gm, &gn);
+      values = sub.data();
+    }
     if (kind == kMaskPanel) {
-      plot::PlotHeatmap("##mask", values, m, n, 0.0, plot::GetColormapSize(plot::Colormap::Categorical), lo, hi,
+      plot::PlotHeatmap("##mask", values, gm, gn, 0.0, plot::GetColormapSize(plot::Colormap::Categorical), lo, hi,
                         plot::Colormap::Categorical);
     } else if (values == nullptr) {
       const plot::Limits lim = plot::GetPlotLimits();
       plot::PlotText("computing the estimate ...", 0.5 * (lim.x_min + lim.x_max), 0.5 * (lim.y_min + lim.y_max),
                      ImVec2(0, 0), colors().text_dim);
     } else if (image) {
-      plot::PlotImageGray("##img", values, m, n, vmin, vmax, lo, hi);
+      plot::PlotImageGray("##img", values, gm, gn, vmin, vmax, lo, hi);
     } else {
-      plot::PlotHeatmap("##heat", values, m, n, vmin, vmax, lo, hi, plot::Colormap::Viridis);
+      plot::PlotHeatmap("##heat", values, gm, gn, vmin, vmax, lo, hi, plot::Colormap::Viridis);
     }
     if (kind == kEstimatePanel) {
       est_min_ = plot::GetPlotPos();

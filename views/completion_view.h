@@ -41,6 +41,8 @@ class CompletionView : public ModuleView {
   static constexpr double kEstimateHz = 4.0;
   // Matrices with more cells than this get their dense estimate from a background job.
   static constexpr size_t kInlineCells = 300000;
+  // Without a texture provider (tests) grids are drawn cell by cell: subsampled to this side.
+  static constexpr int kNoTextureSide = 160;
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
@@ -87,7 +89,7 @@ class CompletionView : public ModuleView {
   double last_submit_ = -1e9;
   ImVec2 est_min_{NAN, NAN}, est_max_{NAN, NAN};
   std::vector<char> hidden_genres_;
-  SliderEditState slider_;
+  SliderEditState k_slider_, real_slider_;  // k; lambda / eta / tau (one at a time)
 };
 
 }  // namespace cilab

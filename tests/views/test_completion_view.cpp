@@ -186,9 +186,14 @@ TEST_CASE("completion view: the estimate picture follows the snapshot, through a
     CompletionView view;
     std::vector<ViewIntent> out;
     BackgroundJobs jobs(BackgroundJobs::Mode::Inline);
-    ViewContext ctx = f.context();
+    // On the Spectrum tab: the estimate is kept up to date whatever the tab (no texture provider
+    // here, so the matrices are not drawn cell by cell).
+    const std::vector<int> key2 = {'2'};
+    ViewContext ctx = f.context(&key2);
     ctx.jobs = &jobs;
     ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, out); });
+    ctx.keys = nullptr;
+    CHECK(view.tab() == CompletionView::Tab::Spectrum);
     ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, out); });  // collects the job
     CHECK(view.estimate_serial() == f.mod.snapshot()->serial.value);
     CHECK(view.estimate_picture() == f.mod.completion_snapshot()->dense_estimate());
@@ -296,4 +301,22 @@ TEST_CASE("completion pictures: the oracles mark a rise and pass a fall") {
   // svt: the support.
   CHECK(completion_oracle(static_cast<int>(Completion::Method::Svt), 1.0, svp, 100, 100).violations == 0);
   CHECK(completion_oracle(static_cast<int>(Completion::Method::Svt), 1.0, svp, 99, 100).violations == 1);
+}
+
+TEST_CASE("completion pictures: the subsampled grid picks cells of the grid, evenly") {
+  const int m = 7, n = 300;
+  std::vector<float> g(static_cast<size_t>(m) * n);
+  for (int i = 0; i < m; ++i)
+    for (int j = 0; j < n; ++j) g[static_cast<size_t>(i) * n + j] = static_cast<float>(1000 * i + j);
+  int r = 0, c = 0;
+  const std::vector<float> s = subsample_grid(g.data(), m, n, 100, 100, &r, &c);
+  CHECK(r == m);  // never more rows than the grid has
+  CHECK(c == 100);
+  REQUIRE(s.size() == static_cast<size_t>(r) * c);
+  for (int a = 0; a < r; ++a)
+    for (int b = 0; b < c; ++b) {
+      const float v = s[static_cast<size_t>(a) * c + b];
+      CHECK(static_cast<int>(v) / 1000 == a);               // row a of a grid with as many rows
+      CHECK(static_cast<int>(v) % 1000 == 3 * b + 1);       // the middle column of each block of 3
+    }
 }

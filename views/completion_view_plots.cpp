@@ -71,8 +71,27 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
                      : "A = U V^T has rank at most k: its singular values past k are 0. Normalised units (Z).");
   if (plot::BeginPlot("##cmp_spectrum", ImVec2(w, h), plot::PlotFlags_NoTitle)) {
     plot::SetupLegend(plot::Location::NorthEast);
-    plot::SetupAxes("index i", "sigma_i", plot::AxisFlags_AutoFit,
-                    plot::AxisFlags_AutoFit | (log_spectrum ? plot::AxisFlags_LogScale : 0));
+    plot::SetupAxes("index i", "sigma_i", 0, log_spectrum ? plot::AxisFlags_LogScale : 0);
+    // x: every value shown and the k line; y: the positive values shown and tau.
+    const size_t shown = std::max(iterate.size(), before.size());
+    double y_lo = INFINITY, y_hi = 0;
+    const std::vector<double>* const lists[] = {&iterate, &before};
+    for (const std::vector<double>* v : lists)
+      for (double x : *v)
+        if (x > 1e-12 * v->front() && std::isfinite(x)) {  // rounding-level values are not drawn on a log axis
+          y_lo = std::min(y_lo, x);
+          y_hi = std::max(y_hi, x);
+        }
+    if (svt && s.tau > 0) {
+      y_lo = std::min(y_lo, s.tau);
+      y_hi = std::max(y_hi, s.tau);
+    }
+    if (!(y_hi > 0)) {
+      y_lo = 0.1;
+      y_hi = 10;
+    }
+    plot::SetupAxesLimits(0.3, std::max<double>(static_cast<double>(shown), svt ? 1.0 : s.k + 1.0) + 0.7,
+                          log_spectrum ? y_lo / 1.6 : 0.0, log_spectrum ? y_hi * 1.6 : y_hi * 1.1, plot::Cond::Always);
     plot::Spec bars;
     bars.color = series_colour(0);
     plot::PlotBars(svt ? "sigma_i(B), the iterate" : "sigma_i(A), the iterate", iterate.data(),
@@ -254,9 +273,15 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
 void CompletionView::draw_embeddings(const CompletionSnapshot& s, ImVec2 size) {
   const CompletionProblem& p = *s.problem;
   const ObservedMatrix& d = *p.data;
-  if (!s.estimate || s.estimate->item_factors.cols() < 2) {
-    ImGui::TextDisabled("The embeddings need k >= 2 factor columns%s.",
-                        s.estimate && s.estimate->item_factors.cols() == 1 ? " (k = 1 here)" : " (step once)");
+  const int have = s.estimate ? static_cast<int>(s.estimate->item_factors.cols()) : 0;
+  if (have < 2) {
+    if (is_method(s, Completion::Method::Svt))
+      ImGui::TextDisabled("The embeddings need two factor columns: the iterate has rank %d so far (svt's rank is "
+                          "#{sigma_i(Y) > tau}; it grows as Y accumulates, or lower tau).",
+                          have);
+    else
+      ImGui::TextDisabled("The embeddings need k >= 2 factor columns (%d here%s).", have,
+                          s.iteration == 0 ? "; step once" : "");
     return;
   }
   const Eigen::MatrixXd& items = s.estimate->item_factors;
@@ -265,12 +290,12 @@ void CompletionView::draw_embeddings(const CompletionSnapshot& s, ImVec2 size) {
   const bool factored = is_method(s, Completion::Method::Als) || is_method(s, Completion::Method::Sgd);
   char caption[256];
   if (cols == 2)
-    std::snprintf(caption, sizeof caption, "k = 2: each %s and %s is a point (%s).", d.col_kind.c_str(),
+    std::snprintf(caption, sizeof caption, "2 factor columns: each %s and %s is a point (%s).", d.col_kind.c_str(),
                   d.row_kind.c_str(), factored ? "the rows of V and U" : "rows of V S^(1/2) and U S^(1/2)");
   else
     std::snprintf(caption, sizeof caption,
-                  "k = %d: columns 0 and 1 of the %d factor columns (%s), not a projection; k = 2 shows it all.", cols,
-                  cols, factored ? "V and U" : "V S^(1/2) and U S^(1/2), the two largest singular directions");
+                  "columns 0 and 1 of the %d factor columns (%s), not a projection; k = 2 shows it all.", cols,
+                  factored ? "V and U" : "V S^(1/2) and U S^(1/2), the two largest singular directions");
   ImGui::TextUnformatted(caption);
   tooltip_text("Items the users rate alike get nearby factor vectors: the latent genres appear as clusters. A rating "
                "is predicted by <u_i, v_j> (plus the means), so a user points toward the genres they like.");

@@ -133,26 +133,36 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
                 s.method >= 0 && s.method < 4 ? kMethodTitles[s.method] : "?");
   header_.push_back(line);
   ImGui::TextUnformatted(line);
-  const double cells = static_cast<double>(p.m) * p.n;
-  std::snprintf(line, sizeof line, "%s;  m x n = %d x %d, |train| = %zu, |test| = %zu, observed %.3g%%", p.what.c_str(),
-                p.m, p.n, p.train_row.size(), p.test_row.size(),
-                cells > 0 ? 100.0 * static_cast<double>(p.train_row.size() + p.test_row.size()) / cells : 0.0);
-  header_.push_back(line);
-  same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
-  ImGui::TextDisabled("%s", line);
-  tooltip_text("Omega: the training entries the method sees; the held-out entries (test_fraction of the observed "
-               "ones) only score test_rmse. Every method works on the normalised Z = (X - mu) / s and is scored "
-               "back in X's units.");
-  // The live oracle.
+  // The live oracle, on the first line when it fits.
   if (ctx.metric_history) oracle_ = completion_oracle(s.method, s.eta, *ctx.metric_history, s.y_support, p.train_row.size());
   header_.push_back(oracle_.text);
   const ImVec4 oc = oracle_.violations > 0 ? colour_vec(colors().error)
                     : oracle_.applies      ? colour_vec(colors().good)
                                            : colour_vec(colors().text_dim);
+  same_line_if_fits(ImGui::CalcTextSize(oracle_.text.c_str()).x, ImGui::GetFontSize() * 1.5f);
   ImGui::TextColored(oc, "%s", oracle_.text.c_str());
   tooltip_text("Checked live on every iteration of this run: svd_impute with eta <= 1 never raises the observed "
                "loss 1/2 ||Pi_Omega(Z - A)||^2; ALS's l(U, V) never rises after a half-step (V-sweep, U-sweep); "
                "SVT's Y_t is supported on Omega. A violation is marked red on the Curves tab.");
+  // The data: its description, then what it does not say already (m x n, observed %).
+  std::string data = p.what;
+  const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.n);
+  if (data.find(shape) == std::string::npos) data += ", m x n = " + shape;
+  const double cells = static_cast<double>(p.m) * p.n;
+  std::snprintf(line, sizeof line, "; |train| = %zu, |test| = %zu", p.train_row.size(), p.test_row.size());
+  data += line;
+  if (p.what.find('%') == std::string::npos) {
+    std::snprintf(line, sizeof line, ", observed %.3g %%",
+                  cells > 0 ? 100.0 * static_cast<double>(p.train_row.size() + p.test_row.size()) / cells : 0.0);
+    data += line;
+  }
+  header_.push_back(data);
+  ImGui::PushTextWrapPos(0.0f);  // wraps in a narrow window
+  ImGui::TextDisabled("%s", data.c_str());
+  ImGui::PopTextWrapPos();
+  tooltip_text("Omega: the training entries the method sees; the held-out entries (test_fraction of the observed "
+               "ones) only score test_rmse. Every method works on the normalised Z = (X - mu) / s and is scored "
+               "back in X's units.");
   if (!s.message.empty()) {
     header_.push_back(s.message);
     ImGui::TextColored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
@@ -203,8 +213,13 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     tooltip_text("The threshold of shrink_tau(Y) = U diag((sigma_i - tau)_+) V^T, live (normalised units). "
                  "0 in the parameter panel = Cai-Candes-Shen's 5 sqrt(m n) s_Z.");
   }
+  // The compare hint on the same line: the long form when it fits, else the short one (never a line of its own).
+  const char* hint = "(Run > Compare A/B, Ctrl+B: two methods side by side)";
+  const float room = ImGui::GetContentRegionAvail().x - ImGui::GetItemRectMax().x + ImGui::GetCursorScreenPos().x -
+                     ImGui::GetStyle().ItemSpacing.x;
+  if (ImGui::CalcTextSize(hint).x > room) hint = "(Ctrl+B: A/B)";
   ImGui::SameLine();
-  ImGui::TextDisabled("(Run > Compare A/B, Ctrl+B: two methods side by side)");
+  ImGui::TextDisabled("%s", hint);
   tooltip_text("Compare A/B runs a second copy (B) on the same data and split; switch B's method and the "
                "held-out RMSE curves of both are overlaid in the metrics strip.");
 }
@@ -239,7 +254,9 @@ void CompletionView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
     ImGui::EndTabBar();
   }
   const ImVec2 avail = ImGui::GetContentRegionAvail();
-  const ImVec2 size(avail.x, std::max(min_plot_height(true) + ImGui::GetTextLineHeightWithSpacing() * 2, avail.y));
+  // Less the spacing the tab's last line and the group end take: nothing clipped at the bottom.
+  const ImVec2 size(avail.x, std::max(min_plot_height(true) + ImGui::GetTextLineHeightWithSpacing() * 2,
+                                      avail.y - 2 * ImGui::GetStyle().ItemSpacing.y));
   switch (tab_) {
     case Tab::Matrices: draw_matrices(s, size); break;
     case Tab::Spectrum: draw_spectrum(s, size); break;
@@ -265,10 +282,9 @@ bool CompletionView::matrix_panel(const char* title, const char* help, const cha
   if (image) flags |= plot::PlotFlags_EqualAspect;
   if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), flags)) {
     const plot::AxisFlags none = plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines;
-    char xl[64], yl[64];
-    std::snprintf(xl, sizeof xl, "%s (column)", d.col_kind.c_str());
-    std::snprintf(yl, sizeof yl, "%s (row 0 at the top)", d.row_kind.c_str());
-    plot::SetupAxes(image ? nullptr : xl, image ? nullptr : yl, image ? none : plot::AxisFlags_NoGridLines, none);
+    // Row 0 at the top (the matrix as written): the row axis has no ticks, hover gives the row.
+    plot::SetupAxes(image ? nullptr : d.col_kind.c_str(), image ? nullptr : d.row_kind.c_str(),
+                    image ? none : plot::AxisFlags_NoGridLines, none);
     plot::SetupAxesLimits(0, n, 0, m, plot::Cond::Once);
     plot::SetupAxesFitKey((static_cast<uint64_t>(static_cast<uint32_t>(m)) << 32) | static_cast<uint32_t>(n));
     if (kind != kMaskPanel)
@@ -385,7 +401,8 @@ void CompletionView::draw_matrices(const CompletionSnapshot& s, ImVec2 size) {
   matrix_panel(title,
                "Which entries the method sees: training entries (Omega), held-out entries (scored by test_rmse "
                "only) and missing ones (the background).",
-               "##cmp_mask", mask_.codes.data(), kMaskPanel, s, psize);
+               "##cmp_mask", mask_.codes.data(), kMaskPanel, s,
+               ImVec2(std::max(psize.x * 0.5f, psize.x - ImGui::GetFontSize() * 4.5f), psize.y));  // no colour bar
   ImGui::SameLine();
   std::snprintf(title, sizeof title, "estimate (rank %d)", static_cast<int>(s.metrics[Completion::kMetricRank]));
   std::snprintf(help, sizeof help,
@@ -400,7 +417,7 @@ void CompletionView::draw_matrices(const CompletionSnapshot& s, ImVec2 size) {
   ImGui::SameLine(0, ImGui::GetFontSize());
   swatch(colors().plot_bg, "missing");
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextDisabled("hover a cell: observed, estimated and true value");
+  ImGui::TextDisabled("hover a cell for its values (row 0 at the top)");
 }
 
 CILAB_REGISTER_VIEW(Completion, CompletionView);

@@ -70,7 +70,7 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
                        "M = A + eta Pi_Omega(Z - A) and drops the rest (Eckart-Young). Normalised units (Z)."
                      : "A = U V^T has rank at most k: its singular values past k are 0. Normalised units (Z).");
   if (plot::BeginPlot("##cmp_spectrum", ImVec2(w, h), plot::PlotFlags_NoTitle)) {
-    plot::SetupLegend(plot::Location::NorthEast);
+    plot::SetupLegend(plot::Location::SouthEast);  // a falling spectrum leaves that corner free
     plot::SetupAxes("index i", "sigma_i", 0, log_spectrum ? plot::AxisFlags_LogScale : 0);
     // x: every value shown and the k line; y: the positive values shown and tau.
     const size_t shown = std::max(iterate.size(), before.size());
@@ -113,7 +113,8 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
       const plot::Limits lim = plot::GetPlotLimits();
       char label[32];
       std::snprintf(label, sizeof label, "k = %d", s.k);
-      plot::PlotText(label, s.k + 0.5, lim.y_max, ImVec2(0, ImGui::GetFontSize()), colors().accent);
+      plot::PlotText(label, s.k + 0.5, lim.y_max, ImVec2(ImGui::GetFontSize() * 1.8f, ImGui::GetFontSize()),
+                     colors().accent);
     }
     if (iterate.empty() && before.empty()) {
       const plot::Limits lim = plot::GetPlotLimits();
@@ -172,7 +173,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const float w = (size.x - spacing) * 0.5f;
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float h = std::max(min_plot_height(), size.y - 2 * line);
+  const float h = std::max(min_plot_height(), size.y - 2 * line);  // title, plot, a caption
   const std::vector<std::vector<double>> none;
   const std::vector<std::vector<double>>& hist = ctx.metric_history ? *ctx.metric_history : none;
   const size_t stride = std::max<size_t>(1, hist.size() / kMaxCurvePoints);
@@ -261,12 +262,14 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
     vertical_guide("##now", current, colors().guide);
     plot::EndPlot();
   }
-  const ImVec4 oc = oracle_.violations > 0 ? colour_vec(colors().error)
-                    : oracle_.applies      ? colour_vec(colors().good)
-                                           : colour_vec(colors().text_dim);
-  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x - w - spacing);
-  ImGui::TextColored(oc, "%s", oracle_.text.c_str());
-  ImGui::PopTextWrapPos();
+  // The caption: the violation (the header keeps the full oracle line).
+  if (oracle_.violations > 0) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x - w - spacing);
+    ImGui::TextColored(colour_vec(colors().error), "x marks: %s", oracle_.text.c_str());
+    ImGui::PopTextWrapPos();
+  } else {
+    ImGui::TextDisabled("%s", oracle_.applies ? "no oracle violation (a rise would be marked x)" : "");
+  }
   ImGui::EndGroup();
 }
 

@@ -94,14 +94,14 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
                           log_spectrum ? y_lo / 1.6 : 0.0, log_spectrum ? y_hi * 1.6 : y_hi * 1.1, plot::Cond::Always);
     plot::Spec bars;
     bars.color = series_colour(0);
-    plot::PlotBars(svt ? "sigma_i(B), the iterate" : "sigma_i(A), the iterate", iterate.data(),
+    plot::PlotBars(svt ? "sigma_i(B)" : "sigma_i(A)", iterate.data(),
                    static_cast<int>(iterate.size()), 0.7, 1.0, bars);
     if (!before.empty()) {
       plot::Spec ln;
       ln.color = series_colour(1);
       ln.marker = plot::Marker::Circle;
       ln.marker_size = 2.5f;
-      plot::PlotLine(svt ? "sigma_i(Y) before shrink_tau" : "sigma_i before [.]_k", before.data(),
+      plot::PlotLine(svt ? "sigma_i(Y)" : "sigma_i before [.]_k", before.data(),
                      static_cast<int>(before.size()), 1.0, 1.0, ln);
     }
     if (svt) {

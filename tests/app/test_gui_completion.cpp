@@ -1,9 +1,10 @@
-// The completion module in the real app under a (virtual) 1280x720 display: a photo with 70 % of
+// The completion module in the real app at a projector's 1280 x 720: a photo with 70 % of
 // its pixels missing filled in by SVT (its spectrum thresholded, its oracle), then by ALS on the
 // same data (the method switched from the view's parameters as from the panel), each scene saved
 // as a screenshot that must not be blank.
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -11,7 +12,7 @@
 
 using namespace cilab::test_support;
 
-TEST_CASE("gui completion: the photo with holes, svt then als") {
+TEST_CASE("gui completion: the photo with holes at 1280 x 720, svt then als") {
   std::ofstream script("gui_completion_session.txt");
   script << R"(# a photo fills itself in
 expect module completion
@@ -48,8 +49,10 @@ screenshot gui_completion_als_curves.png
 quit
 )";
   script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
   const Proc p = run_gui("--module completion --set k=10 --frames 100000 --script gui_completion_session.txt",
                          "gui_completion_end.png");
+  unsetenv("CILAB_SCREEN");
   INFO("stdout: " << p.out);
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
@@ -57,6 +60,9 @@ quit
   for (const char* png : {"gui_completion_svt.png", "gui_completion_svt_spectrum.png", "gui_completion_als.png",
                           "gui_completion_als_curves.png"}) {
     INFO(png);
-    CHECK(distinct_colours(png) > 200);
+    const ImageStats st = stats(png);
+    CHECK(st.w == 1280);
+    CHECK(st.h == 720);
+    CHECK(st.distinct > 200);
   }
 }

@@ -60,6 +60,8 @@ class CompletionView : public ModuleView {
   const std::vector<float>& estimate_picture() const { return est_; }
   ImVec2 estimate_min() const { return est_min_; }
   ImVec2 estimate_max() const { return est_max_; }
+  // The k slider's state, with its widget centres (tests, --script).
+  const SliderEditState& k_slider() const { return k_slider_; }
 
  private:
   struct EstimateJob;

@@ -219,6 +219,33 @@ TEST_CASE("completion view: the estimate picture follows the snapshot, through a
   }
 }
 
+TEST_CASE("completion view: k's + button sends SetParam k, as the parameter panel does, and the module takes it") {
+  Fixture f(kRatings, "als", 1);
+  ImGuiHeadless ui;
+  CompletionView view;
+  std::vector<ViewIntent> out;
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+  const SliderEditState& ks = view.k_slider();
+  REQUIRE(ks.plus_x > 0);
+  ui.mouse_move(ks.plus_x, ks.plus_y);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+  ui.mouse_button(0, true);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+  ui.mouse_button(0, false);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+  REQUIRE_FALSE(out.empty());
+  CHECK(out.back().kind == ViewIntent::Kind::SetParam);
+  CHECK(out.back().param == "k");
+  CHECK(out.back().value == 4.0);
+  // The module accepts it: a restart with k = 4 has 4 factor columns.
+  ParamValues v = f.values;
+  v[out.back().param] = out.back().value;
+  Completion again;
+  again.reset(f.data, v, 1);
+  again.step();
+  CHECK(again.completion_snapshot()->estimate->item_factors.cols() == 4);
+}
+
 TEST_CASE("completion pictures: the mask lists every training and held-out entry once") {
   Completion mod;
   ParamValues v = default_values(mod.params());

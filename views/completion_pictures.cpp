@@ -99,6 +99,27 @@ std::vector<float> subsample_grid(const float* values, int m, int n, int max_row
   return out;
 }
 
+void picture_grid(int m, int n, size_t max_cells, std::vector<int>& rows, std::vector<int>& cols) {
+  const double cells = static_cast<double>(m) * static_cast<double>(n);
+  const double scale = cells > static_cast<double>(max_cells) ? std::sqrt(static_cast<double>(max_cells) / cells) : 1.0;
+  const int r = std::clamp(static_cast<int>(std::floor(m * scale)), 1, std::max(1, m));
+  const int c = std::clamp(static_cast<int>(std::floor(n * scale)), 1, std::max(1, n));
+  rows.resize(static_cast<size_t>(r));
+  cols.resize(static_cast<size_t>(c));
+  for (int a = 0; a < r; ++a) rows[static_cast<size_t>(a)] = static_cast<int>((2 * static_cast<long long>(a) + 1) * m / (2 * r));
+  for (int b = 0; b < c; ++b) cols[static_cast<size_t>(b)] = static_cast<int>((2 * static_cast<long long>(b) + 1) * n / (2 * c));
+}
+
+std::vector<float> estimate_grid(const CompletionSnapshot& s, const std::vector<int>& rows,
+                                 const std::vector<int>& cols) {
+  if (rows.size() == static_cast<size_t>(s.problem->m) && cols.size() == static_cast<size_t>(s.problem->n))
+    return s.dense_estimate();  // every cell: one matrix product
+  std::vector<float> out(rows.size() * cols.size());
+  for (size_t a = 0; a < rows.size(); ++a)
+    for (size_t b = 0; b < cols.size(); ++b) out[a * cols.size() + b] = static_cast<float>(s.predict(rows[a], cols[b]));
+  return out;
+}
+
 bool rises(double a, double b) {
   return std::isfinite(a) && std::isfinite(b) && b > a + 1e-9 * std::max(std::abs(a), std::abs(b)) + 1e-12;
 }

@@ -64,6 +64,15 @@ OracleStatus completion_oracle(int method, double eta, const std::vector<std::ve
 // categorical codes stay codes. Used where a grid cannot go through a texture.
 std::vector<float> subsample_grid(const float* values, int m, int n, int max_rows, int max_cols, int* rows, int* cols);
 
+// The rows and columns a picture of an m x n matrix shows: all of them when m n <= max_cells,
+// else an evenly spaced subset of about max_cells cells in the matrix's proportions (index
+// floor((2a + 1) m / (2 R)) for picture row a of R). Pictures above a screen's resolution
+// gain nothing and cost memory and texture uploads (MovieLens-1M: 22 million cells).
+void picture_grid(int m, int n, size_t max_cells, std::vector<int>& rows, std::vector<int>& cols);
+// The estimate (X's units) at the picture's cells: row-major rows.size() x cols.size().
+std::vector<float> estimate_grid(const CompletionSnapshot& s, const std::vector<int>& rows,
+                                 const std::vector<int>& cols);
+
 // A rise of b over a beyond rounding: b > a + 1e-9 max(|a|, |b|) + 1e-12.
 bool rises(double a, double b);
 

@@ -23,11 +23,12 @@ namespace cilab {
 struct CompletionView::EstimateJob {
   std::shared_ptr<const CompletionSnapshot> snap;  // a copy sharing the problem and the estimate
   uint64_t serial = 0;                             // the serial of the snapshot copied
+  std::vector<int> rows, cols;                     // the picture's cells
   std::vector<float> result;
 
   void run() {
     const SerialScope serial_scope;  // one core: the run keeps the thread pool
-    result = snap->dense_estimate();
+    result = estimate_grid(*snap, rows, cols);
   }
 };
 
@@ -75,14 +76,22 @@ void CompletionView::update_problem(const CompletionSnapshot& s) {
   if (s.problem == problem_) return;
   problem_ = s.problem;
   const CompletionProblem& p = *problem_;
+  picture_grid(p.m, p.n, max_picture_cells, pic_rows_, pic_cols_);
+  const size_t pr = pic_rows_.size(), pc = pic_cols_.size();
   mask_ = completion_mask(p);
+  if (pr * pc != mask_.codes.size()) {  // the mask's picture on the picture's cells only
+    std::vector<float> codes(pr * pc);
+    for (size_t a = 0; a < pr; ++a)
+      for (size_t b = 0; b < pc; ++b)
+        codes[a * pc + b] = mask_.codes[static_cast<size_t>(pic_rows_[a]) * static_cast<size_t>(p.n) +
+                                        static_cast<size_t>(pic_cols_[b])];
+    mask_.codes = std::move(codes);
+  }
   truth_.clear();
   if (p.data && p.data->has_truth()) {
-    truth_.resize(static_cast<size_t>(p.m) * static_cast<size_t>(p.n));
-    for (int i = 0; i < p.m; ++i)
-      for (int j = 0; j < p.n; ++j)
-        truth_[static_cast<size_t>(i) * static_cast<size_t>(p.n) + static_cast<size_t>(j)] =
-            static_cast<float>(p.data->truth(i, j));
+    truth_.resize(pr * pc);
+    for (size_t a = 0; a < pr; ++a)
+      for (size_t b = 0; b < pc; ++b) truth_[a * pc + b] = static_cast<float>(p.data->truth(pic_rows_[a], pic_cols_[b]));
   }
   est_.clear();
   est_serial_ = 0;
@@ -93,7 +102,7 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
   // of this run's problem, and the next job follows).
   if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
     if (job_handle_.state() == JobState::Finished && job_->snap->problem == problem_ &&
-        job_->result.size() == mask_.codes.size()) {
+        job_->result.size() == pic_rows_.size() * pic_cols_.size()) {
       est_ = std::move(job_->result);
       est_serial_ = job_->serial;
     }
@@ -103,7 +112,7 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
   if (s.serial.value == est_serial_ || job_) return;
   const size_t cells = static_cast<size_t>(s.problem->m) * static_cast<size_t>(s.problem->n);
   if (cells <= kInlineCells || !ctx.jobs) {  // small, or tests without background jobs
-    est_ = s.dense_estimate();
+    est_ = estimate_grid(s, pic_rows_, pic_cols_);
     est_serial_ = s.serial.value;
     return;
   }
@@ -112,6 +121,8 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
   auto job = std::make_shared<EstimateJob>();
   job->snap = std::make_shared<const CompletionSnapshot>(s);
   job->serial = s.serial.value;
+  job->rows = pic_rows_;
+  job->cols = pic_cols_;
   last_submit_ = now;
   job_ = job;
   job_handle_ = ctx.jobs->submit("completion estimate", [job](const CancelToken& token) {
@@ -291,12 +302,13 @@ bool CompletionView::matrix_panel(const char* title, const char* help, const cha
       plot::SetupColorBar(image ? "grey value" : "rating", vmin, vmax,
                           image ? plot::Colormap::Gray : plot::Colormap::Viridis);
     const plot::Point lo{0, 0}, hi{static_cast<double>(n), static_cast<double>(m)};
-    // Without a texture provider every cell is a quad: a large grid is subsampled (same bounds).
-    int gm = m, gn = n;
+    // The picture's grid (every cell, or a subset of a huge matrix) spans the whole matrix.
+    // Without a texture provider every cell is a quad: a large grid is subsampled further.
+    const int pm = static_cast<int>(pic_rows_.size()), pn = static_cast<int>(pic_cols_.size());
+    int gm = pm, gn = pn;
     std::vector<float> sub;
-    if (values && plot::GetTextureProvider() == nullptr &&
-        (m > kNoTextureSide || n > kNoTextureSide)) {
-      sub = subsample_grid(values, m, n, kNoTextureSide, kNoTextureSide, &gm, &gn);
+    if (values && plot::GetTextureProvider() == nullptr && (pm > kNoTextureSide || pn > kNoTextureSide)) {
+      sub = subsample_grid(values, pm, pn, kNoTextureSide, kNoTextureSide, &gm, &gn);
       values = sub.data();
     }
     if (kind == kMaskPanel) {

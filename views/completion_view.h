@@ -49,6 +49,9 @@ class CompletionView : public ModuleView {
   void on_reset() override;
 
   bool log_spectrum = true;  // singular values on a log axis
+  // Matrices with more cells are pictured on an evenly spaced subset of about this many cells
+  // (hover still reads every cell).
+  size_t max_picture_cells = size_t{1} << 22;
 
   // Tests: the tab shown, the header lines and the hover read-out of the last frame, the
   // serial of the snapshot the estimate picture comes from, and the screen rectangle of the
@@ -58,6 +61,9 @@ class CompletionView : public ModuleView {
   const std::vector<std::string>& hover_lines() const { return hover_lines_; }
   uint64_t estimate_serial() const { return est_serial_; }
   const std::vector<float>& estimate_picture() const { return est_; }
+  // The matrix rows and columns the pictures show (all of them below max_picture_cells).
+  const std::vector<int>& picture_rows() const { return pic_rows_; }
+  const std::vector<int>& picture_cols() const { return pic_cols_; }
   ImVec2 estimate_min() const { return est_min_; }
   ImVec2 estimate_max() const { return est_max_; }
   // The k slider's state, with its widget centres (tests, --script).
@@ -82,7 +88,8 @@ class CompletionView : public ModuleView {
   // Per problem (held: no address reuse): the truth and the mask as pictures.
   std::shared_ptr<const CompletionProblem> problem_;
   std::vector<float> truth_;
-  CompletionMask mask_;
+  CompletionMask mask_;  // every cell's entry; codes on the picture's cells
+  std::vector<int> pic_rows_, pic_cols_;
   // The estimate picture and the snapshot serial it comes from (0: none).
   std::vector<float> est_;
   uint64_t est_serial_ = 0;

@@ -246,6 +246,39 @@ TEST_CASE("completion view: k's + button sends SetParam k, as the parameter pane
   CHECK(again.completion_snapshot()->estimate->item_factors.cols() == 4);
 }
 
+TEST_CASE("completion view: a matrix above max_picture_cells is pictured on an even subset; hover reads every cell") {
+  Fixture f(kRatings, "als", 2);
+  ImGuiHeadless ui;
+  CompletionView view;
+  view.max_picture_cells = 1200;  // 60 x 80 = 4800 cells: a quarter, 30 x 40
+  std::vector<ViewIntent> out;
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+  const std::vector<int>& rows = view.picture_rows();
+  const std::vector<int>& cols = view.picture_cols();
+  CHECK(rows.size() == 30);
+  CHECK(cols.size() == 40);
+  for (size_t a = 0; a < rows.size(); ++a) CHECK(rows[a] == static_cast<int>(2 * a + 1));  // every 2nd, centred
+  const auto snap = f.mod.completion_snapshot();
+  const std::vector<float>& pic = view.estimate_picture();
+  REQUIRE(pic.size() == rows.size() * cols.size());
+  for (size_t a = 0; a < rows.size(); a += 7)
+    for (size_t b = 0; b < cols.size(); b += 5)
+      CHECK(pic[a * cols.size() + b] == doctest::Approx(snap->predict(rows[a], cols[b])).epsilon(1e-6));
+  // Hover maps the mouse to the full matrix: the top-left pixel is row 0, column 0.
+  const ImVec2 lo = view.estimate_min();
+  ui.mouse_move(lo.x + 1.0f, lo.y + 1.0f);
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+  REQUIRE(view.hover_lines().size() >= 2);
+  CHECK(has(view.hover_lines()[0], "user 0"));
+  CHECK(has(view.hover_lines()[1], "item 0"));
+  // Below the threshold every cell is its own picture cell.
+  std::vector<int> r, c;
+  picture_grid(60, 80, 4800, r, c);
+  CHECK(r.size() == 60);
+  CHECK(c.size() == 80);
+  CHECK(r.back() == 59);
+}
+
 TEST_CASE("completion pictures: the mask lists every training and held-out entry once") {
   Completion mod;
   ParamValues v = default_values(mod.params());

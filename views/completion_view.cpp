@@ -414,7 +414,7 @@ void CompletionView::draw_matrices(const CompletionSnapshot& s, ImVec2 size) {
                "Which entries the method sees: training entries (Omega), held-out entries (scored by test_rmse "
                "only) and missing ones (the background).",
                "##cmp_mask", mask_.codes.data(), kMaskPanel, s,
-               ImVec2(std::max(psize.x * 0.5f, psize.x - ImGui::GetFontSize() * 4.5f), psize.y));  // no colour bar
+               ImVec2(std::max(psize.x * 0.5f, psize.x - ImGui::GetFontSize() * 3.5f), psize.y));  // no colour bar
   ImGui::SameLine();
   std::snprintf(title, sizeof title, "estimate (rank %d)", static_cast<int>(s.metrics[Completion::kMetricRank]));
   std::snprintf(help, sizeof help,

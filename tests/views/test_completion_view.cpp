@@ -246,7 +246,7 @@ TEST_CASE("completion view: k's + button sends SetParam k, as the parameter pane
   CHECK(again.completion_snapshot()->estimate->item_factors.cols() == 4);
 }
 
-TEST_CASE("completion view: a matrix above max_picture_cells is pictured on an even subset; hover reads every cell") {
+TEST_CASE("completion view: a matrix above max_picture_cells is pictured on an even subset, hover reads every cell") {
   Fixture f(kRatings, "als", 2);
   ImGuiHeadless ui;
   CompletionView view;

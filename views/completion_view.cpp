@@ -110,7 +110,7 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
     job_handle_ = JobHandle();
   }
   if (s.serial.value == est_serial_ || job_) return;
-  const size_t cells = static_cast<size_t>(s.problem->m) * static_cast<size_t>(s.problem->n);
+  const size_t cells = pic_rows_.size() * pic_cols_.size();  // the cells the picture computes
   if (cells <= kInlineCells || !ctx.jobs) {  // small, or tests without background jobs
     est_ = estimate_grid(s, pic_rows_, pic_cols_);
     est_serial_ = s.serial.value;

@@ -39,7 +39,7 @@ class CompletionView : public ModuleView {
   enum class Tab { Matrices = 0, Spectrum, Curves, Embeddings };
   static constexpr int kNumTabs = 4;
   static constexpr double kEstimateHz = 4.0;
-  // Matrices with more cells than this get their dense estimate from a background job.
+  // Pictures with more cells than this get their estimate from a background job.
   static constexpr size_t kInlineCells = 300000;
   // Without a texture provider (tests) grids are drawn cell by cell: subsampled to this side.
   static constexpr int kNoTextureSide = 160;

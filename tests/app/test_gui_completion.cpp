@@ -1,0 +1,68 @@
+// The completion module in the real app at a projector's 1280 x 720: a photo with 70 % of
+// its pixels missing filled in by SVT (its spectrum thresholded, its oracle), then by ALS on the
+// same data (the method switched from the view's parameters as from the panel), each scene saved
+// as a screenshot that must not be blank.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "tests/support/gui_harness.h"
+
+using namespace cilab::test_support;
+
+TEST_CASE("gui completion: the photo with holes at 1280 x 720, svt then als") {
+  std::ofstream script("gui_completion_session.txt");
+  script << R"(# a photo fills itself in
+expect module completion
+dataset photo-holes:missing=0.7,seed=3
+set method=svt
+expect no-error
+expect param method=svt
+step 8
+expect iteration 8
+wait 10
+expect text svt (singular value thresholding)
+expect text 512 x 512
+expect text Y_t stored on Omega
+expect text grey value
+screenshot gui_completion_svt.png
+key 2
+wait 5
+expect text rank(shrink_tau(Y)) against tau
+screenshot gui_completion_svt_spectrum.png
+set method=als
+expect no-error
+expect iteration 0
+step 5
+expect iteration 5
+key 1
+wait 10
+expect text als (alternating least squares)
+expect text never rose after a half-step
+screenshot gui_completion_als.png
+key 3
+wait 5
+expect text l after V- and U-sweeps
+screenshot gui_completion_als_curves.png
+quit
+)";
+  script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui("--module completion --set k=10 --frames 100000 --script gui_completion_session.txt",
+                         "gui_completion_end.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  for (const char* png : {"gui_completion_svt.png", "gui_completion_svt_spectrum.png", "gui_completion_als.png",
+                          "gui_completion_als_curves.png"}) {
+    INFO(png);
+    const ImageStats st = stats(png);
+    CHECK(st.w == 1280);
+    CHECK(st.h == 720);
+    CHECK(st.distinct > 200);
+  }
+}

@@ -329,9 +329,9 @@ void Completion::State::build_problem(const std::shared_ptr<const Dataset>& data
   q.m = om->rows;
   q.n = om->cols;
   const size_t total = om->observed();
+  if (total == 0) throw std::invalid_argument("completion: the data has no observed entry; load ratings or a picture");
   size_t n_test = static_cast<size_t>(std::llround(p.test_fraction * static_cast<double>(total)));
   if (n_test >= total) n_test = total - 1;
-  if (total == 0) throw std::invalid_argument("completion: the data has no observed entry; load ratings or a picture");
   // Seeded split: a partial Fisher-Yates draws the held-out entries.
   std::vector<uint8_t> is_test(total, 0);
   {

@@ -345,7 +345,6 @@ std::shared_ptr<ObservedMatrix> synthetic_ratings(const RatingsSpec& s) {
   out->row.reserve(static_cast<size_t>(s.observed));
   out->col.reserve(static_cast<size_t>(s.observed));
   out->value.reserve(static_cast<size_t>(s.observed));
-  double lo = HUGE_VAL, hi = -HUGE_VAL;
   for (int i = 0; i < m; ++i)
     for (int j = 0; j < n; ++j) {
       if (!mark[static_cast<size_t>(i) * static_cast<size_t>(n) + static_cast<size_t>(j)]) continue;
@@ -353,11 +352,10 @@ std::shared_ptr<ObservedMatrix> synthetic_ratings(const RatingsSpec& s) {
       out->row.push_back(i);
       out->col.push_back(j);
       out->value.push_back(a);
-      lo = std::min(lo, a);
-      hi = std::max(hi, a);
     }
-  out->value_min = std::min(1.0, lo);
-  out->value_max = std::max(5.0, hi);
+  // The rating scale, for colour bars: values beyond it (noise) saturate there.
+  out->value_min = 1.0;
+  out->value_max = 5.0;
   return out;
 }
 

@@ -93,6 +93,8 @@ screenshot: build
 	  --dataset fashion-mnist:n=10000 --steps 1500 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-autoencoder.png --module autoencoder \
 	  --dataset fashion-mnist:n=10000 --set linear=true --set m=10 --set lr=0.003 --steps 1500 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-completion.png --module completion \
+	  --dataset photo-holes:missing=0.7 --set method=svt --steps 40 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-gan.png --module gan \
 	  --set target=ring8 --set loss=minimax --steps 3000 --frames 12
 

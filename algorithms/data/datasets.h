@@ -70,7 +70,7 @@ enum class RatingsLayout {
   Table,     // not ratings: a feature table (load_file's usual detection)
   Triplets,  // one observed entry per line: user,item,rating[,ignored...]
   Wide,      // a matrix with empty cells (or NA, NaN, ?) for the missing entries
-  Guess,     // triplets, else (when that fails) a wide matrix; the triplets' error if both fail
+  Guess,     // wide when the first records have an empty cell or not 3-4 fields, else triplets
 };
 
 // Limits for load_file (tests lower them), and how to read text.

@@ -425,20 +425,20 @@ Eigen::MatrixXd complete_matrix(const Dataset& d, int row, std::string* what) {
 }
 
 std::shared_ptr<const Dataset> load_ratings(const std::string& path, const LoadOptions& opts) {
-  auto read = [&](bool wide) {
+  bool wide = opts.ratings == RatingsLayout::Wide;
+  if (opts.ratings == RatingsLayout::Guess) {
+    // Sniff the first records: a wide matrix shows an empty (or NA) cell, fewer
+    // than 3 or more than 4 fields; triplets (u.data: 4 fields) show neither.
     ByteStream in(path, opts.max_file_bytes);
-    return data_detail::load_ratings_stream(in, opts, wide);
-  };
-  if (opts.ratings != RatingsLayout::Guess) return read(opts.ratings == RatingsLayout::Wide);
-  try {
-    return read(false);
-  } catch (const DataError& triplets) {
-    try {
-      return read(true);
-    } catch (const DataError&) {
-      throw triplets;
+    CsvRecords rec(in, opts);
+    std::vector<CsvField> f;
+    for (int r = 0; r < 20 && !wide && rec.next(f); ++r) {
+      wide = f.size() < 3 || f.size() > 4;
+      for (const CsvField& c : f) wide = wide || is_missing_marker(c.text);
     }
   }
+  ByteStream in(path, opts.max_file_bytes);
+  return data_detail::load_ratings_stream(in, opts, wide);
 }
 
 namespace data_detail {

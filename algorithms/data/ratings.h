@@ -64,8 +64,9 @@ Eigen::MatrixXd complete_matrix(const Dataset& d, int row, std::string* what);
 // header names the items, a non-numeric first column names the users; an empty
 // cell (or NA, NaN, ?) is a missing entry. Errors name the line: a duplicate
 // (user, item) pair (with the line of the first), a non-numeric or non-finite
-// rating, too few fields, an empty file, no observed entry. Guess: triplets,
-// else a wide matrix (the window's file loads for the completion module).
+// rating, too few fields, an empty file, no observed entry. Guess (the
+// window's file loads for the completion module): a wide matrix when one of the
+// first 20 records has an empty or NA cell or not 3-4 fields, else triplets.
 std::shared_ptr<const Dataset> load_ratings(const std::string& path, const LoadOptions& opts);
 
 }  // namespace cilab

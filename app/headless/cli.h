@@ -72,7 +72,7 @@ std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
 // How `info`'s module reads a data file: a feature table, or for a ratings
 // module (ModuleInfo::ratings_data) a partially observed matrix laid out as
 // `layout` ("triplets", "wide"; "" = triplets on the command line, `guess` =
-// triplets else wide, for the window). Throws std::invalid_argument for
+// sniffed from the first records, for the window). Throws std::invalid_argument for
 // another layout, or a layout given to a module that reads tables.
 LoadOptions data_load_options(const ModuleInfo& info, const std::string& layout, bool guess = false);
 

@@ -165,3 +165,16 @@ TEST_CASE("ratings: the photo with holes keeps the truth and the asked fraction"
   CHECK(b->observed->fraction() <= 0.5 + 1e-12);
   CHECK(b->observed->fraction() > 0.4);
 }
+
+TEST_CASE("ratings: the window's guess reads triplets unless the first lines look like a wide matrix") {
+  // Triplets with a duplicate keep the triplets' error (never a silent 2 x 3 "matrix").
+  CHECK(load_error("1,10,4\n1,10,5\n", RatingsLayout::Guess).find("duplicate") != std::string::npos);
+  const auto t = load_text("u.data", "196\t242\t3\t881250949\n186\t302\t3\t891717742\n", RatingsLayout::Guess);
+  CHECK(t->observed->rows == 2);
+  CHECK(t->observed->observed() == 2);
+  const auto w = load_text("w.csv", "user,A,B,C\nu1,5,,3\nu2,,4,1\n", RatingsLayout::Guess);
+  CHECK(w->observed->cols == 3);
+  CHECK(w->observed->observed() == 4);
+  const auto five = load_text("f.csv", "1,2,3,4,5\n5,4,3,2,1\n", RatingsLayout::Guess);
+  CHECK(five->observed->cols == 5);  // more than 4 fields: wide
+}

@@ -175,6 +175,20 @@ bool cholesky_solve(double* g, const double* b, double* x, int k) {
   return true;
 }
 
+// The m x n matrix with `values` on the training entries and 0 elsewhere
+// (Pi_Omega(Z), or SVT's Y), as an operator for lanczos_svd; `values` must outlive it.
+LinearOperator training_operator(const CompletionProblem& q, const std::vector<double>& values) {
+  return {q.m, q.n,
+          [&q, &values](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
+            y.setZero(q.m);
+            for (size_t t = 0; t < values.size(); ++t) y[q.train_row[t]] += values[t] * x[q.train_col[t]];
+          },
+          [&q, &values](const Eigen::VectorXd& y, Eigen::VectorXd& x) {
+            x.setZero(q.n);
+            for (size_t t = 0; t < values.size(); ++t) x[q.train_col[t]] += values[t] * y[q.train_row[t]];
+          }};
+}
+
 double dot_row(const Eigen::MatrixXd& a, int i, const Eigen::MatrixXd& b, int j) {
   double s = 0;
   for (Eigen::Index r = 0; r < a.cols(); ++r) s += a(i, r) * b(j, r);
@@ -599,17 +613,7 @@ void Completion::State::svp_step() {
 void Completion::State::svt_step() {
   const CompletionProblem& q = *prob;
   const size_t nt = q.train_z.size();
-  LinearOperator op;
-  op.rows = m();
-  op.cols = n();
-  op.apply = [&](const Eigen::VectorXd& x, Eigen::VectorXd& out) {
-    out.setZero(m());
-    for (size_t t = 0; t < nt; ++t) out[q.train_row[t]] += y[t] * x[q.train_col[t]];
-  };
-  op.apply_transpose = [&](const Eigen::VectorXd& yy, Eigen::VectorXd& out) {
-    out.setZero(n());
-    for (size_t t = 0; t < nt; ++t) out[q.train_col[t]] += y[t] * yy[q.train_row[t]];
-  };
+  const LinearOperator op = training_operator(q, y);
   LanczosOptions lo;
   lo.above = tau;
   lo.tol = kLanczosTol;
@@ -740,15 +744,7 @@ void Completion::reset(std::shared_ptr<const Dataset> data, const ParamValues& v
     if (p.init == Init::Random) {
       for (Eigen::Index i = 0; i < st->factors.size(); ++i) st->factors[i] = p.init_scale * st->rng.normal();
     } else {
-      LinearOperator op{m, n,
-                        [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-                          y.setZero(m);
-                          for (size_t t = 0; t < nt; ++t) y[q.train_row[t]] += q.train_z[t] * x[q.train_col[t]];
-                        },
-                        [&](const Eigen::VectorXd& y, Eigen::VectorXd& x) {
-                          x.setZero(n);
-                          for (size_t t = 0; t < nt; ++t) x[q.train_col[t]] += q.train_z[t] * y[q.train_row[t]];
-                        }};
+      const LinearOperator op = training_operator(q, q.train_z);
       LanczosOptions lo;
       lo.rank = p.k;
       lo.tol = kLanczosTol;
@@ -778,15 +774,7 @@ void Completion::reset(std::shared_ptr<const Dataset> data, const ParamValues& v
   } else {
     if (p.method == Method::Svt) {
       // Kick start: Y_0 = k0 delta Pi_Omega(Z), k0 = ceil(tau / (delta ||Pi_Omega(Z)||_2)).
-      LinearOperator op{m, n,
-                        [&](const Eigen::VectorXd& x, Eigen::VectorXd& y) {
-                          y.setZero(m);
-                          for (size_t t = 0; t < nt; ++t) y[q.train_row[t]] += q.train_z[t] * x[q.train_col[t]];
-                        },
-                        [&](const Eigen::VectorXd& y, Eigen::VectorXd& x) {
-                          x.setZero(n);
-                          for (size_t t = 0; t < nt; ++t) x[q.train_col[t]] += q.train_z[t] * y[q.train_row[t]];
-                        }};
+      const LinearOperator op = training_operator(q, q.train_z);
       LanczosOptions lo;
       lo.rank = 1;
       lo.tol = kLanczosTol;

@@ -56,6 +56,18 @@ std::string fmt(double v) {
   return buf;
 }
 
+// "NAME:key=value,..." with every option of `info` (choices by name): a dataset's source.
+std::string canonical_spec(const std::string& name, const DatasetInfo& info, const std::map<std::string, double>& values) {
+  std::string canon = name;
+  char sep = ':';
+  for (const DatasetOption& o : info.options) {
+    const double v = values.at(o.name);
+    canon += sep + o.name + "=" + (o.choices.empty() ? fmt(v) : o.choices[static_cast<size_t>(v)]);
+    sep = ',';
+  }
+  return canon;
+}
+
 const DatasetInfo* find_info(const std::string& name) {
   for (const DatasetInfo& info : builtin_datasets())
     if (info.name == name) return &info;
@@ -281,13 +293,7 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
   auto get = [&](const char* k) { return values.at(k); };
 
   if (name == "ratings" || name == "photo-holes") {
-    std::string canon = name;
-    char sep = ':';
-    for (const DatasetOption& o : info->options) {
-      const double v = values.at(o.name);
-      canon += sep + o.name + "=" + (o.choices.empty() ? fmt(v) : o.choices[static_cast<size_t>(v)]);
-      sep = ',';
-    }
+    const std::string canon = canonical_spec(name, *info, values);
     const uint64_t seed = static_cast<uint64_t>(get("seed"));
     try {
       if (name == "ratings") {
@@ -344,13 +350,7 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
       throw DataError(where + ": out of memory generating " + std::to_string(n) + " x " +
                       std::to_string(dim) + "; try: fewer samples");
     }
-    std::string canon = name;
-    char sep = ':';
-    for (const DatasetOption& o : info->options) {
-      const double v = values.at(o.name);
-      canon += sep + o.name + "=" + (o.choices.empty() ? fmt(v) : o.choices[static_cast<size_t>(v)]);
-      sep = ',';
-    }
+    const std::string canon = canonical_spec(name, *info, values);
     d.source = canon;
     return std::make_shared<const Dataset>(std::move(d));
   }

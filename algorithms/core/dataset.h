@@ -10,6 +10,10 @@
 // A partially observed matrix (ratings, a photo with holes) is a Dataset whose
 // `observed` is set (algorithms/core/observed_matrix.h); `x` then lists the
 // observed entries as rows (row, col, value).
+//
+// A text corpus (fortunes, GCIDE, the user's own documents) is a Dataset whose
+// `text` is set (algorithms/core/text_corpus.h); `x` is then empty (0 x 0) and
+// modules that read features refuse it with a message naming the text modules.
 #pragma once
 
 #include <Eigen/Core>
@@ -21,6 +25,7 @@
 namespace cilab {
 
 struct ObservedMatrix;
+struct TextCorpus;
 
 struct Dataset {
   Eigen::MatrixXd x;                      // n x d features, samples in rows
@@ -34,6 +39,7 @@ struct Dataset {
   std::string name;    // short name: "blobs", "iris", "fashion-mnist", file stem
   std::string source;  // human description: generator + options, or the file path
   std::shared_ptr<const ObservedMatrix> observed;  // set for a partially observed matrix
+  std::shared_ptr<const TextCorpus> text;          // set for a text corpus
 
   int rows() const { return static_cast<int>(x.rows()); }
   int cols() const { return static_cast<int>(x.cols()); }
@@ -41,6 +47,7 @@ struct Dataset {
   bool has_target() const { return !target.empty(); }
   bool is_image() const { return image_h > 0 && image_w > 0; }
   bool is_partial() const { return observed != nullptr; }
+  bool is_text() const { return text != nullptr; }
   // Number of classes: max(label) + 1, or class_names.size() if larger.
   int num_classes() const;
 };

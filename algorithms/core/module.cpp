@@ -67,6 +67,10 @@ std::vector<double> MetricTable::blank() const {
 
 void require_usable_data(const Dataset* data, const std::string& module) {
   if (!data) throw std::invalid_argument(module + ": no dataset; load or generate one first");
+  if (data->is_text())
+    throw std::invalid_argument(module + ": '" + data->name +
+                                "' is a text corpus, not a table of numbers; try: the text modules plsa, word2vec "
+                                "or glove, or choose a numeric dataset");
   const int n = data->rows(), d = data->cols();
   if (n == 0 || d == 0)
     throw std::invalid_argument(module + ": the dataset is empty (" + std::to_string(n) + " x " +

@@ -65,6 +65,10 @@ struct ModuleInfo {
   // user,item,rating; a wide matrix with empty cells by `--layout wide`), not
   // as a feature table: `completion`.
   bool ratings_data = false;
+  // Reads text, not numbers: its datasets are text corpora (Dataset::text) and
+  // `--data PATH` is a folder of .txt files (one document each) or one text file
+  // split on blank lines: `plsa`, `word2vec`, `glove`.
+  bool text_data = false;
   // Modules whose result is a table (one row per component, per rank K...) name
   // its columns here and fill Snapshot::table; `cilab run` then writes that table
   // (plus step_ms, the total time of the steps) instead of one row per iteration.

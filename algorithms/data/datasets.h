@@ -81,6 +81,10 @@ struct LoadOptions {
   // module asks for one; `cilab run --layout wide`): load_file then returns a
   // Dataset with `observed` set (algorithms/data/ratings.h).
   RatingsLayout ratings = RatingsLayout::Table;
+  // The file (or folder) is text for a text module (plsa, word2vec, glove):
+  // load_file then returns a Dataset with `text` set (algorithms/data/corpora.h:
+  // a folder of .txt files, or one file split on blank lines).
+  bool text = false;
 };
 
 // Loads a user file; the format is detected from the content: gzip magic ->

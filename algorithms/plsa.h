@@ -82,6 +82,16 @@ struct PlsaProblem {
   // (empty when the corpus has no labels).
   std::vector<int> doc_label;
   std::vector<std::string> label_names;
+  // Constants of N: sum N_ij log N_ij and sum N_ij^2 (the NMF objectives).
+  double sum_x_log_x = 0, sum_x_squared = 0;
+  // Column access to N: the nonzeros of term j are the CSR positions
+  // csc_pos[col_start[j] .. col_start[j + 1]) of documents csc_doc[...] (increasing).
+  std::vector<int64_t> col_start;
+  std::vector<int32_t> csc_doc;
+  std::vector<int64_t> csc_pos;
+  // The parallel partition (from the data only): documents doc_block[b] ..
+  // doc_block[b + 1], terms term_block[b] .. term_block[b + 1], ~16k nonzeros each.
+  std::vector<int> doc_block, term_block;
   int docs() const { return train.docs; }
   int terms() const { return train.terms; }
   // The document's original text ("" when the corpus kept none).
@@ -116,11 +126,12 @@ struct PlsaSnapshot : Snapshot {
   std::vector<int> confusion_argmax;
   std::vector<double> confusion_mass;
   std::vector<double> topic_mass;  // k: sum_i s_i p(z|d_i) / sum N, the topics' share of the tokens
-  // Oracles (also metrics): the largest fall of l so far (pLSA: 0), max |col
-  // sum - 1| of U, of V and of q over z (q: NaN until an E-step ran in this
-  // iteration), the saturated bound, and with K = 1 the max deviation of
-  // p(w|z) from the unigram frequencies (NaN otherwise).
-  double largest_ll_drop = 0;
+  // Oracles (also metrics): the largest rise of the objective so far (pLSA:
+  // the largest fall of l; 0 for pLSA and nmf_kl, Lee-Seung), max |col sum - 1|
+  // of U, of V and of q over z (q: NaN unless the E-step sub-step has just
+  // run), the saturated bound, and with K = 1 the max deviation of p(w|z) from
+  // the unigram frequencies (NaN otherwise).
+  double largest_rise = 0;
   double u_sum_error = 0, v_sum_error = 0, q_sum_error = 0;
   double saturated_bound = 0;
   double unigram_error = 0;
@@ -155,7 +166,7 @@ class Plsa : public Module {
     kMetricTestPerplexity,
     kMetricObjective,
     kMetricChange,          // relative change of the objective in this iteration
-    kMetricLargestDrop,     // largest fall of l so far
+    kMetricLargestRise,     // largest rise of the objective so far (pLSA: fall of l)
     kMetricStochasticError, // max of the U, V, q column-sum deviations
     kMetricSaturatedGap,    // saturated bound - l (>= 0)
     kMetricUnigramError,    // K = 1: max |p(w|z) - unigram|, NaN otherwise
@@ -185,15 +196,16 @@ class Plsa : public Module {
   // p(z|d); phi: terms x K row-major, p(w|z)); for NMF W = diag(s) theta,
   // H = phi^T. Resets the iteration count's oracles, not the data.
   void set_start(const std::vector<double>& theta, const std::vector<double>& phi);
-  // The current factors: pLSA's theta (docs x K) and phi (terms x K); NMF's W
-  // (docs x K) and H (K x terms, row-major).
+  // The current factors, row-major with K contiguous: pLSA's theta (docs x K,
+  // p(z|d)) and phi (terms x K, p(w|z)); for NMF the same buffers hold W
+  // (docs x K) and H^T (terms x K).
   const std::vector<double>& theta() const;
   const std::vector<double>& phi() const;
-  const std::vector<double>& nmf_w() const;
-  const std::vector<double>& nmf_h() const;
   const PlsaProblem& problem() const;
-  // q after the E-step sub-step (nnz x K, floats; empty otherwise).
-  const std::vector<float>& responsibilities() const;
+  int topics() const;
+  // q after the E-step sub-step (nnz x K, in the order of N's nonzeros; empty
+  // otherwise).
+  const std::vector<double>& responsibilities() const;
 
  private:
   struct State;

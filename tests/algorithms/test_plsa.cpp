@@ -7,7 +7,6 @@
 
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
-#include "algorithms/data/corpora.h"
 #include "algorithms/text/text.h"
 
 #include <doctest/doctest.h>
@@ -55,7 +54,11 @@ DataPtr topic_corpus(int topics = 3, int per_topic = 8, int shared = 4, int docs
     }
     b.add_document(text, b.label("topic" + std::string(1, static_cast<char>('a' + t))), {}, true);
   }
-  return text_dataset(b.finish(), "generated", "test_plsa topic corpus");
+  auto d = std::make_shared<Dataset>();
+  d->text = b.finish();
+  d->name = "generated";
+  d->source = "test_plsa topic corpus";
+  return d;
 }
 
 ParamValues params(const std::string& method = "plsa", int k = 3, double test_fraction = 0.1) {

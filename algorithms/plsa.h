@@ -12,8 +12,10 @@
 // least one training token. s_i = sum_j N_ij.
 // The held-out perplexity uses each document's trained p(z|d) ("document
 // completion"): with ~10 words per fortune pLSA overfits p(z|d), and the test
-// perplexity rises after a few iterations while l keeps rising; for nmf_kl it
-// can become infinite, since scikit-learn zeroes entries of H below 2.2e-16.
+// perplexity rises after a few iterations while l keeps rising; it becomes
+// infinite once a held-out word has p(w|z) = 0 (underflow) in every topic of
+// its document - soon for nmf_kl, which zeroes entries of H below 2.2e-16 as
+// scikit-learn does.
 //
 // pLSA (method=plsa):
 //   p(w_j | d_i) = sum_z p(w_j | z) p(z | d_i),  U = [p(w|z)] (m x K), V = [p(z|d)] (K x n)

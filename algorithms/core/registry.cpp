@@ -5,6 +5,7 @@
 #include "algorithms/backprop.h"
 #include "algorithms/completion.h"
 #include "algorithms/gan.h"
+#include "algorithms/glove.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
 #include "algorithms/mlp.h"
@@ -15,6 +16,7 @@
 #include "algorithms/shrinkage.h"
 #include "algorithms/svd_lowrank.h"
 #include "algorithms/vae.h"
+#include "algorithms/word2vec.h"
 
 #include <stdexcept>
 
@@ -30,6 +32,8 @@ const std::vector<ModuleEntry>& module_registry() {
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"completion", [] { return std::make_unique<Completion>(); }},
       {"plsa", [] { return std::make_unique<Plsa>(); }},
+      {"word2vec", [] { return std::make_unique<Word2Vec>(); }},
+      {"glove", [] { return std::make_unique<Glove>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},

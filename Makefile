@@ -19,7 +19,7 @@ PACKAGES := build-essential cmake ninja-build pkg-config ccache \
             xvfb xauth xdotool libgl1-mesa-dri python3
 # The benchmarks' references: scikit-learn / numpy / PyTorch, on OpenBLAS (Debian's
 # default libblas is the slow reference BLAS, which would flatter CILab's ratios).
-BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthread
+BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthread python3-gensim
 
 # ccache is one of PACKAGES, installed by `deps` before any configure: always use it,
 # so every call configures identically (a launcher added on a later call would

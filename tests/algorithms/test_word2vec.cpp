@@ -5,7 +5,7 @@
 // analogy, PCA map, synonym recall) and the WordNet reader on hand-made data.
 #include "algorithms/word2vec.h"
 
-#include "algorithms/data/corpora.h"
+#include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/text/embedding.h"
 #include "algorithms/text/text.h"
@@ -31,13 +31,26 @@ namespace {
 
 using DataPtr = std::shared_ptr<const Dataset>;
 
+// A tiny seeded corpus (CorpusBuilder): `docs` documents of `length` words over
+// `words` words "wa", "wb", ..., from a Markov chain that follows word i by
+// word 3i + 1 (mod words) with probability 0.6, else by a uniform word, so
+// that PMI varies widely between pairs.
 DataPtr tiny(int words = 12, int docs = 200, int length = 30, uint64_t seed = 3) {
-  TinyTextSpec spec;
-  spec.words = words;
-  spec.docs = docs;
-  spec.length = length;
-  spec.seed = seed;
-  return text_dataset(tiny_corpus(spec), "tiny-text", "tiny-text");
+  Rng rng(seed);
+  CorpusBuilder b("generated");
+  for (int d = 0; d < docs; ++d) {
+    std::string text;
+    int w = static_cast<int>(rng.below(static_cast<uint64_t>(words)));
+    for (int t = 0; t < length; ++t) {
+      text += std::string(" w") + static_cast<char>('a' + w);
+      w = rng.uniform() < 0.6 ? (3 * w + 1) % words : static_cast<int>(rng.below(static_cast<uint64_t>(words)));
+    }
+    b.add_document(text);
+  }
+  auto d = std::make_shared<Dataset>();
+  d->text = b.finish();
+  d->name = "tiny";
+  return d;
 }
 
 ParamValues values(const std::vector<std::pair<std::string, double>>& set) {

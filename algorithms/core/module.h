@@ -204,6 +204,15 @@ class Module {
   // runner then publishes snapshot() again. Never changes the run itself.
   virtual bool settle() { return false; }
 
+  // Text `cilab run` prints after the CSV, each line prefixed with "# " (so a
+  // CSV reader with comment='#' skips it): word2vec's nearest neighbours of
+  // the `probe` words. Reads only `last` (the run's final snapshot, settled),
+  // so any instance of the module can write it. Empty (the default): nothing.
+  virtual std::string report(const Snapshot& last) const {
+    (void)last;
+    return {};
+  }
+
   // Approximate memory a clone() of the module holds (the runner's history
   // budget counts keyframes with it). Default: the snapshot's byte_size(),
   // right for modules whose snapshot carries their state; modules whose

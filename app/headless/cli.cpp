@@ -328,8 +328,13 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
       *os << "\n";
     });
   }
-  os->flush();
   const std::shared_ptr<const Snapshot> last = runner.latest();
+  if (last) {
+    // The module's closing report (word2vec's neighbours of the probe words), as "# " lines.
+    std::istringstream lines(probe->report(*last));
+    for (std::string line; std::getline(lines, line);) *os << "# " << line << "\n";
+  }
+  os->flush();
   if (last && (last->status == Status::Diverged || last->status == Status::Failed)) {
     err << "cilab: " << module_name << " " << status_name(last->status) << " at iteration "
         << position_iteration(*last) << ": " << last->message << "\n";

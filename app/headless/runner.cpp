@@ -358,6 +358,9 @@ void Runner::Impl::run_steps_now(int n, const StepCallback* on_step) {
     if (on_step && *on_step) (*on_step)(*latest_, last_step_ms_);
     if (!can_continue()) break;
   }
+  // A burst done: bring a thinned snapshot up to date, as the threaded worker
+  // does when it stops (the CLI's final report reads it).
+  if (module_ && shown_ == module_at_) settle_now();
 }
 
 void Runner::Impl::start_playing() {

@@ -20,6 +20,7 @@
 #include <filesystem>
 #include <fstream>
 #include <memory>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -334,7 +335,11 @@ TEST_CASE("word2vec: the CLI report names each probe's neighbours, or says a wor
   while (!is_terminal(m.status())) m.step();
   auto s = std::make_shared<Word2VecSnapshot>(*m.word2vec_snapshot());
   s->probes = {m.vocabulary().words[0], "zzzz"};
-  const std::vector<std::string> lines = m.report(*s);
+  std::vector<std::string> lines;
+  {
+    std::istringstream in(m.report(*s));
+    for (std::string l; std::getline(in, l);) lines.push_back(l);
+  }
   REQUIRE(lines.size() == 2u);
   CHECK(lines[0].rfind(m.vocabulary().words[0], 0) == 0);
   // 10 neighbours, comma-separated (11 words of a 12-word vocabulary would exceed it).

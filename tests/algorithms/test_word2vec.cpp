@@ -100,7 +100,7 @@ TEST_CASE("word2vec: sigma(z) = 1 / (1 + e^-z) and its table") {
   for (double z : {-5.0, -1.0, 0.3, 2.0, 4.5}) {
     CHECK(sigmoid(z) == doctest::Approx(1.0 / (1.0 + std::exp(-z))).epsilon(1e-15));
     CHECK(sigmoid(z) + sigmoid(-z) == doctest::Approx(1.0).epsilon(1e-15));  // the course's erratum: not 1/(1+e^z)
-    CHECK(sigmoid(z) > 0.5 == (z > 0));
+    CHECK((sigmoid(z) > 0.5) == (z > 0));
   }
   const SigmoidTable tab;
   // The table's step is 12 / 1000: sigma' <= 1/4, so the error is <= 0.0015 inside [-6, 6].
@@ -460,7 +460,7 @@ TEST_CASE("wordnet: reads single-word lemmas per synset and unions the synonyms"
 
 TEST_CASE("wordnet: the installed WordNet knows common synonyms") {
   const std::shared_ptr<const WordNet> wn = load_wordnet();
-  CHECK(wn->synsets.size() > 100000u);
+  CHECK(wn->synsets.size() > 50000u);  // WordNet 3.0: 117 659 synsets, 89 764 with a single-word lemma
   const std::vector<std::string> s = wn->synonyms("car");
   CHECK(std::find(s.begin(), s.end(), "automobile") != s.end());
   CHECK(load_wordnet() == wn);  // cached while held

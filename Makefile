@@ -15,7 +15,7 @@ ARGS       ?=
 # Debian packages the build, the tests and the benchmarks need.
 PACKAGES := build-essential cmake ninja-build pkg-config ccache \
             libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev libmuparser-dev nlohmann-json3-dev \
-            fonts-dejavu-core dataset-fashion-mnist \
+            fonts-dejavu-core dataset-fashion-mnist fortunes dict-gcide wordnet-base \
             xvfb xauth xdotool libgl1-mesa-dri python3
 # The benchmarks' references: scikit-learn / numpy / PyTorch, on OpenBLAS (Debian's
 # default libblas is the slow reference BLAS, which would flatter CILab's ratios).
@@ -111,7 +111,7 @@ clean:
 FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 600
 FUZZ_TEST_SECONDS ?= 45
-FUZZ_TARGETS      := fuzz_csv fuzz_idx fuzz_image fuzz_lab_file fuzz_ratings
+FUZZ_TARGETS      := fuzz_csv fuzz_idx fuzz_image fuzz_lab_file fuzz_ratings fuzz_text
 # clang++ and its libFuzzer / sanitizer runtimes (libclang_rt.fuzzer).
 FUZZ_PACKAGES     := clang libclang-rt-dev
 

@@ -278,7 +278,7 @@ std::shared_ptr<Problem> build_problem(const Dataset& data, const Word2Vec::Para
   VocabOptions vo;
   vo.min_count = p.min_count;
   auto vocab = std::make_shared<Vocabulary>(build_vocabulary(*data.text, vo));
-  require_vocabulary(*vocab, 2, "word2vec", data.name, "two words (a positive pair and a noise word)");
+  require_vocabulary(*vocab, 2, "word2vec", data.name, "SGNS (a positive pair and a noise word)");
   pr->vocab = vocab;
   pr->text = encode(*data.text, *vocab);
   pr->epoch_words = pr->text.size();
@@ -662,8 +662,8 @@ size_t Word2Vec::state_bytes() const {
 std::string Word2Vec::report(const Snapshot& last) const {
   const auto* e = dynamic_cast<const EmbeddingSnapshot*>(&last);
   std::string out;
-  if (e)
-    for (const std::string& line : neighbour_report(*e, 10)) out += line + "\n";
+  if (!e) return out;
+  for (const std::string& line : neighbour_report(*e, 10)) out += line + "\n";
   return out;
 }
 

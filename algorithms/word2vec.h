@@ -95,7 +95,8 @@ class Word2Vec : public Module {
   std::unique_ptr<Module> clone() const override;
   bool settle() override;
   size_t state_bytes() const override;
-  // The CLI's closing lines: each probe word's 10 nearest neighbours.
+  // The CLI's closing lines: each probe word's 10 nearest neighbours with
+  // cosines, one line each ("water: not in the vocabulary" for a word it lacks).
   std::string report(const Snapshot& last) const override;
 
   std::shared_ptr<const Word2VecSnapshot> word2vec_snapshot() const;

@@ -98,13 +98,13 @@ std::string wordnet_dir() {
 }
 
 std::shared_ptr<const WordNet> load_wordnet() {
-  // Process-wide cache (documented in the header): the same folder stays
-  // shared while anyone holds it.
+  // Process-wide cache (documented in the header): each folder is read once
+  // per process (about 10 MB for WordNet 3.0).
   static std::mutex mutex;
-  static std::map<std::string, std::weak_ptr<const WordNet>> cache;
+  static std::map<std::string, std::shared_ptr<const WordNet>> cache;
   const std::string dir = wordnet_dir();
   std::lock_guard<std::mutex> lock(mutex);  // held while reading: one reader, the others wait for its result
-  if (std::shared_ptr<const WordNet> hit = cache[dir].lock()) return hit;
+  if (std::shared_ptr<const WordNet> hit = cache[dir]) return hit;
   auto wn = std::make_shared<const WordNet>(read_wordnet(dir));
   cache[dir] = wn;
   return wn;

@@ -38,9 +38,9 @@ struct WordNet {
 WordNet read_wordnet(const std::string& dir);
 
 // The WordNet of the default folder (CILAB_WORDNET_DIR, else
-// /usr/share/wordnet), read once per process while anyone holds it: a
-// process-wide cache of weak pointers behind a mutex, as the data layer's
-// Fashion-MNIST cache.
+// /usr/share/wordnet), read once per process: a process-wide cache behind a
+// mutex (as the data layer's Fashion-MNIST cache), kept until exit. A failed
+// read is not cached (the next call tries again).
 std::shared_ptr<const WordNet> load_wordnet();
 
 // The default folder: CILAB_WORDNET_DIR when set, else /usr/share/wordnet.

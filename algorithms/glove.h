@@ -111,7 +111,7 @@ class Glove : public Module {
     double lr = 0.05;
     double lambda = 1e-4;
     int batch_entries = 200000;
-    int max_iter = 1000000;
+    int epochs = 25;
     int recall_probes = 1000;
     std::string probe = "king,water";
   };
@@ -152,6 +152,12 @@ class Glove : public Module {
   struct State;
   std::unique_ptr<State> st_;
 };
+
+// GloVe's per-entry loss 1/2 f (<x_v, y_w> + b_v + c_w - log N)^2 and its
+// gradient rows: grad_x = (f r y_w, f r) for (x_v, b_v) and grad_y = (f r x_v, f r)
+// for (y_w, c_w), r the residual (each dim + 1 floats). The AdaGrad solver's step.
+double glove_entry_gradient(const GloveModel& m, int v, int w, float log_count, float weight, float* grad_x,
+                            float* grad_y);
 
 // One ALS half-sweep on `m` (rows of the x side when `x_side`, else the y
 // side): each row's (d + 1) unknowns solved exactly given the other side,

@@ -4,6 +4,7 @@
 #include "algorithms/autoencoder.h"
 #include "algorithms/backprop.h"
 #include "algorithms/completion.h"
+#include "algorithms/glove.h"
 #include "algorithms/gan.h"
 #include "algorithms/gmm.h"
 #include "algorithms/kmeans.h"
@@ -14,6 +15,7 @@
 #include "algorithms/shrinkage.h"
 #include "algorithms/svd_lowrank.h"
 #include "algorithms/vae.h"
+#include "algorithms/word2vec.h"
 
 #include <stdexcept>
 
@@ -28,6 +30,8 @@ const std::vector<ModuleEntry>& module_registry() {
       {"shrinkage", [] { return std::make_unique<Shrinkage>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"completion", [] { return std::make_unique<Completion>(); }},
+      {"word2vec", [] { return std::make_unique<Word2Vec>(); }},
+      {"glove", [] { return std::make_unique<Glove>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},

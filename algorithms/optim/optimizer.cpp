@@ -386,6 +386,66 @@ void Optimizer::step(double* theta, const double* grad, double lr) {
 }
 void Optimizer::step(float* theta, const float* grad, double lr) { step_impl<float>(theta, grad, lr); }
 
+bool Optimizer::supports_sparse_steps() const {
+  const OptimizerKind k = config_.kind;
+  if (config_.weight_decay != 0) return false;
+  if (k == OptimizerKind::AdaGrad) return true;
+  return (k == OptimizerKind::GD || k == OptimizerKind::SGD) && config_.momentum == 0;
+}
+
+template <typename T>
+void Optimizer::step_rows_impl(T* p, const T* g, double lr, const int32_t* rows, size_t nrows, size_t row_len) {
+  if (!supports_sparse_steps())
+    throw std::logic_error(std::string("Optimizer::step_rows: ") + optimizer_name(config_.kind) +
+                           (config_.weight_decay != 0 ? " with weight_decay" : " with momentum") +
+                           " moves rows whose gradient is zero; use step() or sgd/adagrad without decay");
+  using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
+  const int want = sizeof(T) == sizeof(double) ? 1 : 2;
+  if (precision_ == 0) precision_ = want;
+  if (precision_ != want)
+    throw std::logic_error("Optimizer::step_rows: double and float steps mixed on one Optimizer");
+  State<T>& s = state_of<T>(sd_, sf_);
+  const OptimizerConfig& c = config_;
+  const bool first = steps_ == 0;
+  ++steps_;
+  last_lr_ = lr;
+  if (c.kind != OptimizerKind::AdaGrad) {
+    const T neg_lr = static_cast<T>(-lr);
+    for (size_t i = 0; i < nrows; ++i) {
+      T* pr = p + static_cast<size_t>(rows[i]) * row_len;
+      const T* gr = g + i * row_len;
+      for (size_t j = 0; j < row_len; ++j) pr[j] = std::fma(neg_lr, gr[j], pr[j]);
+    }
+    return;
+  }
+  // AdaGrad, as step_impl's loop restricted to the rows.
+  if (first) s.buf[0] = Vec::Constant(static_cast<Eigen::Index>(n_), static_cast<T>(c.initial_accumulator_value));
+  const double clr = lr / (1 + (static_cast<double>(steps_) - 1) * c.lr_decay);
+  const T neg_clr = static_cast<T>(-clr);
+  const T eps = static_cast<T>(c.eps);
+  for (size_t i = 0; i < nrows; ++i) {
+    const size_t off = static_cast<size_t>(rows[i]) * row_len;
+    T* pr = p + off;
+    T* sum = s.buf[0].data() + off;
+    const T* gr = g + i * row_len;
+    for (size_t j = 0; j < row_len; ++j) {
+      const T d = gr[j];
+      sum[j] = std::fma(T(1) * d, d, sum[j]);
+      const T stdv = std::sqrt(sum[j]) + eps;
+      pr[j] = pr[j] + (neg_clr * d) / stdv;
+    }
+  }
+}
+
+void Optimizer::step_rows(float* theta, const float* grad_rows, double lr, const int32_t* rows, size_t nrows,
+                          size_t row_len) {
+  step_rows_impl<float>(theta, grad_rows, lr, rows, nrows, row_len);
+}
+void Optimizer::step_rows(double* theta, const double* grad_rows, double lr, const int32_t* rows, size_t nrows,
+                          size_t row_len) {
+  step_rows_impl<double>(theta, grad_rows, lr, rows, nrows, row_len);
+}
+
 template void Optimizer::step_impl<double>(double*, const double*, double);
 template void Optimizer::step_impl<float>(float*, const float*, double);
 

@@ -57,6 +57,7 @@
 #include <Eigen/Core>
 
 #include <cstddef>
+#include <cstdint>
 #include <string>
 
 namespace cilab {
@@ -141,6 +142,21 @@ class Optimizer {
   void step(double* theta, const double* grad, double lr);
   void step(float* theta, const float* grad, double lr);
 
+  // A sparse step: only the rows `rows[0..nrows)` of theta (viewed as rows of
+  // row_len parameters: row r is theta[r * row_len, (r + 1) * row_len)) move,
+  // with gradient rows packed in grad_rows (nrows x row_len, row i for
+  // rows[i]); rows must be distinct. Counts as one step. It equals a dense
+  // step() whose gradient is zero outside those rows, which is a no-op on them
+  // only for SGD/GD without momentum and AdaGrad, both without weight decay:
+  // other kinds or weight_decay != 0 throw std::logic_error. GloVe's per-entry
+  // AdaGrad (touching two rows of a |V| x d table per step) uses it.
+  void step_rows(float* theta, const float* grad_rows, double lr, const int32_t* rows, size_t nrows,
+                 size_t row_len);
+  void step_rows(double* theta, const double* grad_rows, double lr, const int32_t* rows, size_t nrows,
+                 size_t row_len);
+  // Whether step_rows() is allowed for this configuration (see above).
+  bool supports_sparse_steps() const;
+
   // Changes hyper-parameters mid-run (live sliders); the kind must not change,
   // the state is kept (like editing torch's param_group). Validates.
   void set_config(const OptimizerConfig& config);
@@ -176,6 +192,9 @@ class Optimizer {
  private:
   template <typename T>
   void step_impl(T* theta, const T* grad, double lr);
+  template <typename T>
+  void step_rows_impl(T* theta, const T* grad_rows, double lr, const int32_t* rows, size_t nrows,
+                      size_t row_len);
 
   OptimizerConfig config_;
   size_t n_ = 0;

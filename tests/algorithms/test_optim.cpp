@@ -207,6 +207,44 @@ TEST_CASE("optimizer: float and double give the same steps to float precision") 
   }
 }
 
+TEST_CASE("optimizer: step_rows equals a dense step whose gradient is zero outside the rows") {
+  // Rows of 3 parameters; steps touch different row sets (GloVe's per-entry AdaGrad).
+  const size_t rows = 6, len = 3, n = rows * len;
+  for (OptimizerKind kind : {OptimizerKind::SGD, OptimizerKind::AdaGrad}) {
+    INFO(optimizer_name(kind));
+    OptimizerConfig c = OptimizerConfig::defaults(kind);
+    c.initial_accumulator_value = 0.1;
+    Optimizer dense(c, n), sparse(c, n);
+    Eigen::VectorXf a = Eigen::VectorXf::LinSpaced(static_cast<Eigen::Index>(n), -1.0f, 2.0f), b = a;
+    const std::vector<std::vector<int32_t>> touched = {{0, 4}, {4, 5, 1}, {2}, {0, 4}};
+    for (size_t t = 0; t < touched.size(); ++t) {
+      Eigen::VectorXf g = Eigen::VectorXf::Zero(static_cast<Eigen::Index>(n));
+      std::vector<float> packed;
+      for (int32_t r : touched[t])
+        for (size_t j = 0; j < len; ++j) {
+          const float v = 0.3f * static_cast<float>(r + 1) - 0.7f * static_cast<float>(j) + 0.1f * static_cast<float>(t);
+          g[static_cast<Eigen::Index>(static_cast<size_t>(r) * len + j)] = v;
+          packed.push_back(v);
+        }
+      dense.step(a, g, 0.05);
+      sparse.step_rows(b.data(), packed.data(), 0.05, touched[t].data(), touched[t].size(), len);
+      for (Eigen::Index i = 0; i < a.size(); ++i) REQUIRE(a[i] == b[i]);  // bit-identical
+    }
+    CHECK(sparse.steps() == dense.steps());
+  }
+  // Kinds where a zero gradient still moves a parameter refuse sparse steps.
+  for (OptimizerKind kind : {OptimizerKind::Momentum, OptimizerKind::Adam, OptimizerKind::RMSProp}) {
+    Optimizer o(OptimizerConfig::defaults(kind), 3);
+    CHECK_FALSE(o.supports_sparse_steps());
+    float p[3] = {1, 2, 3}, g[3] = {1, 1, 1};
+    const int32_t r = 0;
+    CHECK_THROWS_AS(o.step_rows(p, g, 0.1, &r, 1, 3), std::logic_error);
+  }
+  OptimizerConfig decay = OptimizerConfig::defaults(OptimizerKind::AdaGrad);
+  decay.weight_decay = 0.01;
+  CHECK_FALSE(Optimizer(decay, 3).supports_sparse_steps());
+}
+
 TEST_CASE("optimizer: mixing float and double on one optimizer is refused") {
   Optimizer opt(OptimizerConfig::defaults(OptimizerKind::Adam), 2);
   Eigen::Vector2d pd = kP0;

@@ -659,9 +659,12 @@ size_t Word2Vec::state_bytes() const {
   return sizeof(State) + s.x.byte_size() + s.y.byte_size() + (s.snap ? s.snap->byte_size() : 0);
 }
 
-std::vector<std::string> Word2Vec::report(const Snapshot& last) const {
+std::string Word2Vec::report(const Snapshot& last) const {
   const auto* e = dynamic_cast<const EmbeddingSnapshot*>(&last);
-  return e ? neighbour_report(*e, 10) : std::vector<std::string>{};
+  std::string out;
+  if (e)
+    for (const std::string& line : neighbour_report(*e, 10)) out += line + "\n";
+  return out;
 }
 
 const EmbeddingMatrix& Word2Vec::input_vectors() const { return st_->x; }

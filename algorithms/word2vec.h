@@ -96,7 +96,7 @@ class Word2Vec : public Module {
   bool settle() override;
   size_t state_bytes() const override;
   // The CLI's closing lines: each probe word's 10 nearest neighbours.
-  std::vector<std::string> report(const Snapshot& last) const;
+  std::string report(const Snapshot& last) const override;
 
   std::shared_ptr<const Word2VecSnapshot> word2vec_snapshot() const;
   static Params params_from(const ParamValues& values);

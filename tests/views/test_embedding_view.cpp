@@ -6,6 +6,7 @@
 // by rank, f(N), the correlation).
 #include "../support/imgui_headless.h"
 #include "../support/screen_text.h"
+#include "algorithms/core/text_corpus.h"
 #include "algorithms/glove.h"
 #include "algorithms/text/embedding.h"
 #include "algorithms/word2vec.h"
@@ -262,6 +263,107 @@ TEST_CASE("embedding view: no vocabulary yet says what to do") {
   Drawer d("word2vec");
   Word2VecSnapshot empty;
   CHECK(has(d.text(empty), "No vocabulary yet"));
+}
+
+namespace {
+
+// A tiny seeded corpus (12 words "wa".."wl", 200 documents of 30 tokens from
+// a chain with strong transitions w -> w + 1, w + 2), built here so that the
+// test needs only the text layer's core.
+std::shared_ptr<const Dataset> tiny_text() {
+  auto c = std::make_shared<TextCorpus>();
+  const int words = 12;
+  for (int w = 0; w < words; ++w) c->words.push_back(std::string("w") + static_cast<char>('a' + w));
+  c->word_count.assign(words, 0);
+  c->doc_freq.assign(words, 0);
+  std::mt19937 rng(7);
+  std::uniform_int_distribution<int> any(0, words - 1), step(1, 2);
+  std::uniform_real_distribution<double> u(0, 1);
+  c->doc_start.push_back(0);
+  for (int d = 0; d < 200; ++d) {
+    std::vector<char> seen(words, 0);
+    int w = any(rng);
+    for (int t = 0; t < 30; ++t) {
+      c->tokens.push_back(w);
+      ++c->word_count[static_cast<size_t>(w)];
+      seen[static_cast<size_t>(w)] = 1;
+      w = u(rng) < 0.8 ? (w + step(rng)) % words : any(rng);
+    }
+    for (int v = 0; v < words; ++v) c->doc_freq[static_cast<size_t>(v)] += seen[static_cast<size_t>(v)];
+    c->doc_start.push_back(static_cast<int64_t>(c->tokens.size()));
+  }
+  c->kind = "generated";
+  auto d = std::make_shared<Dataset>();
+  d->text = c;
+  d->name = "tiny-text";
+  d->source = "tiny-text (test)";
+  return d;
+}
+
+// A real module on tiny-text, stepped and settled; the view over its snapshots.
+template <class M>
+void check_real_module(const std::string& name, const std::vector<std::pair<std::string, double>>& set, int steps) {
+  const auto data = tiny_text();
+  M mod;
+  ParamValues values = default_values(mod.params());
+  for (const auto& [key, value] : set) values[key] = value;
+  mod.reset(data, values, 1);
+  Drawer d(name);
+  d.history.clear();
+  d.history.push_back(mod.snapshot()->metrics);
+  d.view.set_probe_text("");  // the run's probes are king, water: not in tiny-text's vocabulary
+  for (int i = 0; i < steps; ++i) {
+    mod.step();
+    d.history.push_back(mod.snapshot()->metrics);
+  }
+  mod.settle();
+  const auto snap = std::dynamic_pointer_cast<const EmbeddingSnapshot>(mod.snapshot());
+  REQUIRE(snap);
+  REQUIRE(snap->vocab);
+  REQUIRE(snap->unit);
+  REQUIRE(snap->vocab->size() >= 3);
+  const std::string w0 = snap->vocab->words[0], w1 = snap->vocab->words[1];
+  d.view.set_probe_text(w0 + ", " + w1 + ", king");
+  for (int t = 0; t < EmbeddingView::kNumTabs; ++t) {
+    CAPTURE(t);
+    d.press(*snap, '1' + t);
+    CHECK(static_cast<int>(d.view.tab()) == t);
+    const std::string text = d.text(*snap);
+    CHECK(has(text, "recall@10"));
+    CHECK(has(text, "|V| = " + std::to_string(snap->vocab->size()) + " words"));
+  }
+  const std::vector<NeighbourRow>& rows = d.view.pictures().table;
+  REQUIRE(rows.size() == 3);
+  CHECK(d.view.pictures().vectors_iteration == snap->vectors_iteration);
+  for (int r = 0; r < 2; ++r) {
+    const std::vector<Neighbour> nn = nearest_neighbours(*snap->unit, r, EmbeddingView::kNeighbours);
+    REQUIRE(rows[static_cast<size_t>(r)].neighbours.size() == nn.size());
+    for (size_t i = 0; i < nn.size(); ++i) CHECK(rows[static_cast<size_t>(r)].neighbours[i].id == nn[i].id);
+  }
+  CHECK(rows[2].id == -1);  // king: not a tiny-text word
+  // Small vocabulary: the score pairs are there, and the scatter's correlation is a number.
+  REQUIRE(snap->score_pairs);
+  CHECK(!snap->score_pairs->empty());
+  CHECK(std::isfinite(score_scatter(*snap->score_pairs).correlation));
+  d.press(*snap, '5');
+  CHECK(has(d.text(*snap), "correlation"));
+  CHECK(d.out.empty());
+}
+
+}  // namespace
+
+TEST_CASE("embedding view: a real word2vec run on tiny-text, every tab, the table from its vectors") {
+  check_real_module<Word2Vec>("word2vec", {{"vector_size", 12}, {"min_count", 1}, {"epochs", 3}, {"negative", 1}}, 6);
+}
+
+TEST_CASE("embedding view: a real glove run on tiny-text, every tab, the table from its vectors") {
+  check_real_module<Glove>("glove", {{"vector_size", 8}, {"min_count", 1}, {"window", 3}}, 6);
+}
+
+TEST_CASE("embedding pictures: the view's f(N) curve is glove_weight, the module's own") {
+  std::vector<double> n, f;
+  glove_weight_curve(50, 0.6, 0.5, 500, 64, n, f);
+  for (size_t i = 0; i < n.size(); ++i) CHECK(f[i] == doctest::Approx(glove_weight(n[i], 50, 0.6)));
 }
 
 // ---------------------------------------------------------------- pictures

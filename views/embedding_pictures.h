@@ -9,6 +9,7 @@
 #include "algorithms/text/embedding.h"
 
 #include <cstdint>
+#include <limits>
 #include <memory>
 #include <string>
 #include <vector>
@@ -88,7 +89,7 @@ double pearson(const std::vector<double>& x, const std::vector<double>& y);
 // correlation.
 struct ScoreScatter {
   std::vector<double> target, score;
-  double correlation = 0;
+  double correlation = std::numeric_limits<double>::quiet_NaN();
 };
 ScoreScatter score_scatter(const std::vector<ScorePair>& pairs);
 

@@ -188,11 +188,11 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
   } else if (const auto* g = dynamic_cast<const GloveSnapshot*>(&s)) {
     const double batch = ctx.values && ctx.values->count("batch_entries") ? ctx.values->at("batch_entries") : NAN;
     if (g->solver == static_cast<int>(Glove::Solver::AdaGrad) && g->entries > 0 && std::isfinite(batch))
-      progress = s.iteration * batch / static_cast<double>(g->entries) - s.epoch;
+      progress = s.iteration * batch / static_cast<double>(g->entries) - s.epoch;  // about: chunks end at epochs
   }
   std::string pos = "epoch " + std::to_string(s.epoch + (s.status == Status::Running ? 1 : 0));
   if (std::isfinite(epochs)) pos += " of " + std::to_string(static_cast<int>(epochs));
-  if (std::isfinite(progress) && s.status == Status::Running) {
+  if (std::isfinite(progress) && progress >= 0 && progress <= 1 && s.status == Status::Running) {
     char p[32];
     std::snprintf(p, sizeof p, ", %.0f %%", 100.0 * std::clamp(progress, 0.0, 1.0));
     pos += p;
@@ -401,7 +401,7 @@ void EmbeddingView::draw_analogies(const EmbeddingSnapshot& s, ImVec2 size) {
   const Vocabulary& v = pics_vocab_ ? *pics_vocab_ : *s.vocab;
   ImGui::Text("%s - %s + %s =", r.a.c_str(), r.b.c_str(), r.c.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
-  if (ImGui::BeginTable("##emb_analogy", 3, flags)) {
+  if (ImGui::BeginTable("##emb_analogy", 3, flags, ImVec2(std::min(size.x, ImGui::GetFontSize() * 20), 0))) {
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 2);
     ImGui::TableSetupColumn("word", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 10);
     ImGui::TableSetupColumn("cosine", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 5);

@@ -221,8 +221,11 @@ void EmbeddingView::draw_score_scatter(const EmbeddingSnapshot& s, const char* i
   const ScoreScatter sc = s.score_pairs ? score_scatter(*s.score_pairs) : ScoreScatter();
   ImGui::BeginGroup();
   char title[160];
-  std::snprintf(title, sizeof title, "learned score against %s: correlation %s", x_label,
-                readout_number(sc.correlation, "%.3f").c_str());
+  if (sc.target.empty())
+    std::snprintf(title, sizeof title, "learned score against %s (small vocabularies only)", x_label);
+  else
+    std::snprintf(title, sizeof title, "learned score against %s: correlation %s", x_label,
+                  readout_number(sc.correlation, "%.3f").c_str());
   ImGui::TextUnformatted(title);
   tooltip_text(tip);
   if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), plot::PlotFlags_NoTitle)) {
@@ -250,7 +253,8 @@ void EmbeddingView::draw_score_scatter(const EmbeddingSnapshot& s, const char* i
 
 void EmbeddingView::draw_word2vec_model(const EmbeddingSnapshot& s, ImVec2 size) {
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float w = (size.x - spacing) * 0.5f;
+  const bool scores = s.score_pairs && !s.score_pairs->empty();
+  const float w = scores ? (size.x - spacing) * 0.5f : size.x;  // large vocabularies: no score scatter
   const float h = std::max(min_plot_height(), size.y - ImGui::GetTextLineHeightWithSpacing());
   ImGui::BeginGroup();
   char title[128];
@@ -282,7 +286,16 @@ void EmbeddingView::draw_word2vec_model(const EmbeddingSnapshot& s, ImVec2 size)
     }
     plot::EndPlot();
   }
+  if (!scores) {
+    char note[200];
+    std::snprintf(note, sizeof note,
+                  "The learned scores <x_w, y_v> against PMI(w, v) - log k are shown on vocabularies of at most %d "
+                  "words (tiny-text), where the identity can be checked.",
+                  EmbeddingSnapshot::kScorePairMaxWords);
+    ImGui::TextDisabled("%s", note);
+  }
   ImGui::EndGroup();
+  if (!scores) return;
   ImGui::SameLine();
   const std::string target = s.score_target.empty() ? std::string("PMI(w, v) - log k") : s.score_target;
   draw_score_scatter(s, "##emb_pmi", target.c_str(),

@@ -1,0 +1,77 @@
+// word2vec in the real app at a projector's 1280 x 720: word vectors learned
+// from the GCIDE dictionary, the probes' neighbour table recomputed from newer
+// vectors as training goes (the table's "vectors of iteration N" moves on),
+// probe words typed into the field (key 2 puts the keyboard there, Enter
+// leaves it), then every other tab by its key; each scene saved as a
+// screenshot that must not be blank.
+#include <doctest/doctest.h>
+
+#include <cstdlib>
+#include <fstream>
+#include <string>
+
+#include "tests/support/gui_harness.h"
+
+using namespace cilab::test_support;
+
+TEST_CASE("gui word2vec: GCIDE neighbours update as training goes, typed probes, every tab") {
+  std::ofstream script("gui_word2vec_session.txt");
+  script << R"(# word vectors from a dictionary
+expect module word2vec
+expect no-error
+step 5
+expect iteration 5
+key 2
+wait 10
+expect text probe words:
+expect text vectors of iteration 5
+screenshot gui_word2vec_neighbours_5.png
+type king, water, horse, quickly enter
+wait 10
+expect text horse
+expect text quickly
+step 30
+expect iteration 35
+wait 10
+expect text vectors of iteration 35
+expect no-text vectors of iteration 5
+screenshot gui_word2vec_neighbours_35.png
+key 1
+wait 5
+expect text mean sigma(score)
+expect text recall@10
+screenshot gui_word2vec_curves.png
+key 3
+wait 5
+expect text PC 1
+screenshot gui_word2vec_map.png
+key 4
+wait 5
+expect text expected:
+screenshot gui_word2vec_analogies.png
+key 5
+wait 5
+expect text q_alpha
+screenshot gui_word2vec_noise.png
+quit
+)";
+  script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui(
+      "--module word2vec --dataset gcide --set vector_size=50 --set epochs=1 --frames 100000 "
+      "--script gui_word2vec_session.txt",
+      "gui_word2vec_end.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  for (const char* png : {"gui_word2vec_neighbours_5.png", "gui_word2vec_neighbours_35.png", "gui_word2vec_curves.png",
+                          "gui_word2vec_map.png", "gui_word2vec_analogies.png", "gui_word2vec_noise.png"}) {
+    INFO(png);
+    const ImageStats st = stats(png);
+    CHECK(st.w == 1280);
+    CHECK(st.h == 720);
+    CHECK(st.distinct > 100);
+  }
+}

@@ -29,7 +29,10 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 constexpr double kSkEps = 1.1920928955078125e-07;
 // np.finfo(np.float64).eps: scikit-learn zeroes H below it after a KL update.
 constexpr double kEps64 = 2.220446049250313e-16;
-constexpr int64_t kBlockNnz = 16384;  // nonzeros per parallel block (documents or terms)
+// Nonzeros per parallel block of documents (each such block also owns a
+// terms x K buffer of partial sums in a step) and of terms.
+constexpr int64_t kDocBlockNnz = 32768;
+constexpr int64_t kTermBlockNnz = 16384;
 constexpr double kMinWork = 40000;    // nnz * K below which loops run on one thread
 constexpr double kSplitFactor = 0.01; // add_topic: the +-1 % perturbation of the split topic
 const std::string kNoText;
@@ -149,14 +152,14 @@ inline void axpy_k(double* acc, double r, const double* x, int k) {
   for (int z = 0; z < k; ++z) acc[z] += r * x[z];
 }
 
-// Block boundaries over `n` rows so that each block holds about kBlockNnz
+// Block boundaries over `n` rows so that each block holds about `per_block`
 // nonzeros (starts[b] .. starts[b + 1]); depends on the data only.
-std::vector<int> nnz_blocks(const std::vector<int64_t>& row_start, int n) {
+std::vector<int> nnz_blocks(const std::vector<int64_t>& row_start, int n, int64_t per_block) {
   std::vector<int> starts{0};
   int64_t acc = 0;
   for (int i = 0; i < n; ++i) {
     acc += row_start[static_cast<size_t>(i) + 1] - row_start[static_cast<size_t>(i)];
-    if (acc >= kBlockNnz && i + 1 < n) {
+    if (acc >= per_block && i + 1 < n) {
       starts.push_back(i + 1);
       acc = 0;
     }
@@ -314,8 +317,8 @@ std::shared_ptr<const PlsaProblem> build_problem(const Dataset& data, const Plsa
         q->csc_pos[static_cast<size_t>(at)] = e;
       }
   }
-  q->doc_block = nnz_blocks(N.row_start, n);
-  q->term_block = nnz_blocks(q->col_start, m);
+  q->doc_block = nnz_blocks(N.row_start, n, kDocBlockNnz);
+  q->term_block = nnz_blocks(q->col_start, m, kTermBlockNnz);
 
   q->unigram.assign(static_cast<size_t>(m), 0.0);
   for (size_t e = 0; e < N.count.size(); ++e) q->unigram[static_cast<size_t>(N.col[e])] += N.count[e];
@@ -364,7 +367,9 @@ struct Plsa::State {
   std::vector<double> a, b;
   std::vector<double> a_next;  // pLSA: the new theta while the old one is still read
   std::vector<double> pd;      // per nonzero of N: a_i . b_j of the current factors
-  std::vector<double> rr;      // per nonzero: N_ij / (a_i . b_j), the step's ratios
+  // Scratch of a step (not copied by clone()): per document block, the block's
+  // terms x K partial sums of the b update's numerators.
+  std::vector<double> partial;
   std::vector<double> q;       // after the E-step sub-step: q_ijz, nnz x K
   // Measurements of the current factors.
   double ll = kNaN, test_ll = kNaN, objective = kNaN, prev_objective = kNaN;
@@ -424,7 +429,6 @@ void Plsa::State::start(const std::vector<double>& theta, const std::vector<doub
       for (int z = 0; z < k; ++z) ar(i)[z] *= s[static_cast<size_t>(i)];
   }
   pd.assign(static_cast<size_t>(prob->train.nnz()), 0.0);
-  rr.assign(pd.size(), 0.0);
   q.clear();
   iteration = 0;
   phase = 0;
@@ -599,38 +603,45 @@ void Plsa::State::judge() {
 // One EM iteration without storing q: with r_ij = N_ij / p(w_j|d_i) (p from
 // the last measurement), theta'_iz = theta_iz sum_j r_ij phi_jz / s_i and
 // phi'_jz ∝ phi_jz sum_i r_ij theta_iz - the E- and M-step multiplied out.
+// Each document block adds its r_ij theta_i into its own terms x K buffer;
+// the buffers are summed per term in block order.
 void Plsa::State::plsa_step() {
   const PlsaProblem& P = *prob;
   const DocTermMatrix& N = P.train;
   const int K = k;
+  const size_t stride = static_cast<size_t>(terms()) * static_cast<size_t>(K);
   a_next.resize(a.size());
+  partial.resize(stride * static_cast<size_t>(doc_blocks()));
   parallel_for_blocks(doc_blocks(), threads(doc_blocks()), [&](int blk) {
+    double* part = &partial[stride * static_cast<size_t>(blk)];
+    std::fill(part, part + stride, 0.0);
     std::vector<double> acc(static_cast<size_t>(K));
     for (int i = P.doc_block[static_cast<size_t>(blk)]; i < P.doc_block[static_cast<size_t>(blk) + 1]; ++i) {
       std::fill(acc.begin(), acc.end(), 0.0);
+      const double* ai = &a[static_cast<size_t>(i) * K];
       for (int64_t e = N.row_start[static_cast<size_t>(i)]; e < N.row_start[static_cast<size_t>(i) + 1]; ++e) {
         const double v = pd[static_cast<size_t>(e)];
         const double r = v > 0 ? N.count[static_cast<size_t>(e)] / v : 0.0;
-        rr[static_cast<size_t>(e)] = r;
-        axpy_k(acc.data(), r, &b[static_cast<size_t>(N.col[static_cast<size_t>(e)]) * K], K);
+        const size_t j = static_cast<size_t>(N.col[static_cast<size_t>(e)]) * K;
+        axpy_k(acc.data(), r, &b[j], K);
+        axpy_k(part + j, r, ai, K);
       }
       const double s = N.doc_length[static_cast<size_t>(i)];
-      const double* ai = &a[static_cast<size_t>(i) * K];
       double* out = &a_next[static_cast<size_t>(i) * K];
       for (int z = 0; z < K; ++z) out[z] = ai[z] * acc[static_cast<size_t>(z)] / s;
     }
   });
   std::vector<double> total(static_cast<size_t>(K), 0.0);
+  const int nb = doc_blocks();
   parallel_reduce_blocks(
       term_blocks(), threads(term_blocks()),
       [&](int blk) {
         std::vector<double> acc(static_cast<size_t>(K)), sum(static_cast<size_t>(K), 0.0);
         for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
-          std::fill(acc.begin(), acc.end(), 0.0);
-          for (int64_t c = P.col_start[static_cast<size_t>(j)]; c < P.col_start[static_cast<size_t>(j) + 1]; ++c)
-            axpy_k(acc.data(), rr[static_cast<size_t>(P.csc_pos[static_cast<size_t>(c)])],
-                   &a[static_cast<size_t>(P.csc_doc[static_cast<size_t>(c)]) * K], K);
-          double* bj = &b[static_cast<size_t>(j) * K];
+          const size_t at = static_cast<size_t>(j) * K;
+          std::copy(&partial[at], &partial[at] + K, acc.begin());
+          for (int d = 1; d < nb; ++d) axpy_k(acc.data(), 1.0, &partial[stride * static_cast<size_t>(d) + at], K);
+          double* bj = &b[at];
           for (int z = 0; z < K; ++z) bj[z] *= acc[static_cast<size_t>(z)];
           axpy_k(sum.data(), 1.0, bj, K);
         }
@@ -736,10 +747,14 @@ void Plsa::State::kl_step() {
   std::vector<double> den = column_sums_b();  // H.sum(axis=1)
   for (double& d : den)
     if (d == 0) d = kSkEps;
+  const size_t stride = static_cast<size_t>(terms()) * static_cast<size_t>(K);
+  partial.resize(stride * static_cast<size_t>(doc_blocks()));
   std::vector<double> wsum(static_cast<size_t>(K), 0.0);
   parallel_reduce_blocks(
       doc_blocks(), threads(doc_blocks()),
       [&](int blk) {
+        double* part = &partial[stride * static_cast<size_t>(blk)];
+        std::fill(part, part + stride, 0.0);
         std::vector<double> num(static_cast<size_t>(K)), sum(static_cast<size_t>(K), 0.0);
         for (int i = P.doc_block[static_cast<size_t>(blk)]; i < P.doc_block[static_cast<size_t>(blk) + 1]; ++i) {
           const int64_t e0 = N.row_start[static_cast<size_t>(i)], e1 = N.row_start[static_cast<size_t>(i) + 1];
@@ -753,11 +768,12 @@ void Plsa::State::kl_step() {
           double* ai = &a[static_cast<size_t>(i) * K];
           for (int z = 0; z < K; ++z) ai[z] *= num[static_cast<size_t>(z)] / den[static_cast<size_t>(z)];
           axpy_k(sum.data(), 1.0, ai, K);
-          // X / WH with the new W, for H's update.
+          // H's numerator W^T (X / WH) with the new W: this block's share.
           for (int64_t e = e0; e < e1; ++e) {
-            double v = dot_k(ai, &b[static_cast<size_t>(N.col[static_cast<size_t>(e)]) * K], K);
+            const size_t j = static_cast<size_t>(N.col[static_cast<size_t>(e)]) * K;
+            double v = dot_k(ai, &b[j], K);
             if (v == 0) v = kSkEps;
-            rr[static_cast<size_t>(e)] = N.count[static_cast<size_t>(e)] / v;
+            axpy_k(part + j, N.count[static_cast<size_t>(e)] / v, ai, K);
           }
         }
         return sum;
@@ -765,14 +781,14 @@ void Plsa::State::kl_step() {
       [&](int, std::vector<double> s) { axpy_k(wsum.data(), 1.0, s.data(), K); });
   for (double& d : wsum)
     if (d == 0) d = 1.0;
+  const int nb = doc_blocks();
   parallel_for_blocks(term_blocks(), threads(term_blocks()), [&](int blk) {
     std::vector<double> num(static_cast<size_t>(K));
     for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
-      std::fill(num.begin(), num.end(), 0.0);
-      for (int64_t c = P.col_start[static_cast<size_t>(j)]; c < P.col_start[static_cast<size_t>(j) + 1]; ++c)
-        axpy_k(num.data(), rr[static_cast<size_t>(P.csc_pos[static_cast<size_t>(c)])],
-               &a[static_cast<size_t>(P.csc_doc[static_cast<size_t>(c)]) * K], K);
-      double* bj = &b[static_cast<size_t>(j) * K];
+      const size_t at = static_cast<size_t>(j) * K;
+      std::copy(&partial[at], &partial[at] + K, num.begin());
+      for (int d = 1; d < nb; ++d) axpy_k(num.data(), 1.0, &partial[stride * static_cast<size_t>(d) + at], K);
+      double* bj = &b[at];
       for (int z = 0; z < K; ++z) {
         bj[z] *= num[static_cast<size_t>(z)] / wsum[static_cast<size_t>(z)];
         if (bj[z] < kEps64) bj[z] = 0.0;
@@ -924,7 +940,10 @@ Plsa::Params Plsa::params_from(const ParamValues& values) { return param_table()
 
 Plsa::Plsa() : st_(std::make_unique<State>()) {}
 Plsa::~Plsa() = default;
-Plsa::Plsa(const Plsa& o) : st_(std::make_unique<State>(*o.st_)) {}
+Plsa::Plsa(const Plsa& o) : st_(std::make_unique<State>(*o.st_)) {
+  st_->partial = {};  // scratch: a clone allocates its own when it steps
+  st_->a_next = {};
+}
 std::unique_ptr<Module> Plsa::clone() const { return std::make_unique<Plsa>(*this); }
 
 void Plsa::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
@@ -1081,7 +1100,7 @@ bool Plsa::apply(const Intent& intent) {
 
 size_t Plsa::state_bytes() const {
   const State& s = *st_;
-  return sizeof(State) + (s.a.size() + s.b.size() + s.a_next.size() + s.pd.size() + s.rr.size() + s.q.size()) *
+  return sizeof(State) + (s.a.size() + s.b.size() + s.a_next.size() + s.pd.size() + s.partial.size() + s.q.size()) *
                              sizeof(double) +
          (s.cache ? s.cache->byte_size() : 0);
 }

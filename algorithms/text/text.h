@@ -23,9 +23,11 @@ namespace cilab {
 // ---------------------------------------------------------------- tokenising
 
 // Appends the tokens of `text` to `out`: maximal runs of ASCII letters,
-// lowercased; an apostrophe between two letters is dropped and joins them
-// ("don't" -> "dont", "King's" -> "kings"). Digits, punctuation, other bytes
-// (UTF-8 included) separate tokens. Tokens longer than kMaxTokenBytes are cut.
+// lowercased; an apostrophe between two letters (ASCII ' or the typographic
+// U+2019) is dropped and joins them ("don't" -> "dont", "King's" -> "kings").
+// Digits, punctuation, other bytes (UTF-8 included) separate tokens. A token
+// longer than kMaxTokenBytes keeps its first kMaxTokenBytes letters (the rest
+// of the run is dropped, not made a second token).
 constexpr size_t kMaxTokenBytes = 64;
 void tokenize(std::string_view text, std::vector<std::string>* out);
 
@@ -49,11 +51,16 @@ class CorpusBuilder {
   std::shared_ptr<TextCorpus> finish();
 
  private:
+  int find_or_add(std::string_view word);  // raw id of `word`, added on first sight
+
   std::shared_ptr<TextCorpus> c_;
-  std::unordered_map<std::string, int> index_;
+  // Open-addressing word index (millions of lookups per corpus): slot -> raw
+  // id or -1; word_hash_[id] is the hash of words[id].
+  std::vector<int32_t> slots_;
+  std::vector<uint64_t> word_hash_;
   std::unordered_map<std::string, int> labels_;
   std::vector<int> last_doc_;  // raw id -> last document that counted it (doc_freq)
-  std::vector<std::string> scratch_;
+  std::string scratch_;  // the tokeniser's buffer
 };
 
 // ---------------------------------------------------------------- stop words
@@ -74,13 +81,15 @@ struct VocabOptions {
 };
 
 struct Vocabulary {
+  VocabOptions options;            // what it was built with (for messages)
   std::vector<std::string> words;  // id -> word, by descending count (ties: first appearance)
   std::vector<int64_t> counts;     // id -> occurrences in the corpus
   std::vector<int> doc_freq;       // id -> documents containing it
   std::vector<int> raw_to_id;      // raw corpus id -> vocabulary id, -1 = dropped
   int64_t kept_tokens = 0;         // sum of counts
   int64_t total_tokens = 0;        // tokens in the corpus before filtering
-  int dropped_rare = 0, dropped_frequent = 0, dropped_stop = 0, dropped_cap = 0;  // word types
+  // Word types dropped, each under the first rule that drops it, in this order.
+  int dropped_rare = 0, dropped_frequent = 0, dropped_stop = 0, dropped_cap = 0;
 
   int size() const { return static_cast<int>(words.size()); }
   int find(std::string_view word) const;  // id, or -1 when not in the vocabulary
@@ -93,7 +102,9 @@ Vocabulary build_vocabulary(const TextCorpus& corpus, const VocabOptions& opt);
 
 // Throws std::invalid_argument when the vocabulary has fewer than `at_least`
 // words: "<module>: the vocabulary of '<corpus name>' has 3 words after
-// filtering (min_count=5, ...), fewer than k=20; try: lower min_count ...".
+// filtering (min_count=5, max_df=1, stop words on, max_size=0; dropped 40 rare,
+// ...), but <what_needs_it> needs at least 20; try: lower min_count ...".
+// what_needs_it names the setting, e.g. "k=20" (empty: "the module").
 void require_vocabulary(const Vocabulary& v, int at_least, const std::string& module, const std::string& corpus_name,
                         const std::string& what_needs_it);
 

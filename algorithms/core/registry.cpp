@@ -10,6 +10,7 @@
 #include "algorithms/mlp.h"
 #include "algorithms/optimizers.h"
 #include "algorithms/pca.h"
+#include "algorithms/plsa.h"
 #include "algorithms/power_iteration.h"
 #include "algorithms/shrinkage.h"
 #include "algorithms/svd_lowrank.h"
@@ -28,6 +29,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"shrinkage", [] { return std::make_unique<Shrinkage>(); }},
       {"power-iteration", [] { return std::make_unique<PowerIteration>(); }},
       {"completion", [] { return std::make_unique<Completion>(); }},
+      {"plsa", [] { return std::make_unique<Plsa>(); }},
       {"optimizers", [] { return std::make_unique<Optimizers>(); }},
       {"activations", [] { return std::make_unique<Activations>(); }},
       {"mlp", [] { return std::make_unique<Mlp>(); }},

@@ -435,7 +435,7 @@ TEST_CASE("plsa: the held-out split and test perplexity") {
   CHECK(other->problem().test.count == q.test.count);
 }
 
-TEST_CASE("plsa: same seed same run; clones continue identically; 1 and 2 threads bit-identical") {
+TEST_CASE("plsa: same seed same run, clones continue identically, 1 and 2 threads bit-identical") {
   const DataPtr d = topic_corpus(4, 10, 5, 2500, 30, 11);
   for (const char* method : {"plsa", "nmf_kl", "nmf_frobenius"}) {
     CAPTURE(method);

@@ -20,11 +20,13 @@ namespace cilab {
 // the job has finished.
 struct PlsaView::PicturesJob {
   std::shared_ptr<const PlsaSnapshot> snap;  // a copy sharing the problem and the factors
+  uint64_t serial = 0;                       // the serial of the snapshot copied (a copy gets its own)
   PlsaPictures result;
 
   void run() {
     const SerialScope serial_scope;  // one core: the run keeps the thread pool
     result = make_plsa_pictures(*snap, PlsaSnapshot::kTopWords, kHeatmapDocs);
+    result.serial = serial;
   }
 };
 
@@ -112,6 +114,7 @@ void PlsaView::update_pictures(const PlsaSnapshot& s, const ViewContext& ctx) {
   if (now - last_submit_ < 1.0 / kPicturesHz) return;
   auto job = std::make_shared<PicturesJob>();
   job->snap = std::make_shared<const PlsaSnapshot>(s);
+  job->serial = s.serial.value;
   last_submit_ = now;
   job_ = job;
   job_handle_ = ctx.jobs->submit("plsa pictures", [job](const CancelToken& token) {

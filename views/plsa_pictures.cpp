@@ -36,7 +36,8 @@ Confusion confusion_from(const std::vector<T>& topic_major, int k, int categorie
     c.row_total[static_cast<size_t>(r)] = sum;
     if (!(sum > 0)) continue;
     for (int z = 0; z < k; ++z)
-      c.value[static_cast<size_t>(r) * k + z] = static_cast<double>(topic_major[static_cast<size_t>(z) * categories + r]) / sum;
+      c.value[static_cast<size_t>(r) * k + z] =
+          static_cast<double>(topic_major[static_cast<size_t>(z) * categories + r]) / sum;
   }
   return c;
 }
@@ -115,7 +116,7 @@ std::vector<PlsaOracle> plsa_oracles(const PlsaSnapshot& s) {
   sat.name = "l <= saturated bound";
   const double gap = metric(Plsa::kMetricSaturatedGap);
   sat.state = std::isfinite(gap) && gap >= -kOracleSlack * std::max(1.0, std::abs(s.saturated_bound)) ? State::Holds
-                                                                                                        : State::Broken;
+                                                                                                      : State::Broken;
   sat.value = "gap " + fmt("%.4g", gap);
   sat.formula = "l <= sum_ij N_ij log(N_ij / s_i) = " + fmt("%.6g", s.saturated_bound) +
                 ": the saturated model (one free p(w|d) per document, the empirical frequencies N_ij / s_i) "
@@ -184,8 +185,8 @@ DocPoints document_points(const PlsaFactors& f) {
   return d;
 }
 
-int nearest_point(const std::vector<double>& x, const std::vector<double>& y, const std::vector<char>& shown,
-                  double px, double py, double sx, double sy, double max_px) {
+int nearest_point(const std::vector<double>& x, const std::vector<double>& y, const std::vector<char>& shown, double px,
+                  double py, double sx, double sy, double max_px) {
   int best = -1;
   double best_d2 = max_px * max_px;
   for (size_t i = 0; i < x.size() && i < y.size(); ++i) {
@@ -240,8 +241,7 @@ std::vector<int> heatmap_docs(const PlsaFactors& f, int count) {
     std::iota(docs.begin(), docs.end(), 0);
   } else {
     docs.reserve(static_cast<size_t>(count));
-    for (int a = 0; a < count; ++a)
-      docs.push_back(static_cast<int>((2.0 * a + 1.0) * n / (2.0 * count)));
+    for (int a = 0; a < count; ++a) docs.push_back(static_cast<int>((2.0 * a + 1.0) * n / (2.0 * count)));
   }
   const auto argmax = [&](int i) {
     const double* v = &f.v[static_cast<size_t>(i) * K];

@@ -40,18 +40,18 @@ void ternary_xy(double p0, double p1, double p2, double* x, double* y);
 // principal axes of the rows p(z|d) (algorithms/projection.h); K = 2 (p(z=1|d), 0) on the
 // 1-simplex; K = 1 every document at (1, 0). `rows` are the documents (rows of N) drawn.
 struct DocPoints {
-  std::vector<double> x, y;     // one per row of N
+  std::vector<double> x, y;  // one per row of N
   int k = 0;
   bool ternary = false;
-  double explained = 0;         // K >= 4: the share of the variance the two axes show
+  double explained = 0;  // K >= 4: the share of the variance the two axes show
   std::string x_label, y_label;
 };
 DocPoints document_points(const PlsaFactors& f);
 
 // The nearest of the points (x, y) to (px, py) in pixels, with sx, sy the pixels per unit on
 // each axis; -1 when none is within max_px or shown[i] is 0 (shown may be empty: all shown).
-int nearest_point(const std::vector<double>& x, const std::vector<double>& y, const std::vector<char>& shown,
-                  double px, double py, double sx, double sy, double max_px);
+int nearest_point(const std::vector<double>& x, const std::vector<double>& y, const std::vector<char>& shown, double px,
+                  double py, double sx, double sy, double max_px);
 
 // Topics against categories: rows = categories (L), columns = topics (K). counts is the
 // snapshot's K x L table (topic-major: counts[z L + c]); the result is L x K row-major, each row
@@ -83,11 +83,11 @@ struct PlsaPictures {
   uint64_t serial = 0;
   int k = 0;
   DocPoints points;
-  Confusion by_argmax, by_mass;   // empty without labels
-  std::vector<int> u_terms;       // U heatmap rows (terms)
-  std::vector<float> u_values;    // u_terms x K, p(w|z)
-  std::vector<int> v_docs;        // V heatmap columns (documents, rows of N)
-  std::vector<float> v_values;    // K x v_docs, p(z|d)
+  Confusion by_argmax, by_mass;  // empty without labels
+  std::vector<int> u_terms;      // U heatmap rows (terms)
+  std::vector<float> u_values;   // u_terms x K, p(w|z)
+  std::vector<int> v_docs;       // V heatmap columns (documents, rows of N)
+  std::vector<float> v_values;   // K x v_docs, p(z|d)
   float u_max = 0, v_max = 0;
 };
 // Every picture of snapshot s (u_per_topic top words per topic for U, v_docs documents for V).

@@ -178,11 +178,10 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
   add_button_ = ImVec2(0.5f * (ImGui::GetItemRectMin().x + ImGui::GetItemRectMax().x),
                        0.5f * (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y));
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-    ImGui::SetTooltip("%s",
-                      can_add ? "K -> K + 1 keeping the topics: the topic with the most tokens is split in two "
-                                "halves of its document weight, their word distributions nudged +-1 % apart, so "
-                                "p(w|d) barely moves and EM separates the pair in the next iterations."
-                              : "K is at its limit (the vocabulary size or 200 topics).");
+    ImGui::SetTooltip("%s", can_add ? "K -> K + 1 keeping the topics: the topic with the most tokens is split in two "
+                                      "halves of its document weight, their word distributions nudged +-1 % apart, so "
+                                      "p(w|d) barely moves and EM separates the pair in the next iterations."
+                                    : "K is at its limit (the vocabulary size or 200 topics).");
 
   // The data.
   ImGui::PushTextWrapPos(0.0f);
@@ -193,8 +192,9 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
   // The oracles on one wrapping row.
   oracles_ = plsa_oracles(s);
   ImGui::TextUnformatted("Oracles:");
-  tooltip_text("Checked live on the snapshot shown (course 7.2). Green: holds; red: broken; grey: not applicable "
-               "or waiting for a step. Hover an oracle for its formula.");
+  tooltip_text(
+      "Checked live on the snapshot shown (course 7.2). Green: holds; red: broken; grey: not applicable "
+      "or waiting for a step. Hover an oracle for its formula.");
   std::string all = "Oracles:";
   for (const PlsaOracle& o : oracles_) {
     char text[256];
@@ -207,9 +207,9 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
   header_.push_back(all);
   if (!s.message.empty()) {
     header_.push_back(s.message);
-    ImGui::TextColored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
-                                                                                   : readout_warn(),
-                       "%s", s.message.c_str());
+    ImGui::TextColored(
+        s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error) : readout_warn(), "%s",
+        s.message.c_str());
   }
 }
 
@@ -283,9 +283,10 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
 
   ImGui::BeginGroup();
   ImGui::TextUnformatted("log-likelihood l per iteration");
-  tooltip_text("l = sum_ij N_ij log sum_z p(w_j|z) p(z|d_i) on the training counts. pLSA's EM never lowers it: "
-               "the E-step leaves l where it is (the bound touches l: the points at t - 1/2 when you sub-step), "
-               "the M-step raises it. It converges to a local optimum, not the global one (try another seed).");
+  tooltip_text(
+      "l = sum_ij N_ij log sum_z p(w_j|z) p(z|d_i) on the training counts. pLSA's EM never lowers it: "
+      "the E-step leaves l where it is (the bound touches l: the points at t - 1/2 when you sub-step), "
+      "the M-step raises it. It converges to a local optimum, not the global one (try another seed).");
   if (plot::BeginPlot("##plsa_ll", ImVec2(w, h), plot::PlotFlags_NoTitle)) {
     plot::SetupLegend(plot::Location::SouthEast);
     plot::SetupAxes("iteration", "log-likelihood l", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
@@ -309,20 +310,23 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
   }
   ImGui::Text("l = %s, saturated bound %s", readout_number(s.metrics[Plsa::kMetricLogLikelihood], "%.6g").c_str(),
               readout_number(s.saturated_bound, "%.6g").c_str());
-  tooltip_text("The saturated bound sum_ij N_ij log(N_ij / s_i): the largest l any p(w|d) can reach (each "
-               "document its own word frequencies). pLSA's l stays below it.");
+  tooltip_text(
+      "The saturated bound sum_ij N_ij log(N_ij / s_i): the largest l any p(w|d) can reach (each "
+      "document its own word frequencies). pLSA's l stays below it.");
   ImGui::EndGroup();
   ImGui::SameLine();
 
   ImGui::BeginGroup();
   ImGui::TextUnformatted("perplexity per token: training and held out");
-  tooltip_text("perplexity = exp(-l / sum N): the model is as unsure of the next token as a fair die with that "
-               "many faces. Held out: exp(-sum T log p(w|d) / sum T) on the test_fraction of every document's "
-               "tokens the fit never saw, with the document's trained p(z|d). A held-out curve that turns up while "
-               "the training one falls is overfitting: fewer topics.");
+  tooltip_text(
+      "perplexity = exp(-l / sum N): the model is as unsure of the next token as a fair die with that "
+      "many faces. Held out: exp(-sum T log p(w|d) / sum T) on the test_fraction of every document's "
+      "tokens the fit never saw, with the document's trained p(z|d). A held-out curve that turns up while "
+      "the training one falls is overfitting: fewer topics.");
   if (plot::BeginPlot("##plsa_perplexity", ImVec2(size.x - w - spacing, h), plot::PlotFlags_NoTitle)) {
     plot::SetupLegend(plot::Location::NorthEast);
-    plot::SetupAxes("iteration", "perplexity", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
+    plot::SetupAxes("iteration", "perplexity", plot::AxisFlags_AutoFit,
+                    plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
     plot::Spec a;
     a.color = series_colour(1);
     a.line_weight = 2.0f;
@@ -343,23 +347,28 @@ void PlsaView::draw_topics(const PlsaSnapshot& s, ImVec2 size) {
   const PlsaProblem& p = *s.problem;
   const int K = s.k;
   ImGui::TextUnformatted("top words per topic: p(w|z)");
-  tooltip_text("Each column is a topic z: its words by decreasing p(w|z) (a column of U). Highlighted: words new in "
-               "the topic's top 10 since the previous snapshot (strong) or moved within it (light). Hover a "
-               "topic's header for its share of the corpus.");
+  tooltip_text(
+      "Each column is a topic z: its words by decreasing p(w|z) (a column of U). Highlighted: words new in "
+      "the topic's top 10 since the previous snapshot (strong) or moved within it (light). Hover a "
+      "topic's header for its share of the corpus.");
   ImGui::SameLine(0, ImGui::GetFontSize());
   ImGui::TextDisabled("new word in the list: strong highlight; moved: light");
   const float col_w = ImGui::GetFontSize() * 8.5f;
   const float table_h = std::max(min_plot_height(), size.y - ImGui::GetTextLineHeightWithSpacing());
   topic_headers_.assign(static_cast<size_t>(K), ImVec2(-1, -1));
-  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollX | ImGuiTableFlags_ScrollY |
-                                ImGuiTableFlags_SizingFixedFit | ImGuiTableFlags_RowBg;
+  // Columns of col_w scrolled sideways when K of them do not fit, else stretched over the width.
+  const bool fits = static_cast<float>(K) * col_w + ImGui::GetFontSize() * 3 <= size.x;
+  const ImGuiTableFlags sizing =
+      fits ? ImGuiTableFlags_SizingStretchSame : ImGuiTableFlags_ScrollX | ImGuiTableFlags_SizingFixedFit;
+  const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_ScrollY | ImGuiTableFlags_RowBg | sizing;
   if (!ImGui::BeginTable("##plsa_topics", K + 1, flags, ImVec2(size.x, table_h))) return;
   ImGui::TableSetupScrollFreeze(1, 1);
   ImGui::TableSetupColumn("rank", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 2.5f);
   for (int z = 0; z < K; ++z) {
     char name[32];
     std::snprintf(name, sizeof name, "topic %d", z);
-    ImGui::TableSetupColumn(name, ImGuiTableColumnFlags_WidthFixed, col_w);
+    ImGui::TableSetupColumn(name, fits ? ImGuiTableColumnFlags_WidthStretch : ImGuiTableColumnFlags_WidthFixed,
+                            fits ? 1.0f : col_w);
   }
   ImGui::TableNextRow(ImGuiTableRowFlags_Headers);
   ImGui::TableSetColumnIndex(0);
@@ -391,9 +400,10 @@ void PlsaView::draw_topics(const PlsaSnapshot& s, ImVec2 size) {
       const std::vector<int>& t = s.top_words[static_cast<size_t>(z)];
       if (static_cast<size_t>(r) >= t.size()) continue;
       const int j = t[static_cast<size_t>(r)];
-      const int change = static_cast<size_t>(z) < changes_.size() && static_cast<size_t>(r) < changes_[static_cast<size_t>(z)].size()
-                             ? changes_[static_cast<size_t>(z)][static_cast<size_t>(r)]
-                             : kWordSame;
+      const int change =
+          static_cast<size_t>(z) < changes_.size() && static_cast<size_t>(r) < changes_[static_cast<size_t>(z)].size()
+              ? changes_[static_cast<size_t>(z)][static_cast<size_t>(r)]
+              : kWordSame;
       if (change != kWordSame)
         ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, with_alpha(colors().accent, change == kWordNew ? 110 : 40));
       const std::string& word = p.vocab.words[static_cast<size_t>(j)];

@@ -69,7 +69,7 @@ class PlsaView : public ModuleView {
   // Screen centre of topic z's header in the topics table (last frame).
   ImVec2 topic_header(int z) const {
     return z >= 0 && static_cast<size_t>(z) < topic_headers_.size() ? topic_headers_[static_cast<size_t>(z)]
-                                                                   : ImVec2(-1, -1);
+                                                                    : ImVec2(-1, -1);
   }
   ImVec2 add_topic_button() const { return add_button_; }
   bool confusion_by_mass = false;  // Categories tab: mass instead of argmax counts

@@ -75,10 +75,12 @@ void outline_cell(int rows, double x0, double y0, int r, int c) {
 void PlsaView::document_tooltip(const PlsaSnapshot& s, int row, const char* extra) {
   const PlsaProblem& p = *s.problem;
   const TextCorpus* c = p.corpus.get();
-  const int doc = static_cast<size_t>(row) < p.train.doc_index.size() ? p.train.doc_index[static_cast<size_t>(row)] : -1;
+  const int doc =
+      static_cast<size_t>(row) < p.train.doc_index.size() ? p.train.doc_index[static_cast<size_t>(row)] : -1;
   char l[256];
   std::string head = "document " + std::to_string(row);
-  if (c && doc >= 0 && static_cast<size_t>(doc) < c->doc_names.size()) head += " (" + c->doc_names[static_cast<size_t>(doc)] + ")";
+  if (c && doc >= 0 && static_cast<size_t>(doc) < c->doc_names.size())
+    head += " (" + c->doc_names[static_cast<size_t>(doc)] + ")";
   const int label = static_cast<size_t>(row) < p.doc_label.size() ? p.doc_label[static_cast<size_t>(row)] : -1;
   if (label >= 0 && static_cast<size_t>(label) < p.label_names.size())
     head += ", category " + p.label_names[static_cast<size_t>(label)];
@@ -124,8 +126,9 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
   if (pts.ternary)
     std::snprintf(caption, sizeof caption, "the document-topic simplex: each of the %d documents at p(z|d)", n);
   else if (pts.k >= 4)
-    std::snprintf(caption, sizeof caption, "p(z|d) of the %d documents on its first two principal axes (%.0f%% of the variance)",
-                  n, 100.0 * pts.explained);
+    std::snprintf(caption, sizeof caption,
+                  "p(z|d) of the %d documents on its first two principal axes (%.0f%% of the variance)", n,
+                  100.0 * pts.explained);
   else
     std::snprintf(caption, sizeof caption, "K = %d: p(z|d) of the %d documents (the simplex needs K = 3)", pts.k, n);
   ImGui::TextUnformatted(caption);
@@ -135,8 +138,9 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
                            : "K != 3: p(z|d) lives in a (K-1)-simplex; shown are the scores of every document on the "
                              "two principal axes of the rows p(z|d) (PCA). Set k = 3 for the ternary plot.");
   const bool same_k = pic_.k == s.k && n == s.factors->docs;
-  if (plot::BeginPlot("##plsa_docs", ImVec2(plot_w, h - line),
-                      pts.ternary ? (plot::PlotFlags_CanvasOnly | plot::PlotFlags_EqualAspect) : plot::PlotFlags_NoTitle)) {
+  if (plot::BeginPlot(
+          "##plsa_docs", ImVec2(plot_w, h - line),
+          pts.ternary ? (plot::PlotFlags_CanvasOnly | plot::PlotFlags_EqualAspect) : plot::PlotFlags_NoTitle)) {
     if (pts.ternary) {
       const plot::AxisFlags off = plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines | plot::AxisFlags_NoLabel;
       plot::SetupAxes(nullptr, nullptr, off, off);
@@ -171,8 +175,7 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
       edge.flags = plot::ItemFlags_NoLegend;
       plot::PlotLine("##simplex", tx, ty, 4, edge);
       const ImVec2 off[] = {ImVec2(0, font * 0.9f), ImVec2(0, font * 0.9f), ImVec2(0, -font * 0.9f)};
-      for (int z = 0; z < 3; ++z)
-        plot::PlotText(topic_name(s, z, 3).c_str(), tx[z], ty[z], off[z], colors().text);
+      for (int z = 0; z < 3; ++z) plot::PlotText(topic_name(s, z, 3).c_str(), tx[z], ty[z], off[z], colors().text);
     }
     plot::Spec sp;
     sp.colors = col.data();
@@ -187,8 +190,9 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
       const double sx = docs_place_.size.x / (lim.x_max - lim.x_min), sy = docs_place_.size.y / (lim.y_max - lim.y_min);
       const int i = nearest_point(pts.x, pts.y, shown, mp.x, mp.y, sx, sy, kHoverPixels);
       if (i >= 0) {
-        plot::GetPlotDrawList()->AddCircle(plot::PlotToPixels(pts.x[static_cast<size_t>(i)], pts.y[static_cast<size_t>(i)]),
-                                           6.0f, colors().selection, 16, 2.0f);
+        plot::GetPlotDrawList()->AddCircle(
+            plot::PlotToPixels(pts.x[static_cast<size_t>(i)], pts.y[static_cast<size_t>(i)]), 6.0f, colors().selection,
+            16, 2.0f);
         document_tooltip(s, i, nullptr);
       }
     }
@@ -230,11 +234,13 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
   // U: top terms x K.
   ImGui::BeginGroup();
   ImGui::Text("U = p(w|z): the top %d words of every topic (%d terms)", PlsaSnapshot::kTopWords, R);
-  tooltip_text("U (terms x K): column z is topic z's distribution over the vocabulary, sum_j p(w_j|z) = 1. Only the "
-               "union of the topics' top words is shown (the other terms are near 0). Hover a cell.");
+  tooltip_text(
+      "U (terms x K): column z is topic z's distribution over the vocabulary, sum_j p(w_j|z) = 1. Only the "
+      "union of the topics' top words is shown (the other terms are near 0). Hover a cell.");
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + names_w);
   if (plot::BeginPlot("##plsa_u", ImVec2(u_w - names_w, h - line), plot::PlotFlags_CanvasOnly)) {
-    plot::SetupAxes("topic z", nullptr, plot::AxisFlags_NoGridLines, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
+    plot::SetupAxes("topic z", nullptr, plot::AxisFlags_NoGridLines,
+                    plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(-0.5, K - 0.5, 0, std::max(1, R), plot::Cond::Always);
     plot::SetupColorBar("p(w|z)", 0.0, std::max(1e-12f, pic_.u_max), plot::Colormap::Viridis);
     plot::PlotHeatmap("##u", pic_.u_values.data(), R, K, 0.0, std::max(1e-12f, pic_.u_max), plot::Point{-0.5, 0},
@@ -245,7 +251,8 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
       outline_cell(R, -0.5, 0, r, z);
       const int j = pic_.u_terms[static_cast<size_t>(r)];
       char l[200];
-      std::snprintf(l, sizeof l, "p(w = '%s' | z = %d) = %.5g", p.vocab.words[static_cast<size_t>(j)].c_str(), z, s.u(j, z));
+      std::snprintf(l, sizeof l, "p(w = '%s' | z = %d) = %.5g", p.vocab.words[static_cast<size_t>(j)].c_str(), z,
+                    s.u(j, z));
       hover_lines_.push_back(l);
       hover_lines_.push_back(topic_name(s, z, 4));
       std::snprintf(l, sizeof l, "corpus frequency p(w) = %.5g", p.unigram[static_cast<size_t>(j)]);
@@ -262,15 +269,17 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
   const int D = static_cast<int>(pic_.v_docs.size());
   ImGui::BeginGroup();
   ImGui::Text("V = p(z|d): %d of the %d documents, sorted by their top topic", D, s.factors->docs);
-  tooltip_text("V (K x documents): column d is the document's mixture of topics, sum_z p(z|d) = 1. An evenly "
-               "spaced sample of the documents, grouped by argmax_z p(z|d) and sorted within a group: the blocks "
-               "show how many documents each topic owns. Hover a cell for the document.");
+  tooltip_text(
+      "V (K x documents): column d is the document's mixture of topics, sum_z p(z|d) = 1. An evenly "
+      "spaced sample of the documents, grouped by argmax_z p(z|d) and sorted within a group: the blocks "
+      "show how many documents each topic owns. Hover a cell for the document.");
   std::vector<std::string> topic_labels;
   for (int z = 0; z < K; ++z) topic_labels.push_back("topic " + std::to_string(z));
   const float tl_w = widest(topic_labels) + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + tl_w);
   if (plot::BeginPlot("##plsa_v", ImVec2(size.x - u_w - spacing - tl_w, h - line), plot::PlotFlags_CanvasOnly)) {
-    plot::SetupAxes("document (sample, by top topic)", nullptr, plot::AxisFlags_NoGridLines | plot::AxisFlags_NoTickLabels,
+    plot::SetupAxes("document (sample, by top topic)", nullptr,
+                    plot::AxisFlags_NoGridLines | plot::AxisFlags_NoTickLabels,
                     plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(0, std::max(1, D), 0, K, plot::Cond::Always);
     plot::SetupColorBar("p(z|d)", 0.0, 1.0, plot::Colormap::Viridis);
@@ -296,18 +305,20 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
   const int K = s.k, L = static_cast<int>(p.label_names.size());
   if (L == 0) {
     ImGui::Spacing();
-    ImGui::TextWrapped("This corpus (%s) has no categories, so there is nothing to compare the topics with. The "
-                       "fortunes are labelled by their category file (art, computers, love, ...): load the fortunes "
-                       "dataset to see topics against categories.",
-                       p.corpus_name.c_str());
+    ImGui::TextWrapped(
+        "This corpus (%s) has no categories, so there is nothing to compare the topics with. The "
+        "fortunes are labelled by their category file (art, computers, love, ...): load the fortunes "
+        "dataset to see topics against categories.",
+        p.corpus_name.c_str());
     return;
   }
   if (pic_.k != K) return;
   const Confusion& cf = confusion_by_mass ? pic_.by_mass : pic_.by_argmax;
   ImGui::TextUnformatted("categories (rows) against topics (columns), each row normalised");
-  tooltip_text("Row c: how the documents of category c spread over the topics. By argmax: the share of the "
-               "category's documents whose most likely topic is z. By mass: sum over the category's documents of "
-               "p(z|d), divided by their number. A topic that matches a category makes a bright cell in its row.");
+  tooltip_text(
+      "Row c: how the documents of category c spread over the topics. By argmax: the share of the "
+      "category's documents whose most likely topic is z. By mass: sum over the category's documents of "
+      "p(z|d), divided by their number. A topic that matches a category makes a bright cell in its row.");
   ImGui::SameLine(0, ImGui::GetFontSize());
   int mode = confusion_by_mass ? 1 : 0;
   ImGui::RadioButton("documents by argmax_z p(z|d)", &mode, 0);
@@ -319,7 +330,8 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
   const float names_w = widest(p.label_names) + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + names_w);
   if (plot::BeginPlot("##plsa_confusion", ImVec2(size.x - names_w, h), plot::PlotFlags_CanvasOnly)) {
-    plot::SetupAxes("topic z", nullptr, plot::AxisFlags_NoGridLines, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
+    plot::SetupAxes("topic z", nullptr, plot::AxisFlags_NoGridLines,
+                    plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(-0.5, K - 0.5, 0, L, plot::Cond::Always);
     plot::SetupColorBar(confusion_by_mass ? "share of the category's mass" : "share of the category's documents", 0.0,
                         1.0, plot::Colormap::Viridis);
@@ -335,7 +347,8 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
           char t[16];
           std::snprintf(t, sizeof t, "%.2f", v);
           // Dark text on the bright half of Viridis, light on the dark half: legible on every theme.
-          plot::PlotText(t, z, L - 0.5 - r, ImVec2(0, 0), v > 0.55 ? IM_COL32(20, 20, 20, 255) : IM_COL32(235, 235, 235, 255));
+          plot::PlotText(t, z, L - 0.5 - r, ImVec2(0, 0),
+                         v > 0.55 ? IM_COL32(20, 20, 20, 255) : IM_COL32(235, 235, 235, 255));
         }
     int r = 0, z = 0;
     if (hovered_cell(L, K, -0.5, 0, &r, &z)) {
@@ -343,7 +356,8 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
       const double v = cf.value[static_cast<size_t>(r) * K + z];
       const double total = cf.row_total[static_cast<size_t>(r)];
       char l[240];
-      std::snprintf(l, sizeof l, "category %s, %s", p.label_names[static_cast<size_t>(r)].c_str(), topic_name(s, z, 3).c_str());
+      std::snprintf(l, sizeof l, "category %s, %s", p.label_names[static_cast<size_t>(r)].c_str(),
+                    topic_name(s, z, 3).c_str());
       hover_lines_.push_back(l);
       if (confusion_by_mass)
         std::snprintf(l, sizeof l, "%.4f of the category's probability mass (%.4g of %.4g)", v, v * total, total);

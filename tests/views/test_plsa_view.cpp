@@ -244,8 +244,8 @@ TEST_CASE("plsa view: heatmap, confusion and topic hovers read the snapshot") {
   {
     const int j = pic.u_terms[0];
     char want[128];
-    std::snprintf(want, sizeof want, "p(w = '%s' | z = 2) = %.5g", s->problem->vocab.words[static_cast<size_t>(j)].c_str(),
-                  s->u(j, 2));
+    std::snprintf(want, sizeof want, "p(w = '%s' | z = 2) = %.5g",
+                  s->problem->vocab.words[static_cast<size_t>(j)].c_str(), s->u(j, 2));
     REQUIRE_FALSE(view.hover_lines().empty());
     CHECK(view.hover_lines()[0] == want);
     CHECK(pic.u_values[0 * 3 + 2] == doctest::Approx(s->u(j, 2)).epsilon(1e-6));
@@ -467,7 +467,8 @@ TEST_CASE("plsa pictures: confusion rows are the snapshot's table transposed and
   double docs = 0;
   for (int r = 0; r < 3; ++r) {
     docs += a.row_total[static_cast<size_t>(r)];
-    CHECK(m.row_total[static_cast<size_t>(r)] == doctest::Approx(a.row_total[static_cast<size_t>(r)]));  // sum_z p(z|d) = 1
+    CHECK(m.row_total[static_cast<size_t>(r)] ==
+          doctest::Approx(a.row_total[static_cast<size_t>(r)]));  // sum_z p(z|d) = 1
     double sa = 0, sm = 0;
     for (int z = 0; z < 3; ++z) {
       sa += a.value[static_cast<size_t>(r) * 3 + z];

@@ -15,11 +15,11 @@ ARGS       ?=
 # Debian packages the build, the tests and the benchmarks need.
 PACKAGES := build-essential cmake ninja-build pkg-config ccache \
             libimgui-dev libglfw3-dev libgl-dev libeigen3-dev doctest-dev libstb-dev zlib1g-dev libmuparser-dev nlohmann-json3-dev \
-            fonts-dejavu-core dataset-fashion-mnist \
+            fonts-dejavu-core dataset-fashion-mnist fortunes dict-gcide wordnet-base \
             xvfb xauth xdotool libgl1-mesa-dri python3
 # The benchmarks' references: scikit-learn / numpy / PyTorch, on OpenBLAS (Debian's
 # default libblas is the slow reference BLAS, which would flatter CILab's ratios).
-BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthread
+BENCH_PACKAGES := python3-numpy python3-sklearn python3-torch libopenblas0-pthread python3-gensim
 
 # ccache is one of PACKAGES, installed by `deps` before any configure: always use it,
 # so every call configures identically (a launcher added on a later call would
@@ -111,7 +111,7 @@ clean:
 FUZZ_BUILD        ?= build-fuzz
 FUZZ_SECONDS      ?= 600
 FUZZ_TEST_SECONDS ?= 45
-FUZZ_TARGETS      := fuzz_csv fuzz_idx fuzz_image fuzz_lab_file fuzz_ratings
+FUZZ_TARGETS      := fuzz_csv fuzz_idx fuzz_image fuzz_lab_file fuzz_ratings fuzz_text
 # clang++ and its libFuzzer / sanitizer runtimes (libclang_rt.fuzzer).
 FUZZ_PACKAGES     := clang libclang-rt-dev
 

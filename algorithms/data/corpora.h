@@ -19,20 +19,29 @@
 
 namespace cilab {
 
+// Where the installed corpora are read from: env CILAB_FORTUNES_DIR or
+// /usr/share/games/fortunes; env CILAB_GCIDE_PATH or
+// /usr/share/dictd/gcide.dict.dz.
+std::string fortunes_dir();
+std::string gcide_path();
+
 // The fortune cookies: every category file of the fortunes directory (a file
 // that has a sibling "<name>.dat"; env CILAB_FORTUNES_DIR overrides
 // /usr/share/games/fortunes), split on lines holding only "%". One document per
 // fortune, labelled with its category (the file name), original text kept.
-// max_docs > 0 keeps every (docs / max_docs)-th fortune in file order, so
-// every category stays represented.
+// max_docs > 0 keeps max_docs fortunes spread over the categories: each
+// category in proportion to its size, at least one each when max_docs >= 43,
+// evenly spaced in its file. Fortunes with no word are skipped.
 std::shared_ptr<const TextCorpus> load_fortunes(int max_docs = 0);
 
 // The Collaborative International Dictionary of English from dict-gcide
 // (env CILAB_GCIDE_PATH overrides /usr/share/dictd/gcide.dict.dz; gzip or
 // plain): one document per entry (an entry starts at a line that is not
-// indented), the database's own 00-database-* entries and the licence text
-// skipped, pronunciations between backslashes and "[1913 Webster]"-style
-// source brackets removed. max_tokens > 0 stops after that many tokens.
+// indented, after a blank line), the database's own 00-database-* entries and
+// the licence text before the first headword skipped, pronunciations between backslashes and "[1913 Webster]"-style
+// source brackets removed, character entities ("[a^]", "[oe]") replaced by
+// their letters. max_tokens > 0 stops after the entry that reaches that many
+// tokens. A loaded corpus is shared while anyone holds it (so is a fortunes one).
 std::shared_ptr<const TextCorpus> load_gcide(int64_t max_tokens = 0);
 
 // The user's own text: a folder of .txt files (one document each, sorted by

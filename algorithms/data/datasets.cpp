@@ -4,10 +4,12 @@
 #include "algorithms/data/image_loader.h"
 
 #include "algorithms/data/byte_stream.h"
+#include "algorithms/data/corpora.h"
 #include "algorithms/data/generators.h"
 #include "algorithms/data/loaders.h"
 #include "algorithms/data/ratings.h"
 #include "algorithms/core/observed_matrix.h"
+#include "algorithms/core/text_corpus.h"
 
 
 #include <algorithm>
@@ -190,12 +192,29 @@ const std::vector<DatasetInfo>& builtin_datasets() {
         {"block", 8, 1, 128, true, "side of a square hole in pixels (pattern=blocks)"},
         opt_seed()},
        true},
+      {"tiny-text",
+       "a tiny generated text corpus: a Markov chain over a few words, each with one strong successor (word "
+       "embeddings: the SGNS / PMI identities)",
+       {{"words", 12, 2, 17576, true, "vocabulary size (words wa, wb, ... letters only)"},
+        {"docs", 200, 1, 100000, true, "number of documents"},
+        {"length", 30, 1, 10000, true, "tokens per document"},
+        opt_seed()},
+       true},
       {"iris", "Fisher's iris: 150 flowers x 4 measurements, 3 species", {}, false},
       {"faithful", "Old Faithful geyser: 272 eruptions x (duration, waiting time)", {}, false},
       {"photo", "a 512x512 grey photograph (scikit-image's 'camera', CC0) as a one-row image", {}, false},
       {"fashion-mnist", "Zalando's Fashion-MNIST: 28x28 grey clothing images, 10 classes",
        {{"split", 0, 0, 1, true, "train (60000 rows) or test (10000 rows); split=train|test", {"train", "test"}},
         {"n", 0, 0, 60000, true, "keep the first n rows (0 = all)"}},
+       false},
+      {"fortunes",
+       "fortune cookies (Debian package fortunes): about 15 000 short texts in 43 categories (topic models)",
+       {{"n", 0, 0, 20000, true, "keep n fortunes spread over every category (0 = all)"}},
+       false},
+      {"gcide",
+       "the Collaborative International Dictionary of English (Debian package dict-gcide): 126 000 entries, "
+       "4.7 M tokens (word embeddings)",
+       {{"tokens", 0, 0, 1e7, true, "stop after this many tokens (0 = the whole dictionary)"}},
        false},
   };
   return kInfos;
@@ -321,6 +340,30 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
       throw DataError(where + ": out of memory; try: fewer users or items");
     }
   }
+  if (name == "tiny-text" || name == "fortunes" || name == "gcide") {
+    const std::string canon = canonical_spec(name, *info, values);
+    try {
+      if (name == "tiny-text") {
+        TinyTextSpec t;
+        t.words = get_int("words");
+        t.docs = get_int("docs");
+        t.length = get_int("length");
+        t.seed = static_cast<uint64_t>(get("seed"));
+        if (static_cast<double>(t.docs) * t.length > kMaxValues)
+          throw DataError("expected docs x length <= " + fmt(kMaxValues) + " tokens, found " + std::to_string(t.docs) +
+                          " x " + std::to_string(t.length) + "; try: fewer or shorter documents");
+        return text_dataset(tiny_corpus(t), name, canon);
+      }
+      if (name == "fortunes") {
+        const auto c = load_fortunes(get_int("n"));
+        return text_dataset(c, name, canon + ", " + std::to_string(c->label_names.size()) + " category files in " +
+                                         fortunes_dir());
+      }
+      return text_dataset(load_gcide(static_cast<int64_t>(get("tokens"))), name, canon + ", " + gcide_path());
+    } catch (const std::bad_alloc&) {
+      throw DataError(where + ": out of memory; try: a smaller corpus");
+    }
+  }
   if (info->generated) {
     const int n = get_int("n");
     const int dim = values.count("dim") ? get_int("dim") : 2;
@@ -365,6 +408,11 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
 }
 
 std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOptions& opts) {
+  if (opts.text) {
+    std::string trimmed = path;
+    while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+    return text_dataset(load_text(path, opts), data_detail::file_stem(trimmed), path);
+  }
   if (opts.ratings != RatingsLayout::Table) return load_ratings(path, opts);
   try {
     ByteStream in(path, opts.max_file_bytes);
@@ -588,6 +636,7 @@ int nearest_row(const Dataset& d, double x, double y, int col_x, int col_y) {
 }
 
 std::string describe(const Dataset& d) {
+  if (d.is_text()) return describe_corpus(*d.text, d.name.empty() ? std::string("text") : d.name);
   if (d.is_partial()) {
     const ObservedMatrix& m = *d.observed;
     char pct[32];

@@ -48,7 +48,9 @@ struct DatasetInfo {
 };
 
 // The built-in datasets, in menu order: blobs, anisotropic, moons, circles,
-// spirals, uniform, iris, faithful, fashion-mnist.
+// spirals, xor, curve, uniform, ratings, photo-holes, tiny-text, iris,
+// faithful, photo, fashion-mnist, fortunes, gcide. The text corpora (tiny-text,
+// fortunes, gcide: algorithms/data/corpora.h) are Datasets with `text` set.
 const std::vector<DatasetInfo>& builtin_datasets();
 
 // The options a built-in dataset was made with, aligned with info.options (the
@@ -92,7 +94,8 @@ struct LoadOptions {
 // (comma, semicolon or tab; optional header; label column detected).
 // An IDX images file "*-images-idx3-ubyte*" is paired with a sibling
 // "*-labels-idx1-ubyte*" when one exists. IDX values are kept raw (not scaled).
-// Throws DataError.
+// With LoadOptions::text, `path` is text instead (load_text: a folder of .txt
+// files or one file split on blank lines). Throws DataError.
 std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOptions& opts = {});
 
 // Fashion-MNIST from Debian's dataset-fashion-mnist package

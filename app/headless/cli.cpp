@@ -72,7 +72,8 @@ void print_modules(std::ostream& out) {
 }
 
 void print_datasets(std::ostream& out) {
-  out << "Datasets (--dataset NAME[:key=value,...]; or --data FILE for CSV/TSV/IDX[.gz]):\n";
+  out << "Datasets (--dataset NAME[:key=value,...]; or --data FILE for CSV/TSV/IDX[.gz], or for the text\n"
+         "modules a folder of .txt files or one text file split on blank lines):\n";
   for (const DatasetInfo& d : builtin_datasets()) {
     out << "  " << std::left << std::setw(16) << d.name << d.description << "\n";
     for (const DatasetOption& o : d.options) {
@@ -416,7 +417,9 @@ std::string usage_text() {
          "  --session FILE         GUI: reopen a saved session (File > Save session) exactly\n"
          "  --dataset SPEC         built-in data, e.g. iris, blobs:n=1000,centers=5\n"
          "  --data FILE            CSV/TSV (header optional, label column detected) or IDX[.gz];\n"
-         "                         for completion: ratings triplets user,item,rating (MovieLens u.data)\n"
+         "                         for completion: ratings triplets user,item,rating (MovieLens u.data);\n"
+         "                         for plsa, word2vec, glove: a folder of .txt files (one document\n"
+         "                         each) or one text file split on blank lines\n"
          "  --layout triplets|wide completion's --data: triplets (default) or a wide matrix whose\n"
          "                         empty cells (or NA, NaN, ?) are the missing entries\n"
          "  --set KEY=VALUE        a parameter (repeatable), e.g. --set k=5 --set init=kmeans++\n"
@@ -456,6 +459,14 @@ std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
 
 LoadOptions data_load_options(const ModuleInfo& info, const std::string& layout, bool guess) {
   LoadOptions o;
+  if (info.text_data) {
+    if (!layout.empty())
+      throw std::invalid_argument("--layout " + layout + ": " + info.name +
+                                  " reads text (a folder of .txt files or one file split on blank lines), not "
+                                  "ratings; try: leave --layout out (it is for completion)");
+    o.text = true;
+    return o;
+  }
   if (!info.ratings_data) {
     if (!layout.empty())
       throw std::invalid_argument("--layout " + layout + ": " + info.name +

@@ -69,11 +69,13 @@ std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
                                                 const std::string& module_default,
                                                 const LoadOptions& opts = {});
 
-// How `info`'s module reads a data file: a feature table, or for a ratings
-// module (ModuleInfo::ratings_data) a partially observed matrix laid out as
-// `layout` ("triplets", "wide"; "" = triplets on the command line, `guess` =
-// sniffed from the first records, for the window). Throws std::invalid_argument for
-// another layout, or a layout given to a module that reads tables.
+// How `info`'s module reads a data file: a feature table; for a text module
+// (ModuleInfo::text_data) text (LoadOptions::text: a folder of .txt files or one
+// file split on blank lines); or for a ratings module (ModuleInfo::ratings_data)
+// a partially observed matrix laid out as `layout` ("triplets", "wide"; "" =
+// triplets on the command line, `guess` = sniffed from the first records, for
+// the window). Throws std::invalid_argument for another layout, or a layout
+// given to a module that reads tables or text.
 LoadOptions data_load_options(const ModuleInfo& info, const std::string& layout, bool guess = false);
 
 // Applies "key=value" assignments (and "seed=N") to the module's defaults. Throws std::invalid_argument.

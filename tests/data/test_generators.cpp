@@ -167,7 +167,7 @@ TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   for (const std::string& msg : {unknown, opt, range}) CHECK(msg.find("try:") != std::string::npos);
 }
 
-TEST_CASE("builtin_datasets: table lists the fourteen datasets with valid option ranges") {
+TEST_CASE("builtin_datasets: table lists the seventeen datasets with valid option ranges") {
   const auto& all = cilab::builtin_datasets();
   std::vector<std::string> names;
   for (const auto& info : all) {
@@ -185,15 +185,17 @@ TEST_CASE("builtin_datasets: table lists the fourteen datasets with valid option
         has_n = has_n || o.name == "n";
         has_seed = has_seed || o.name == "seed";
       }
-      // Point sets have a size n; the partially observed matrices have their shape instead.
+      // Point sets have a size n; the partially observed matrices have their shape instead, the
+      // generated text its documents.
       const bool matrix = info.name == "ratings" || info.name == "photo-holes";
-      CHECK(has_n != matrix);
+      const bool text = info.name == "tiny-text";
+      CHECK(has_n != (matrix || text));
       CHECK(has_seed);
     }
   }
   CHECK(names == std::vector<std::string>{"blobs", "anisotropic", "moons", "circles", "spirals", "xor", "curve",
-                                          "uniform", "ratings", "photo-holes", "iris", "faithful", "photo",
-                                          "fashion-mnist"});
+                                          "uniform", "ratings", "photo-holes", "tiny-text", "iris", "faithful",
+                                          "photo", "fashion-mnist", "fortunes", "gcide"});
 }
 
 TEST_CASE("xor: the label is 1 exactly where the coordinates of the noiseless point have opposite signs") {

@@ -113,6 +113,13 @@ def main():
         ' {"iteration": 5, "phase": 1, "intent": "move_mean", "index": 1, "values": [0.8, -1e-17]}],\n'
         ' "data_embedded": {"name": "clicked", "columns": ["x", "y"], "rows": [[1, 2], [3.5, -4]],\n'
         ' "labels": [0, -1], "class_names": ["a"], "target_name": "t", "target": [0.5, 1]}}\n')
+    # --- text (fuzz_text): byte 0 even = one file split on blank lines, odd = a folder of .txt
+    #     files whose contents are separated by 0x1e bytes
+    put("fuzz_text", "paragraphs.txt", b"\x00The King's dog DON'T bark.\r\n\r\n \t \nSecond para.\n\n\n42\n\nend")
+    put("fuzz_text", "folder.txt", b"\x01first file.\x1esecond file, more words\x1e\x1e...\x1eit\xe2\x80\x99s")
+    put("fuzz_text", "utf8.txt", "\x00caf\u00e9 na\u00efve \u2014 rock'n'roll 'quoted' it''s "
+        + "x" * 80 + " ___\b\b\band")
+    put("fuzz_text", "gzip.txt", b"\x00" + gz(b"gzipped text\n\nin two paragraphs\n"))
     put("fuzz_lab_file", "data-file.json", '{"title": "t", "module": "pca", "data_file": "../x.csv", "note": ["a", "", "b"]}')
 
 

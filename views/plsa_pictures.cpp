@@ -102,7 +102,7 @@ std::vector<PlsaOracle> plsa_oracles(const PlsaSnapshot& s) {
   const double q = s.q_sum_error;
   const double err = std::max({s.u_sum_error, s.v_sum_error, std::isfinite(q) ? q : 0.0});
   sto.state = std::isfinite(err) ? (err <= kOracleSlack ? State::Holds : State::Broken) : State::Broken;
-  sto.value = "max deviation " + fmt("%.2g", err) + (std::isfinite(q) ? "" : " (q: after an E-step)");
+  sto.value = "max deviation " + fmt("%.2g", err) + (std::isfinite(q) ? "" : ", q after an E-step");
   sto.formula =
       "Each column of U sums to 1 (sum_j p(w_j|z) = 1), each column of V sums to 1 (sum_z p(z|d_i) = 1) and q "
       "sums to 1 over z (sum_z q_ijz = 1, checked right after an E-step sub-step). Shown: the largest |sum - 1| "
@@ -133,7 +133,7 @@ std::vector<PlsaOracle> plsa_oracles(const PlsaSnapshot& s) {
       "|p(w_j|z) - unigram_j| (only with K = 1; set k = 1 to see it).";
   if (s.k != 1) {
     uni.state = State::NotApplicable;
-    uni.value = "n/a (K = " + std::to_string(s.k) + ")";
+    uni.value = "K = " + std::to_string(s.k);
   } else if (first) {
     uni.state = State::Pending;
     uni.value = "after one M-step";

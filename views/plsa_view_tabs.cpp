@@ -44,6 +44,23 @@ void row_labels(const PlsaView::PlotPlace& pl, const std::vector<std::string>& n
   }
 }
 
+// Column numbers 0..cols-1 under the plot area at `pl` (every step-th when narrow), with
+// `caption` right-aligned left of them; the caller keeps a line free below the plot.
+void column_labels(const PlsaView::PlotPlace& pl, int cols, const char* caption) {
+  if (cols <= 0 || !pl.drawn) return;
+  ImDrawList* dl = ImGui::GetWindowDrawList();
+  const float cell = pl.size.x / static_cast<float>(cols), y = pl.pos.y + pl.size.y + 2.0f;
+  const float need = ImGui::CalcTextSize("000").x;
+  const int step = std::max(1, static_cast<int>(std::ceil(need / std::max(cell, 1.0f))));
+  for (int c = 0; c < cols; c += step) {
+    const std::string t = std::to_string(c);
+    const float w = ImGui::CalcTextSize(t.c_str()).x;
+    dl->AddText(ImVec2(pl.pos.x + (static_cast<float>(c) + 0.5f) * cell - 0.5f * w, y), colors().text, t.c_str());
+  }
+  const float cw = ImGui::CalcTextSize(caption).x;
+  dl->AddText(ImVec2(pl.pos.x - cw - ImGui::GetStyle().ItemInnerSpacing.x, y), colors().text_dim, caption);
+}
+
 float widest(const std::vector<std::string>& names) {
   float w = 0;
   for (const std::string& n : names) w = std::max(w, ImGui::CalcTextSize(n.c_str()).x);
@@ -144,7 +161,7 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
     if (pts.ternary) {
       const plot::AxisFlags off = plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines | plot::AxisFlags_NoLabel;
       plot::SetupAxes(nullptr, nullptr, off, off);
-      plot::SetupAxesLimits(-0.15, 1.15, -0.1, kTernaryHeight + 0.1, plot::Cond::Once);
+      plot::SetupAxesLimits(-0.1, 1.1, -0.16, kTernaryHeight + 0.12, plot::Cond::Once);
       plot::SetupAxesFitKey(3);
     } else {
       plot::SetupLegend(plot::Location::NorthEast);
@@ -174,8 +191,14 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
       edge.line_weight = 1.5f;
       edge.flags = plot::ItemFlags_NoLegend;
       plot::PlotLine("##simplex", tx, ty, 4, edge);
-      const ImVec2 off[] = {ImVec2(0, font * 0.9f), ImVec2(0, font * 0.9f), ImVec2(0, -font * 0.9f)};
-      for (int z = 0; z < 3; ++z) plot::PlotText(topic_name(s, z, 3).c_str(), tx[z], ty[z], off[z], colors().text);
+      // Corner labels outside the triangle: topic 0 to the lower left, 1 to the lower right, 2 above.
+      for (int z = 0; z < 3; ++z) {
+        const std::string name = topic_name(s, z, 3);
+        const float half = 0.5f * ImGui::CalcTextSize(name.c_str()).x;
+        const float out = std::max(0.0f, half - font);  // the label's near end under its corner
+        const ImVec2 off = z == 0 ? ImVec2(-out, font * 0.9f) : z == 1 ? ImVec2(out, font * 0.9f) : ImVec2(0, -font * 0.9f);
+        plot::PlotText(name.c_str(), tx[z], ty[z], off, colors().text);
+      }
     }
     plot::Spec sp;
     sp.colors = col.data();
@@ -233,13 +256,15 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
 
   // U: top terms x K.
   ImGui::BeginGroup();
-  ImGui::Text("U = p(w|z): the top %d words of every topic (%d terms)", PlsaSnapshot::kTopWords, R);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + u_w);
+  ImGui::Text("U = p(w|z), top words (%d terms)", R);
+  ImGui::PopTextWrapPos();
   tooltip_text(
       "U (terms x K): column z is topic z's distribution over the vocabulary, sum_j p(w_j|z) = 1. Only the "
       "union of the topics' top words is shown (the other terms are near 0). Hover a cell.");
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + names_w);
-  if (plot::BeginPlot("##plsa_u", ImVec2(u_w - names_w, h - line), plot::PlotFlags_CanvasOnly)) {
-    plot::SetupAxes("topic z", nullptr, plot::AxisFlags_NoGridLines,
+  if (plot::BeginPlot("##plsa_u", ImVec2(u_w - names_w, h - 2 * line), plot::PlotFlags_CanvasOnly)) {
+    plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoGridLines | plot::AxisFlags_NoTickLabels,
                     plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(-0.5, K - 0.5, 0, std::max(1, R), plot::Cond::Always);
     plot::SetupColorBar("p(w|z)", 0.0, std::max(1e-12f, pic_.u_max), plot::Colormap::Viridis);
@@ -262,13 +287,15 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
     plot::EndPlot();
   }
   row_labels(u_place_, term_names, R);
+  column_labels(u_place_, K, "topic z");
+  ImGui::Dummy(ImVec2(1, line));
   ImGui::EndGroup();
   ImGui::SameLine();
 
   // V: K x a sample of the documents.
   const int D = static_cast<int>(pic_.v_docs.size());
   ImGui::BeginGroup();
-  ImGui::Text("V = p(z|d): %d of the %d documents, sorted by their top topic", D, s.factors->docs);
+  ImGui::Text("V = p(z|d), %d of %d documents by top topic", D, s.factors->docs);
   tooltip_text(
       "V (K x documents): column d is the document's mixture of topics, sum_z p(z|d) = 1. An evenly "
       "spaced sample of the documents, grouped by argmax_z p(z|d) and sorted within a group: the blocks "
@@ -321,19 +348,21 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
       "p(z|d), divided by their number. A topic that matches a category makes a bright cell in its row.");
   ImGui::SameLine(0, ImGui::GetFontSize());
   int mode = confusion_by_mass ? 1 : 0;
-  ImGui::RadioButton("documents by argmax_z p(z|d)", &mode, 0);
-  ImGui::SameLine();
-  ImGui::RadioButton("probability mass sum_d p(z|d)", &mode, 1);
+  const char* const modes[] = {"documents by argmax_z p(z|d)", "probability mass sum_d p(z|d)"};
+  for (int m = 0; m < 2; ++m) {
+    if (m > 0) same_line_if_fits(ImGui::CalcTextSize(modes[m]).x + ImGui::GetFrameHeight() * 1.5f);
+    ImGui::RadioButton(modes[m], &mode, m);
+  }
   confusion_by_mass = mode == 1;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float h = std::max(min_plot_height(), size.y - 2 * line);
   const float names_w = widest(p.label_names) + ImGui::GetStyle().ItemInnerSpacing.x;
   ImGui::SetCursorPosX(ImGui::GetCursorPosX() + names_w);
-  if (plot::BeginPlot("##plsa_confusion", ImVec2(size.x - names_w, h), plot::PlotFlags_CanvasOnly)) {
-    plot::SetupAxes("topic z", nullptr, plot::AxisFlags_NoGridLines,
+  if (plot::BeginPlot("##plsa_confusion", ImVec2(size.x - names_w, h - line), plot::PlotFlags_CanvasOnly)) {
+    plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoGridLines | plot::AxisFlags_NoTickLabels,
                     plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines);
     plot::SetupAxesLimits(-0.5, K - 0.5, 0, L, plot::Cond::Always);
-    plot::SetupColorBar(confusion_by_mass ? "share of the category's mass" : "share of the category's documents", 0.0,
+    plot::SetupColorBar(confusion_by_mass ? "row share (mass)" : "row share (documents)", 0.0,
                         1.0, plot::Colormap::Viridis);
     plot::PlotHeatmap("##conf", cf.value.data(), L, K, 0.0, 1.0, plot::Point{-0.5, 0},
                       plot::Point{K - 0.5, static_cast<double>(L)}, plot::Colormap::Viridis);
@@ -371,6 +400,8 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
   }
   std::vector<std::string> names = p.label_names;
   row_labels(conf_place_, names, L);
+  column_labels(conf_place_, K, "topic z");
+  ImGui::Dummy(ImVec2(1, line));
   ImGui::TextDisabled("hover a cell for the category, the topic's words and the share");
 }
 

@@ -180,7 +180,7 @@ TEST_CASE("plsa view: K = 3 and K = 5 draw every tab, the header and the oracles
     CHECK(has(t[3], "V = p(z|d)"));
     CHECK(has(t[3], "p(w|z)"));
     CHECK(has(t[4], "categories (rows) against topics (columns)"));
-    CHECK(has(t[4], "share of the category's documents"));
+    CHECK(has(t[4], "row share (documents)"));
     CHECK(view.pictures().serial == s->serial.value);
     for (const PlsaOracle& o : view.oracles()) CHECK(o.state != PlsaOracle::State::Broken);
   }
@@ -343,7 +343,7 @@ TEST_CASE("plsa view: a corpus without categories says so on the Categories tab"
   PlsaView view;
   const std::vector<std::string> t = all_tabs(f, view, ui);
   CHECK(has(t[4], "has no categories"));
-  CHECK_FALSE(has(t[4], "share of the category's documents"));
+  CHECK_FALSE(has(t[4], "row share (documents)"));
   CHECK(has(t[2], "the corpus has no categories"));
   CHECK(view.pictures().by_argmax.value.empty());
 }

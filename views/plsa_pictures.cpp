@@ -180,8 +180,8 @@ DocPoints document_points(const PlsaFactors& f) {
     d.y[static_cast<size_t>(i)] = scores(i, 1);
   }
   d.explained = p.total_variance > 0 ? (p.variance(0) + p.variance(1)) / p.total_variance : 0.0;
-  d.x_label = "principal axis 1 of p(z|d)";
-  d.y_label = "principal axis 2 of p(z|d)";
+  d.x_label = "PC 1 of p(z|d)";
+  d.y_label = "PC 2 of p(z|d)";
   return d;
 }
 

@@ -144,11 +144,13 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
     std::snprintf(caption, sizeof caption, "the document-topic simplex: each of the %d documents at p(z|d)", n);
   else if (pts.k >= 4)
     std::snprintf(caption, sizeof caption,
-                  "p(z|d) of the %d documents on its first two principal axes (%.0f%% of the variance)", n,
+                  "%d documents: p(z|d) on 2 principal axes (%.0f%% of variance)", n,
                   100.0 * pts.explained);
   else
     std::snprintf(caption, sizeof caption, "K = %d: p(z|d) of the %d documents (the simplex needs K = 3)", pts.k, n);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + plot_w);  // the key stays beside the plot
   ImGui::TextUnformatted(caption);
+  ImGui::PopTextWrapPos();
   tooltip_text(pts.ternary ? "Each document is a point of the triangle with barycentric coordinates (p(z=0|d), "
                              "p(z=1|d), p(z=2|d)): near a corner = one topic, the centre = all three alike. Hover a "
                              "point for the document's text."

@@ -245,6 +245,7 @@ void PowerIteration::reset(std::shared_ptr<const Dataset> data, const ParamValue
     if (!data)
       throw std::invalid_argument("power-iteration: matrix=covariance needs a dataset; load one, or use "
                                   "matrix=synthetic");
+    if (data->is_text()) require_usable_data(data.get(), "power-iteration");  // names the text modules
     const int n = data->rows(), d = data->cols();
     if (n < 2 || d < 1)
       throw std::invalid_argument("power-iteration: the covariance needs at least 2 samples and 1 feature, "

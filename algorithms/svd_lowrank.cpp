@@ -97,6 +97,7 @@ std::shared_ptr<SvdFactors> input_matrix(const std::shared_ptr<const Dataset>& d
   } else {
     if (!data)
       throw std::invalid_argument(module + ": input=dataset but no dataset is loaded; load one, or use input=photo");
+    if (data->is_text()) require_usable_data(data.get(), module);  // names the text modules
     const int n = data->rows(), d = data->cols();
     if (n == 0 || d == 0)
       throw std::invalid_argument(module + ": the dataset is empty (" + shape(n, d) +

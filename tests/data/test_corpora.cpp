@@ -380,9 +380,11 @@ TEST_CASE("load_file with LoadOptions::text reads text as a text dataset") {
   const auto folder = cilab::load_file(dir.dir() + "/", opts);
   CHECK(folder->text->docs() == 1);
   CHECK(folder->name == fs::path(dir.dir()).filename().string());
-  // Without the flag the same file is a CSV attempt (a one-column table), not text.
-  write_bytes(dir.file("column.txt"), "alpha\nbeta\n");
-  CHECK_FALSE(cilab::load_file(dir.file("column.txt"))->is_text());
+  // Without the flag a .txt file is a table attempt, not text.
+  write_bytes(dir.file("table.txt"), "1 2\n3 4\n");
+  const auto table = cilab::load_file(dir.file("table.txt"));
+  CHECK_FALSE(table->is_text());
+  CHECK(table->rows() == 2);
 }
 
 TEST_CASE("tiny_corpus: seeded, letters-only words, the requested shape") {

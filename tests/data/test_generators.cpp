@@ -148,8 +148,8 @@ TEST_CASE("generators: noise-free spirals stay in the unit disc, uniform in the 
 TEST_CASE("make_dataset: spec errors name the problem and the valid choices") {
   const std::string unknown = error_of("blobz:n=3");
   CHECK(unknown.find("unknown dataset") != std::string::npos);
-  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, xor, curve, uniform, ratings, photo-holes, iris, "
-                     "faithful, photo, fashion-mnist") != std::string::npos);
+  CHECK(unknown.find("blobs, anisotropic, moons, circles, spirals, xor, curve, uniform, ratings, photo-holes, "
+                     "tiny-text, iris, faithful, photo, fashion-mnist, fortunes, gcide") != std::string::npos);
   const std::string opt = error_of("moons:centers=3");
   CHECK(opt.find("unknown option for moons: expected one of n, noise, seed, found 'centers'") != std::string::npos);
   const std::string range = error_of("blobs:centers=0");

@@ -73,7 +73,7 @@ void print_modules(std::ostream& out) {
 
 void print_datasets(std::ostream& out) {
   out << "Datasets (--dataset NAME[:key=value,...]; or --data FILE for CSV/TSV/IDX[.gz], or for the text\n"
-         "modules a folder of .txt files or one text file split on blank lines):\n";
+         "modules a folder of .txt files or one text file, a document per paragraph):\n";
   for (const DatasetInfo& d : builtin_datasets()) {
     out << "  " << std::left << std::setw(16) << d.name << d.description << "\n";
     for (const DatasetOption& o : d.options) {

@@ -116,7 +116,8 @@ bool FileBrowser::draw() {
     }
     if (ImGui::IsItemHovered())
       ImGui::SetTooltip("Type a folder or a file path and press Enter.\nCSV/TSV (header optional, a 'label' "
-                        "column or a text last column gives classes), IDX (.gz or raw).");
+                        "column or a text last column gives classes), IDX (.gz or raw);\nfor the text modules a "
+                        "text file (documents separated by blank lines) or a folder of .txt files.");
     if (!list_error_.empty())
       ImGui::TextColored(colour_vec(colors().error), "%s", list_error_.c_str());
     const float footer = ImGui::GetFrameHeightWithSpacing() + ImGui::GetStyle().ItemSpacing.y;
@@ -161,10 +162,23 @@ bool FileBrowser::draw() {
     }
     if (!can_open) ImGui::EndDisabled();
     ImGui::SameLine();
+    // A folder is data too: the text modules read its .txt files, one document each.
+    if (ImGui::Button("Open this folder")) {
+      chosen_ = dir_;
+      picked = true;
+      close();
+    }
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Open the folder shown as data: for plsa, word2vec and glove, its .txt files are\n"
+                        "the documents (one each, by name; subfolders ignored).");
+    ImGui::SameLine();
     if (ImGui::Button("Cancel") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Escape))) close();
     ImGui::EndPopup();
     if (closed) {
-      const std::string chosen_dir = picked ? fs::path(chosen_).parent_path().string() : std::string();
+      std::error_code dec;
+      const std::string chosen_dir = !picked ? std::string()
+                                     : fs::is_directory(chosen_, dec) ? chosen_
+                                                                      : fs::path(chosen_).parent_path().string();
       last_folder_ = chosen_dir.empty() ? dir_ : chosen_dir;
     }
   }

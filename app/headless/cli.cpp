@@ -245,6 +245,11 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (epochs > 0 && steps < 0) steps = 100000000;  // --steps, if given, caps the run
   if (steps < 0) steps = info.default_cli_steps;
   ParamValues values = params_from_sets(probe->params(), sets, module_name, &seed, &seed_given);
+  // A module whose schedule spans its own `epochs` parameter (word2vec's
+  // linear lr decay: gensim's epochs; glove's pass count) trains exactly the
+  // --epochs asked for, unless a --set epochs= says otherwise.
+  const bool epochs_set = std::any_of(sets.begin(), sets.end(), [](const std::string& a) { return a.rfind("epochs=", 0) == 0; });
+  if (epochs > 0 && values.count("epochs") && !epochs_set) values["epochs"] = epochs;
   std::shared_ptr<const Dataset> data = run_data(info, data_file, dataset_spec, layout);
   std::ofstream file;
   std::ostream* os = &csv_output(out_path, file, out);

@@ -27,10 +27,13 @@ expect text vectors of iteration 2
 screenshot gui_glove_neighbours_2.png
 step 6
 expect iteration 8
+idle
 wait 10
 expect text vectors of iteration 8
 expect no-text vectors of iteration 2
 screenshot gui_glove_neighbours_8.png
+type king, water enter
+wait 5
 key 1
 wait 5
 expect text loss J / |entries| per iteration

@@ -32,6 +32,7 @@ expect text horse
 expect text quickly
 step 30
 expect iteration 35
+idle
 wait 10
 expect text vectors of iteration 35
 expect no-text vectors of iteration 5

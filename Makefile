@@ -95,6 +95,10 @@ screenshot: build
 	  --dataset fashion-mnist:n=10000 --set linear=true --set m=10 --set lr=0.003 --steps 1500 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-completion.png --module completion \
 	  --dataset photo-holes:missing=0.7 --set method=svt --steps 40 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-plsa.png --module plsa --dataset fortunes \
+	  --set k=3 --steps 25 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-word2vec.png --module word2vec \
+	  --dataset gcide:tokens=2000000 --set probe=king,water,music --steps 150 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-gan.png --module gan \
 	  --set target=ring8 --set loss=minimax --steps 3000 --frames 12
 

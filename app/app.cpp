@@ -50,8 +50,9 @@ void window_size_callback(GLFWwindow* w, int width, int height) {
 // ImGui's backend first (text fields, its key state), then the app's queue: a
 // press and release between two frames still counts as one press.
 void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
-  ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
   App* app = static_cast<App*>(glfwGetWindowUserPointer(w));
+  if (!app || !app->defer_key_release(key, scancode, action, mods))
+    ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
   if (app) app->on_key(key, action, mods);
 }
 
@@ -143,6 +144,24 @@ void App::toggle_presentation() {
 
 void App::on_resize(int width, int height) {
   if (!monitor_key_.empty()) settings_.window_sizes[monitor_key_] = {width, height};
+}
+
+bool App::defer_key_release(int key, int scancode, int action, int mods) {
+  if (action == GLFW_PRESS) {
+    pressed_since_frame_.push_back(key);
+    return false;
+  }
+  if (action != GLFW_RELEASE ||
+      std::find(pressed_since_frame_.begin(), pressed_since_frame_.end(), key) == pressed_since_frame_.end())
+    return false;
+  deferred_releases_.push_back({key, scancode, mods});
+  return true;
+}
+
+void App::release_deferred_keys() {
+  std::vector<KeyRelease> now;
+  now.swap(deferred_releases_);
+  for (const KeyRelease& r : now) ImGui_ImplGlfw_KeyCallback(window_, r.key, r.scancode, GLFW_RELEASE, r.mods);
 }
 
 void App::on_key(int key, int action, int mods) {
@@ -376,7 +395,10 @@ int App::run() {
     const bool running = runner_->playing() || runner_->busy();
     const bool interacting = edit_pending() || !key_queue_.empty() || ImGui::GetIO().MouseDown[0] ||
                              ImGui::GetIO().MouseDown[1];
-    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || running || interacting || anim_;
+    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || running || interacting || anim_ ||
+                      !deferred_releases_.empty();
+    // Keys the last frame saw down that were already released: ImGui sees them up now.
+    release_deferred_keys();
     if (running && !interacting && opts_.frames <= 0) {
       // The worker is computing and nobody is touching the window: redraws are
       // paced so the UI thread takes at most kUiDutyCycle of a core (the view
@@ -398,6 +420,7 @@ int App::run() {
     if (!script_.empty()) run_script_line();
     if (quit_) break;
     ImGui::NewFrame();
+    pressed_since_frame_.clear();  // this frame saw them down
     frame();
     ImGui::Render();
     int fb_w = 0, fb_h = 0;

@@ -51,6 +51,12 @@ class App {
   void on_resize(int width, int height);
   // Called by GLFW's key callback (after ImGui's): queues presses and repeats.
   void on_key(int key, int action, int mods);
+  // ImGui 1.86 reads keys as a per-frame "down" state: a press and its release
+  // between two frames (a quick tap on a slow frame, xdotool) would never be
+  // seen down, so Enter would not leave a text field nor Backspace delete. The
+  // release of a key pressed since the last NewFrame is kept here (true) and
+  // handed to ImGui before the next frame's events (release_deferred_keys).
+  bool defer_key_release(int key, int scancode, int action, int mods);
 
  private:
   // ---- set-up
@@ -400,6 +406,12 @@ class App {
     bool repeat = false;
   };
   std::deque<KeyPress> key_queue_;
+  struct KeyRelease {
+    int key = 0, scancode = 0, mods = 0;
+  };
+  std::vector<int> pressed_since_frame_;         // keys pressed since the last ImGui::NewFrame
+  std::vector<KeyRelease> deferred_releases_;    // their releases, for ImGui after that frame
+  void release_deferred_keys();
   std::vector<int> view_keys_;  // this frame's keys for the view (ViewContext::keys)
   std::string script_screenshot_;   // a screenshot the script asked for (saved after this frame)
   // --script `click`/`type`: mouse and text input injected over the next frames,

@@ -66,6 +66,12 @@ const ParamTable<Plsa::Params>& param_table() {
       Real("test_fraction", &P::test_fraction, 0, 0.5)
           .help("share of every document's tokens held out for test_perplexity (each token drawn, seeded); "
                 "every document and every word keeps at least one training token"),
+      Real("test_smoothing", &P::test_smoothing, 0, 1)
+          .log_scale()
+          .help("held-out evaluation only: a floor eps on every word's probability, so a held-out word the model "
+                "gives probability 0 does not make test_perplexity infinite (training and l are untouched; 0 = the raw "
+                "model)")
+          .formula("p_eps(w|d) = (p(w|d) + eps) / (1 + m eps)"),
       Int("max_iter", &P::max_iter, 1, 100000).live().help("iteration budget; the run stops there"),
       Real("tol", &P::tol, 0, 1)
           .live()
@@ -84,8 +90,8 @@ const MetricTable& metric_table() {
        false},
       {Plsa::kMetricPerplexity, "perplexity", "exp(-l / sum_ij N_ij): training perplexity per token", true},
       {Plsa::kMetricTestPerplexity, "test_perplexity",
-       "exp(-sum_ij T_ij log p(w_j | d_i) / sum_ij T_ij) on the held-out tokens T, with each document's trained "
-       "p(z|d)",
+       "exp(-sum_ij T_ij log p_eps(w_j | d_i) / sum_ij T_ij) on the held-out tokens T, with each document's trained "
+       "p(z|d) and p_eps = (p + eps) / (1 + m eps), eps = test_smoothing",
        true},
       {Plsa::kMetricObjective, "objective",
        "the method's objective: pLSA -l; nmf_kl the generalised KL D(X || WH) = sum X log(X / WH) - X + WH; "
@@ -456,6 +462,7 @@ void Plsa::State::measure() {
   const int K = k;
   const bool is_nmf = nmf(), frob = p.method == Method::NmfFrobenius;
   const std::vector<double> hsum = column_sums_b();  // pLSA: U's column sums (1)
+  const double eps = p.test_smoothing, m_eps = eps * static_cast<double>(N.terms);  // held-out floor
   MeasurePart tot;
   tot.wsum.assign(static_cast<size_t>(K), 0.0);
   tot.gram.assign(frob ? static_cast<size_t>(K) * K : 0, 0.0);
@@ -489,7 +496,7 @@ void Plsa::State::measure() {
           }
           for (int64_t e = T.row_start[static_cast<size_t>(i)]; e < T.row_start[static_cast<size_t>(i) + 1]; ++e) {
             const double v = dot_k(ai, &b[static_cast<size_t>(T.col[static_cast<size_t>(e)]) * K], K);
-            ltest.add(v / row, T.count[static_cast<size_t>(e)]);
+            ltest.add((v / row + eps) / (1.0 + m_eps), T.count[static_cast<size_t>(e)]);
           }
         }
         part.log_pd = lt.value();

@@ -11,11 +11,13 @@
 // counts N_ij and held-out counts T_ij; every document and every word keeps at
 // least one training token. s_i = sum_j N_ij.
 // The held-out perplexity uses each document's trained p(z|d) ("document
-// completion"): with ~10 words per fortune pLSA overfits p(z|d), and the test
+// completion"), smoothed for the evaluation only by `test_smoothing` eps:
+// p_eps(w|d) = (p(w|d) + eps) / (1 + m eps) (training and l are untouched, so
+// l's monotonicity holds; eps = 0 is the raw model): with ~10 words per fortune pLSA overfits p(z|d), and the test
 // perplexity rises after a few iterations while l keeps rising; it becomes
 // infinite once a held-out word has p(w|z) = 0 (underflow) in every topic of
 // its document - soon for nmf_kl, which zeroes entries of H below 2.2e-16 as
-// scikit-learn does.
+// scikit-learn does - unless test_smoothing > 0 (the default 1e-6 keeps it finite).
 //
 // pLSA (method=plsa):
 //   p(w_j | d_i) = sum_z p(w_j | z) p(z | d_i),  U = [p(w|z)] (m x K), V = [p(z|d)] (K x n)
@@ -162,6 +164,7 @@ class Plsa : public Module {
     bool stop_words = true;
     int max_features = 5000;
     double test_fraction = 0.1;
+    double test_smoothing = 1e-6;  // held-out evaluation only (see test_perplexity)
     int max_iter = 200;
     double tol = 1e-7;
   };

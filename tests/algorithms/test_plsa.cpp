@@ -70,6 +70,7 @@ ParamValues params(const std::string& method = "plsa", int k = 3, double test_fr
   v["max_df"] = 1.0;
   v["stop_words"] = 0;
   v["test_fraction"] = test_fraction;
+  v["test_smoothing"] = 0;  // the raw model's held-out likelihood
   v["tol"] = 0;
   v["max_iter"] = 100000;
   return v;
@@ -426,7 +427,30 @@ TEST_CASE("plsa: the held-out split and test perplexity") {
         for (int z = 0; z < k; ++z) p += m->theta()[i * static_cast<size_t>(k) + static_cast<size_t>(z)] * m->phi()[j * static_cast<size_t>(k) + static_cast<size_t>(z)];
         tll += te[i][j] * std::log(p);
       }
+  // (params() sets test_smoothing = 0: the raw model; the smoothed one below.)
   CHECK(metric(*m, Plsa::kMetricTestPerplexity) == doctest::Approx(std::exp(-tll / held)).epsilon(1e-10));
+  {
+    // test_smoothing eps: p_eps = (p + eps) / (1 + m eps) on the held-out tokens only; l is unchanged.
+    ParamValues sv = params("plsa", 3, 0.3);
+    const double eps = 0.01;
+    sv["test_smoothing"] = eps;
+    auto ms = make(d, sv);
+    for (int t = 0; t < 5; ++t) ms->step();
+    double sll = 0;
+    const double mterms = static_cast<double>(q.terms());
+    for (size_t i = 0; i < te.size(); ++i)
+      for (size_t j = 0; j < te[i].size(); ++j)
+        if (te[i][j] > 0) {
+          double pr = 0;
+          for (int z = 0; z < k; ++z)
+            pr += ms->theta()[i * static_cast<size_t>(k) + static_cast<size_t>(z)] *
+                  ms->phi()[j * static_cast<size_t>(k) + static_cast<size_t>(z)];
+          sll += te[i][j] * std::log((pr + eps) / (1 + mterms * eps));
+        }
+    CHECK(metric(*ms, Plsa::kMetricTestPerplexity) == doctest::Approx(std::exp(-sll / held)).epsilon(1e-10));
+    CHECK(metric(*ms, Plsa::kMetricLogLikelihood) == metric(*m, Plsa::kMetricLogLikelihood));
+    CHECK(metric(*ms, Plsa::kMetricTestPerplexity) != metric(*m, Plsa::kMetricTestPerplexity));
+  }
   // The split depends on the seed only, not on init.
   ParamValues u = params("plsa", 3, 0.3);
   u["init"] = 1;

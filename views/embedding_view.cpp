@@ -221,10 +221,17 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize() * 1.5f);
   ImGui::TextColored(colour_vec(std::isfinite(s.live_recall) ? colors().good : colors().text_dim), "%s", line);
   tooltip_text(kSynonymRecallHelp);
-  header_.push_back(kSynonymRecallHelp);
+  // The description on screen: whole when the view has room, else one line
+  // (the whole text in its tooltip), so a 1280 x 720 projector keeps the tabs' plots.
+  const bool roomy = ImGui::GetContentRegionAvail().y > 30.0f * ImGui::GetFontSize();
+  const char* what = roomy ? kSynonymRecallHelp
+                           : "recall@10: the share of the WordNet synonyms of the 1000 most frequent words found "
+                             "among their 10 nearest neighbours (hover for the formula)";
+  header_.push_back(what);
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", kSynonymRecallHelp);
+  ImGui::TextDisabled("%s", what);
   ImGui::PopTextWrapPos();
+  tooltip_text(kSynonymRecallHelp);
   if (!s.message.empty()) {
     header_.push_back(s.message);
     ImGui::TextColored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)

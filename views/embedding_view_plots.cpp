@@ -106,7 +106,10 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   if (!glove) {
     ImGui::SameLine();
     ImGui::BeginGroup();
-    ImGui::TextUnformatted("mean sigma(score): positive vs negative pairs");
+    // The title wraps inside the panel: a wider group would push the next panel off the view.
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+    ImGui::TextUnformatted("mean sigma(score) of the pairs");
+    ImGui::PopTextWrapPos();
     tooltip_text("sigma(<x_w, y_v>) with sigma(z) = 1/(1+e^-z): the model's probability that (w, v) is a real "
                  "context pair. Training pushes it towards 1 on the positive pairs (seen in the window) and "
                  "towards 0 on the negative ones (v drawn from q_alpha).");

@@ -28,7 +28,7 @@ screenshot gui_glove_neighbours_2.png
 step 6
 expect iteration 8
 idle
-wait 10
+wait 120
 expect text vectors of iteration 8
 expect no-text vectors of iteration 2
 screenshot gui_glove_neighbours_8.png

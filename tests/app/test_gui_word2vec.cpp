@@ -33,7 +33,7 @@ expect text quickly
 step 30
 expect iteration 35
 idle
-wait 10
+wait 120
 expect text vectors of iteration 35
 expect no-text vectors of iteration 5
 screenshot gui_word2vec_neighbours_35.png

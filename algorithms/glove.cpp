@@ -6,6 +6,7 @@
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/optim/optimizer.h"
+#include "algorithms/text/derived_cache.h"
 #include "algorithms/text/text.h"
 #include "algorithms/text/wordnet.h"
 
@@ -15,6 +16,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <limits>
 #include <numeric>
 #include <sstream>
@@ -242,11 +244,61 @@ size_t GloveSnapshot::byte_size() const {
   return b;
 }
 
+namespace {
+
+// What a corpus and the parameters it depends on (min_count, max_vocab, window, x_max, alpha,
+// recall_probes) give: built once, shared by every restart that changes only the training
+// parameters (derived_cache.h).
+struct GloveProblem {
+  std::shared_ptr<const Vocabulary> vocab;
+  std::shared_ptr<const GloveEntries> entries;
+  std::shared_ptr<const SynonymProbes> probes;
+  std::shared_ptr<const WordNet> wordnet;  // keeps the process-wide WordNet cache alive
+  std::string message;                     // why the recall is unavailable
+  int64_t corpus_words = 0;
+};
+
+std::shared_ptr<const GloveProblem> cached_problem(const std::shared_ptr<const Dataset>& data, const Glove::Params& p) {
+  static DerivedCache<GloveProblem> cache;
+  char key[200];
+  std::snprintf(key, sizeof key, "%d %d %d %.17g %.17g %d", p.min_count, p.max_vocab, p.window, p.x_max, p.alpha,
+                p.recall_probes);
+  return cache.get(data, key, [&]() -> std::shared_ptr<const GloveProblem> {
+    auto pr = std::make_shared<GloveProblem>();
+    const TextCorpus& corpus = *data->text;
+    VocabOptions vo;
+    vo.min_count = p.min_count;
+    vo.max_size = p.max_vocab;
+    auto vocab = std::make_shared<Vocabulary>(build_vocabulary(corpus, vo));
+    require_vocabulary(*vocab, 2, "glove", data->name, "two words to co-occur");
+    pr->vocab = vocab;
+    const EncodedCorpus text = encode(corpus, *vocab);
+    const Cooccurrence n = cooccurrence(text, vocab->size(), p.window, CoocWeight::InverseDistance);
+    auto entries = std::make_shared<GloveEntries>(glove_entries(n, p.x_max, p.alpha));
+    if (entries->size() == 0)
+      throw std::invalid_argument("glove: no two vocabulary words of '" + data->name + "' occur within window=" +
+                                  std::to_string(p.window) + "; try: a larger window or a lower min_count");
+    pr->entries = entries;
+    pr->corpus_words = corpus.size();
+    try {
+      pr->wordnet = load_wordnet();
+      pr->probes = std::make_shared<SynonymProbes>(synonym_probes(*vocab, *pr->wordnet, p.recall_probes));
+    } catch (const DataError& e) {
+      pr->probes = std::make_shared<SynonymProbes>();
+      pr->message = std::string("synonym recall unavailable: ") + e.what();
+    }
+    return pr;
+  });
+}
+
+}  // namespace
+
 struct Glove::State {
   Params p;
   uint64_t seed = 0;
   Rng rng;
   std::shared_ptr<const Dataset> data;
+  std::shared_ptr<const GloveProblem> problem;  // vocab, entries and probes alias into it
   std::shared_ptr<const Vocabulary> vocab;
   std::shared_ptr<const GloveEntries> entries;
   std::shared_ptr<const SynonymProbes> probes;
@@ -363,20 +415,10 @@ void Glove::reset(std::shared_ptr<const Dataset> data, const ParamValues& values
   st->seed = seed;
   st->rng.reseed(seed);
   st->data = data;
-  const TextCorpus& corpus = *data->text;
-
-  VocabOptions vo;
-  vo.min_count = p.min_count;
-  vo.max_size = p.max_vocab;
-  auto vocab = std::make_shared<Vocabulary>(build_vocabulary(corpus, vo));
-  require_vocabulary(*vocab, 2, "glove", data->name, "two words to co-occur");
+  st->problem = cached_problem(data, p);
+  const std::shared_ptr<const Vocabulary> vocab = st->problem->vocab;
+  const std::shared_ptr<const GloveEntries> entries = st->problem->entries;
   st->vocab = vocab;
-  const EncodedCorpus text = encode(corpus, *vocab);
-  const Cooccurrence n = cooccurrence(text, vocab->size(), p.window, CoocWeight::InverseDistance);
-  auto entries = std::make_shared<GloveEntries>(glove_entries(n, p.x_max, p.alpha));
-  if (entries->size() == 0)
-    throw std::invalid_argument("glove: no two vocabulary words of '" + data->name + "' occur within window=" +
-                                std::to_string(p.window) + "; try: a larger window or a lower min_count");
   st->entries = entries;
 
   // GloVe's start: uniform (-0.5, 0.5) / d for vectors, 0 for biases.
@@ -404,13 +446,8 @@ void Glove::reset(std::shared_ptr<const Dataset> data, const ParamValues& values
   if (m.words <= EmbeddingSnapshot::kScorePairMaxWords)
     for (int64_t i = 0; i < ne; ++i) st->score_entries.push_back(i);
 
-  try {
-    const std::shared_ptr<const WordNet> wn = load_wordnet();
-    st->probes = std::make_shared<SynonymProbes>(synonym_probes(*vocab, *wn, p.recall_probes));
-  } catch (const DataError& e) {
-    st->probes = std::make_shared<SynonymProbes>();
-    st->message = std::string("synonym recall unavailable: ") + e.what();
-  }
+  st->probes = st->problem->probes;
+  st->message = st->problem->message;
   if (p.solver == Solver::AdaGrad) st->shuffle_order();
 
   auto s = std::make_shared<GloveSnapshot>();
@@ -420,7 +457,7 @@ void Glove::reset(std::shared_ptr<const Dataset> data, const ParamValues& values
   s->epochs = st->epochs;
   s->synonym_probes = st->probes;
   s->score_target = "log N_vw";
-  s->epoch_words = corpus.size();
+  s->epoch_words = st->problem->corpus_words;
   s->solver = static_cast<int>(p.solver);
   s->x_max = p.x_max;
   s->alpha = p.alpha;
@@ -563,13 +600,7 @@ size_t Glove::state_bytes() const {
          (st.snap ? st.snap->byte_size() : 0);
 }
 
-std::string Glove::report(const Snapshot& last) const {
-  const auto* s = dynamic_cast<const EmbeddingSnapshot*>(&last);
-  if (!s) return {};
-  std::string out;
-  for (const std::string& line : neighbour_report(*s, 10)) out += line + "\n";
-  return out;
-}
+std::string Glove::report(const Snapshot& last) const { return embedding_report(last, 10); }
 
 const GloveModel& Glove::model() const { return st_->model; }
 const GloveEntries& Glove::entries() const {

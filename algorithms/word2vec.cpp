@@ -3,11 +3,13 @@
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
+#include "algorithms/text/derived_cache.h"
 #include "algorithms/text/wordnet.h"
 
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstring>
 #include <limits>
 #include <stdexcept>
@@ -161,6 +163,7 @@ struct Problem {
   std::unique_ptr<AliasTable> alias;
   std::shared_ptr<const SynonymProbes> probes;
   std::string recall_note;           // why the recall is n/a (no WordNet...)
+  std::shared_ptr<const WordNet> wordnet;  // keeps the process-wide WordNet cache alive while the problem lives
   std::vector<ScorePair> score_targets;  // small vocabularies: pairs with their PMI - log k
   int64_t epoch_words = 0;
   int chunks() const { return static_cast<int>(chunk_seg.size()) - 1; }
@@ -400,13 +403,43 @@ double sgns_pair_loss(const float* x, const float* y_pos, const std::vector<cons
 
 // ---------------------------------------------------------------- module
 
+namespace {
+
+// The problem of a corpus and of the parameters it depends on (min_count, sample, ns_exponent,
+// window, negative, batch_words, recall_probes): built once, shared by every restart that changes
+// only the training parameters (derived_cache.h).
+std::string problem_key(const Word2Vec::Params& p) {
+  char buf[200];
+  std::snprintf(buf, sizeof buf, "%d %.17g %.17g %d %d %d %d", p.min_count, p.sample, p.ns_exponent, p.window,
+                p.negative, p.batch_words, p.recall_probes);
+  return buf;
+}
+
+std::shared_ptr<const Problem> cached_problem(const std::shared_ptr<const Dataset>& data, const Word2Vec::Params& p) {
+  static DerivedCache<Problem> cache;
+  return cache.get(data, problem_key(p), [&]() -> std::shared_ptr<const Problem> {
+    std::shared_ptr<Problem> pr = build_problem(*data, p);
+    // The oracle's probe set (WordNet missing: the run trains, the recall is n/a and the message says why).
+    try {
+      pr->wordnet = load_wordnet();
+      pr->probes = std::make_shared<const SynonymProbes>(synonym_probes(*pr->vocab, *pr->wordnet, p.recall_probes));
+      if (pr->probes->size() == 0)
+        pr->recall_note = "no vocabulary word has a WordNet synonym in the vocabulary: synonym recall is n/a";
+    } catch (const DataError& e) {
+      pr->recall_note = std::string("synonym recall is n/a: ") + e.what();
+    }
+    return pr;
+  });
+}
+
+}  // namespace
+
 struct Word2Vec::State {
   Params p;
   uint64_t seed = 0;
   uint64_t base = 0;  // chunk seeds derive from it
   std::shared_ptr<const Dataset> data;
   std::shared_ptr<const Problem> prob;
-  std::shared_ptr<const WordNet> wordnet;  // keeps the process-wide WordNet cache alive across resets
   EmbeddingMatrix x, y;
   int iteration = 0, epoch = 0, chunk = 0;  // chunk: next chunk of the current epoch
   int64_t words_done = 0;
@@ -535,16 +568,7 @@ void Word2Vec::reset(std::shared_ptr<const Dataset> data, const ParamValues& val
   st->p = p;
   st->seed = seed;
   st->data = data;
-  std::shared_ptr<Problem> pr = build_problem(*data, p);
-  // The oracle's probe set (WordNet missing: the run trains, the recall is n/a and the message says why).
-  try {
-    st->wordnet = load_wordnet();
-    pr->probes = std::make_shared<const SynonymProbes>(synonym_probes(*pr->vocab, *st->wordnet, p.recall_probes));
-    if (pr->probes->size() == 0)
-      pr->recall_note = "no vocabulary word has a WordNet synonym in the vocabulary: synonym recall is n/a";
-  } catch (const DataError& e) {
-    pr->recall_note = std::string("synonym recall is n/a: ") + e.what();
-  }
+  const std::shared_ptr<const Problem> pr = cached_problem(data, p);
   st->prob = pr;
   st->message = pr->recall_note;
   Rng rng(seed);
@@ -659,13 +683,7 @@ size_t Word2Vec::state_bytes() const {
   return sizeof(State) + s.x.byte_size() + s.y.byte_size() + (s.snap ? s.snap->byte_size() : 0);
 }
 
-std::string Word2Vec::report(const Snapshot& last) const {
-  const auto* e = dynamic_cast<const EmbeddingSnapshot*>(&last);
-  std::string out;
-  if (!e) return out;
-  for (const std::string& line : neighbour_report(*e, 10)) out += line + "\n";
-  return out;
-}
+std::string Word2Vec::report(const Snapshot& last) const { return embedding_report(last, 10); }
 
 const EmbeddingMatrix& Word2Vec::input_vectors() const { return st_->x; }
 const EmbeddingMatrix& Word2Vec::output_vectors() const { return st_->y; }

@@ -364,6 +364,11 @@ bool App::run_script_line() {
         in >> n;
         if (!data_ || data_->rows() != n)
           fail("expected " + std::to_string(n) + " rows, found " + (data_ ? std::to_string(data_->rows()) : "no data"));
+      } else if (what == "dataset") {  // the loaded data's name (a text corpus has no rows)
+        std::string name;
+        std::getline(in >> std::ws, name);
+        if (!data_ || data_->name != name)
+          fail("expected dataset '" + name + "', found " + (data_ ? "'" + data_->name + "'" : std::string("no data")));
       } else if (what == "annotations") {  // pen strokes on screen
         size_t n = 0;
         in >> n;

@@ -1,11 +1,11 @@
 // bench_word2vec: SGNS on GCIDE beside gensim 4.2 (bench/run_word2vec.sh runs both).
 //
-//   bench_word2vec --out DIR [--threads 1,2] [--max-tokens N] [--epochs E]
+//   bench_word2vec --out DIR [--threads 1,2] [--seeds 1] [--max-tokens N] [--epochs E]
 //     writes DIR/gcide.txt, the corpus exactly as the text layer tokenises it
 //     (one document per line, words separated by one space), then trains
 //     word2vec (vector_size 100, window 5, negative 5, min_count 5, sample 1e-3,
-//     E = 1 epoch, seed 1) with workers = T for each T, and prints per T
-//       RESULT threads=T words=W train_s=S wall_s=S words_per_s=R recall=X vocab=V probes=P
+//     E = 1 epoch) with workers = T for each T and each seed S, and prints
+//       RESULT threads=T seed=S words=W train_s=S wall_s=S words_per_s=R recall=X vocab=V probes=P
 //     words = corpus words after min_count (before subsampling) per epoch times
 //     epochs; train_s = the module's own training time (words_per_s metric);
 //     wall_s = every step() call, copies and live recall included (the ratio's
@@ -31,6 +31,7 @@
 #include <fstream>
 #include <sstream>
 #include <string>
+#include <utility>
 #include <vector>
 
 using namespace cilab;
@@ -94,7 +95,7 @@ int recall_mode(const std::string& path, int64_t max_tokens) {
 }  // namespace
 
 int main(int argc, char** argv) {
-  std::string out, threads_s = "1,2", recall_path;
+  std::string out, threads_s = "1,2", seeds_s = "1", recall_path;
   int64_t max_tokens = 0;
   int epochs = 1;
   for (int i = 1; i < argc; ++i) {
@@ -108,11 +109,12 @@ int main(int argc, char** argv) {
     };
     if (a == "--out") out = next();
     else if (a == "--threads") threads_s = next();
+    else if (a == "--seeds") seeds_s = next();
     else if (a == "--max-tokens") max_tokens = std::atoll(next().c_str());
     else if (a == "--epochs") epochs = std::max(1, std::atoi(next().c_str()));
     else if (a == "--recall") recall_path = next();
     else {
-      std::fprintf(stderr, "bench_word2vec: unknown argument %s; usage: --out DIR [--threads 1,2] | --recall FILE\n",
+      std::fprintf(stderr, "bench_word2vec: unknown argument %s; usage: --out DIR [--threads 1,2] [--seeds 1,2] | --recall FILE\n",
                    a.c_str());
       return 2;
     }
@@ -128,14 +130,17 @@ int main(int argc, char** argv) {
     std::printf("CORPUS docs=%d tokens=%lld path=%s/gcide.txt\n", corpus->docs(), static_cast<long long>(corpus->size()),
                 out.c_str());
     const auto data = text_dataset(corpus, "gcide", "gcide");
-    for (int t : parse_threads(threads_s)) {
+    std::vector<std::pair<int, int>> runs;  // (threads, seed)
+    for (int t : parse_threads(threads_s))
+      for (int seed : parse_threads(seeds_s)) runs.emplace_back(t, seed);
+    for (const auto& [t, seed] : runs) {
       set_max_threads(t);
       Word2Vec m;
       ParamValues v = default_values(m.params());
       v["workers"] = t;
       v["epochs"] = epochs;
       v["min_count"] = kMinCount;
-      m.reset(data, v, 1);
+      m.reset(data, v, static_cast<uint64_t>(seed));
       const auto t0 = std::chrono::steady_clock::now();
       double train_s = 0;
       while (!is_terminal(m.status())) {
@@ -146,9 +151,11 @@ int main(int argc, char** argv) {
       const double wall_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
       const auto s = m.word2vec_snapshot();
       const double words = static_cast<double>(s->epoch_words) * epochs;
-      std::printf("RESULT threads=%d words=%.0f train_s=%.3f wall_s=%.3f words_per_s=%.0f recall=%.4f vocab=%d probes=%d\n",
-                  t, words, train_s, wall_s, words / wall_s, s->metrics[Word2Vec::kMetricRecall], s->vocab->size(),
-                  s->synonym_probes ? s->synonym_probes->size() : 0);
+      std::printf(
+          "RESULT threads=%d seed=%d words=%.0f train_s=%.3f wall_s=%.3f words_per_s=%.0f recall=%.4f vocab=%d "
+          "probes=%d\n",
+          t, seed, words, train_s, wall_s, words / wall_s, s->metrics[Word2Vec::kMetricRecall], s->vocab->size(),
+          s->synonym_probes ? s->synonym_probes->size() : 0);
       std::fflush(stdout);
     }
   } catch (const std::exception& e) {

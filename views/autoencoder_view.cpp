@@ -7,6 +7,7 @@
 #include "views/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/scatter_projection.h"
+#include "views/tab_bar.h"
 #include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
@@ -185,24 +186,11 @@ void AutoencoderView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   const float side_w = std::max(ImGui::GetFontSize() * 16, avail.x * (s.linear ? 0.36f : 0.32f));
   const float main_w = std::max(ImGui::GetFontSize() * 12, avail.x - side_w - ImGui::GetStyle().ItemSpacing.x);
   ImGui::BeginGroup();
-  int wanted = -1;
-  for (int t = 0; t < 3; ++t)
-    if (key_presses(ctx, '1' + t) > 0) wanted = t;
-  if (ImGui::BeginTabBar("##ae_tabs")) {
-    const char* names[] = {"Latent", "Reconstructions", "Weights"};
-    const char* tips[] = {"The codes z coloured by class, beside PCA's scores at the same m (key 1)",
-                          "Rows and their reconstructions (images: original / noisy input / reconstruction) (key 2)",
-                          "Linear model: V's columns against PCA's eigenvectors (key 3)"};
-    for (int t = 0; t < 3; ++t) {
-      const bool open = ImGui::BeginTabItem(names[t], nullptr, t == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      tooltip_text(tips[t]);
-      if (open) {
-        tab_ = static_cast<Tab>(t);
-        ImGui::EndTabItem();
-      }
-    }
-    ImGui::EndTabBar();
-  }
+  const TabItem tabs[] = {
+      {"Latent", "The codes z coloured by class, beside PCA's scores at the same m"},
+      {"Reconstructions", "Rows and their reconstructions (images: original / noisy input / reconstruction)"},
+      {"Weights", "Linear model: V's columns against PCA's eigenvectors"}};
+  tab_ = static_cast<Tab>(tab_bar_with_keys("##ae_tabs", ctx, tabs, 3, static_cast<int>(tab_)));
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
   if (!pictures_) {

@@ -8,6 +8,7 @@
 #include "algorithms/core/parallel.h"
 #include "views/plot/plot.h"
 #include "views/readout.h"
+#include "views/tab_bar.h"
 #include "views/theme.h"
 #include "views/view_registry.h"
 
@@ -247,23 +248,9 @@ void CompletionView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
   update_estimate(s, ctx);
   draw_header(s, ctx, out);
 
-  int wanted = -1;
-  for (int t = 0; t < kNumTabs; ++t)
-    if (key_presses(ctx, '1' + t) > 0) wanted = t;
-  if (wanted >= 0) tab_ = static_cast<Tab>(wanted);
-  if (ImGui::BeginTabBar("##completion_tabs")) {
-    for (int t = 0; t < kNumTabs; ++t) {
-      const bool open = ImGui::BeginTabItem(kTabNames[t], nullptr, t == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      char tip[200];
-      std::snprintf(tip, sizeof tip, "%s (key %d)", kTabHelp[t], t + 1);
-      tooltip_text(tip);
-      if (open) {
-        if (wanted < 0) tab_ = static_cast<Tab>(t);
-        ImGui::EndTabItem();
-      }
-    }
-    ImGui::EndTabBar();
-  }
+  TabItem tabs[kNumTabs];
+  for (int t = 0; t < kNumTabs; ++t) tabs[t] = {kTabNames[t], kTabHelp[t]};
+  tab_ = static_cast<Tab>(tab_bar_with_keys("##completion_tabs", ctx, tabs, kNumTabs, static_cast<int>(tab_)));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Less the spacing the tab's last line and the group end take: nothing clipped at the bottom.
   const ImVec2 size(avail.x, std::max(min_plot_height(true) + ImGui::GetTextLineHeightWithSpacing() * 2,

@@ -4,6 +4,7 @@
 #include "algorithms/completion.h"
 #include "algorithms/core/observed_matrix.h"
 #include "views/class_key.h"
+#include "views/curves.h"
 #include "views/plot/plot.h"
 #include "views/readout.h"
 #include "views/theme.h"
@@ -15,21 +16,6 @@
 
 namespace cilab {
 namespace {
-
-constexpr size_t kMaxCurvePoints = 4000;  // iterations drawn per curve (strided beyond)
-
-ImU32 series_colour(int i) { return plot::GetColormapColor(i, plot::Colormap::Categorical); }
-
-// A vertical guide at x over the whole plot (not fitted, not in the legend).
-void vertical_guide(const char* id, double x, ImU32 colour) {
-  plot::Spec sp;
-  sp.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-  if (plot::BeginItem(id, sp)) {
-    const plot::Limits lim = plot::GetPlotLimits();
-    plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(x, lim.y_min), plot::PlotToPixels(x, lim.y_max), colour, 1.5f);
-    plot::EndItem();
-  }
-}
 
 // A horizontal guide at y over the whole plot width (in the legend as `label`).
 void horizontal_guide(const char* label, double y, ImU32 colour) {
@@ -93,12 +79,12 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
     plot::SetupAxesLimits(0.3, std::max<double>(static_cast<double>(shown), svt ? 1.0 : s.k + 1.0) + 0.7,
                           log_spectrum ? y_lo / 1.6 : 0.0, log_spectrum ? y_hi * 1.6 : y_hi * 1.1, plot::Cond::Always);
     plot::Spec bars;
-    bars.color = series_colour(0);
+    bars.color = plot::GetColormapColor(0);
     plot::PlotBars(svt ? "sigma_i(B)" : "sigma_i(A)", iterate.data(),
                    static_cast<int>(iterate.size()), 0.7, 1.0, bars);
     if (!before.empty()) {
       plot::Spec ln;
-      ln.color = series_colour(1);
+      ln.color = plot::GetColormapColor(1);
       ln.marker = plot::Marker::Circle;
       ln.marker_size = 2.5f;
       plot::PlotLine(svt ? "sigma_i(Y)" : "sigma_i before [.]_k", before.data(),
@@ -109,7 +95,7 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
       std::snprintf(label, sizeof label, "tau = %.4g", s.tau);
       horizontal_guide(label, s.tau, colors().accent);
     } else {
-      vertical_guide("##k_line", s.k + 0.5, colors().accent);
+      plot::PlotGuideX("##k_line", s.k + 0.5, colors().accent, 1.5f);
       const plot::Limits lim = plot::GetPlotLimits();
       char label[32];
       std::snprintf(label, sizeof label, "k = %d", s.k);
@@ -148,7 +134,7 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
     plot::SetupLegend(plot::Location::NorthEast);
     plot::SetupAxes("tau", "rank", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     plot::Spec st;
-    st.color = series_colour(2);
+    st.color = plot::GetColormapColor(2);
     st.line_weight = 2.0f;
     plot::PlotLine("rank(shrink_tau)", taus.data(), ranks.data(), static_cast<int>(taus.size()), st);
     const double r_now = rank_above(before, s.tau);
@@ -159,7 +145,7 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
     char label[64];
     std::snprintf(label, sizeof label, "tau = %.4g: rank %d", s.tau, static_cast<int>(r_now));
     plot::PlotScatter(label, &s.tau, &r_now, 1, cur);
-    vertical_guide("##tau_now", s.tau, colors().accent);
+    plot::PlotGuideX("##tau_now", s.tau, colors().accent, 1.5f);
     plot::EndPlot();
   }
   if (monotone)
@@ -176,13 +162,9 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
   const float h = std::max(min_plot_height(), size.y - 2 * line);  // title, plot, a caption
   const std::vector<std::vector<double>> none;
   const std::vector<std::vector<double>>& hist = ctx.metric_history ? *ctx.metric_history : none;
-  const size_t stride = std::max<size_t>(1, hist.size() / kMaxCurvePoints);
-  std::vector<double> it, train, test;
-  for (size_t t = 0; t < hist.size(); t += stride) {
-    it.push_back(static_cast<double>(t));
-    train.push_back(hist[t][Completion::kMetricTrainRmse]);
-    test.push_back(hist[t][Completion::kMetricTestRmse]);
-  }
+  std::vector<double> train_it, train, test_it, test;
+  history_series(hist, Completion::kMetricTrainRmse, train_it, train);
+  history_series(hist, Completion::kMetricTestRmse, test_it, test);
   const int current = s.iteration;
 
   ImGui::BeginGroup();
@@ -194,14 +176,14 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
     plot::SetupLegend(plot::Location::NorthEast);
     plot::SetupAxes("iteration", "RMSE", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     plot::Spec a;
-    a.color = series_colour(0);
+    a.color = plot::GetColormapColor(0);
     a.line_weight = 2.0f;
-    plot::PlotLine("train_rmse", it.data(), train.data(), static_cast<int>(it.size()), a);
+    plot::PlotLine("train_rmse", train_it.data(), train.data(), static_cast<int>(train.size()), a);
     plot::Spec b;
-    b.color = series_colour(1);
+    b.color = plot::GetColormapColor(1);
     b.line_weight = 2.0f;
-    plot::PlotLine("test_rmse (held out)", it.data(), test.data(), static_cast<int>(it.size()), b);
-    vertical_guide("##now", current, colors().guide);
+    plot::PlotLine("test_rmse (held out)", test_it.data(), test.data(), static_cast<int>(test.size()), b);
+    plot::PlotGuideX("##now", current, colors().guide, 1.5f);
     plot::EndPlot();
   }
   ImGui::Text("train %s, held out %s", readout_number(s.metrics[Completion::kMetricTrainRmse]).c_str(),
@@ -214,6 +196,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
   const bool svd = is_method(s, Completion::Method::SvdImpute);
   const int metric = svd ? Completion::kMetricObservedLoss : Completion::kMetricObjective;
   std::vector<double> ox, oy;
+  const size_t stride = std::max<size_t>(1, hist.size() / kMaxCurvePoints);
   for (size_t t = 0; t < hist.size(); t += stride) {
     if (als && t > 0 && stride == 1) {  // l after the V-sweep, between two objectives
       const double half = hist[t][Completion::kMetricHalfObjective];
@@ -242,7 +225,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
     plot::SetupAxes("iteration", svd ? "observed loss" : "objective", plot::AxisFlags_AutoFit,
                     plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
     plot::Spec o;
-    o.color = series_colour(2);
+    o.color = plot::GetColormapColor(2);
     o.line_weight = 2.0f;
     if (als) {  // a point per half-step
       o.marker = plot::Marker::Circle;
@@ -259,7 +242,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
       plot::PlotScatter("oracle violated", oracle_.bad_x.data(), oracle_.bad_y.data(),
                         static_cast<int>(oracle_.bad_x.size()), bad);
     }
-    vertical_guide("##now", current, colors().guide);
+    plot::PlotGuideX("##now", current, colors().guide, 1.5f);
     plot::EndPlot();
   }
   // The caption: the violation (the header keeps the full oracle line).

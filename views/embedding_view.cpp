@@ -8,6 +8,7 @@
 #include "algorithms/text/embedding.h"
 #include "algorithms/word2vec.h"
 #include "views/readout.h"
+#include "views/tab_bar.h"
 #include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
@@ -253,28 +254,16 @@ void EmbeddingView::draw(const Snapshot& snap, const ViewContext& ctx, std::vect
   update_pictures(s, ctx);
   draw_header(s, ctx);
 
-  int wanted = -1;
-  for (int t = 0; t < kNumTabs; ++t)
-    if (key_presses(ctx, '1' + t) > 0) wanted = t;
-  if (wanted >= 0) tab_ = static_cast<Tab>(wanted);
-  if (wanted == static_cast<int>(Tab::Neighbours)) focus_probes_ = true;
-  if (ImGui::BeginTabBar("##embedding_tabs")) {
-    for (int t = 0; t < kNumTabs; ++t) {
-      const bool model = t == static_cast<int>(Tab::Model);
-      const char* name = model && is_glove(s) ? kGloveModelTab : kTabNames[t];
-      char label[96];
-      std::snprintf(label, sizeof label, "%s##emb_tab%d", name, t);
-      const bool open = ImGui::BeginTabItem(label, nullptr, t == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      char tip[300];
-      std::snprintf(tip, sizeof tip, "%s (key %d)", model && is_glove(s) ? kGloveModelHelp : kTabHelp[t], t + 1);
-      tooltip_text(tip);
-      if (open) {
-        if (wanted < 0) tab_ = static_cast<Tab>(t);
-        ImGui::EndTabItem();
-      }
-    }
-    ImGui::EndTabBar();
+  char labels[kNumTabs][96];
+  TabItem tabs[kNumTabs];
+  for (int t = 0; t < kNumTabs; ++t) {
+    const bool model = t == static_cast<int>(Tab::Model) && is_glove(s);
+    std::snprintf(labels[t], sizeof labels[t], "%s##emb_tab%d", model ? kGloveModelTab : kTabNames[t], t);
+    tabs[t] = {labels[t], model ? kGloveModelHelp : kTabHelp[t]};
   }
+  bool by_key = false;
+  tab_ = static_cast<Tab>(tab_bar_with_keys("##embedding_tabs", ctx, tabs, kNumTabs, static_cast<int>(tab_), &by_key));
+  if (by_key && tab_ == Tab::Neighbours) focus_probes_ = true;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(min_plot_height(true) + ImGui::GetTextLineHeightWithSpacing() * 2,
                                       avail.y - 2 * ImGui::GetStyle().ItemSpacing.y));

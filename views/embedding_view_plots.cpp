@@ -6,6 +6,7 @@
 #include "algorithms/glove.h"
 #include "algorithms/text/embedding.h"
 #include "algorithms/word2vec.h"
+#include "views/curves.h"
 #include "views/plot/plot.h"
 #include "views/readout.h"
 #include "views/theme.h"
@@ -18,21 +19,6 @@
 
 namespace cilab {
 namespace {
-
-constexpr size_t kMaxCurvePoints = 4000;  // iterations drawn per curve (strided beyond)
-
-ImU32 series_colour(int i) { return plot::GetColormapColor(i, plot::Colormap::Categorical); }
-
-// A vertical guide at x over the whole plot (not fitted, not in the legend).
-void vertical_guide(const char* id, double x, ImU32 colour) {
-  plot::Spec sp;
-  sp.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-  if (plot::BeginItem(id, sp)) {
-    const plot::Limits lim = plot::GetPlotLimits();
-    plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(x, lim.y_min), plot::PlotToPixels(x, lim.y_max), colour, 1.5f);
-    plot::EndItem();
-  }
-}
 
 // The identity line y = x over the plot's visible range (in the legend as `label`).
 void identity_line(const char* label, ImU32 colour) {
@@ -52,19 +38,6 @@ void identity_line(const char* label, ImU32 colour) {
 void plot_note(const char* text) {
   const plot::Limits lim = plot::GetPlotLimits();
   plot::PlotText(text, 0.5 * (lim.x_min + lim.x_max), 0.5 * (lim.y_min + lim.y_max), ImVec2(0, 0), colors().text_dim);
-}
-
-// One metric of the history as a curve (NaN rows skipped), strided to kMaxCurvePoints.
-void history_series(const std::vector<std::vector<double>>& hist, size_t metric, std::vector<double>& x,
-                    std::vector<double>& y) {
-  x.clear();
-  y.clear();
-  const size_t stride = std::max<size_t>(1, hist.size() / kMaxCurvePoints);
-  for (size_t t = 0; t < hist.size(); t += stride) {
-    if (metric >= hist[t].size() || !std::isfinite(hist[t][metric])) continue;
-    x.push_back(static_cast<double>(t));
-    y.push_back(hist[t][metric]);
-  }
 }
 
 }  // namespace
@@ -93,10 +66,10 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     plot::SetupAxes("iteration (chunk)", "loss", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     history_series(hist, 0, x, y);
     plot::Spec a;
-    a.color = series_colour(0);
+    a.color = plot::GetColormapColor(0);
     a.line_weight = 2.0f;
     plot::PlotLine("loss", x.data(), y.data(), static_cast<int>(x.size()), a);
-    vertical_guide("##now", s.iteration, colors().guide);
+    plot::PlotGuideX("##now", s.iteration, colors().guide, 1.5f);
     if (x.empty()) plot_note("step to see the loss");
     plot::EndPlot();
   }
@@ -118,16 +91,16 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
       plot::SetupAxes("iteration (chunk)", "mean sigma(<x_w, y_v>)", plot::AxisFlags_AutoFit, 0);
       plot::SetupAxesLimits(0, 1, 0, 1, plot::Cond::Once);
       plot::Spec p;
-      p.color = series_colour(1);
+      p.color = plot::GetColormapColor(1);
       p.line_weight = 2.0f;
       history_series(hist, Word2Vec::kMetricSigmaPositive, x, y);
       plot::PlotLine("positive pairs", x.data(), y.data(), static_cast<int>(x.size()), p);
       plot::Spec n;
-      n.color = series_colour(3);
+      n.color = plot::GetColormapColor(3);
       n.line_weight = 2.0f;
       history_series(hist, Word2Vec::kMetricSigmaNegative, x, y);
       plot::PlotLine("negative pairs", x.data(), y.data(), static_cast<int>(x.size()), n);
-      vertical_guide("##now", s.iteration, colors().guide);
+      plot::PlotGuideX("##now", s.iteration, colors().guide, 1.5f);
       plot::EndPlot();
     }
     const auto metric = [&](size_t m) { return readout_number(m < s.metrics.size() ? s.metrics[m] : NAN, "%.3f"); };
@@ -152,7 +125,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     if (std::isfinite(s.live_recall)) top = std::max(top, s.live_recall);
     plot::SetupAxesLimits(0, last + 0.5, 0, std::min(1.0, top * 1.2), plot::Cond::Always);
     plot::Spec r;
-    r.color = series_colour(2);
+    r.color = plot::GetColormapColor(2);
     r.line_weight = 2.0f;
     r.marker = plot::Marker::Circle;
     r.marker_size = 4.0f;
@@ -197,7 +170,7 @@ void EmbeddingView::draw_map(const EmbeddingSnapshot& s, ImVec2 size) {
       (m.is_probe[i] ? py : ny).push_back(m.map.y[i]);
     }
     plot::Spec ns;
-    ns.color = series_colour(0);
+    ns.color = plot::GetColormapColor(0);
     ns.marker_size = 3.5f;
     plot::PlotScatter(map_buf_[0] ? "typed words" : "neighbours", nx.data(), ny.data(), static_cast<int>(nx.size()),
                       ns);
@@ -236,7 +209,7 @@ void EmbeddingView::draw_score_scatter(const EmbeddingSnapshot& s, const char* i
     plot::SetupAxes(x_label, "learned score", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     if (!sc.target.empty()) {
       plot::Spec p;
-      p.color = series_colour(0);
+      p.color = plot::GetColormapColor(0);
       p.marker_size = 2.5f;
       p.fill_alpha = 0.7f;
       char label[64];
@@ -275,11 +248,11 @@ void EmbeddingView::draw_word2vec_model(const EmbeddingSnapshot& s, ImVec2 size)
     if (s.noise_q && s.unigram_p) {
       const RankCurves c = rank_curves(*s.noise_q, *s.unigram_p);
       plot::Spec p;
-      p.color = series_colour(0);
+      p.color = plot::GetColormapColor(0);
       p.line_weight = 2.0f;
       plot::PlotLine("unigram p(w)", c.rank.data(), c.p.data(), static_cast<int>(c.rank.size()), p);
       plot::Spec q;
-      q.color = series_colour(1);
+      q.color = plot::GetColormapColor(1);
       q.line_weight = 2.0f;
       char label[64];
       std::snprintf(label, sizeof label, "q_alpha(w), ns_exponent = %.3g", s.ns_exponent);
@@ -331,10 +304,10 @@ void EmbeddingView::draw_glove_model(const EmbeddingSnapshot& s, ImVec2 size) {
     std::vector<double> n, f;
     glove_weight_curve(g.x_max, g.alpha, 0.1, n_max, 200, n, f);
     plot::Spec c;
-    c.color = series_colour(0);
+    c.color = plot::GetColormapColor(0);
     c.line_weight = 2.0f;
     plot::PlotLine("f(N) = min(1, (N/x_max)^alpha)", n.data(), f.data(), static_cast<int>(n.size()), c);
-    vertical_guide("##xmax", g.x_max, colors().accent);
+    plot::PlotGuideX("##xmax", g.x_max, colors().accent, 1.5f);
     plot::PlotText("x_max", g.x_max, 0.5, ImVec2(ImGui::GetFontSize() * 1.6f, 0), colors().accent);
     plot::EndPlot();
   }
@@ -354,11 +327,11 @@ void EmbeddingView::draw_glove_model(const EmbeddingSnapshot& s, ImVec2 size) {
       for (const GloveSnapshot::ResidualPoint& r : *g.residuals) {
         x.push_back(r.log_count);
         y.push_back(r.residual);
-        col.push_back(with_alpha(series_colour(0), 60 + static_cast<int>(195 * std::clamp(r.weight, 0.0f, 1.0f))));
+        col.push_back(with_alpha(plot::GetColormapColor(0), 60 + static_cast<int>(195 * std::clamp(r.weight, 0.0f, 1.0f))));
       }
       plot::Spec p;
       p.colors = col.data();
-      p.color = series_colour(0);
+      p.color = plot::GetColormapColor(0);
       p.marker_size = 2.0f;
       char label[64];
       std::snprintf(label, sizeof label, "entries (sample of %zu)", x.size());

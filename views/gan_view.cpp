@@ -5,6 +5,7 @@
 
 #include "algorithms/core/parallel.h"
 #include "views/diverged_banner.h"
+#include "views/tab_bar.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
 
@@ -164,40 +165,32 @@ void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   tabs.push_back(Tab::Curves);
   tabs.push_back(Tab::Optimal);
   if (std::find(tabs.begin(), tabs.end(), tab_) == tabs.end()) tab_ = tabs[0];
-  int wanted = -1;
-  for (size_t t = 0; t < tabs.size(); ++t)
-    if (key_presses(ctx, '1' + static_cast<int>(t)) > 0) wanted = static_cast<int>(t);
+  const int n_tabs = static_cast<int>(tabs.size());
+  const int wanted = tab_key_pressed(ctx, n_tabs);
   if (wanted >= 0) tab_ = tabs[static_cast<size_t>(wanted)];
   update_pictures(s, ctx);
 
-  if (ImGui::BeginTabBar("##gan_tabs")) {
-    for (size_t t = 0; t < tabs.size(); ++t) {
-      const Tab tab = tabs[t];
-      const char* name = tab == Tab::Plane    ? "Plane"
-                         : tab == Tab::Images ? "Images"
-                         : tab == Tab::Curves ? "Curves"
-                                              : "Optimal discriminator (1-D)";
-      char tip[240];
-      std::snprintf(
-          tip, sizeof tip, "%s (key %d)",
-          tab == Tab::Plane    ? "Real and generated samples over the discriminator's output, the "
-                                 "generator's warped z "
-                                 "grid, the G step's arrows, the modes; the model diagram"
-          : tab == Tab::Images ? "G of fixed noise beside real images, and the curves"
-          : tab == Tab::Curves
-              ? "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"
-              : "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move",
-          static_cast<int>(t) + 1);
-      const bool open = ImGui::BeginTabItem(
-          name, nullptr, static_cast<int>(t) == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      tooltip_text(tip);
-      if (open) {
-        if (wanted < 0) tab_ = tab;
-        ImGui::EndTabItem();
-      }
+  std::vector<TabItem> items;
+  int current = 0;
+  for (int t = 0; t < n_tabs; ++t) {
+    const Tab tab = tabs[static_cast<size_t>(t)];
+    if (tab == tab_) current = t;
+    switch (tab) {
+      case Tab::Plane:
+        items.push_back({"Plane", "Real and generated samples over the discriminator's output, the generator's warped z "
+                                  "grid, the G step's arrows, the modes; the model diagram"});
+        break;
+      case Tab::Images: items.push_back({"Images", "G of fixed noise beside real images, and the curves"}); break;
+      case Tab::Curves:
+        items.push_back({"Curves", "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"});
+        break;
+      case Tab::Optimal:
+        items.push_back(
+            {"Optimal discriminator (1-D)", "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move"});
+        break;
     }
-    ImGui::EndTabBar();
   }
+  tab_ = tabs[static_cast<size_t>(tab_bar("##gan_tabs", items.data(), n_tabs, current, wanted))];
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(min_plot_height(), avail.y));
   switch (tab_) {

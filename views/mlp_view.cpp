@@ -7,6 +7,7 @@
 #include "views/plot/plot.h"
 #include "views/point_edit.h"
 #include "views/scatter_projection.h"
+#include "views/tab_bar.h"
 #include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
@@ -161,25 +162,12 @@ void MlpView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   ImGui::BeginGroup();
   // Keys 1-4 choose a tab (the lecturer's remote has no mouse).
   const bool images = s.problem->image_h > 0;
-  int wanted = -1;
-  for (int t = 0; t < (images ? 4 : 3); ++t)
-    if (key_presses(ctx, '1' + t) > 0) wanted = t;
-  if (ImGui::BeginTabBar("##mlp_tabs")) {
-    const char* names[] = {"Model", "Neurons", "Network", images ? "Errors" : nullptr};
-    const char* tips[] = {"The model's output over the data: decision regions, fitted curve or confusion matrix (key 1)",
-                          "What each hidden neuron computes (key 2)", "The network drawn as a graph of weights (key 3)",
-                          "Misclassified test images (key 4)"};
-    for (int t = 0; t < 4; ++t) {
-      if (!names[t]) continue;
-      const bool open = ImGui::BeginTabItem(names[t], nullptr, t == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      tooltip_text(tips[t]);
-      if (open) {
-        tab_ = static_cast<Tab>(t);
-        ImGui::EndTabItem();
-      }
-    }
-    ImGui::EndTabBar();
-  }
+  const TabItem tabs[] = {
+      {"Model", "The model's output over the data: decision regions, fitted curve or confusion matrix"},
+      {"Neurons", "What each hidden neuron computes"},
+      {"Network", "The network drawn as a graph of weights"},
+      {"Errors", "Misclassified test images"}};
+  tab_ = static_cast<Tab>(tab_bar_with_keys("##mlp_tabs", ctx, tabs, images ? 4 : 3, static_cast<int>(tab_)));
   if (tab_ == Tab::Errors && !images) tab_ = Tab::Model;
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);  // captions wrap inside the column

@@ -453,14 +453,7 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
         }
       }
       // Current iteration.
-      plot::Spec now;
-      now.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-      if (plot::BeginItem("##now", now)) {
-        plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(last_t, lim.y_min),
-                                         plot::PlotToPixels(last_t, lim.y_max), colors().guide,
-                                         1.0f);
-        plot::EndItem();
-      }
+      plot::PlotGuideX("##now", last_t, colors().guide);
       plot::EndPlot();
     }
     ImGui::EndGroup();

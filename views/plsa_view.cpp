@@ -4,7 +4,9 @@
 
 #include "algorithms/core/parallel.h"
 #include "algorithms/plsa.h"
+#include "views/curves.h"
 #include "views/readout.h"
+#include "views/tab_bar.h"
 #include "views/theme.h"
 #include "views/ui.h"
 #include "views/view_registry.h"
@@ -42,10 +44,6 @@ const char* const kTabHelp[] = {
     "U = [p(w|z)] on the top terms and V = [p(z|d)] on a sample of the documents, as heatmaps",
     "Categories against topics (confusion matrix, normalised per row)"};
 
-constexpr size_t kMaxCurvePoints = 4000;  // iterations drawn per curve (strided beyond)
-
-ImU32 series_colour(int i) { return plot::GetColormapColor(i, plot::Colormap::Categorical); }
-
 ImVec4 oracle_colour(PlsaOracle::State st) {
   switch (st) {
     case PlsaOracle::State::Holds: return colour_vec(colors().good);
@@ -60,17 +58,6 @@ const char* oracle_word(PlsaOracle::State st) {
     case PlsaOracle::State::Broken: return "BROKEN";
     case PlsaOracle::State::Pending: return "pending";
     default: return "n/a";
-  }
-}
-
-// A vertical guide at x over the whole plot (not fitted, not in the legend).
-void vertical_guide(const char* id, double x, ImU32 colour) {
-  plot::Spec sp;
-  sp.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-  if (plot::BeginItem(id, sp)) {
-    const plot::Limits lim = plot::GetPlotLimits();
-    plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(x, lim.y_min), plot::PlotToPixels(x, lim.y_max), colour, 1.5f);
-    plot::EndItem();
   }
 }
 
@@ -230,23 +217,9 @@ void PlsaView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vi
   hover_lines_.clear();
   draw_header(s, ctx, out);
 
-  int wanted = -1;
-  for (int t = 0; t < kNumTabs; ++t)
-    if (key_presses(ctx, '1' + t) > 0) wanted = t;
-  if (wanted >= 0) tab_ = static_cast<Tab>(wanted);
-  if (ImGui::BeginTabBar("##plsa_tabs")) {
-    for (int t = 0; t < kNumTabs; ++t) {
-      const bool open = ImGui::BeginTabItem(kTabNames[t], nullptr, t == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      char tip[200];
-      std::snprintf(tip, sizeof tip, "%s (key %d)", kTabHelp[t], t + 1);
-      tooltip_text(tip);
-      if (open) {
-        if (wanted < 0) tab_ = static_cast<Tab>(t);
-        ImGui::EndTabItem();
-      }
-    }
-    ImGui::EndTabBar();
-  }
+  TabItem tabs[kNumTabs];
+  for (int t = 0; t < kNumTabs; ++t) tabs[t] = {kTabNames[t], kTabHelp[t]};
+  tab_ = static_cast<Tab>(tab_bar_with_keys("##plsa_tabs", ctx, tabs, kNumTabs, static_cast<int>(tab_)));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(min_plot_height(true) + ImGui::GetTextLineHeightWithSpacing() * 2,
                                       avail.y - 2 * ImGui::GetStyle().ItemSpacing.y));
@@ -266,14 +239,10 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
   const float h = std::max(min_plot_height(), size.y - 2 * line);
   const std::vector<std::vector<double>> none;
   const std::vector<std::vector<double>>& hist = ctx.metric_history ? *ctx.metric_history : none;
-  const size_t stride = std::max<size_t>(1, hist.size() / kMaxCurvePoints);
-  std::vector<double> it, ll, perp, test;
-  for (size_t t = 0; t < hist.size(); t += stride) {
-    it.push_back(static_cast<double>(t));
-    ll.push_back(hist[t][Plsa::kMetricLogLikelihood]);
-    perp.push_back(hist[t][Plsa::kMetricPerplexity]);
-    test.push_back(hist[t][Plsa::kMetricTestPerplexity]);
-  }
+  std::vector<double> it, ll, perp_it, perp, test_it, test;
+  history_series(hist, Plsa::kMetricLogLikelihood, it, ll);
+  history_series(hist, Plsa::kMetricPerplexity, perp_it, perp);
+  history_series(hist, Plsa::kMetricTestPerplexity, test_it, test);
   std::vector<double> hx, hy;  // E-step half points
   for (const auto& [t, v] : e_step_ll_) {
     hx.push_back(t - 0.5);
@@ -291,7 +260,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
     plot::SetupLegend(plot::Location::SouthEast);
     plot::SetupAxes("iteration", "log-likelihood l", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
     plot::Spec a;
-    a.color = series_colour(0);
+    a.color = plot::GetColormapColor(0);
     a.line_weight = 2.0f;
     if (it.size() < 60) {
       a.marker = plot::Marker::Circle;
@@ -300,12 +269,12 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
     plot::PlotLine("l after the M-step", it.data(), ll.data(), static_cast<int>(it.size()), a);
     if (plsa && !hx.empty()) {
       plot::Spec e;
-      e.color = series_colour(3);
+      e.color = plot::GetColormapColor(3);
       e.marker = plot::Marker::Diamond;
       e.marker_size = 4.5f;
       plot::PlotScatter("after the E-step (l unchanged)", hx.data(), hy.data(), static_cast<int>(hx.size()), e);
     }
-    vertical_guide("##now", s.iteration + 0.5 * s.phase, colors().guide);
+    plot::PlotGuideX("##now", s.iteration + 0.5 * s.phase, colors().guide, 1.5f);
     plot::EndPlot();
   }
   ImGui::Text("l = %s, saturated bound %s", readout_number(s.metrics[Plsa::kMetricLogLikelihood], "%.6g").c_str(),
@@ -328,14 +297,14 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
     plot::SetupAxes("iteration", "perplexity", plot::AxisFlags_AutoFit,
                     plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
     plot::Spec a;
-    a.color = series_colour(1);
+    a.color = plot::GetColormapColor(1);
     a.line_weight = 2.0f;
-    plot::PlotLine("perplexity (training)", it.data(), perp.data(), static_cast<int>(it.size()), a);
+    plot::PlotLine("perplexity (training)", perp_it.data(), perp.data(), static_cast<int>(perp.size()), a);
     plot::Spec b;
-    b.color = series_colour(2);
+    b.color = plot::GetColormapColor(2);
     b.line_weight = 2.0f;
-    plot::PlotLine("test_perplexity (held out)", it.data(), test.data(), static_cast<int>(it.size()), b);
-    vertical_guide("##now", s.iteration + 0.5 * s.phase, colors().guide);
+    plot::PlotLine("test_perplexity (held out)", test_it.data(), test.data(), static_cast<int>(test.size()), b);
+    plot::PlotGuideX("##now", s.iteration + 0.5 * s.phase, colors().guide, 1.5f);
     plot::EndPlot();
   }
   ImGui::Text("training %s, held out %s", readout_number(s.metrics[Plsa::kMetricPerplexity], "%.5g").c_str(),

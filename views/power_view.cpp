@@ -480,15 +480,7 @@ void PowerView::draw_plots(const PowerSnapshot& s, const ViewContext& ctx, ImVec
       std::snprintf(label, sizeof label, "%s##pred%zu", "predicted tan theta_0 |l2/l1|^t", c);
       plot::PlotLine(label, px.data(), py.data(), static_cast<int>(px.size()), ps);
     }
-    plot::Spec cur;
-    cur.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-    if (plot::BeginItem("##now", cur)) {
-      const plot::Limits lim = plot::GetPlotLimits();
-      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(s.iteration, lim.y_min),
-                                       plot::PlotToPixels(s.iteration, lim.y_max), colors().guide,
-                                       1.0f);
-      plot::EndItem();
-    }
+    plot::PlotGuideX("##now", s.iteration, colors().guide);
     plot::EndPlot();
   }
 

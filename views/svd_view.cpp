@@ -19,7 +19,6 @@ namespace {
 
 ImU32 kept_colour() { return plot::GetColormapColor(1); }
 ImU32 dropped_colour() { return with_alpha(colors().neutral, 150); }
-ImU32 measured_colour() { return plot::GetColormapColor(3); }
 ImU32 fro_colour() { return plot::GetColormapColor(2); }
 ImU32 spec_colour() { return plot::GetColormapColor(0); }
 
@@ -321,15 +320,7 @@ void SvdView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<Vi
     ms.marker_size = 3.5f;
     plot::PlotScatter("measured ||A - A_K||_2", tk.data(), ts.data(), static_cast<int>(tk.size()), ms);
     // The current K.
-    plot::Spec cur;
-    cur.color = measured_colour();
-    cur.flags = plot::ItemFlags_NoLegend | plot::ItemFlags_NoFit;
-    if (plot::BeginItem("##current_k", cur)) {
-      const plot::Limits lim = plot::GetPlotLimits();
-      plot::GetPlotDrawList()->AddLine(plot::PlotToPixels(k, lim.y_min),
-                                       plot::PlotToPixels(k, lim.y_max), colors().guide, 1.0f);
-      plot::EndItem();
-    }
+    plot::PlotGuideX("##current_k", k, colors().guide);
     plot::EndPlot();
   }
   ImGui::EndGroup();

@@ -2,6 +2,7 @@
 // vae_view_tabs.cpp).
 #include "views/vae_view.h"
 #include "views/readout.h"
+#include "views/tab_bar.h"
 #include "views/theme.h"
 
 #include "algorithms/core/parallel.h"
@@ -261,9 +262,8 @@ void VaeView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   if (images(s)) tabs.insert(tabs.end(), {Tab::Manifold, Tab::Samples});
   if (toy(s)) tabs.push_back(Tab::Maps);
   if (std::find(tabs.begin(), tabs.end(), tab_) == tabs.end()) tab_ = Tab::Latent;
-  int wanted = -1;
-  for (size_t t = 0; t < tabs.size(); ++t)
-    if (key_presses(ctx, '1' + static_cast<int>(t)) > 0) wanted = static_cast<int>(t);
+  const int n_tabs = static_cast<int>(tabs.size());
+  const int wanted = tab_key_pressed(ctx, n_tabs);
   if (wanted >= 0) tab_ = tabs[static_cast<size_t>(wanted)];
   update_pictures(s, ctx);
 
@@ -272,33 +272,30 @@ void VaeView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   const float main_w =
       std::max(ImGui::GetFontSize() * 12, avail.x - side_w - ImGui::GetStyle().ItemSpacing.x);
   ImGui::BeginGroup();
-  if (ImGui::BeginTabBar("##vae_tabs")) {
-    for (size_t t = 0; t < tabs.size(); ++t) {
-      const Tab tab = tabs[t];
-      const char* name = tab == Tab::Latent     ? "Latent space"
-                         : tab == Tab::Manifold ? "Decoded manifold"
-                         : tab == Tab::Samples  ? "Reconstructions and samples"
-                                                : "Encoder and decoder maps";
-      char tip[200];
-      std::snprintf(
-          tip, sizeof tip, "%s (key %d)",
-          tab == Tab::Latent
-              ? "Posterior means mu(x) of test rows coloured by class, with 1-sigma ellipses"
-          : tab == Tab::Manifold ? "decode_mean(z) over a grid of z at the prior's quantiles"
-          : tab == Tab::Samples
-              ? "Reconstructions, samples from the prior and an interpolation in latent space"
-              : "The decoder's image of a z grid and the encoder's image of an x grid",
-          static_cast<int>(t) + 1);
-      const bool open = ImGui::BeginTabItem(
-          name, nullptr, static_cast<int>(t) == wanted ? ImGuiTabItemFlags_SetSelected : 0);
-      tooltip_text(tip);
-      if (open) {
-        if (wanted < 0) tab_ = tab;
-        ImGui::EndTabItem();
-      }
+  std::vector<TabItem> items;
+  int current = 0;
+  for (int t = 0; t < n_tabs; ++t) {
+    const Tab tab = tabs[static_cast<size_t>(t)];
+    if (tab == tab_) current = t;
+    switch (tab) {
+      case Tab::Latent:
+        items.push_back(
+            {"Latent space", "Posterior means mu(x) of test rows coloured by class, with 1-sigma ellipses"});
+        break;
+      case Tab::Manifold:
+        items.push_back({"Decoded manifold", "decode_mean(z) over a grid of z at the prior's quantiles"});
+        break;
+      case Tab::Samples:
+        items.push_back({"Reconstructions and samples",
+                         "Reconstructions, samples from the prior and an interpolation in latent space"});
+        break;
+      case Tab::Maps:
+        items.push_back(
+            {"Encoder and decoder maps", "The decoder's image of a z grid and the encoder's image of an x grid"});
+        break;
     }
-    ImGui::EndTabBar();
   }
+  tab_ = tabs[static_cast<size_t>(tab_bar("##vae_tabs", items.data(), n_tabs, current, wanted))];
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);  // captions wrap inside the column
   switch (tab_) {

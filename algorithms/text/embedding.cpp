@@ -221,4 +221,12 @@ std::vector<std::string> neighbour_report(const EmbeddingSnapshot& s, int k) {
   return lines;
 }
 
+std::string embedding_report(const Snapshot& last, int k) {
+  const auto* s = dynamic_cast<const EmbeddingSnapshot*>(&last);
+  std::string out;
+  if (!s) return out;
+  for (const std::string& line : neighbour_report(*s, k)) out += line + "\n";
+  return out;
+}
+
 }  // namespace cilab

@@ -146,4 +146,8 @@ struct EmbeddingSnapshot : Snapshot {
 // "water: not in the vocabulary".
 std::vector<std::string> neighbour_report(const EmbeddingSnapshot& s, int k = 10);
 
+// The embedding modules' Module::report: neighbour_report's lines, each ended
+// by a newline ("" when `last` is not an EmbeddingSnapshot).
+std::string embedding_report(const Snapshot& last, int k = 10);
+
 }  // namespace cilab

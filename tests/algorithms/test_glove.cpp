@@ -259,6 +259,25 @@ TEST_CASE("glove: same seed same run, clones continue identically, another seed 
   CHECK(a.model().params == dynamic_cast<Glove&>(*k).model().params);
 }
 
+TEST_CASE("glove: a restart that changes only training parameters reuses the co-occurrence entries") {
+  const auto data = tiny_text();
+  Glove a, b, c, e;
+  a.reset(data, glove_values(a, {{"vector_size", 5}, {"min_count", 1}, {"lr", 0.05}}), 3);
+  b.reset(data, glove_values(b, {{"vector_size", 8}, {"min_count", 1}, {"lr", 0.1}, {"solver", 1}}), 4);
+  CHECK(&a.entries() == &b.entries());
+  c.reset(data, glove_values(c, {{"vector_size", 5}, {"min_count", 1}, {"window", 3}}), 3);
+  CHECK(&c.entries() != &a.entries());
+  // Another corpus object: new entries, equal in content; training from them is the same.
+  e.reset(std::make_shared<Dataset>(*data), glove_values(e, {{"vector_size", 5}, {"min_count", 1}, {"lr", 0.05}}), 3);
+  CHECK(&e.entries() != &a.entries());
+  CHECK(e.entries().log_count == a.entries().log_count);
+  for (int i = 0; i < 3; ++i) {
+    a.step();
+    e.step();
+  }
+  CHECK(a.model().params == e.model().params);
+}
+
 TEST_CASE("glove: clear errors for data that is not text and a vocabulary too small") {
   Glove g;
   const ParamValues v = default_values(g.params());

@@ -143,6 +143,43 @@ std::vector<double> col_sums(const std::vector<double>& a, int rows, int k) {
   return s;
 }
 
+// The KL multiplicative updates (Lee & Seung; scikit-learn's mu solver) from the product WH,
+// W n x k and H^T t x k row-major, X n x t dense:
+//   W' = W .* ((X ./ WH) H^T) ./ (1 H^T),   H' = H .* (W^T (X ./ WH)) ./ (W^T 1).
+std::vector<double> kl_update_w(const Dense& x, const std::vector<double>& w, const std::vector<double>& ht, int n,
+                                int t, int k) {
+  const Dense wh = product(w, ht, n, t, k);
+  const std::vector<double> hsum = col_sums(ht, t, k);
+  std::vector<double> w2 = w;
+  for (int i = 0; i < n; ++i)
+    for (int z = 0; z < k; ++z) {
+      double num = 0;
+      for (int j = 0; j < t; ++j)
+        if (x[static_cast<size_t>(i)][static_cast<size_t>(j)] > 0)
+          num += x[static_cast<size_t>(i)][static_cast<size_t>(j)] / wh[static_cast<size_t>(i)][static_cast<size_t>(j)] *
+                 ht[static_cast<size_t>(j * k + z)];
+      w2[static_cast<size_t>(i * k + z)] *= num / hsum[static_cast<size_t>(z)];
+    }
+  return w2;
+}
+
+std::vector<double> kl_update_h(const Dense& x, const std::vector<double>& w, const std::vector<double>& ht, int n,
+                                int t, int k) {
+  const Dense wh = product(w, ht, n, t, k);
+  const std::vector<double> wsum = col_sums(w, n, k);
+  std::vector<double> h2 = ht;
+  for (int j = 0; j < t; ++j)
+    for (int z = 0; z < k; ++z) {
+      double num = 0;
+      for (int i = 0; i < n; ++i)
+        if (x[static_cast<size_t>(i)][static_cast<size_t>(j)] > 0)
+          num += w[static_cast<size_t>(i * k + z)] * x[static_cast<size_t>(i)][static_cast<size_t>(j)] /
+                 wh[static_cast<size_t>(i)][static_cast<size_t>(j)];
+      h2[static_cast<size_t>(j * k + z)] *= num / wsum[static_cast<size_t>(z)];
+    }
+  return h2;
+}
+
 void check_stochastic(const Plsa& m, double tol = 1e-12) {
   const int n = m.problem().docs(), t = m.problem().terms(), k = m.topics();
   for (double s : col_sums(m.phi(), t, k)) CHECK(std::abs(s - 1.0) <= tol);
@@ -266,27 +303,7 @@ TEST_CASE("plsa: one pLSA iteration equals one simultaneous KL multiplicative up
     const std::vector<double> ht = m->phi();
     for (int i = 0; i < n; ++i)
       for (int z = 0; z < k; ++z) w[static_cast<size_t>(i * k + z)] *= q.train.doc_length[static_cast<size_t>(i)];
-    const Dense wh = product(w, ht, n, t, k);
-    std::vector<double> w2(w.size()), h2(ht.size());
-    std::vector<double> hsum = col_sums(ht, t, k), wsum = col_sums(w, n, k);
-    for (int i = 0; i < n; ++i)
-      for (int z = 0; z < k; ++z) {
-        double num = 0;
-        for (int j = 0; j < t; ++j)
-          if (x[static_cast<size_t>(i)][static_cast<size_t>(j)] > 0)
-            num += x[static_cast<size_t>(i)][static_cast<size_t>(j)] / wh[static_cast<size_t>(i)][static_cast<size_t>(j)] *
-                   ht[static_cast<size_t>(j * k + z)];
-        w2[static_cast<size_t>(i * k + z)] = w[static_cast<size_t>(i * k + z)] * num / hsum[static_cast<size_t>(z)];
-      }
-    for (int j = 0; j < t; ++j)
-      for (int z = 0; z < k; ++z) {
-        double num = 0;
-        for (int i = 0; i < n; ++i)
-          if (x[static_cast<size_t>(i)][static_cast<size_t>(j)] > 0)
-            num += w[static_cast<size_t>(i * k + z)] * x[static_cast<size_t>(i)][static_cast<size_t>(j)] /
-                   wh[static_cast<size_t>(i)][static_cast<size_t>(j)];
-        h2[static_cast<size_t>(j * k + z)] = ht[static_cast<size_t>(j * k + z)] * num / wsum[static_cast<size_t>(z)];
-      }
+    std::vector<double> w2 = kl_update_w(x, w, ht, n, t, k), h2 = kl_update_h(x, w, ht, n, t, k);
     // Normalised: theta' = rows of W' / their sums, phi' = columns of H'^T / their sums.
     for (int i = 0; i < n; ++i) {
       double s = 0;
@@ -323,31 +340,8 @@ TEST_CASE("plsa: nmf_kl is scikit-learn's alternating update, and D(X || WH) nev
   CHECK(std::abs(prev - divergence(m->theta(), m->phi())) <= 1e-9 * prev);
   for (int it = 0; it < 30; ++it) {
     // Dense reference: W first, then H from the new W.
-    std::vector<double> w = m->theta(), ht = m->phi();
-    Dense wh = product(w, ht, n, t, k);
-    const std::vector<double> hsum = col_sums(ht, t, k);
-    std::vector<double> w2 = w;
-    for (int i = 0; i < n; ++i)
-      for (int z = 0; z < k; ++z) {
-        double num = 0;
-        for (int j = 0; j < t; ++j)
-          if (x[static_cast<size_t>(i)][static_cast<size_t>(j)] > 0)
-            num += x[static_cast<size_t>(i)][static_cast<size_t>(j)] / wh[static_cast<size_t>(i)][static_cast<size_t>(j)] *
-                   ht[static_cast<size_t>(j * k + z)];
-        w2[static_cast<size_t>(i * k + z)] *= num / hsum[static_cast<size_t>(z)];
-      }
-    wh = product(w2, ht, n, t, k);
-    const std::vector<double> wsum = col_sums(w2, n, k);
-    std::vector<double> h2 = ht;
-    for (int j = 0; j < t; ++j)
-      for (int z = 0; z < k; ++z) {
-        double num = 0;
-        for (int i = 0; i < n; ++i)
-          if (x[static_cast<size_t>(i)][static_cast<size_t>(j)] > 0)
-            num += w2[static_cast<size_t>(i * k + z)] * x[static_cast<size_t>(i)][static_cast<size_t>(j)] /
-                   wh[static_cast<size_t>(i)][static_cast<size_t>(j)];
-        h2[static_cast<size_t>(j * k + z)] *= num / wsum[static_cast<size_t>(z)];
-      }
+    const std::vector<double> w = m->theta(), ht = m->phi();
+    const std::vector<double> w2 = kl_update_w(x, w, ht, n, t, k), h2 = kl_update_h(x, w2, ht, n, t, k);
     m->step();
     CHECK(max_abs_diff(w2, m->theta()) <= 1e-10 * (1 + *std::max_element(w2.begin(), w2.end())));
     CHECK(max_abs_diff(h2, m->phi()) <= 1e-12);

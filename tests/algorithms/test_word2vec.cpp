@@ -269,6 +269,33 @@ TEST_CASE("word2vec: same seed same run, a clone continues identically, another 
   CHECK(a.word2vec_snapshot()->epochs->size() == 3u);
 }
 
+TEST_CASE("word2vec: a restart that changes only training parameters reuses the corpus's problem") {
+  const DataPtr data = tiny();
+  Word2Vec a, b, c, d;
+  a.reset(data, values({{"vector_size", 10}, {"min_count", 1}, {"lr", 0.025}}), 1);
+  // Another seed, dimension and learning rate: the same vocabulary and noise table objects.
+  b.reset(data, values({{"vector_size", 6}, {"min_count", 1}, {"lr", 0.05}}), 2);
+  CHECK(&a.vocabulary() == &b.vocabulary());
+  CHECK(&a.noise_distribution() == &b.noise_distribution());
+  // What the problem depends on: a new one.
+  c.reset(data, values({{"vector_size", 10}, {"min_count", 2}}), 1);
+  CHECK(&c.vocabulary() != &a.vocabulary());
+  d.reset(data, values({{"vector_size", 10}, {"min_count", 1}, {"ns_exponent", 1.0}}), 1);
+  CHECK(&d.noise_distribution() != &a.noise_distribution());
+  // Another corpus object with the same text: a new one too, equal in content.
+  const DataPtr copy = std::make_shared<Dataset>(*data);
+  Word2Vec e;
+  e.reset(copy, values({{"vector_size", 10}, {"min_count", 1}, {"lr", 0.025}}), 1);
+  CHECK(&e.vocabulary() != &a.vocabulary());
+  CHECK(e.vocabulary().words == a.vocabulary().words);
+  // A cached problem trains exactly as a fresh one: same seed, same vectors.
+  for (int i = 0; i < 3; ++i) {
+    a.step();
+    e.step();
+  }
+  CHECK(same_bits(a.input_vectors().values, e.input_vectors().values));
+}
+
 TEST_CASE("word2vec: training lowers the loss and separates positive from noise scores") {
   const DataPtr data = tiny(12, 300, 30, 1);
   Word2Vec m;

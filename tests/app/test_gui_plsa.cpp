@@ -5,6 +5,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdlib>
+#include <filesystem>
 #include <fstream>
 #include <string>
 
@@ -78,4 +79,60 @@ quit
     CHECK(st.h == 720);
     CHECK(st.distinct > 200);
   }
+}
+
+TEST_CASE("gui plsa: a bad text folder keeps the corpus and the run, shows the message, and a good one loads") {
+  namespace fs = std::filesystem;
+  // A folder of binary files, an empty folder, and a folder of twelve short documents on three themes.
+  fs::remove_all("gui_text_binary");
+  fs::remove_all("gui_text_empty");
+  fs::remove_all("gui_text_good");
+  fs::create_directories("gui_text_binary");
+  fs::create_directories("gui_text_empty");
+  fs::create_directories("gui_text_good");
+  {
+    std::ofstream bin("gui_text_binary/image.txt", std::ios::binary);
+    for (int i = 0; i < 4096; ++i) bin.put(static_cast<char>(i * 7 % 256));
+  }
+  const char* const themes[] = {"river water boat fish stream bank flood rain",
+                                "music song guitar piano melody rhythm choir drum",
+                                "garden flower seed soil leaf root bloom spring"};
+  for (int d = 0; d < 12; ++d) {
+    std::ofstream doc("gui_text_good/doc" + std::to_string(d) + ".txt");
+    for (int r = 0; r < 4; ++r) doc << themes[d % 3] << (r % 2 ? " " : "\n");
+  }
+  std::ofstream script("gui_text_folder.txt");
+  script << R"(# bad text folders leave the lesson as it was
+expect module plsa
+expect dataset fortunes
+step 3
+expect iteration 3
+drop gui_text_binary
+wait 3
+expect text found binary
+expect error
+expect dataset fortunes
+expect iteration 3
+drop gui_text_empty
+wait 3
+expect text found no .txt file
+screenshot gui_text_folder_error.png
+expect error
+expect dataset fortunes
+expect iteration 3
+drop gui_text_good
+expect no-error
+expect dataset gui_text_good
+step 2
+expect iteration 2
+quit
+)";
+  script.close();
+  const Proc p = run_gui("--module plsa --dataset fortunes:n=400 --set k=3 --frames 100000 --script gui_text_folder.txt",
+                         "gui_text_folder_end.png");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  CHECK(stats("gui_text_folder_error.png").distinct > 50);
 }

@@ -220,6 +220,9 @@ void PlotEllipse(const char* label_id, double cx, double cy, double a, double b,
 // Convex polygon (e.g. a Voronoi cell) filled with fill; outline in spec.color if spec.line_weight > 0.
 void PlotPolygon(const char* label_id, const double* xs, const double* ys, int n, ImU32 fill,
                  const Spec& spec = Spec());
+// A vertical guide at x over the whole plot height (ImPlot's PlotInfLines), e.g. the current
+// iteration on a curve: not in the legend, not fitted, drawn in `color`, `weight` px thick.
+void PlotGuideX(const char* id, double x, ImU32 color, float weight = 1.0f);
 // Polyline whose alpha fades from old (index 0) to new (index n-1), e.g. an optimiser path.
 void PlotTrail(const char* label_id, const double* xs, const double* ys, int n, const Spec& spec = Spec());
 void PlotTrail(const char* label_id, const float* xs, const float* ys, int n, const Spec& spec = Spec());

@@ -1047,6 +1047,17 @@ void PlotText(const char* text, double x, double y, ImVec2 pixel_offset, ImU32 c
     AddPlotText(c.draw_list, pos, color != kAutoColor ? color : ThemeText(1.0f), text);
 }
 
+void PlotGuideX(const char* id, double x, ImU32 color, float weight) {
+    Spec spec;
+    spec.flags = ItemFlags_NoLegend | ItemFlags_NoFit;
+    if (!BeginItem(id, spec)) return;
+    if (std::isfinite(x)) {
+        const Limits lim = GetPlotLimits();
+        GetPlotDrawList()->AddLine(PlotToPixels(x, lim.y_min), PlotToPixels(x, lim.y_max), color, weight);
+    }
+    EndItem();
+}
+
 // ---- [SECTION] lab glyphs (arrow, ellipse, polygon, trail) ------------------------------------
 
 void PlotArrow(const char* label_id, double x0, double y0, double x1, double y1, const Spec& spec) {

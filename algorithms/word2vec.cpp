@@ -23,8 +23,9 @@ constexpr double kNaN = std::numeric_limits<double>::quiet_NaN();
 // The published copy of the vectors: at most this often while training
 // (plus every epoch end, the run's end and settle()).
 constexpr double kCopyMs = 300.0;
-// The live recall: at least this long apart, and at least kRecallCostFactor
-// times its own cost (so it never takes more than ~3 % of the training time).
+// The live recall: at least this long apart (wall clock), and at least
+// kRecallCostFactor times its own cost apart (so at full speed it never takes
+// more than ~3 % of the training time). Taken with a copy of the vectors.
 constexpr double kRecallMinMs = 3000.0;
 constexpr double kRecallCostFactor = 30.0;
 
@@ -456,7 +457,8 @@ struct Word2Vec::State {
   double since_copy_ms = 0;
   double live_recall = kNaN;
   int recall_iteration = -1;
-  double since_recall_ms = 0, recall_cost_ms = 0;
+  Clock::time_point last_recall = Clock::now();  // wall clock: a slowly paced run is measured too
+  double recall_cost_ms = 0;
   double live_wps = kNaN;
   std::shared_ptr<const Word2VecSnapshot> snap;
 
@@ -488,7 +490,7 @@ struct Word2Vec::State {
     recall_cost_ms = ms_since(t0);
     live_recall = r;
     recall_iteration = iteration;
-    since_recall_ms = 0;
+    last_recall = Clock::now();
     return r;
   }
 
@@ -625,7 +627,6 @@ void Word2Vec::step() {
   s.epoch_train_ms += train_ms;
   s.live_wps = train_ms > 0 ? static_cast<double>(total.words) / (train_ms / 1000.0) : kNaN;
   s.since_copy_ms += train_ms;
-  s.since_recall_ms += train_ms;
   s.words_done += total.words;
   ++s.iteration;
   ++s.chunk;
@@ -654,7 +655,7 @@ void Word2Vec::step() {
     }
   } else if (s.since_copy_ms >= kCopyMs) {
     s.take_copy();
-    if (s.since_recall_ms >= std::max(kRecallMinMs, kRecallCostFactor * s.recall_cost_ms)) s.recall_now();
+    if (ms_since(s.last_recall) >= std::max(kRecallMinMs, kRecallCostFactor * s.recall_cost_ms)) s.recall_now();
   }
   if (!finite) {
     s.status = Status::Diverged;

@@ -117,7 +117,8 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   if (s.epochs) epoch_series(*s.epochs, glove ? static_cast<int>(Glove::kMetricRecall) : static_cast<int>(Word2Vec::kMetricRecall), ex, ey);
   if (plot::BeginPlot("##emb_recall", ImVec2(size.x - (w + spacing) * static_cast<float>(panels - 1), h),
                       plot::PlotFlags_NoTitle)) {
-    plot::SetupLegend(plot::Location::SouthEast);
+    // Top left: the recall starts low and rises, and the live point sits low in the running epoch.
+    plot::SetupLegend(plot::Location::NorthWest);
     plot::SetupAxes("epoch", "recall@10", 0, 0);
     const double last = std::max({1.0, ex.empty() ? 0.0 : ex.back(), static_cast<double>(s.epoch) + 1});
     double top = 0.1;
@@ -131,7 +132,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     r.marker_size = 4.0f;
     plot::PlotLine("at epoch end", ex.data(), ey.data(), static_cast<int>(ex.size()), r);
     if (std::isfinite(s.live_recall)) {
-      // The live value, placed at the fraction of the epoch it was taken in.
+      // The live value, in the middle of the epoch that is running.
       const double at = s.epoch + (s.status == Status::Running ? 0.5 : 0.0);
       plot::Spec l;
       l.color = colors().accent;

@@ -13,6 +13,7 @@
 #include <memory>
 #include <stdexcept>
 #include <string>
+#include <utility>
 #include <vector>
 
 namespace {
@@ -167,7 +168,15 @@ TEST_CASE("text: the shipped stop-word list is scikit-learn's plus the single le
     CAPTURE(w);
     CHECK(cilab::is_stop_word(w));
   }
-  for (const char* w : {"king", "queen", "water", "", "The"}) {
+  // Contractions as the tokeniser joins them ("don't" -> "dont"), except those that are words too.
+  const std::pair<const char*, const char*> contractions[] = {
+      {"don't", "dont"}, {"I'm", "im"}, {"you're", "youre"}, {"isn't", "isnt"}, {"they're", "theyre"}};
+  for (const auto& [text, w] : contractions) {
+    CAPTURE(text);
+    CHECK(tokens_of(text) == std::vector<std::string>{w});
+    CHECK(cilab::is_stop_word(w));
+  }
+  for (const char* w : {"king", "queen", "water", "", "The", "ill", "shell", "wed"}) {
     CAPTURE(w);
     CHECK_FALSE(cilab::is_stop_word(w));
   }

@@ -270,7 +270,7 @@ std::shared_ptr<const GloveProblem> cached_problem(const std::shared_ptr<const D
     vo.min_count = p.min_count;
     vo.max_size = p.max_vocab;
     auto vocab = std::make_shared<Vocabulary>(build_vocabulary(corpus, vo));
-    require_vocabulary(*vocab, 2, "glove", data->name, "two words to co-occur");
+    require_vocabulary(*vocab, 2, "glove", data->name, "two words to co-occur", "max_vocab");
     pr->vocab = vocab;
     const EncodedCorpus text = encode(corpus, *vocab);
     const Cooccurrence n = cooccurrence(text, vocab->size(), p.window, CoocWeight::InverseDistance);

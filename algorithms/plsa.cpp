@@ -239,7 +239,7 @@ std::shared_ptr<const PlsaProblem> build_problem(const Dataset& data, const Plsa
   vo.stop_words = p.stop_words;
   vo.max_size = p.max_features;
   q->vocab = build_vocabulary(c, vo);
-  require_vocabulary(q->vocab, p.k, "plsa", q->corpus_name, "k=" + std::to_string(p.k));
+  require_vocabulary(q->vocab, p.k, "plsa", q->corpus_name, "k=" + std::to_string(p.k), "max_features");
   const DocTermMatrix full = doc_term_matrix(c, q->vocab, true);
   const int n = full.docs, m = full.terms;
   if (n == 0)

@@ -290,7 +290,7 @@ Vocabulary build_vocabulary(const TextCorpus& corpus, const VocabOptions& opt) {
 }
 
 void require_vocabulary(const Vocabulary& v, int at_least, const std::string& module, const std::string& corpus_name,
-                        const std::string& what_needs_it) {
+                        const std::string& what_needs_it, const std::string& max_size_param) {
   if (v.size() >= at_least) return;
   const VocabOptions& o = v.options;
   std::string dropped;
@@ -300,22 +300,24 @@ void require_vocabulary(const Vocabulary& v, int at_least, const std::string& mo
   add(v.dropped_rare, "rare");
   add(v.dropped_frequent, "frequent");
   add(v.dropped_stop, "stop words");
-  add(v.dropped_cap, "over max_size");
+  add(v.dropped_cap, ("over " + max_size_param).c_str());
   std::string tries;
   auto hint = [&](bool when, const std::string& what) {
     if (when) tries += (tries.empty() ? "" : ", ") + what;
   };
-  hint(o.min_count > 1, "lower min_count");
-  hint(o.max_df < 1.0, "raise max_df");
-  hint(o.stop_words, "keep the stop words");
-  hint(o.max_size > 0 && o.max_size < at_least, "raise max_size");
+  // Only the filters that dropped words.
+  hint(o.min_count > 1 && v.dropped_rare > 0, "lower min_count");
+  hint(o.max_df < 1.0 && v.dropped_frequent > 0, "raise max_df");
+  hint(o.stop_words && v.dropped_stop > 0, "keep the stop words");
+  hint(o.max_size > 0 && o.max_size < at_least, "raise " + max_size_param);
   hint(true, "a larger corpus");
-  hint(!what_needs_it.empty(), "or lower " + what_needs_it.substr(0, what_needs_it.find('=')));
+  // A setting (name=value) that asks for the words can be lowered too.
+  hint(what_needs_it.find('=') != std::string::npos, "or lower " + what_needs_it.substr(0, what_needs_it.find('=')));
   throw std::invalid_argument(module + ": the vocabulary of '" + corpus_name + "' has " + std::to_string(v.size()) +
                               (v.size() == 1 ? " word" : " words") + " after filtering (min_count=" +
                               std::to_string(o.min_count) + ", max_df=" + fmt(o.max_df) +
                               ", stop words " + (o.stop_words ? "on" : "off") +
-                              ", max_size=" + std::to_string(o.max_size) + dropped + "), but " +
+                              ", " + max_size_param + "=" + std::to_string(o.max_size) + dropped + "), but " +
                               (what_needs_it.empty() ? std::string("the module") : what_needs_it) +
                               " needs at least " + std::to_string(at_least) + "; try: " + tries);
 }

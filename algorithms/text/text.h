@@ -104,9 +104,12 @@ Vocabulary build_vocabulary(const TextCorpus& corpus, const VocabOptions& opt);
 // words: "<module>: the vocabulary of '<corpus name>' has 3 words after
 // filtering (min_count=5, max_df=1, stop words on, max_size=0; dropped 40 rare,
 // ...), but <what_needs_it> needs at least 20; try: lower min_count ...".
-// what_needs_it names the setting, e.g. "k=20" (empty: "the module").
+// what_needs_it names the setting, e.g. "k=20" ("or lower k" is then one of
+// the hints), or what needs the words, e.g. "two words to co-occur" (empty:
+// "the module"). max_size_param: the module's name for VocabOptions::max_size
+// (plsa: max_features, glove: max_vocab), used in the message and the hint.
 void require_vocabulary(const Vocabulary& v, int at_least, const std::string& module, const std::string& corpus_name,
-                        const std::string& what_needs_it);
+                        const std::string& what_needs_it, const std::string& max_size_param = "max_size");
 
 // The corpus in vocabulary ids: dropped words removed, documents kept in order
 // (a document may become empty).

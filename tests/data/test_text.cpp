@@ -250,6 +250,19 @@ TEST_CASE("text: vocabulary filters by min_count, max_df, stop words and max_siz
       CHECK(msg.find("min_count=100") != std::string::npos);
       CHECK(msg.find("k=20 needs at least 20") != std::string::npos);
       CHECK(msg.find("lower min_count") != std::string::npos);
+      CHECK(msg.find("or lower k") != std::string::npos);
+      CHECK(msg.find("max_size=") != std::string::npos);  // the default name of the cap
+    }
+    // The module's own name for the cap; a need that is not a setting is not offered for lowering.
+    try {
+      cilab::require_vocabulary(v, 2, "glove", "mine", "two words to co-occur", "max_vocab");
+      FAIL("no exception");
+    } catch (const std::invalid_argument& e) {
+      const std::string msg = e.what();
+      CHECK(msg.find("max_vocab=") != std::string::npos);
+      CHECK(msg.find("max_size") == std::string::npos);
+      CHECK(msg.find("two words to co-occur needs at least 2") != std::string::npos);
+      CHECK(msg.find("or lower") == std::string::npos);
     }
   }
 }

@@ -282,9 +282,20 @@ void EmbeddingView::draw(const Snapshot& snap, const ViewContext& ctx, std::vect
 }
 
 void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, ImVec2 size) {
+  // A probe whose 10th neighbour is still at cosine > 0.98: the vectors share one direction.
+  static constexpr const char* kNearOne = "cosines near 1";
+  bool near_one = false;
+  for (const NeighbourRow& r : pics_.table)
+    near_one = near_one || (!r.neighbours.empty() && r.neighbours.back().cosine > 0.98f);
   ImGui::TextUnformatted("probe words:");
   ImGui::SameLine();
-  ImGui::SetNextItemWidth(std::min(size.x * 0.6f, ImGui::GetFontSize() * 40));
+  // The field leaves room for "vectors of iteration N" and the note on the same line.
+  const float spacing = ImGui::GetStyle().ItemSpacing.x;
+  const float after = ImGui::CalcTextSize("vectors of iteration 000000").x + spacing +
+                      (near_one ? ImGui::CalcTextSize(kNearOne).x + spacing : 0.0f);
+  ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 8,
+                                   std::min({size.x * 0.6f, ImGui::GetFontSize() * 40,
+                                             ImGui::GetContentRegionAvail().x - after - spacing})));
   if (focus_probes_) {  // the tab's key puts the keyboard here (its text selected: typing replaces it)
     ImGui::SetKeyboardFocusHere();
     focus_probes_ = false;
@@ -301,6 +312,14 @@ void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, ImVec2 size) {
   if (rows.empty()) {
     ImGui::TextDisabled(req_.probes.empty() ? "type a word above" : "computing the neighbours ...");
     return;
+  }
+  if (near_one) {
+    ImGui::SameLine();
+    ImGui::TextColored(readout_warn(), "%s", kNearOne);
+    tooltip_text("The vectors still point along one common direction (the first thing training learns: the largest "
+                 "singular direction of the co-occurrence statistics), so every cosine is near 1 and the ranking is "
+                 "noisy. It sharpens as the other directions are learned: word2vec within an epoch; GloVe by AdaGrad "
+                 "over tens of epochs, by ALS in a few.");
   }
   const Vocabulary& v = pics_vocab_ ? *pics_vocab_ : *s.vocab;
   // One column per probe (up to a readable width), ranks down the rows.

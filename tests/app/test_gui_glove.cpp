@@ -64,3 +64,30 @@ quit
     CHECK(st.distinct > 100);
   }
 }
+
+TEST_CASE("gui glove: after a few AdaGrad epochs the neighbour table says the cosines are all near 1") {
+  // Early GloVe vectors share one direction (every 10th neighbour at cosine > 0.98); the table says so.
+  std::ofstream script("gui_glove_near_one.txt");
+  script << R"(step 18
+expect iteration 18
+key 2
+wait 5
+type king, water, music enter
+idle
+wait 60
+expect text vectors of iteration 18
+expect text cosines near 1
+screenshot gui_glove_near_one.png
+quit
+)";
+  script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui(
+      "--module glove --dataset gcide:tokens=300000 --frames 100000 --script gui_glove_near_one.txt",
+      "gui_glove_near_one_end.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  CHECK(stats("gui_glove_near_one.png").distinct > 100);
+}

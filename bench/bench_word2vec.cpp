@@ -40,12 +40,13 @@ namespace {
 
 constexpr int kMinCount = 5;
 
-std::vector<int> parse_threads(const std::string& s) {
+// A comma-separated list of integers, each at least `at_least` ("1,2" -> {1, 2}).
+std::vector<int> parse_ints(const std::string& s, int at_least) {
   std::vector<int> out;
   std::stringstream ss(s);
   std::string item;
   while (std::getline(ss, item, ','))
-    if (!item.empty()) out.push_back(std::max(1, std::atoi(item.c_str())));
+    if (!item.empty()) out.push_back(std::max(at_least, std::atoi(item.c_str())));
   return out;
 }
 
@@ -131,8 +132,8 @@ int main(int argc, char** argv) {
                 out.c_str());
     const auto data = text_dataset(corpus, "gcide", "gcide");
     std::vector<std::pair<int, int>> runs;  // (threads, seed)
-    for (int t : parse_threads(threads_s))
-      for (int seed : parse_threads(seeds_s)) runs.emplace_back(t, seed);
+    for (int t : parse_ints(threads_s, 1))
+      for (int seed : parse_ints(seeds_s, 0)) runs.emplace_back(t, seed);
     for (const auto& [t, seed] : runs) {
       set_max_threads(t);
       Word2Vec m;

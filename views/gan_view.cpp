@@ -170,25 +170,19 @@ void GanView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   if (wanted >= 0) tab_ = tabs[static_cast<size_t>(wanted)];
   update_pictures(s, ctx);
 
+  // Label and tooltip of every tab, in Tab's order.
+  constexpr TabItem kTabItems[] = {
+      {"Plane", "Real and generated samples over the discriminator's output, the generator's warped z grid, the G "
+                "step's arrows, the modes; the model diagram"},
+      {"Curves", "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"},
+      {"Images", "G of fixed noise beside real images, and the curves"},
+      {"Optimal discriminator (1-D)", "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move"}};
   std::vector<TabItem> items;
   int current = 0;
   for (int t = 0; t < n_tabs; ++t) {
     const Tab tab = tabs[static_cast<size_t>(t)];
     if (tab == tab_) current = t;
-    switch (tab) {
-      case Tab::Plane:
-        items.push_back({"Plane", "Real and generated samples over the discriminator's output, the generator's warped z "
-                                  "grid, the G step's arrows, the modes; the model diagram"});
-        break;
-      case Tab::Images: items.push_back({"Images", "G of fixed noise beside real images, and the curves"}); break;
-      case Tab::Curves:
-        items.push_back({"Curves", "Losses, D(real) and D(fake), grid KL and JS, modes covered, ||dL_G/dtheta||"});
-        break;
-      case Tab::Optimal:
-        items.push_back(
-            {"Optimal discriminator (1-D)", "D*(x) = p_data / (p_data + p_g) for two 1-D densities you move"});
-        break;
-    }
+    items.push_back(kTabItems[static_cast<int>(tab)]);
   }
   tab_ = tabs[static_cast<size_t>(tab_bar("##gan_tabs", items.data(), n_tabs, current, wanted))];
   const ImVec2 avail = ImGui::GetContentRegionAvail();

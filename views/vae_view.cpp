@@ -272,28 +272,18 @@ void VaeView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   const float main_w =
       std::max(ImGui::GetFontSize() * 12, avail.x - side_w - ImGui::GetStyle().ItemSpacing.x);
   ImGui::BeginGroup();
+  // Label and tooltip of every tab, in Tab's order.
+  constexpr TabItem kTabItems[] = {
+      {"Latent space", "Posterior means mu(x) of test rows coloured by class, with 1-sigma ellipses"},
+      {"Decoded manifold", "decode_mean(z) over a grid of z at the prior's quantiles"},
+      {"Reconstructions and samples", "Reconstructions, samples from the prior and an interpolation in latent space"},
+      {"Encoder and decoder maps", "The decoder's image of a z grid and the encoder's image of an x grid"}};
   std::vector<TabItem> items;
   int current = 0;
   for (int t = 0; t < n_tabs; ++t) {
     const Tab tab = tabs[static_cast<size_t>(t)];
     if (tab == tab_) current = t;
-    switch (tab) {
-      case Tab::Latent:
-        items.push_back(
-            {"Latent space", "Posterior means mu(x) of test rows coloured by class, with 1-sigma ellipses"});
-        break;
-      case Tab::Manifold:
-        items.push_back({"Decoded manifold", "decode_mean(z) over a grid of z at the prior's quantiles"});
-        break;
-      case Tab::Samples:
-        items.push_back({"Reconstructions and samples",
-                         "Reconstructions, samples from the prior and an interpolation in latent space"});
-        break;
-      case Tab::Maps:
-        items.push_back(
-            {"Encoder and decoder maps", "The decoder's image of a z grid and the encoder's image of an x grid"});
-        break;
-    }
+    items.push_back(kTabItems[static_cast<int>(tab)]);
   }
   tab_ = tabs[static_cast<size_t>(tab_bar("##vae_tabs", items.data(), n_tabs, current, wanted))];
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));

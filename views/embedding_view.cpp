@@ -222,19 +222,28 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize() * 1.5f);
   ImGui::TextColored(colour_vec(std::isfinite(s.live_recall) ? colors().good : colors().text_dim), "%s", line);
   tooltip_text(kSynonymRecallHelp);
-  // The description on screen: whole when the view has room, else one line
-  // (the whole text in its tooltip), so a 1280 x 720 projector keeps the tabs' plots.
-  const bool roomy = ImGui::GetContentRegionAvail().y > 30.0f * ImGui::GetFontSize();
-  const char* what = roomy ? kSynonymRecallHelp
-                           : "recall@10: the share of the WordNet synonyms of the 1000 most frequent words found "
-                             "among their 10 nearest neighbours (hover for the formula)";
+  // The description on screen: whole when the view has room, else one line, and
+  // in a short view (a 1280 x 720 projector at a large UI scale) a few words
+  // beside the recall (the whole text in its tooltip), so the tabs keep their plots.
+  const float avail_em = ImGui::GetContentRegionAvail().y / ImGui::GetFontSize();
+  const bool roomy = avail_em > 30.0f, tight = avail_em < 24.0f;
+  const char* what = roomy   ? kSynonymRecallHelp
+                     : tight ? "(synonyms among the 10 nearest; hover)"
+                             : "recall@10: the share of the WordNet synonyms of the 1000 most frequent words found "
+                               "among their 10 nearest neighbours (hover for the formula)";
   header_.push_back(what);
-  ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled("%s", what);
-  ImGui::PopTextWrapPos();
+  if (tight) {
+    same_line_if_fits(ImGui::CalcTextSize(what).x);
+    ImGui::TextDisabled("%s", what);
+  } else {
+    ImGui::PushTextWrapPos(0.0f);
+    ImGui::TextDisabled("%s", what);
+    ImGui::PopTextWrapPos();
+  }
   tooltip_text(kSynonymRecallHelp);
   if (!s.message.empty()) {
     header_.push_back(s.message);
+    if (tight) same_line_if_fits(ImGui::CalcTextSize(s.message.c_str()).x, ImGui::GetFontSize() * 1.5f);
     ImGui::TextColored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
                                                                                    : readout_warn(),
                        "%s", s.message.c_str());

@@ -5,7 +5,7 @@
 #include "app/gl_textures.h"
 #include "app/png_export.h"
 #include "views/plot/plot.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <GLFW/glfw3.h>
 #include <backends/imgui_impl_glfw.h>
@@ -481,7 +481,7 @@ int App::run() {
 }
 
 int run_gui(const GuiOptions& opts) {
-  // --theme / --palette are checked here, where the names are known (views/theme.h).
+  // --theme / --palette are checked here, where the names are known (views/common/theme.h).
   Theme theme;
   Palette palette;
   if (!opts.theme.empty() && !parse_theme(opts.theme, &theme)) {

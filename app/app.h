@@ -14,9 +14,9 @@
 #include "app/headless/runner.h"
 #include "app/headless/settings.h"
 #include "app/headless/sweep.h"
-#include "views/jobs.h"
-#include "views/ui.h"
-#include "views/view.h"
+#include "views/common/jobs.h"
+#include "views/common/ui.h"
+#include "views/common/view.h"
 
 #include <imgui.h>
 
@@ -396,6 +396,8 @@ class App {
   int script_wait_ = 0;
   std::chrono::steady_clock::time_point script_wait_since_;  // wait-file: since when
   std::chrono::steady_clock::time_point script_start_;       // progress: the first one's time
+  std::chrono::steady_clock::time_point script_quiet_since_;  // settle: nothing has run since
+  int script_quiet_frames_ = 0;                               // settle: frames drawn quiet
   std::string browser_scrolled_to_;  // the module the browser list last scrolled to
   int script_failures_ = 0;
   // Key presses (GLFW events and script `key` commands), consumed in order by

@@ -4,7 +4,7 @@
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
 #include "app/headless/cli.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

@@ -3,7 +3,7 @@
 // strokes stay on screen until E clears them. While the pen is on, an
 // invisible window over everything takes the mouse, so drawing never pans a plot.
 #include "app/app.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <imgui.h>
 

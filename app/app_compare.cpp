@@ -3,7 +3,7 @@
 // recipe, so both show the same state until the user changes one of them.
 #include "algorithms/core/registry.h"
 #include "app/app.h"
-#include "views/metrics_view.h"
+#include "views/common/metrics_view.h"
 
 #include <imgui.h>
 

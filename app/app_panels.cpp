@@ -4,9 +4,9 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
-#include "views/metrics_view.h"
-#include "views/theme.h"
-#include "views/ui.h"
+#include "views/common/metrics_view.h"
+#include "views/common/theme.h"
+#include "views/common/ui.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

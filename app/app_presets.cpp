@@ -5,7 +5,7 @@
 #include "algorithms/data/datasets.h"
 #include "app/app.h"
 #include "app/headless/cli.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <imgui.h>
 

@@ -59,6 +59,12 @@ namespace cilab {
 namespace {
 
 constexpr double kWaitFileSeconds = 60.0;
+// settle: quiet means the runner idle and no view job running for this long (more than
+// a view's picture-job pacing, at most 4 Hz: a job that follows a new snapshot starts
+// within 250 ms of the previous one) and for this many frames (the last result drawn).
+constexpr double kSettleQuietSeconds = 0.3;
+constexpr int kSettleQuietFrames = 3;
+constexpr double kSettleMaxSeconds = 120.0;
 
 int key_code(const std::string& name) {
   if (name == "Space") return GLFW_KEY_SPACE;
@@ -187,6 +193,35 @@ bool App::run_script_line() {
       std::fflush(stdout);
     } else if (cmd == "idle") {
       runner_->wait_idle();
+    } else if (cmd == "settle") {
+      // Waits, drawing frames, until nothing runs in the background: the runners (the
+      // compared one too) idle, no view job running and no view holding pictures back
+      // (ModuleView::pictures_pending), for kSettleQuietSeconds and
+      // kSettleQuietFrames in a row, so the pictures of the position shown are drawn.
+      // What a script waits with for background work, never a fixed number of frames.
+      const auto now = std::chrono::steady_clock::now();
+      if (script_wait_since_ == std::chrono::steady_clock::time_point{}) script_wait_since_ = now;
+      const bool busy = runner_->playing() || runner_->busy() || edit_pending() ||
+                        (compare_ && (compare_->runner->busy() || compare_->runner->playing())) ||
+                        (jobs_ && jobs_->running() > 0) || (view_ && view_->pictures_pending()) ||
+                        (compare_ && compare_->view && compare_->view->pictures_pending());
+      if (busy || script_quiet_frames_ == 0) {
+        script_quiet_since_ = now;
+        script_quiet_frames_ = busy ? 0 : 1;
+      } else {
+        ++script_quiet_frames_;
+      }
+      const bool quiet = script_quiet_frames_ > kSettleQuietFrames &&
+                         std::chrono::duration<double>(now - script_quiet_since_).count() >= kSettleQuietSeconds;
+      const bool timed_out = std::chrono::duration<double>(now - script_wait_since_).count() > kSettleMaxSeconds;
+      if (quiet || timed_out) {
+        script_wait_since_ = {};
+        script_quiet_frames_ = 0;
+        if (timed_out && !quiet) fail("settle: still busy after 120 s (runner or a view's picture job)");
+        continue;
+      }
+      --script_pos_;  // again at the next frame
+      return true;
     } else if (cmd == "key") {
       std::string name;
       in >> name;

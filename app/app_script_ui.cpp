@@ -18,7 +18,7 @@
 // "menu:View", "menu:View/Reset layout" (named with mark_target() when drawn;
 // a popup's items exist once it has been open for a frame: `wait 1` first).
 #include "app/app.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>

@@ -6,7 +6,7 @@
 #include "algorithms/core/registry.h"
 #include "app/app.h"
 #include "views/plot/plot.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <imgui.h>
 

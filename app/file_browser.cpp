@@ -1,5 +1,5 @@
 #include "app/file_browser.h"
-#include "views/theme.h"
+#include "views/common/theme.h"
 
 #include <imgui.h>
 

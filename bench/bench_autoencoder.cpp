@@ -10,7 +10,7 @@
 //   RESULT case=fashion-linear-ae epochs=.. load_ms=.. reset_ms=.. epoch_ms=..
 //          loss=.. eckart_young=.. max_angle=.. threads=..
 // Usage: bench_autoencoder [--epochs N] [--threads N] [--set KEY=VALUE]...
-#include "algorithms/autoencoder.h"
+#include "algorithms/networks/autoencoder.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 

@@ -12,7 +12,7 @@
 //          test_rmse=.. threads=..
 // per method.
 // Usage: bench_completion [--out DIR] [--steps N] [--threads T] [--methods a,b,c]
-#include "algorithms/completion.h"
+#include "algorithms/completion/completion.h"
 #include "algorithms/core/observed_matrix.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"

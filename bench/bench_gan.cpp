@@ -14,7 +14,7 @@
 // Usage: bench_gan [--steps N] [--threads N] [--seeds S] [--coverage-steps N] [--trace K] [--preset NAME] [--set KEY=VALUE]...
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
-#include "algorithms/gan.h"
+#include "algorithms/generative/gan.h"
 #include "app/headless/lab_file.h"
 
 #include <chrono>

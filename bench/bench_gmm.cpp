@@ -17,7 +17,7 @@
 // Usage: bench_gmm [--iters N] [--out DIR] [--threads T] [--case NAME] [--no-npy]
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
-#include "algorithms/gmm.h"
+#include "algorithms/clustering/gmm.h"
 #include "bench/npy.h"
 
 #include <Eigen/Eigenvalues>

@@ -20,7 +20,7 @@
 //                     [--dataset SPEC] [--k K]
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
-#include "algorithms/kmeans.h"
+#include "algorithms/clustering/kmeans.h"
 #include "bench/npy.h"
 
 #include <algorithm>

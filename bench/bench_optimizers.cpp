@@ -14,7 +14,7 @@
 // Usage: bench_optimizers [--steps N] [--reps R] [--out DIR]
 #include "algorithms/optim/landscape.h"
 #include "algorithms/optim/optimizer.h"
-#include "algorithms/optimizers.h"
+#include "algorithms/gradient_methods/optimizers.h"
 
 #include <algorithm>
 #include <chrono>

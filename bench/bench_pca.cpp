@@ -12,7 +12,7 @@
 // Usage: bench_pca [--reps N] [--out DIR] [--threads T] [--components K]
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
-#include "algorithms/pca.h"
+#include "algorithms/dimensionality/pca.h"
 
 #include <algorithm>
 #include <chrono>

@@ -15,7 +15,7 @@
 // Usage: bench_plsa [--out DIR] [--steps N] [--threads T] [--k K]
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/corpora.h"
-#include "algorithms/plsa.h"
+#include "algorithms/topics/plsa.h"
 #include "bench/npy.h"
 
 #include <algorithm>

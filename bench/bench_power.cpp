@@ -17,7 +17,7 @@
 // angle from Eigen's eigensolver).
 // Usage: bench_power [--steps N] [--reps R] [--n ROWS] [--out DIR] [--no-npy]
 #include "algorithms/data/datasets.h"
-#include "algorithms/power_iteration.h"
+#include "algorithms/svd/power_iteration.h"
 #include "bench/npy.h"
 
 #include <algorithm>

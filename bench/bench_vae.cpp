@@ -17,7 +17,7 @@
 #include "algorithms/nn/batches.h"
 #include "algorithms/nn/elbo.h"
 #include "algorithms/optim/optimizer.h"
-#include "algorithms/vae.h"
+#include "algorithms/generative/vae.h"
 
 #include <chrono>
 #include <cstdio>

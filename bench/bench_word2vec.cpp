@@ -20,7 +20,7 @@
 #include "algorithms/text/embedding.h"
 #include "algorithms/text/text.h"
 #include "algorithms/text/wordnet.h"
-#include "algorithms/word2vec.h"
+#include "algorithms/embeddings/word2vec.h"
 
 #include <algorithm>
 #include <chrono>

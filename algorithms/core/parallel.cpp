@@ -76,6 +76,9 @@ bool spin_until(const Ready& ready) {
 // True while g_pool exists (constant-initialised, so valid before its
 // construction and after its destruction: loops then run serially).
 std::atomic<bool> g_pool_alive{false};
+// parallel_stats(): loops the pool ran, blocks its workers ran.
+std::atomic<long long> g_pool_loops{0};
+std::atomic<long long> g_worker_blocks{0};
 
 class Pool {
  public:
@@ -147,11 +150,13 @@ class Pool {
     return static_cast<int>(workers_.size());
   }
 
-  // Pulls blocks of the current job until none is left or one failed.
-  void work() {
+  // Pulls blocks of the current job until none is left or one failed; returns how many it ran.
+  int work() {
+    int ran = 0;
     while (!failed_.load(std::memory_order_relaxed)) {
       const int b = next_.fetch_add(1, std::memory_order_relaxed);
-      if (b >= blocks_) return;
+      if (b >= blocks_) return ran;
+      ++ran;
       try {
         fn_(body_, b);
       } catch (...) {
@@ -163,6 +168,7 @@ class Pool {
         failed_.store(true, std::memory_order_relaxed);
       }
     }
+    return ran;
   }
 
   // Takes a seat if one is offered.
@@ -185,7 +191,7 @@ class Pool {
         if (stop_) return;
       }
       if (!take_seat()) continue;
-      work();
+      g_worker_blocks.fetch_add(work(), std::memory_order_relaxed);
       finished_.fetch_add(1, std::memory_order_acq_rel);
       // The caller may be asleep: notify under the lock (it re-checks under it).
       std::lock_guard<std::mutex> lock(mu_);
@@ -224,6 +230,13 @@ thread_local bool t_serial = false;
 SerialScope::SerialScope() : previous_(t_serial) { t_serial = true; }
 SerialScope::~SerialScope() { t_serial = previous_; }
 
+ParallelStats parallel_stats() {
+  ParallelStats s;
+  s.pool_loops = g_pool_loops.load(std::memory_order_relaxed);
+  s.worker_blocks = g_worker_blocks.load(std::memory_order_relaxed);
+  return s;
+}
+
 void set_max_threads(int threads) { g_max_threads.store(std::max(0, threads)); }
 
 int max_threads() {
@@ -241,8 +254,10 @@ namespace parallel_detail {
 void run_blocks(int blocks, int threads, BlockFn fn, const void* body) {
   threads = std::min({threads, blocks, kMaxParallelThreads});
   if (threads > 1 && !t_serial && g_pool_alive.load(std::memory_order_acquire) &&
-      g_pool.run(blocks, threads, fn, body))
+      g_pool.run(blocks, threads, fn, body)) {
+    g_pool_loops.fetch_add(1, std::memory_order_relaxed);
     return;
+  }
   // Serial: nested or concurrent loop, a SerialScope, or no worker could be started. The
   // first block that throws is the lowest-numbered one.
   for (int b = 0; b < blocks; ++b) fn(body, b);

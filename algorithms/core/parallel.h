@@ -84,6 +84,16 @@ class SerialScope {
   bool previous_;
 };
 
+// What the pool has done since the process started (tests read the difference
+// around a run to assert that a loop really was split): loops handed to the
+// pool with more than one thread, and blocks that a worker (not the calling
+// thread) ran.
+struct ParallelStats {
+  long long pool_loops = 0;
+  long long worker_blocks = 0;
+};
+ParallelStats parallel_stats();
+
 namespace parallel_detail {
 using BlockFn = void (*)(const void* body, int block);
 // Runs fn(body, b) for b in [0, blocks) on up to `threads` threads (see above).
@@ -115,6 +125,16 @@ void parallel_reduce_blocks(int blocks, int threads, const Map& map, const Fold&
   parallel_for_blocks(blocks, threads, [&](int b) { parts[static_cast<size_t>(b)] = map(b); });
   for (int b = 0; b < blocks; ++b) fold(b, std::move(parts[static_cast<size_t>(b)]));
 }
+
+// Marks a function whose unsynchronised writes to shared memory are intended:
+// Hogwild SGD (word2vec with workers > 1 updates shared embedding rows from
+// several threads without locks, as gensim and word2vec.c do; a lost update is
+// noise the method tolerates). That is a data race by design, so ThreadSanitizer
+// does not instrument these functions (only these: every other loop stays
+// checked by make test-tsan). Put it on every function of the racy loop, the
+// inlined helpers included (GCC inlines only between functions of equal
+// sanitizer attributes). No effect outside a -fsanitize=thread build.
+#define CILAB_HOGWILD __attribute__((no_sanitize("thread")))
 
 // Whether the buffer held through `p` may be reused in place: it is set and no
 // one else holds it (use_count() == 1). When true, an acquire fence has paired

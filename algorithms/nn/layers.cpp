@@ -602,6 +602,12 @@ const char* activation_name(Activation a) {
   return kNames[static_cast<int>(a)];
 }
 
+std::vector<std::string> activation_names() {
+  std::vector<std::string> out;
+  for (int i = 0; i < kNumActivations; ++i) out.push_back(activation_name(static_cast<Activation>(i)));
+  return out;
+}
+
 double activation_value(Activation a, double z) { return act(a, z); }
 double activation_derivative(Activation a, double z) { return act_derivative(a, z, act(a, z)); }
 double activation_second_derivative(Activation a, double z) { return act_second_derivative(a, z, act(a, z)); }

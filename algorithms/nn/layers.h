@@ -65,6 +65,8 @@ enum class Activation { Identity, ReLU, LeakyReLU, ELU, Sigmoid, Tanh, Softplus,
 constexpr int kNumActivations = 8;
 // "identity", "relu", "leaky_relu", "elu", "sigmoid", "tanh", "softplus", "gelu".
 const char* activation_name(Activation a);
+// Every activation's name in enum order: the options of an `activation` Choice parameter.
+std::vector<std::string> activation_names();
 // f(z) and f'(z) of an activation, one value (plots, the activations lesson).
 double activation_value(Activation a, double z);
 double activation_derivative(Activation a, double z);

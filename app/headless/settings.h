@@ -17,7 +17,7 @@ struct Settings {
   bool show_data = true;
   bool show_params = true;
   bool show_metrics = true;
-  // Theme and palette names (views/theme.h; the app falls back to the defaults on an unknown name).
+  // Theme and palette names (views/common/theme.h; the app falls back to the defaults on an unknown name).
   std::string theme = "light";
   std::string palette = "okabe-ito";
   std::vector<std::string> recent_files;  // newest first, at most 8

@@ -8,7 +8,7 @@
 #include <string>
 #include <vector>
 
-#include "algorithms/autoencoder.h"
+#include "algorithms/networks/autoencoder.h"
 #include "algorithms/data/datasets.h"
 #include "tests/support/cli_harness.h"
 

@@ -18,8 +18,7 @@ TEST_CASE("gui activations: vanishing, level and exploding gradients at 1280 x 7
   script << R"(# the activations lesson
 module activations
 expect module activations
-idle
-wait 3
+settle
 expect no-error
 expect text sigmoid, torch init x gain 1: L = 10 layers of width 128
 expect text vanishing: ||dL/dh_1|| is
@@ -31,8 +30,7 @@ wait 1
 # ReLU with He keeps the norms level
 set activation=relu
 set init=he
-idle
-wait 3
+settle
 expect param activation=relu
 expect text stable: ||dL/dh_1|| / ||dL/dh_L||
 expect metric grad_factor > 0.9
@@ -41,21 +39,18 @@ screenshot gui_act_relu_he.png
 wait 1
 # bad init in one slider
 set gain=2
-idle
-wait 3
+settle
 expect text exploding: ||dL/dh_1|| is
 # the A key: next activation (relu -> leaky_relu)
 key A
 wait 2
-idle
-wait 3
+settle
 expect param activation=leaky_relu
 expect text leaky_relu, he init x gain 2
 # a deeper network
 set gain=1
 set layers=30
-idle
-wait 3
+settle
 expect text L = 30 layers
 expect plots-min-height 80
 expect plots-inside-window

@@ -21,24 +21,22 @@ expect module autoencoder
 wait 2
 step 120
 expect iteration 120
-wait 5
+settle
 expect text Codes z (m = 2)
 expect text PCA scores at the same m
 expect plots-inside-window
 screenshot gui_ae_latent.png
 wait 1
 substep
-idle
-wait 3
+settle
 expect text forward done
 substep
 idle
 substep
-idle
-wait 2
+settle
 expect iteration 121
 key 2
-wait 5
+settle
 expect text decoder(grid of z)
 screenshot gui_ae_recon.png
 wait 1
@@ -49,7 +47,7 @@ expect param m=1
 expect iteration 0
 step 40
 expect iteration 40
-wait 5
+settle
 expect text decoder(line of z)
 # rewind
 seek 10
@@ -66,9 +64,9 @@ set linear=true
 set m=2
 expect no-error
 step 300
-wait 5
+settle
 key 3
-wait 5
+settle
 expect text max angle
 expect text distance to PCA
 expect plots-inside-window
@@ -80,7 +78,7 @@ set noise=0.3
 expect no-error
 step 20
 expect iteration 320
-wait 3
+settle
 expect text noise floor
 quit
 )";

@@ -16,7 +16,7 @@ TEST_CASE("gui backprop: sub-steps walk the graph at 1280 x 720, the check table
   std::ofstream("gui_backprop_session.txt") << R"(# the backprop lesson
 module backprop
 expect module backprop
-wait 3
+settle
 expect text Gradient check
 substep
 wait 2
@@ -50,7 +50,7 @@ expect text max relative error
 set layers=3,2
 expect no-error
 step 20
-wait 3
+settle
 expect iteration 20
 expect text h2[1]
 screenshot gui_backprop_deep.png

@@ -22,14 +22,14 @@ expect no-error
 expect param method=svt
 step 8
 expect iteration 8
-wait 10
+settle
 expect text svt (singular value thresholding)
 expect text 512 x 512
 expect text Y_t stored on Omega
 expect text grey value
 screenshot gui_completion_svt.png
 key 2
-wait 5
+settle
 expect text rank(shrink_tau(Y)) against tau
 screenshot gui_completion_svt_spectrum.png
 set method=als
@@ -38,12 +38,12 @@ expect iteration 0
 step 5
 expect iteration 5
 key 1
-wait 10
+settle
 expect text als (alternating least squares)
 expect text never rose after a half-step
 screenshot gui_completion_als.png
 key 3
-wait 5
+settle
 expect text l after V- and U-sweeps
 screenshot gui_completion_als_curves.png
 quit

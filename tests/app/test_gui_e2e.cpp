@@ -48,7 +48,7 @@ TEST_CASE("gui e2e: a scripted session drives the real shell (keys, params, data
   }
   std::ofstream script("gui_session.txt");
   script << R"(# a student's session
-wait 3
+settle
 expect module kmeans
 expect iteration 0
 key Right
@@ -118,7 +118,7 @@ TEST_CASE("gui e2e: Fashion-MNIST loads in the lab (dataset-fashion-mnist is a d
   // A missing package is a failure, not a skip: the script's `expect rows` below fails then.
   std::ofstream script("gui_fashion.txt");
   script << "wait 2\ndataset fashion-mnist:split=test,n=3000\nexpect rows 3000\nset k=10\nstep 3\nexpect iteration 3\n"
-            "wait 3\nscreenshot gui_fashion.png\nwait 1\nquit\n";
+            "settle\nscreenshot gui_fashion.png\nwait 1\nquit\n";
   script.close();
   const Proc p = run_gui("--frames 100000 --script gui_fashion.txt", "gui_fashion_end.png");
   INFO("stderr: " << p.err);

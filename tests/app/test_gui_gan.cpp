@@ -22,22 +22,22 @@ expect param loss=minimax
 step 3000
 expect iteration 3000
 expect metric modes_covered > 5.5
-wait 15
+settle
 expect text modes covered
 expect text a mode is covered when >= 1 % of 2 000 generated samples lie within 3 sd of its centre
 expect text D = sigmoid(l), centre 1/2
 expect text next: D step
 screenshot gui_gan_plane.png
 substep
-wait 3
+settle
 expect text next: G step
 step
 key 2
-wait 10
+settle
 expect text GAN Lab's measure: histograms on a 40x40 grid
 screenshot gui_gan_curves.png
 key 3
-wait 3
+settle
 expect text Optimal discriminator (1-D)
 expect text 2 JS - log 4 =
 key 1
@@ -50,7 +50,7 @@ step 100
 expect iteration 3101
 # the heatmap's caption follows the picture, which the background job (<= 5 % of a
 # core: ~11 ms a job, 10x that under ASan) refreshes within a few seconds at most
-wait 200
+settle
 expect text raw D = l, centre = median
 expect text G: min -E_z D(G(z))
 screenshot gui_gan_wgan.png
@@ -60,7 +60,7 @@ expect iteration 2500
 expect param loss=minimax
 step 10
 expect iteration 2510
-wait 3
+settle
 quit
 )";
   script.close();
@@ -82,7 +82,7 @@ TEST_CASE("gui gan: the image GAN's fixed-noise grid beside real images") {
 expect param target=data
 step 20
 expect iteration 20
-wait 15
+settle
 expect text G(64 fixed z), iteration
 expect text Real: 64 training images
 screenshot gui_gan_images.png

@@ -21,25 +21,24 @@ expect no-error
 step 2
 expect iteration 2
 key 2
-wait 10
+settle
 expect text probe words:
 expect text vectors of iteration 2
 screenshot gui_glove_neighbours_2.png
 step 6
 expect iteration 8
-idle
-wait 120
+settle
 expect text vectors of iteration 8
 expect no-text vectors of iteration 2
 screenshot gui_glove_neighbours_8.png
 type king, water enter
-wait 5
+settle
 key 1
-wait 5
+settle
 expect text loss J / |entries| per iteration
 screenshot gui_glove_curves.png
 key 5
-wait 5
+settle
 expect text f(N) = min(1, (N/x_max)^alpha)
 expect text residual
 screenshot gui_glove_model.png
@@ -71,10 +70,9 @@ TEST_CASE("gui glove: after a few AdaGrad epochs the neighbour table says the co
   script << R"(step 18
 expect iteration 18
 key 2
-wait 5
+settle
 type king, water, music enter
-idle
-wait 60
+settle
 expect text vectors of iteration 18
 expect text cosines near 1
 screenshot gui_glove_near_one.png

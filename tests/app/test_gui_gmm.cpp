@@ -14,7 +14,7 @@ using namespace cilab::test_support;
 TEST_CASE("gui gmm: Old Faithful - E and M sub-steps, a dragged mean, k-means beside") {
   std::ofstream script("gui_gmm_session.txt");
   script << R"(# soft versus hard clustering on Old Faithful
-wait 3
+settle
 expect module gmm
 expect rows 272
 set k=2
@@ -47,7 +47,7 @@ expect param compare_kmeans=true
 expect iteration 0
 step 4
 expect iteration 4
-wait 3
+settle
 screenshot gui_gmm_compare.png
 wait 1
 set covariance=diag
@@ -93,7 +93,7 @@ intent place_mean 1 30 25
 expect no-error
 step 30
 expect status diverged
-wait 3
+settle
 screenshot gui_gmm_collapsed.png
 wait 1
 seek 1

@@ -20,21 +20,18 @@ expect module mlp
 wait 2
 step 80
 expect iteration 80
-wait 5
+settle
 expect text epoch
 screenshot gui_mlp_moons.png
 wait 1
 substep
-idle
-wait 3
+settle
 expect text forward done
 substep
-idle
-wait 3
+settle
 expect text backward done
 substep
-idle
-wait 2
+settle
 expect iteration 81
 # a new architecture restarts the run
 set layers=32,32,32
@@ -61,7 +58,7 @@ dataset curve:n=200
 set optimizer=sgd
 set lr=10
 step 3000
-wait 3
+settle
 expect status diverged
 expect text halve the learning rate
 screenshot gui_mlp_diverged.png
@@ -70,7 +67,7 @@ seek 2
 set lr=0.05
 expect param lr=0.05
 step 200
-wait 5
+settle
 expect no-error
 screenshot gui_mlp_curve.png
 wait 1

@@ -27,7 +27,7 @@ set race_sgd=false
 expect no-error
 step 60
 expect iteration 60
-wait 3
+settle
 screenshot gui_opt_quadratic.png
 wait 1
 substep
@@ -37,7 +37,7 @@ wait 1
 # too large a step: GD diverges (2/L = 0.1)
 set lr=0.12
 step 400
-wait 3
+settle
 expect status diverged
 screenshot gui_opt_diverged.png
 wait 1
@@ -55,7 +55,7 @@ set race_sgd=true
 set race_momentum=false
 set noise=0.5
 step 300
-wait 3
+settle
 expect no-error
 screenshot gui_opt_rosenbrock.png
 wait 1
@@ -67,7 +67,7 @@ set batch=8
 set race_gd=true
 set race_adam=false
 step 200
-wait 3
+settle
 expect no-error
 screenshot gui_opt_lsq.png
 wait 1
@@ -76,7 +76,7 @@ set function=custom
 set expr=x^2 + 10*y^2 + sin(3*x)
 expect no-error
 step 40
-wait 3
+settle
 screenshot gui_opt_custom.png
 wait 1
 set expr=x^^2

@@ -21,7 +21,7 @@ expect no-error
 expect param k=3
 step 6
 expect iteration 6
-wait 10
+settle
 expect text pLSA by EM, K = 3
 expect text l never falls: holds
 expect text U, V, q stochastic: holds
@@ -30,35 +30,35 @@ expect text log-likelihood l
 expect text test_perplexity (held out)
 screenshot gui_plsa_curves.png
 substep
-wait 5
+settle
 expect text E-step done: the M-step runs next
 expect text after the E-step (l unchanged)
 substep
 expect iteration 7
 key 2
-wait 5
+settle
 expect text top words per topic
 expect text topic 2
 screenshot gui_plsa_topics.png
 key 3
-wait 5
+settle
 expect text document-topic simplex
 screenshot gui_plsa_simplex.png
 key 4
-wait 5
+settle
 expect text U = p(w|z)
 expect text V = p(z|d)
 screenshot gui_plsa_matrices.png
 key 5
-wait 5
+settle
 expect text categories (rows) against topics (columns)
 screenshot gui_plsa_categories.png
 intent add_topic -1
 step 3
-wait 5
+settle
 expect text K = 4
 key 3
-wait 5
+settle
 expect text principal axes
 screenshot gui_plsa_projection.png
 quit
@@ -108,13 +108,13 @@ expect dataset fortunes
 step 3
 expect iteration 3
 drop gui_text_binary
-wait 3
+settle
 expect text found binary
 expect error
 expect dataset fortunes
 expect iteration 3
 drop gui_text_empty
-wait 3
+settle
 expect text found no .txt file
 screenshot gui_text_folder_error.png
 expect error

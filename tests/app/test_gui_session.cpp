@@ -55,7 +55,7 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
               "set reg=0.001\n"        // a live change mid-run: replayed at its iteration
               "step 3\n"
               "back\n"                // the position shown, not the last one
-              "wait 3\n"
+              "settle\n"
               "expect no-error\n"
               "screenshot gui_session_a.png\n"
               "wait 2\n"
@@ -106,7 +106,7 @@ TEST_CASE("gui session: saved after edits, reopened at the same iteration with t
 
   {
     std::ofstream script("gui_session_open.txt");
-    script << "wait 3\n"
+    script << "settle\n"
               "expect iteration " << lab.iteration << "\n"
               "expect param reg=0.001\n"
               "expect no-error\n"
@@ -135,7 +135,7 @@ TEST_CASE("gui presets: a preset from the menu opens its module at its iteration
               "click menu:Presets/Generative models\n"
               "wait 2\n"
               "click preset:gan-ring-collapse\n"
-              "wait 3\n"
+              "settle\n"
               "expect module gan\n"
               "expect param g_lr=0.01\n"
               "expect text Preset: Mode collapse\n"
@@ -177,11 +177,11 @@ TEST_CASE("gui sweep: k over 2..6 with two seeds in the background, then a point
     script << "sweep k 2 6 lin 5 2 100\n"
               "wait 2\n"
               "sweep-wait\n"
-              "wait 3\n"
+              "settle\n"
               "expect sweep-rows 10\n"
               "screenshot gui_sweep_plot.png\n"
               "open-sweep-run 5\n"  // rows: k slowest, seeds innermost: row 5 = k 4, seed 8
-              "wait 5\n"
+              "settle\n"
               "expect module kmeans\n"
               "expect param k=4\n"
               "expect seed 8\n"
@@ -203,10 +203,10 @@ TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside t
   {
     std::ofstream script("gui_present.txt");
     script << "scale 2\n"
-              "wait 3\n"
+              "settle\n"
               "key F11\n"
               "step 3\n"
-              "wait 10\n"
+              "settle\n"
               "expect text iteration 3\n"     // the large read-out
               "expect text objective\n"
               "expect no-text Modules\n"      // the sidebar is hidden
@@ -214,12 +214,12 @@ TEST_CASE("gui presentation: F11 at 1280x720 and 200 % keeps every plot inside t
               "expect plots-min-height 120\n"
               "screenshot gui_present_kmeans.png\n"
               "key Escape\n"
-              "wait 3\n"
+              "settle\n"
               "expect text Modules\n"         // back to the lab
               "preset gan-ring-converge\n"
-              "wait 3\n"
+              "settle\n"
               "key F11\n"
-              "wait 10\n"
+              "settle\n"
               "expect plots-inside-window\n"
               "expect plots-min-height 120\n"
               "screenshot gui_present_gan.png\n"
@@ -246,16 +246,16 @@ TEST_CASE("gui annotations: the pen draws over the view, E clears it, L and P to
   const QuietWindow window("annotate");
   {
     std::ofstream script("gui_annotate.txt");
-    script << "wait 3\n"
+    script << "settle\n"
               "screenshot gui_annotate_0.png\n"
               "key P\n"
               "pen-stroke 700 300 900 400\n"
-              "wait 3\n"
+              "settle\n"
               "expect annotations 1\n"
               "screenshot gui_annotate_1.png\n"
               "key E\n"
               "key P\n"
-              "wait 3\n"
+              "settle\n"
               "expect annotations 0\n"
               "screenshot gui_annotate_2.png\n"
               "expect no-error\n"

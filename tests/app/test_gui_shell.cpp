@@ -56,9 +56,9 @@ bool same_pixels(const std::string& a, const std::string& b, int w, int h, std::
 
 TEST_CASE("gui shell: UI scale 1 -> 2 -> 1.25 draws the same frame as starting at 1.25") {
   fresh_config("scale");
-  write_script("shell_scale_a.txt", "wait 3\nscale 2\nwait 3\nscale 1.25\nwait 3\nscreenshot shell_scale_a.png\n"
+  write_script("shell_scale_a.txt", "settle\nscale 2\nsettle\nscale 1.25\nsettle\nscreenshot shell_scale_a.png\n"
                                     "wait 1\nquit\n");
-  write_script("shell_scale_b.txt", "wait 9\nscreenshot shell_scale_b.png\nwait 1\nquit\n");
+  write_script("shell_scale_b.txt", "settle\nscreenshot shell_scale_b.png\nwait 1\nquit\n");
   const std::string common = "--module kmeans --dataset blobs:n=300,centers=3 --frames 100000 ";
   Proc p = run_gui(common + "--scale 1 --script shell_scale_a.txt", "shell_scale_a_end.png");
   INFO("stderr a: " << p.err);
@@ -113,15 +113,13 @@ TEST_CASE("gui shell: after a sub-step the header, the slider and the status bar
 expect text paused
 expect no-text running
 substep
-idle
-wait 2
+settle
 expect text Iteration 1 (after assign)
 expect text iteration 1 (after assign)
 expect no-text iteration 0 (after assign)
 expect no-text Iteration 0 (after assign)
 substep
-idle
-wait 2
+settle
 expect text Iteration 1: every centroid moved
 expect no-text (after assign)
 quit
@@ -138,8 +136,7 @@ TEST_CASE("gui shell: GMM after a sub-step - header, slider and status agree") {
   write_script("shell_position_gmm.txt", R"(wait 2
 step 3
 substep
-idle
-wait 2
+settle
 expect text Iteration 4 (after E)
 expect text iteration 4 (after E)
 expect no-text iteration 3 (after E)

@@ -17,8 +17,7 @@ TEST_CASE("gui shrinkage: soft and hard thresholding of the photo and of an item
   script << R"(# soft versus hard thresholding
 module shrinkage
 expect module shrinkage
-idle
-wait 3
+settle
 expect no-error
 expect status converged
 expect text [A]_k, k = 27: rank 27
@@ -43,8 +42,7 @@ expect metric soft_nuclear_norm 0
 # an image row of the dataset
 set tau=0.5
 set input=dataset
-idle
-wait 3
+settle
 expect no-error
 expect text fashion-mnist row 0
 expect plots-min-height 80

@@ -41,7 +41,7 @@ TEST_CASE("gui theme: modules open in every theme, the background follows it") {
     {
       std::ofstream script(name + ".txt");
       for (const char* module : {"kmeans", "pca", "power-iteration", "backprop", "gan"})
-        script << "module " << module << "\nwait 3\nstep 2\nwait 3\nexpect module " << module
+        script << "module " << module << "\nsettle\nstep 2\nsettle\nexpect module " << module
                << "\nexpect no-error\nscreenshot " << name << "_" << module << ".png\n";
       script << "wait 1\nquit\n";
     }
@@ -70,11 +70,11 @@ TEST_CASE("gui theme: View > Theme and the script switch it at once, and the cho
   const QuietWindow window("theme_menu");
   {
     std::ofstream script("gui_theme_menu.txt");
-    script << "wait 3\nscreenshot gui_theme_menu_0.png\n"
+    script << "settle\nscreenshot gui_theme_menu_0.png\n"
               "click menu:View\nwait 2\nclick menu:View/Theme\nwait 2\nclick "
-              "menu:View/Theme/dark\nwait 3\n"
+              "menu:View/Theme/dark\nsettle\n"
               "screenshot gui_theme_menu_1.png\n"
-              "theme high-contrast\npalette tol-bright\nwait 3\nscreenshot gui_theme_menu_2.png\n"
+              "theme high-contrast\npalette tol-bright\nsettle\nscreenshot gui_theme_menu_2.png\n"
               "wait 1\nquit\n";
   }
   const Proc p = run_gui("--module kmeans --frames 100000 --script gui_theme_menu.txt",

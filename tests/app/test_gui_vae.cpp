@@ -23,16 +23,16 @@ expect param hidden=64
 expect rows 2000
 step 40
 expect iteration 40
-wait 15
+settle
 expect text Posterior means mu(x)
 expect text loss = rec + beta KL
 screenshot gui_vae_latent.png
 key 2
-wait 15
+settle
 expect text Decoded manifold
 screenshot gui_vae_manifold.png
 key 3
-wait 15
+settle
 expect text Reconstructions
 expect text Prior samples
 screenshot gui_vae_samples.png
@@ -44,7 +44,7 @@ expect iteration 40
 step 10
 expect iteration 50
 expect metric beta 4
-wait 3
+settle
 expect text beta moved
 # rewind
 seek 20
@@ -59,10 +59,10 @@ expect iteration 0
 step 20
 expect iteration 20
 key 1
-wait 15
+settle
 expect text Principal axes of the posterior means mu(x), latent = 8
 key 2
-wait 15
+settle
 expect text two most active
 expect text the other 6 axes held at 0
 screenshot gui_vae_latent8.png
@@ -72,7 +72,7 @@ set latent=2
 step 150
 expect iteration 150
 key 2
-wait 15
+settle
 expect text Data plane
 expect text Latent plane
 screenshot gui_vae_moons.png

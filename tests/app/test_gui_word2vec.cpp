@@ -22,36 +22,35 @@ expect no-error
 step 5
 expect iteration 5
 key 2
-wait 10
+settle
 expect text probe words:
 expect text vectors of iteration 5
 screenshot gui_word2vec_neighbours_5.png
 type king, water, horse, quickly enter
-wait 10
+settle
 expect text horse
 expect text quickly
 step 30
 expect iteration 35
-idle
-wait 120
+settle
 expect text vectors of iteration 35
 expect no-text vectors of iteration 5
 screenshot gui_word2vec_neighbours_35.png
 key 1
-wait 5
+settle
 expect text mean sigma(score)
 expect text recall@10
 screenshot gui_word2vec_curves.png
 key 3
-wait 5
+settle
 expect text PC 1
 screenshot gui_word2vec_map.png
 key 4
-wait 5
+settle
 expect text expected:
 screenshot gui_word2vec_analogies.png
 key 5
-wait 5
+settle
 expect text q_alpha
 screenshot gui_word2vec_noise.png
 quit

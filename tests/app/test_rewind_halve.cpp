@@ -2,7 +2,7 @@
 // iteration before the divergence, then a live lr change there. The runner keeps the history
 // up to that iteration (no restart from 0) and the race continues from it with the halved lr.
 #include "algorithms/core/registry.h"
-#include "algorithms/optimizers.h"
+#include "algorithms/gradient_methods/optimizers.h"
 #include "app/headless/runner.h"
 
 #include <doctest/doctest.h>

@@ -4,7 +4,7 @@
 // network's real size.
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
-#include "algorithms/mlp.h"
+#include "algorithms/networks/mlp.h"
 #include "app/headless/runner.h"
 
 #include <doctest/doctest.h>

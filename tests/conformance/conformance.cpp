@@ -2,16 +2,20 @@
 #include "conformance.h"
 
 #include "../support/imgui_headless.h"
+#include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
-#include "views/view_registry.h"
+#include "views/common/view_registry.h"
+#include "cilab_test_paths.h"
 
+#include <algorithm>
 #include <cmath>
 #include <cstdio>
 #include <cstring>
 #include <filesystem>
 #include <fstream>
+#include <map>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -145,6 +149,68 @@ std::string check_clone_then_step(const ModuleEntry& e) {
   return "";
 }
 
+// Equal to 1e-12 relative (1e-12 absolute near 0), or both not finite alike: a fused step may
+// fold its sums in another order than its sub-steps (plsa's step never stores q).
+bool close_metrics(const ModuleInfo& info, const std::vector<double>& a, const std::vector<double>& b) {
+  const std::vector<double> x = replayable(info, a), y = replayable(info, b);
+  if (x.size() != y.size()) return false;
+  for (size_t i = 0; i < x.size(); ++i) {
+    if (std::isnan(x[i]) || std::isnan(y[i])) {
+      if (std::isnan(x[i]) != std::isnan(y[i])) return false;
+      continue;
+    }
+    if (x[i] == y[i]) continue;
+    if (!std::isfinite(x[i]) || !std::isfinite(y[i])) return false;
+    if (std::abs(x[i] - y[i]) > 1e-12 * std::max({1.0, std::abs(x[i]), std::abs(y[i])})) return false;
+  }
+  return true;
+}
+
+// From an iteration boundary, sub-steps until the next boundary reach what one step reaches.
+std::string check_sub_steps_make_a_step(const ModuleEntry& e) {
+  std::unique_ptr<Module> a = fresh(e);
+  a->step();  // past iteration 0, which some modules treat apart
+  std::unique_ptr<Module> b = a->clone();
+  const int from = a->snapshot()->iteration;
+  a->step();
+  int calls = 0;
+  do {
+    b->sub_step();
+    ++calls;
+  } while (b->snapshot()->phase != 0 && calls < 64);
+  const Snapshot &sa = *a->snapshot(), &sb = *b->snapshot();
+  if (sb.phase != 0) return std::to_string(calls) + " sub-steps from iteration " + std::to_string(from) + " did not end it";
+  if (sa.iteration != sb.iteration || sa.status != sb.status || sa.message != sb.message ||
+      !close_metrics(a->info(), sa.metrics, sb.metrics))
+    return "a step from iteration " + std::to_string(from) + " gives " + describe(sa.metrics) + " at " +
+           std::to_string(sa.iteration) + ", its " + std::to_string(calls) + " sub-steps " + describe(sb.metrics) +
+           " at " + std::to_string(sb.iteration);
+  return "";
+}
+
+// The same seed gives the same run on 1 thread and on 2 (parallel loops fold their partial
+// results in a fixed block order, never by thread).
+std::string check_threads(const ModuleEntry& e) {
+  auto run = [&](int threads) {
+    set_max_threads(threads);
+    std::vector<double> metrics;
+    try {
+      std::unique_ptr<Module> m = fresh(e);
+      for (int i = 0; i < 3; ++i) m->step();
+      metrics = m->snapshot()->metrics;
+    } catch (...) {
+      set_max_threads(0);
+      throw;
+    }
+    set_max_threads(0);
+    return metrics;
+  };
+  const std::vector<double> one = run(1), two = run(2);
+  if (!same_replay(e.make()->info(), one, two))
+    return "after 3 steps, 1 thread gives " + describe(one) + ", 2 threads " + describe(two);
+  return "";
+}
+
 std::string check_set_live(const ModuleEntry& e) {
   std::unique_ptr<Module> m = fresh(e);
   const ParamValues v = default_values(m->params());
@@ -210,6 +276,62 @@ std::string check_own_view(const ModuleEntry& e) {
          "it would get the generic view";
 }
 
+// The folder of each chapter of the module browser (ModuleInfo::chapter), the same in
+// algorithms/, views/, tests/algorithms/ and tests/views/ (docs/ARCHITECTURE.md, section 0).
+// A module of a new chapter fails here until its chapter has a row and its folders.
+const std::map<std::string, std::string> kChapterFolders = {
+    {"Clustering and mixtures", "clustering"},
+    {"Dimensionality reduction", "dimensionality"},
+    {"SVD and eigenvectors", "svd"},
+    {"Matrix completion", "completion"},
+    {"Topic models", "topics"},
+    {"Word embeddings", "embeddings"},
+    {"Gradient methods and optimisers", "gradient_methods"},
+    {"Neural networks", "networks"},
+    {"Generative models", "generative"},
+};
+
+bool file_contains(const std::filesystem::path& p, const std::string& text) {
+  std::ifstream in(p);
+  std::stringstream ss;
+  ss << in.rdbuf();
+  return ss.str().find(text) != std::string::npos;
+}
+
+// The module's files sit in its chapter's folder in every layer: its header in
+// algorithms/<chapter>/, the view that registers for it in views/<chapter>/ (it
+// includes that header), its tests in tests/algorithms/<chapter>/ and tests/views/<chapter>/.
+std::string check_chapter_folder(const ModuleEntry& e) {
+  namespace fs = std::filesystem;
+  const ModuleInfo& info = e.make()->info();
+  const auto it = kChapterFolders.find(info.chapter);
+  if (it == kChapterFolders.end())
+    return "chapter '" + info.chapter + "' has no folder: add it to kChapterFolders (tests/conformance/conformance.cpp) "
+           "and create algorithms/, views/, tests/algorithms/ and tests/views/ folders of that name";
+  const std::string folder = it->second;
+  std::string stem = info.name;
+  std::replace(stem.begin(), stem.end(), '-', '_');
+  const fs::path root(CILAB_SOURCE_DIR);
+  const std::string header = "algorithms/" + folder + "/" + stem + ".h";
+  if (!fs::exists(root / header)) return header + " not found: a module's header sits in its chapter's folder";
+  bool viewed = false;
+  if (fs::is_directory(root / "views" / folder))
+    for (const auto& f : fs::directory_iterator(root / "views" / folder))
+      if (f.path().extension() == ".cpp" && file_contains(f.path(), "CILAB_REGISTER_VIEW") &&
+          (file_contains(f.path(), "#include \"" + header + "\"") ||
+           file_contains(fs::path(f.path()).replace_extension(".h"), "#include \"" + header + "\"")))
+        viewed = true;
+  if (!viewed) return "no view in views/" + folder + "/ registers for it (a .cpp with CILAB_REGISTER_VIEW that, or whose header, includes " + header + ")";
+  const std::string test = "tests/algorithms/" + folder + "/test_" + stem + ".cpp";
+  if (!fs::exists(root / test)) return test + " not found: a module's tests sit in its chapter's folder";
+  bool view_test = false;
+  if (fs::is_directory(root / "tests/views" / folder))
+    for (const auto& f : fs::directory_iterator(root / "tests/views" / folder))
+      if (f.path().extension() == ".cpp" && file_contains(f.path(), "#include \"views/" + folder + "/")) view_test = true;
+  if (!view_test) return "no test in tests/views/" + folder + "/ includes a view of views/" + folder + "/";
+  return "";
+}
+
 std::string check_frames(const ModuleEntry& e) {
   std::unique_ptr<Module> m = fresh(e);
   std::unique_ptr<ModuleView> view = make_view(e.name);
@@ -234,7 +356,8 @@ std::string check_frames(const ModuleEntry& e) {
         view->draw(*snap, ctx, intents);
         view->draw_controls(*snap, ctx);
       });
-      if (st.vertices == 0) return std::string("frame ") + std::to_string(f + 1) + " " + when + " drew nothing";
+      if (st.vertices <= ui.empty_vertices())
+        return std::string("frame ") + std::to_string(f + 1) + " " + when + " drew nothing (no more than an empty window)";
     }
     return "";
   };
@@ -347,12 +470,15 @@ const std::vector<Check>& checks() {
       {"defaults validate and reset", check_defaults_validate},
       {"metric vector has the declared size", check_metric_sizes},
       {"clone-then-step equals step", check_clone_then_step},
+      {"sub-steps make a step", check_sub_steps_make_a_step},
+      {"1 and 2 threads give the same run", check_threads},
       {"set_live: rebuild throws, live takes its value", check_set_live},
       {"a bad value names the parameter", check_bad_values},
       {"has its own view", check_own_view},
       {"three headless frames draw", check_frames},
       {"cilab run writes the declared columns", check_cli_columns},
       {"runner rewind reproduces the metrics", check_rewind},
+      {"sits in its chapter's folder", check_chapter_folder},
   };
   return kChecks;
 }

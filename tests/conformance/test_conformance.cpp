@@ -3,7 +3,7 @@
 // broken registry entry (a module without a view) that the suite must report.
 #include "conformance.h"
 
-#include "algorithms/kmeans.h"
+#include "algorithms/clustering/kmeans.h"
 
 #include <doctest/doctest.h>
 
@@ -60,6 +60,12 @@ TEST_CASE("conformance: the metric vector has the declared size at every step, f
 TEST_CASE("conformance: clone-then-step equals step bit for bit, for every module") {
   run_check("clone-then-step equals step");
 }
+TEST_CASE("conformance: sub-steps from a boundary to the next equal one step, for every module") {
+  run_check("sub-steps make a step");
+}
+TEST_CASE("conformance: the same seed gives the same run on 1 and 2 threads, for every module") {
+  run_check("1 and 2 threads give the same run");
+}
 TEST_CASE("conformance: set_live throws for rebuild parameters and takes live ones, for every module") {
   run_check("set_live: rebuild throws, live takes its value");
 }
@@ -75,6 +81,9 @@ TEST_CASE("conformance: cilab run writes the declared columns, for every module"
 }
 TEST_CASE("conformance: the runner's rewind reproduces the snapshot metrics, for every module") {
   run_check("runner rewind reproduces the metrics");
+}
+TEST_CASE("conformance: every module's files sit in its chapter's folder, in every layer") {
+  run_check("sits in its chapter's folder");
 }
 
 TEST_CASE("conformance: a registry entry whose module has no view fails the suite, naming the check") {

@@ -83,6 +83,14 @@ public:
         });
     }
 
+    // Vertices of a frame_in_window that draws nothing: the window's own
+    // background. "Drew something" is `st.vertices > ui.empty_vertices()`, never
+    // `st.vertices > 0`, which the background alone satisfies.
+    int empty_vertices() {
+        if (empty_vertices_ < 0) empty_vertices_ = frame_in_window([] {}, "headless##empty").vertices;
+        return empty_vertices_;
+    }
+
     // Totals of the last rendered frame.
     static FrameStats stats() {
         FrameStats s;
@@ -115,4 +123,5 @@ private:
     ImGuiContext* previous_imgui_ = nullptr;
     plot::Context* plot_ = nullptr;
     plot::Context* previous_plot_ = nullptr;
+    int empty_vertices_ = -1;
 };

@@ -1,0 +1,204 @@
+// The autoencoder view, drawn with real ImGui frames (no renderer) over
+// snapshots of real runs: the pictures agree with the network and with PCA
+// (the decoder image, the codes, PCA's error = Eckart-Young on the training
+// rows), every tab by key, image rows, the linear weights, the m > 2
+// projection label, and the divergence banner's rewind-and-halve button.
+#include "tests/support/imgui_headless.h"
+#include "tests/support/screen_text.h"
+#include "algorithms/networks/autoencoder.h"
+#include "algorithms/data/datasets.h"
+#include "views/networks/autoencoder_view.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+using namespace cilab;
+
+namespace {
+
+struct Fixture {
+  std::shared_ptr<const Dataset> data;
+  Autoencoder mod;
+  std::vector<std::vector<double>> history;
+  std::vector<int> keys;
+
+  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps) : data(std::move(d)) {
+    ParamValues v = default_values(mod.params());
+    for (const char* s : sets) apply_assignment(mod.params(), v, s, "autoencoder");
+    mod.reset(data, v, 1);
+    history.push_back(mod.snapshot()->metrics);
+    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
+      mod.step();
+      history.push_back(mod.snapshot()->metrics);
+    }
+    mod.settle();
+  }
+  ViewContext context() {
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &mod.info();
+    ctx.metric_history = &history;
+    ctx.data_version = 1;
+    ctx.keys = &keys;
+    return ctx;
+  }
+};
+
+std::shared_ptr<const Dataset> tiny_images() {
+  // 8x8 'images' of two classes (bright top vs bright bottom).
+  Dataset d;
+  const int n = 120;
+  d.x = Eigen::MatrixXd::Zero(n, 64);
+  d.labels.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int c = i % 2;
+    for (int p = 0; p < 64; ++p) d.x(i, p) = ((p / 8 < 4) == (c == 0) ? 0.8 : 0.1) + 0.05 * ((i * 7 + p) % 5);
+    d.labels[static_cast<size_t>(i)] = c;
+  }
+  d.class_names = {"top", "bottom"};
+  d.image_h = d.image_w = 8;
+  d.name = "tiny-images";
+  return std::make_shared<const Dataset>(d);
+}
+
+}  // namespace
+
+TEST_CASE("autoencoder view: 3-D blobs - codes, reconstructions and the decoded grid agree with the network") {
+  Fixture f(make_dataset("blobs:n=300,dim=3,centers=3"), {"test_fraction=0"}, 60);
+  ImGuiHeadless ui;
+  AutoencoderView view;
+  std::vector<ViewIntent> intents;
+  std::string text;
+  for (int i = 0; i < 2; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(intents.empty());
+  CHECK(text.find("3-64-2-64-3 relu") != std::string::npos);
+  CHECK(text.find("Codes z (m = 2)") != std::string::npos);
+  CHECK(text.find("PCA scores at the same m") != std::string::npos);
+  CHECK(text.find("-- train") != std::string::npos);
+  CHECK(text.find("-- PCA") != std::string::npos);
+  REQUIRE(view.pictures());
+  const AutoencoderPictures& pic = *view.pictures();
+  const auto s = f.mod.ae_snapshot();
+  REQUIRE(pic.rows == 300);
+  CHECK_FALSE(pic.on_test);
+  // PCA's error on the training rows is Eckart-Young's value.
+  CHECK(pic.pca_error == doctest::Approx(s->metrics[Autoencoder::kMetricEckartYoung]).epsilon(1e-4));
+  // The codes and the error are the network's.
+  nn::Sequential<float> net = *s->net;
+  const nn::Mat<float> out = net.forward(s->data->x_train, false);
+  const nn::Mat<float> codes = net.activation(s->code_layer);
+  for (int i = 0; i < 300; i += 37) {
+    CHECK(pic.code_x[static_cast<size_t>(i)] == codes(i, 0));
+    CHECK(pic.code_y[static_cast<size_t>(i)] == codes(i, 1));
+  }
+  CHECK(pic.ae_error == doctest::Approx(0.5 * (out - s->data->x_train).cast<double>().squaredNorm() / 300).epsilon(1e-6));
+  // The decoder alone maps the codes to the reconstructions.
+  nn::Sequential<float> dec = Autoencoder::decoder_of(*s->net, s->code_layer);
+  const nn::Mat<float>& again = dec.forward(codes, false);
+  CHECK((again - out).cwiseAbs().maxCoeff() < 1e-5f);
+  REQUIRE(pic.plane);
+  CHECK(pic.mesh_x.size() == 22);  // an 11 x 11 grid of lines
+
+  // A key selects its tab (ImGui applies the selection on the next frame).
+  f.keys = {'2'};
+  frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  f.keys.clear();
+  text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(view.tab() == AutoencoderView::Tab::Reconstructions);
+  CHECK(text.find("Rows and reconstructions") != std::string::npos);
+  CHECK(text.find("decoder(grid of z)") != std::string::npos);
+  CHECK(text.find("principal axis 1") != std::string::npos);
+  f.keys = {'3'};
+  frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  f.keys.clear();
+  text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(text.find("for the linear autoencoder") != std::string::npos);
+  CHECK(intents.empty());
+}
+
+TEST_CASE("autoencoder view: a sub-step shows what it did, m > 2 codes are labelled as a projection") {
+  Fixture f(make_dataset("blobs:n=200,dim=6"), {"m=4"}, 5);
+  f.mod.sub_step();
+  ImGuiHeadless ui;
+  AutoencoderView view;
+  std::vector<ViewIntent> intents;
+  std::string text;
+  for (int i = 0; i < 2; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(text.find("forward done") != std::string::npos);
+  CHECK(text.find("(after forward)") != std::string::npos);
+  CHECK(text.find("principal axis 1 of z") != std::string::npos);  // the projection says so
+  REQUIRE(view.pictures());
+  CHECK(view.pictures()->code_projected);
+  CHECK_FALSE(view.pictures()->plane);  // 6 features: no plane picture
+}
+
+TEST_CASE("autoencoder view: linear on images - weights against eigen-images, denoising rows") {
+  Fixture f(tiny_images(), {"linear=true", "m=3", "noise=0.1"}, 40);
+  ImGuiHeadless ui;
+  AutoencoderView view;
+  std::vector<ViewIntent> intents;
+  std::string text;
+  f.keys = {'3'};
+  for (int i = 0; i < 2; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(text.find("||V - U_m||_F") != std::string::npos);
+  CHECK(text.find("PCA eigen-images") != std::string::npos);
+  CHECK(text.find("-- angle") != std::string::npos);
+  CHECK(text.find("-- VW-UU^T") != std::string::npos);
+  CHECK(text.find("noise floor") != std::string::npos);
+  f.keys = {'2'};
+  frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  f.keys.clear();
+  text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(text.find("original x") != std::string::npos);
+  CHECK(text.find("noisy input") != std::string::npos);
+  REQUIRE(view.pictures());
+  const AutoencoderPictures& pic = *view.pictures();
+  REQUIRE(pic.samples == AutoencoderView::kSamples);
+  // The data-weighted product error lies between the plain one scaled by the smallest and the
+  // largest eigenvalue: lambda_min ||P - Q||^2 <= sum_j lambda_j ||(P - Q) e_j||^2 <= lambda_max ||P - Q||^2.
+  {
+    const auto s = f.mod.ae_snapshot();
+    const double plain = s->metrics[Autoencoder::kMetricProductError], tr = s->pca->total_variance;
+    REQUIRE(std::isfinite(pic.product_error_weighted));
+    CHECK(pic.product_error_weighted <= std::sqrt(s->pca->eigenvalues(0) / tr) * plain * (1 + 1e-6));
+    CHECK(pic.product_error_weighted >= std::sqrt(s->pca->eigenvalues(63) / tr) * plain * (1 - 1e-6));
+    CHECK(pic.product_error_weighted > 0);
+  }
+  // The noisy row differs from the clean one by the corruption, of about sigma per pixel.
+  double sq = 0;
+  for (size_t k = 0; k < pic.clean.size(); ++k) sq += (pic.noisy[k] - pic.clean[k]) * (pic.noisy[k] - pic.clean[k]);
+  CHECK(std::sqrt(sq / static_cast<double>(pic.clean.size())) == doctest::Approx(0.1).epsilon(0.15));
+  CHECK(intents.empty());
+}
+
+TEST_CASE("autoencoder view: the Diverged banner's button rewinds and halves lr") {
+  Fixture f(make_dataset("blobs:n=200,dim=4"), {"linear=true", "optimizer=sgd", "lr=10"}, 5000);
+  REQUIRE(f.mod.status() == Status::Diverged);
+  ImGuiHeadless ui;
+  AutoencoderView view;
+  std::vector<ViewIntent> intents;
+  ParamValues values = default_values(f.mod.params());
+  values["lr"] = 10;
+  ViewContext ctx = f.context();
+  ctx.values = &values;
+  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  CHECK(text.find("halve the learning rate") != std::string::npos);
+  const ImVec2 b = view.rewind_button();
+  REQUIRE(std::isfinite(b.x));
+  ui.mouse_move(b.x, b.y);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  ui.mouse_button(0, true);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  ui.mouse_button(0, false);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  REQUIRE(intents.size() == 2);
+  CHECK(intents[0].kind == ViewIntent::Kind::Seek);
+  CHECK(intents[0].iteration < f.mod.snapshot()->iteration);
+  CHECK(std::isfinite(f.history[static_cast<size_t>(intents[0].iteration)][Autoencoder::kMetricLoss]));
+  CHECK(intents[1].kind == ViewIntent::Kind::SetParam);
+  CHECK(intents[1].param == "lr");
+  CHECK(intents[1].value == 5.0);
+}

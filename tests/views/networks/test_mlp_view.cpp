@@ -1,0 +1,154 @@
+// The mlp view, drawn with real ImGui frames (no renderer) over snapshots of
+// real runs: decision regions (pictures agree with the network), the 1-D
+// curve, every tab, Fashion-MNIST-like images, and the divergence banner's
+// rewind-and-halve button.
+#include "tests/support/imgui_headless.h"
+#include "tests/support/screen_text.h"
+#include "algorithms/data/datasets.h"
+#include "algorithms/networks/mlp.h"
+#include "views/common/jobs.h"
+#include "views/networks/mlp_view.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <memory>
+#include <string>
+
+using namespace cilab;
+
+namespace {
+
+struct Fixture {
+  std::shared_ptr<const Dataset> data;
+  Mlp mod;
+  std::vector<std::vector<double>> history;
+
+  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps) : data(std::move(d)) {
+    ParamValues v = default_values(mod.params());
+    for (const char* s : sets) apply_assignment(mod.params(), v, s, "mlp");
+    mod.reset(data, v, 1);
+    history.push_back(mod.snapshot()->metrics);
+    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
+      mod.step();
+      history.push_back(mod.snapshot()->metrics);
+    }
+  }
+  ViewContext context() {
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &mod.info();
+    ctx.metric_history = &history;
+    ctx.data_version = 1;
+    return ctx;
+  }
+};
+
+}  // namespace
+
+TEST_CASE("mlp view: moons - decision regions from the pictures agree with the network, header and curves") {
+  Fixture f(make_dataset("moons:n=200"), {}, 60);
+  ImGuiHeadless ui;
+  MlpView view;
+  std::vector<ViewIntent> intents;
+  std::string text;
+  for (int i = 0; i < 3; ++i) text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(intents.empty());
+  CHECK(text.find("epoch") != std::string::npos);
+  CHECK(text.find("2-16-16-2 relu") != std::string::npos);
+  CHECK(text.find("Loss per epoch") != std::string::npos);
+  CHECK(text.find("Accuracy per epoch") != std::string::npos);
+  REQUIRE(view.pictures());
+  const MlpPictures& pic = *view.pictures();
+  CHECK(pic.d == 2);
+  CHECK(pic.hidden.size() == 2);
+  // The probabilities at a grid point equal the network's softmax at that point.
+  const auto s = f.mod.mlp_snapshot();
+  const int r = 40, c = 57;
+  const double pt[2] = {pic.x_min + (pic.x_max - pic.x_min) * (c + 0.5) / pic.res,
+                        pic.y_max - (pic.y_max - pic.y_min) * (r + 0.5) / pic.res};
+  nn::Mat<float> x(1, 2);
+  s->problem->standardise(pt, x.data());
+  nn::Sequential<float> net = *s->net;
+  const nn::Mat<float>& z = net.forward(x, false);
+  const double e0 = std::exp(static_cast<double>(z(0, 0))), e1 = std::exp(static_cast<double>(z(0, 1)));
+  CHECK(pic.output[static_cast<size_t>(r * pic.res + c) * 2 + 1] == doctest::Approx(e1 / (e0 + e1)).epsilon(1e-5));
+  // Probabilities sum to 1 everywhere.
+  for (int i = 0; i < pic.res * pic.res; i += 97)
+    CHECK(pic.output[static_cast<size_t>(i) * 2] + pic.output[static_cast<size_t>(i) * 2 + 1] == doctest::Approx(1.0f));
+}
+
+TEST_CASE("mlp view: a sub-step shows what it did, every tab draws, a 1-D curve draws its fit") {
+  Fixture f(make_dataset("moons:n=200"), {}, 5);
+  f.mod.sub_step();
+  ImGuiHeadless ui;
+  MlpView view;
+  std::vector<ViewIntent> intents;
+  std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(text.find("forward done") != std::string::npos);
+  CHECK(text.find("(after forward)") != std::string::npos);
+
+  Fixture g(make_dataset("curve:n=100"), {"layers=8"}, 20);
+  MlpView cview;
+  for (int i = 0; i < 2; ++i) text = frame_text(ui, [&] { cview.draw(*g.mod.snapshot(), g.context(), intents); });
+  REQUIRE(cview.pictures());
+  CHECK(cview.pictures()->d == 1);
+  CHECK(text.find("R^2 per epoch") != std::string::npos);
+  CHECK(text.find("network f(x)") != std::string::npos);
+  CHECK(intents.empty());
+}
+
+TEST_CASE("mlp view: the Diverged banner's button rewinds and halves lr") {
+  Fixture f(make_dataset("curve:n=200"), {"optimizer=sgd", "lr=10", "layers=32,32"}, 5000);
+  REQUIRE(f.mod.status() == Status::Diverged);
+  ImGuiHeadless ui;
+  MlpView view;
+  std::vector<ViewIntent> intents;
+  ParamValues values = default_values(f.mod.params());
+  values["lr"] = 10;
+  ViewContext ctx = f.context();
+  ctx.values = &values;
+  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  CHECK(text.find("halve the learning rate") != std::string::npos);
+  CHECK(text.find("rewind to iteration") != std::string::npos);
+  // Click it: a Seek to an iteration before the blow-up, then lr = 10 / 2.
+  const ImVec2 b = view.rewind_button();
+  REQUIRE(std::isfinite(b.x));
+  ui.mouse_move(b.x, b.y);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  ui.mouse_button(0, true);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  ui.mouse_button(0, false);
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  REQUIRE(intents.size() == 2);
+  CHECK(intents[0].kind == ViewIntent::Kind::Seek);
+  CHECK(intents[0].iteration < f.mod.snapshot()->iteration);
+  CHECK(std::isfinite(f.history[static_cast<size_t>(intents[0].iteration)][Mlp::kMetricLoss]));
+  CHECK(intents[1].kind == ViewIntent::Kind::SetParam);
+  CHECK(intents[1].param == "lr");
+  CHECK(intents[1].value == 5.0);
+}
+
+TEST_CASE("mlp view: image data shows the confusion matrix, weight images and misclassified images") {
+  // A small image set: 8x8 'images' of two classes (bright top vs bright bottom).
+  Dataset d;
+  const int n = 120;
+  d.x = Eigen::MatrixXd::Zero(n, 64);
+  d.labels.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int c = i % 2;
+    for (int p = 0; p < 64; ++p) d.x(i, p) = ((p / 8 < 4) == (c == 0) ? 0.8 : 0.1) + 0.05 * ((i * 7 + p) % 5);
+    d.labels[static_cast<size_t>(i)] = c;
+  }
+  d.class_names = {"top", "bottom"};
+  d.image_h = d.image_w = 8;
+  d.name = "tiny-images";
+  Fixture f(std::make_shared<const Dataset>(d), {"layers=8"}, 12);
+  ImGuiHeadless ui;
+  MlpView view;
+  std::vector<ViewIntent> intents;
+  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  CHECK(text.find("Confusion matrix") != std::string::npos);
+  CHECK(text.find("top") != std::string::npos);
+  CHECK(intents.empty());
+}

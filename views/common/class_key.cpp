@@ -1,0 +1,56 @@
+// Class colours and the class key: see class_key.h.
+#include "views/common/class_key.h"
+
+#include "views/plot/plot.h"
+#include "views/common/theme.h"
+#include "views/common/ui.h"
+
+namespace cilab {
+
+ImU32 class_colour(int c) {
+  return c >= 0 ? plot::GetColormapColor(c, plot::Colormap::Labels)
+                : with_alpha(colors().neutral, 255);
+}
+
+void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
+               const std::vector<const char*>& notes) {
+  const int classes = static_cast<int>(names.size());
+  hidden.resize(static_cast<size_t>(classes), 0);
+  const float sw = ImGui::GetTextLineHeight() * 0.7f;
+  const float right = ImGui::GetCursorScreenPos().x + width, gap = ImGui::GetFontSize() * 0.8f;
+  for (int c = 0; c < classes; ++c) {
+    const char* name = names[static_cast<size_t>(c)].c_str();
+    const float w = sw + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(name).x;
+    if (c > 0) {  // on this line if it fits in the column, else on the next
+      ImGui::SameLine(0, gap);
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    ImGui::BeginGroup();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float pad = (ImGui::GetTextLineHeight() - sw) / 2;
+    const bool off = hidden[static_cast<size_t>(c)] != 0;
+    ImGui::GetWindowDrawList()->AddRectFilled(
+        ImVec2(p.x, p.y + pad), ImVec2(p.x + sw, p.y + pad + sw),
+        off ? with_alpha(colors().text_dim, 90) : class_colour(c));
+    ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    if (off)
+      ImGui::TextDisabled("%s", name);
+    else
+      ImGui::TextUnformatted(name);
+    ImGui::EndGroup();
+    if (ImGui::IsItemClicked()) hidden[static_cast<size_t>(c)] = off ? 0 : 1;
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("class %d: click to %s its points", c, off ? "show" : "hide");
+  }
+  // Notes on the other marks, after the classes, wrapping the same way.
+  for (size_t i = 0; i < notes.size(); ++i) {
+    if (classes > 0 || i > 0) {
+      ImGui::SameLine(0, gap);
+      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(notes[i]).x > right) ImGui::NewLine();
+    }
+    ImGui::TextDisabled("%s", notes[i]);
+  }
+}
+
+}  // namespace cilab

@@ -1,0 +1,52 @@
+#include "views/common/training_header.h"
+
+#include "views/common/diverged_banner.h"
+#include "views/common/readout.h"
+
+#include <algorithm>
+
+namespace cilab {
+
+double running_value(const ViewContext& ctx, const char* name, double fallback) {
+  if (ctx.values) {
+    const auto it = ctx.values->find(name);
+    if (it != ctx.values->end()) return it->second;
+  }
+  return fallback;
+}
+
+ImVec2 draw_training_status(const Snapshot& s, const ViewContext& ctx, const char* phase_text, int loss_metric,
+                            const std::vector<std::pair<std::string, double>>& rates,
+                            std::vector<std::string>& header, std::vector<ViewIntent>& out) {
+  if (phase_text) {
+    ImGui::TextColored(readout_warn(), "%s", phase_text);
+    header.push_back(phase_text);
+  }
+  if (s.status == Status::Diverged) {
+    header.push_back(s.message);
+    return draw_diverged_banner(s, ctx, loss_metric, rates, out);
+  }
+  if (!s.message.empty()) {
+    ImGui::TextColored(readout_warn(), "%s", s.message.c_str());
+    header.push_back(s.message);
+  }
+  return ImVec2(NAN, NAN);
+}
+
+TrainingColumns training_columns(float side_share) {
+  TrainingColumns c;
+  c.avail = ImGui::GetContentRegionAvail();
+  c.side_w = std::max(ImGui::GetFontSize() * 16, c.avail.x * side_share);
+  c.main_w = std::max(ImGui::GetFontSize() * 12, c.avail.x - c.side_w - ImGui::GetStyle().ItemSpacing.x);
+  return c;
+}
+
+ImVec2 training_side_size(const TrainingColumns& c) {
+  return ImVec2(std::min(c.side_w, ImGui::GetContentRegionAvail().x), c.avail.y);
+}
+
+void draw_no_model_yet(const Snapshot& snap, const char* what) {
+  ImGui::TextDisabled("No %s yet: %s", what, snap.message.empty() ? "reset the run" : snap.message.c_str());
+}
+
+}  // namespace cilab

@@ -385,7 +385,7 @@ int App::run() {
   reload_presets();
   if (!start_state()) return 2;
   if (!init_window()) return 2;
-  if (!opts_.script.empty()) script_ = read_script(opts_.script);
+  if (!opts_.script.empty()) script_.lines = read_script(opts_.script);
   int frames_done = 0;
   std::string screenshot_error;
   last_frame_start_ = std::chrono::steady_clock::now();
@@ -395,7 +395,7 @@ int App::run() {
     const bool running = runner_->playing() || runner_->busy();
     const bool interacting = edit_pending() || !key_queue_.empty() || ImGui::GetIO().MouseDown[0] ||
                              ImGui::GetIO().MouseDown[1];
-    const bool busy = opts_.frames > 0 || script_pos_ < script_.size() || running || interacting || anim_ ||
+    const bool busy = opts_.frames > 0 || script_.running() || running || interacting || anim_ ||
                       !deferred_releases_.empty();
     // Keys the last frame saw down that were already released: ImGui sees them up now.
     release_deferred_keys();
@@ -417,7 +417,7 @@ int App::run() {
     apply_ui_scale();
     ImGui_ImplOpenGL3_NewFrame();
     ImGui_ImplGlfw_NewFrame();
-    if (!script_.empty()) run_script_line();
+    if (script_.active()) run_script_line();
     if (quit_) break;
     ImGui::NewFrame();
     pressed_since_frame_.clear();  // this frame saw them down
@@ -434,11 +434,11 @@ int App::run() {
     capture_animation_after_render(fb_w, fb_h);
     ++frames_done;
     const bool last = opts_.frames > 0 && frames_done >= opts_.frames;
-    if (!script_screenshot_.empty()) {
+    if (!script_.screenshot.empty()) {
       glFinish();
       std::string err;
-      if (!save_png(script_screenshot_, fb_w, fb_h, &err)) std::cerr << "cilab: " << err << "\n";
-      script_screenshot_.clear();
+      if (!save_png(script_.screenshot, fb_w, fb_h, &err)) std::cerr << "cilab: " << err << "\n";
+      script_.screenshot.clear();
     }
     if (last && !opts_.screenshot.empty()) {
       glFinish();
@@ -460,8 +460,8 @@ int App::run() {
     save_png(opts_.screenshot, fb_w, fb_h, &screenshot_error);
   }
   save_settings(settings_to_save());
-  if (script_failures_ > 0) {
-    std::cerr << "cilab: script: " << script_failures_ << " expectation(s) failed\n";
+  if (script_.failures > 0) {
+    std::cerr << "cilab: script: " << script_.failures << " expectation(s) failed\n";
     return 1;
   }
   if (!screenshot_error.empty()) {

@@ -14,6 +14,7 @@
 #include "app/headless/runner.h"
 #include "app/headless/settings.h"
 #include "app/headless/sweep.h"
+#include "app/script.h"
 #include "views/common/jobs.h"
 #include "views/common/ui.h"
 #include "views/common/view.h"
@@ -390,16 +391,10 @@ class App {
   std::chrono::steady_clock::time_point last_frame_start_;
   bool quit_ = false;
 
-  // --script state.
-  std::vector<std::string> script_;
-  size_t script_pos_ = 0;
-  int script_wait_ = 0;
-  std::chrono::steady_clock::time_point script_wait_since_;  // wait-file: since when
-  std::chrono::steady_clock::time_point script_start_;       // progress: the first one's time
-  std::chrono::steady_clock::time_point script_quiet_since_;  // settle: nothing has run since
-  int script_quiet_frames_ = 0;                               // settle: frames drawn quiet
+  // --script: the script's state; its commands are ScriptCommands' (app/script.h).
+  friend struct ScriptCommands;
+  ScriptState script_;
   std::string browser_scrolled_to_;  // the module the browser list last scrolled to
-  int script_failures_ = 0;
   // Key presses (GLFW events and script `key` commands), consumed in order by
   // handle_shortcuts(); the ones the app does not use go to the view.
   struct KeyPress {
@@ -415,29 +410,9 @@ class App {
   std::vector<KeyRelease> deferred_releases_;    // their releases, for ImGui after that frame
   void release_deferred_keys();
   std::vector<int> view_keys_;  // this frame's keys for the view (ViewContext::keys)
-  std::string script_screenshot_;   // a screenshot the script asked for (saved after this frame)
-  // --script `click`/`type`: mouse and text input injected over the next frames,
-  // aimed at widgets the panels name with mark_target() ("seed", "menu:View"...).
-  struct ScriptInput {
-    float x = -1.0f, y = -1.0f;  // mouse position (x < 0: leave it)
-    bool down = false;           // left button held this frame
-    bool ctrl = false;           // Ctrl held this frame
-    std::string chars;           // typed this frame
-    int key = -1;                // a key held this frame (GLFW code)
-  };
-  std::vector<ScriptInput> script_input_;  // front first
-  std::vector<int> script_keys_down_;      // ImGui keys the script holds for one frame
-  std::map<std::string, std::pair<float, float>> ui_targets_;  // widget centres (screen)
-  std::string captured_text_;  // the text the main window drew last frame (--script only)
-  uint64_t landed_edits_ = 0;       // edits (module switch, reset, live change) committed so far (poll_pending)
-  uint64_t captured_landed_ = 0;    // landed_edits_ when captured_text_ was drawn
-  bool text_retried_ = false;      // `expect text` waited a frame for the text of the run shown
-  // Injects the next frame's planned input; false when none is planned (app_script_ui.cpp).
+  uint64_t landed_edits_ = 0;  // edits (module switch, reset, live change) committed so far (poll_pending)
+  // Injects the next frame's planned script input; false when none is planned (app_script_ui.cpp).
   bool apply_script_input();
-  // Runs a widget-level --script command (click, type, scale, expect text...);
-  // false if `cmd` is not one of them (app_script_ui.cpp).
-  bool script_ui_command(const std::string& cmd, std::istringstream& in,
-                         const std::function<void(const std::string&)>& fail);
   // Names the last item (or a point) as a --script click target (no-op without a script).
   void mark_target(const std::string& name);
   void mark_target(const std::string& name, float x, float y);
@@ -447,9 +422,6 @@ class App {
   uint64_t seed_edit_ = 0;       // the seed field's value while it is edited
   bool seed_editing_ = false;
 };
-
-// The lines of a --script file.
-std::vector<std::string> read_script(const std::string& path);
 
 int run_gui(const GuiOptions& opts);
 

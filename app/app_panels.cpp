@@ -92,16 +92,16 @@ void App::frame() {
   ImGui::Begin("CILab", nullptr, flags);
   ImGui::PopStyleVar();
   // --script `expect text`: the text this window draws (depth 0: no tree node opens for the log).
-  const bool capture = !script_.empty();
+  const bool capture = script_.active();
   if (capture) ImGui::LogToBuffer(0);
-  if (capture) captured_landed_ = landed_edits_;
+  if (capture) script_.captured_landed = landed_edits_;
   if (presenting_) {  // F11: the view and large read-outs only; the keys still work
     draw_error_banner();
     draw_presentation_readouts();
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     draw_center(avail.x, avail.y);
     if (capture) {
-      captured_text_ = GImGui->LogEnabled ? GImGui->LogBuffer.c_str() : "";
+      script_.captured_text = GImGui->LogEnabled ? GImGui->LogBuffer.c_str() : "";
       ImGui::LogFinish();
     }
     ImGui::End();
@@ -134,7 +134,7 @@ void App::frame() {
   // (ImGui ends a log at the end of any top-level window, a combo's or a menu's
   // popup too: on a frame with one open, the text after it is not captured.)
   if (capture) {
-    captured_text_ = GImGui->LogEnabled ? GImGui->LogBuffer.c_str() : "";
+    script_.captured_text = GImGui->LogEnabled ? GImGui->LogBuffer.c_str() : "";
     ImGui::LogFinish();
   }
   ImGui::End();
@@ -960,13 +960,13 @@ void App::draw_about() {
 }
 
 void App::mark_target(const std::string& name) {
-  if (script_.empty()) return;
+  if (!script_.active()) return;
   const ImVec2 a = ImGui::GetItemRectMin(), b = ImGui::GetItemRectMax();
   mark_target(name, 0.5f * (a.x + b.x), 0.5f * (a.y + b.y));
 }
 
 void App::mark_target(const std::string& name, float x, float y) {
-  if (!script_.empty()) ui_targets_[name] = {x, y};
+  if (script_.active()) script_.targets[name] = {x, y};
 }
 
 }  // namespace cilab

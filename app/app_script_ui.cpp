@@ -1,5 +1,6 @@
 // --script commands that drive the shell's widgets the way a user does and
-// read back what it shows (run_script_line in app_script.cpp hands them over):
+// read back what it shows (functions of ScriptCommands, in the table of
+// app_script.cpp):
 //
 //   click TARGET [ctrl]     move the mouse to a named widget and click it (3 frames)
 //   type TEXT [enter]       type TEXT (one frame), then optionally press Enter
@@ -33,158 +34,156 @@ namespace cilab {
 
 bool App::apply_script_input() {
   ImGuiIO& io = ImGui::GetIO();
-  for (int k : script_keys_down_) io.KeysDown[k] = false;  // held for one frame
-  script_keys_down_.clear();
-  if (script_input_.empty()) return false;
-  const ScriptInput in = script_input_.front();
-  script_input_.erase(script_input_.begin());
+  for (int k : script_.keys_down) io.KeysDown[k] = false;  // held for one frame
+  script_.keys_down.clear();
+  if (script_.input.empty()) return false;
+  const ScriptState::Input in = script_.input.front();
+  script_.input.erase(script_.input.begin());
   if (in.x >= 0.0f) io.MousePos = ImVec2(in.x, in.y);
   io.MouseDown[0] = in.down;
   io.KeyCtrl = in.ctrl;
   for (char c : in.chars) io.AddInputCharacter(static_cast<unsigned char>(c));
   if (in.key >= 0) {
     io.KeysDown[in.key] = true;  // ImGui's own key state: Enter in a text field
-    script_keys_down_.push_back(in.key);
+    script_.keys_down.push_back(in.key);
   }
   return true;
 }
 
-bool App::script_ui_command(const std::string& cmd, std::istringstream& in,
-                            const std::function<void(const std::string&)>& fail) {
-  auto rest_of_line = [&in] {
-    std::string rest;
-    std::getline(in >> std::ws, rest);
-    while (!rest.empty() && (rest.back() == ' ' || rest.back() == '\r')) rest.pop_back();
-    return rest;
-  };
-  if (cmd == "click") {
-    std::string target = rest_of_line();  // names may hold spaces ("menu:View/Reset layout")
-    std::string mod;
-    if (target.size() > 5 && target.compare(target.size() - 5, 5, " ctrl") == 0) {
-      mod = "ctrl";
-      target.resize(target.size() - 5);
-    }
-    auto it = ui_targets_.find(target);
-    if (it == ui_targets_.end()) {
-      std::string known;
-      for (const auto& [name, pos] : ui_targets_) known += (known.empty() ? "" : ", ") + name;
-      fail("click: no widget named '" + target + "' on screen; known: " + known);
-      return true;
-    }
-    const bool ctrl = mod == "ctrl";
-    const float x = it->second.first, y = it->second.second;
-    script_input_.push_back({x, y, false, ctrl, "", -1});  // hover
-    script_input_.push_back({x, y, true, ctrl, "", -1});   // press
-    script_input_.push_back({x, y, false, ctrl, "", -1});  // release
-    return true;
+ScriptFlow ScriptCommands::click(App& a, ScriptLine& l) {
+  std::string target = l.rest();  // names may hold spaces ("menu:View/Reset layout")
+  std::string mod;
+  if (target.size() > 5 && target.compare(target.size() - 5, 5, " ctrl") == 0) {
+    mod = "ctrl";
+    target.resize(target.size() - 5);
   }
-  if (cmd == "type") {
-    std::string text = rest_of_line();
-    bool enter = false;
-    if (text.size() >= 6 && text.compare(text.size() - 6, 6, " enter") == 0) {
-      enter = true;
-      text.resize(text.size() - 6);
-    }
-    script_input_.push_back({-1.0f, -1.0f, false, false, text, -1});
-    if (enter) script_input_.push_back({-1.0f, -1.0f, false, false, "", GLFW_KEY_ENTER});
-    script_input_.push_back({});  // one frame for the result to show
-    return true;
+  auto it = a.script_.targets.find(target);
+  if (it == a.script_.targets.end()) {
+    std::string known;
+    for (const auto& [name, pos] : a.script_.targets) known += (known.empty() ? "" : ", ") + name;
+    l.fail("click: no widget named '" + target + "' on screen; known: " + known);
+    return ScriptFlow::Next;
   }
-  if (cmd == "scale") {
-    float s = 0.0f;
-    in >> s;
-    if (!(s >= 0.5f && s <= 3.0f)) {
-      fail("scale: expected a number in [0.5, 3]");
-      return true;
-    }
-    settings_.ui_scale = s;
-    scale_dirty_ = true;
-    return true;
+  const bool ctrl = mod == "ctrl";
+  const float x = it->second.first, y = it->second.second;
+  a.script_.input.push_back({x, y, false, ctrl, "", -1});  // hover
+  a.script_.input.push_back({x, y, true, ctrl, "", -1});   // press
+  a.script_.input.push_back({x, y, false, ctrl, "", -1});  // release
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::type(App& a, ScriptLine& l) {
+  std::string text = l.rest();
+  bool enter = false;
+  if (text.size() >= 6 && text.compare(text.size() - 6, 6, " enter") == 0) {
+    enter = true;
+    text.resize(text.size() - 6);
   }
-  if (cmd == "theme" || cmd == "palette") {  // theme NAME, palette NAME: as the View menu does
-    std::string name;
-    in >> name;
-    Theme t;
-    Palette p;
-    if (cmd == "theme" && !parse_theme(name, &t))
-      fail("theme: unknown theme '" + name + "'; valid: " + theme_names());
-    else if (cmd == "palette" && !parse_palette(name, &p))
-      fail("palette: unknown palette '" + name + "'; valid: " + palette_names());
-    else if (cmd == "theme")
-      set_theme_setting(name, "");
-    else
-      set_theme_setting("", name);
-    return true;
+  a.script_.input.push_back({-1.0f, -1.0f, false, false, text, -1});
+  if (enter) a.script_.input.push_back({-1.0f, -1.0f, false, false, "", GLFW_KEY_ENTER});
+  a.script_.input.push_back({});  // one frame for the result to show
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::scale(App& a, ScriptLine& l) {
+  float s = 0.0f;
+  l.in >> s;
+  if (!(s >= 0.5f && s <= 3.0f)) {
+    l.fail("scale: expected a number in [0.5, 3]");
+    return ScriptFlow::Next;
   }
-  if (cmd != "expect") return false;
-  const std::streampos start = in.tellg();
-  std::string what;
-  in >> what;
-  if (what == "text" || what == "no-text") {
-    if (captured_landed_ != landed_edits_ && !text_retried_) {
-      // An edit (a module or preset opened, a restart) landed after the last frame was drawn:
-      // read the text of the next frame instead (once). Steps do not count: a message shown
-      // (and cleared by `expect error`) must still be read from the frame that drew it.
-      text_retried_ = true;
-      --script_pos_;
-      script_wait_ = 1;
-      return true;
-    }
-    text_retried_ = false;
-    const std::string text = rest_of_line();
-    const bool found = captured_text_.find(text) != std::string::npos;
-    if (what == "text" && !found) fail("expected the text '" + text + "' on screen; drawn:\n" + captured_text_);
-    if (what == "no-text" && found) fail("expected no text '" + text + "' on screen; drawn:\n" + captured_text_);
-    return true;
+  a.settings_.ui_scale = s;
+  a.scale_dirty_ = true;
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::theme_or_palette(App& a, ScriptLine& l, bool theme) {
+  // theme NAME, palette NAME: as the View menu does
+  std::string name;
+  l.in >> name;
+  Theme t;
+  Palette p;
+  if (theme && !parse_theme(name, &t))
+    l.fail("theme: unknown theme '" + name + "'; valid: " + theme_names());
+  else if (!theme && !parse_palette(name, &p))
+    l.fail("palette: unknown palette '" + name + "'; valid: " + palette_names());
+  else if (theme)
+    a.set_theme_setting(name, "");
+  else
+    a.set_theme_setting("", name);
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::theme(App& a, ScriptLine& l) { return theme_or_palette(a, l, true); }
+ScriptFlow ScriptCommands::palette(App& a, ScriptLine& l) { return theme_or_palette(a, l, false); }
+
+ScriptFlow ScriptCommands::text(App& a, ScriptLine& l, bool present) {
+  ScriptState& s = a.script_;
+  if (s.captured_landed != a.landed_edits_ && !s.text_retried) {
+    // An edit (a module or preset opened, a restart) landed after the last frame was drawn:
+    // read the text of the next frame instead (once). Steps do not count: a message shown
+    // (and cleared by `expect error`) must still be read from the frame that drew it.
+    s.text_retried = true;
+    s.wait = 1;
+    return ScriptFlow::Again;
   }
-  if (what == "dialog-folder") {
-    const std::string folder = rest_of_line();
-    if (!browser_.is_open() || browser_.folder() != folder)
-      fail("expected the file dialog open in " + folder + ", found " +
-           (browser_.is_open() ? browser_.folder() : std::string("it closed")));
-    return true;
+  s.text_retried = false;
+  const std::string text = l.rest();
+  const bool found = s.captured_text.find(text) != std::string::npos;
+  if (present && !found) l.fail("expected the text '" + text + "' on screen; drawn:\n" + s.captured_text);
+  if (!present && found) l.fail("expected no text '" + text + "' on screen; drawn:\n" + s.captured_text);
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::expect_text(App& a, ScriptLine& l) { return text(a, l, true); }
+ScriptFlow ScriptCommands::expect_no_text(App& a, ScriptLine& l) { return text(a, l, false); }
+
+ScriptFlow ScriptCommands::expect_dialog_folder(App& a, ScriptLine& l) {
+  const std::string folder = l.rest();
+  if (!a.browser_.is_open() || a.browser_.folder() != folder)
+    l.fail("expected the file dialog open in " + folder + ", found " +
+           (a.browser_.is_open() ? a.browser_.folder() : std::string("it closed")));
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::expect_metric(App& a, ScriptLine& l) {
+  // expect metric NAME V (equal, relative 1e-9) | NAME < V | NAME > V (a bound).
+  std::string name, op;
+  double want = 0.0;
+  l.in >> name >> op;
+  if (op == "<" || op == ">") {
+    l.in >> want;
+  } else {
+    want = std::strtod(op.c_str(), nullptr);
+    op = "=";
   }
-  if (what == "metric") {
-    // expect metric NAME V (equal, relative 1e-9) | NAME < V | NAME > V (a bound).
-    std::string name, op;
-    double want = 0.0;
-    in >> name >> op;
-    if (op == "<" || op == ">") {
-      in >> want;
-    } else {
-      want = std::strtod(op.c_str(), nullptr);
-      op = "=";
-    }
-    runner_->wait_idle();
-    const std::shared_ptr<const Snapshot> now = runner_->latest();
-    const ModuleInfo* info = runner_->info();
-    int index = -1;
-    for (size_t i = 0; info && i < info->metrics.size(); ++i)
-      if (info->metrics[i].name == name) index = static_cast<int>(i);
-    if (index < 0 || !now || index >= static_cast<int>(now->metrics.size())) {
-      fail("expect metric: no metric '" + name + "' in " + module_name_);
-      return true;
-    }
-    const double got = now->metrics[static_cast<size_t>(index)];
-    const bool ok = op == "<"   ? got < want
-                    : op == ">" ? got > want
-                                : std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want));
-    if (!ok) {
-      char buf[160];
-      std::snprintf(buf, sizeof buf, "expected %s %s %.17g, found %.17g", name.c_str(), op.c_str(), want, got);
-      fail(buf);
-    }
-    return true;
+  a.runner_->wait_idle();
+  const std::shared_ptr<const Snapshot> now = a.runner_->latest();
+  const ModuleInfo* info = a.runner_->info();
+  int index = -1;
+  for (size_t i = 0; info && i < info->metrics.size(); ++i)
+    if (info->metrics[i].name == name) index = static_cast<int>(i);
+  if (index < 0 || !now || index >= static_cast<int>(now->metrics.size())) {
+    l.fail("expect metric: no metric '" + name + "' in " + a.module_name_);
+    return ScriptFlow::Next;
   }
-  if (what == "seed") {
-    unsigned long long n = 0;
-    in >> n;
-    if (seed_ != n) fail("expected seed " + std::to_string(n) + ", found " + std::to_string(seed_));
-    return true;
+  const double got = now->metrics[static_cast<size_t>(index)];
+  const bool ok = op == "<"   ? got < want
+                  : op == ">" ? got > want
+                              : std::abs(got - want) <= 1e-9 * std::max(1.0, std::abs(want));
+  if (!ok) {
+    char buf[160];
+    std::snprintf(buf, sizeof buf, "expected %s %s %.17g, found %.17g", name.c_str(), op.c_str(), want, got);
+    l.fail(buf);
   }
-  in.clear();
-  in.seekg(start);
-  return false;
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::expect_seed(App& a, ScriptLine& l) {
+  unsigned long long n = 0;
+  l.in >> n;
+  if (a.seed_ != n) l.fail("expected seed " + std::to_string(n) + ", found " + std::to_string(a.seed_));
+  return ScriptFlow::Next;
 }
 
 }  // namespace cilab

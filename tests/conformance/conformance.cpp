@@ -303,7 +303,8 @@ bool file_contains(const std::filesystem::path& p, const std::string& text) {
 // includes that header), its tests in tests/algorithms/<chapter>/ and tests/views/<chapter>/.
 std::string check_chapter_folder(const ModuleEntry& e) {
   namespace fs = std::filesystem;
-  const ModuleInfo& info = e.make()->info();
+  const std::unique_ptr<Module> m = e.make();  // alive while its info is read
+  const ModuleInfo& info = m->info();
   const auto it = kChapterFolders.find(info.chapter);
   if (it == kChapterFolders.end())
     return "chapter '" + info.chapter + "' has no folder: add it to kChapterFolders (tests/conformance/conformance.cpp) "

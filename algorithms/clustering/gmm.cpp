@@ -388,6 +388,15 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   Stats init_stats;
   Eigen::MatrixXd shift;
   bool from_resp = false;
+  // The start from responsibilities q (k-means labels or random weights, as
+  // scikit-learn's _initialize): statistics shifted by each component's mean.
+  const auto init_from_resp = [&](const Eigen::MatrixXd& q) {
+    shift = Eigen::MatrixXd::Zero(k, d);
+    const Stats s0 = stats_from_resp(x, q, shift, diag);
+    for (int j = 0; j < k; ++j) shift.row(j) = (s0.s.col(j) / (s0.n[j] + 10.0 * kEps)).transpose();
+    init_stats = stats_from_resp(x, q, shift, diag);
+    from_resp = true;
+  };
   switch (p.init) {
     case Init::KMeans: {
       KMeans km;
@@ -401,12 +410,7 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
       Eigen::MatrixXd q = Eigen::MatrixXd::Zero(n, k);
       for (int i = 0; i < n; ++i)
         if (labels[static_cast<size_t>(i)] >= 0) q(i, labels[static_cast<size_t>(i)]) = 1.0;
-      shift = Eigen::MatrixXd::Zero(k, d);
-      const Stats s0 = stats_from_resp(x, q, shift, diag);
-      for (int j = 0; j < k; ++j)
-        shift.row(j) = (s0.s.col(j) / (s0.n[j] + 10.0 * kEps)).transpose();
-      init_stats = stats_from_resp(x, q, shift, diag);
-      from_resp = true;
+      init_from_resp(q);
       break;
     }
     case Init::Random: {
@@ -416,12 +420,7 @@ void Gmm::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
         for (int j = 0; j < k; ++j) t += (q(i, j) = rng.uniform());
         q.row(i) /= t;
       }
-      shift = Eigen::MatrixXd::Zero(k, d);
-      const Stats s0 = stats_from_resp(x, q, shift, diag);
-      for (int j = 0; j < k; ++j)
-        shift.row(j) = (s0.s.col(j) / (s0.n[j] + 10.0 * kEps)).transpose();
-      init_stats = stats_from_resp(x, q, shift, diag);
-      from_resp = true;
+      init_from_resp(q);
       break;
     }
     case Init::RandomPoints:

@@ -2,6 +2,7 @@
 // the per-iteration measurements. See completion.h for the mathematics.
 #include "algorithms/completion/completion.h"
 #include "algorithms/core/module_base_impl.h"
+#include "algorithms/core/run_position.h"
 
 #include "algorithms/core/observed_matrix.h"
 #include "algorithms/core/parallel.h"
@@ -245,15 +246,12 @@ size_t CompletionSnapshot::byte_size() const {
 
 // ---------------------------------------------------------------- state
 
-struct Completion::State {
+struct Completion::State : RunPosition {
   Params p;
   uint64_t seed = 0;
   Rng rng;
   std::shared_ptr<const CompletionProblem> prob;
-  int iteration = 0;
-  int phase = 0;
-  Status status = Status::Running;
-  std::string message, notice;
+  std::string notice;  // shown while message is empty
   std::vector<double> metrics;
   std::shared_ptr<const CompletionEstimate> est;
   std::shared_ptr<const CompletionEstimate> iteration_start;  // als: the estimate before the V-sweep
@@ -313,7 +311,7 @@ void Completion::State::build_problem(const std::shared_ptr<const Dataset>& data
   std::shared_ptr<const ObservedMatrix> om;
   if (data->is_partial()) {
     om = data->observed;
-    q.what = describe(*data);
+    q.what = cilab::describe(*data);
   } else {
     std::string what;
     Eigen::MatrixXd full = complete_matrix(*data, 0, &what);
@@ -841,10 +839,8 @@ std::shared_ptr<const CompletionSnapshot> Completion::completion_snapshot() cons
   const State& s = *st_;
   if (s.cache) return s.cache;
   auto snap = std::make_shared<CompletionSnapshot>();
-  snap->iteration = s.iteration;
-  snap->phase = s.phase;
-  snap->status = s.status;
-  snap->message = s.message.empty() ? s.notice : s.message;
+  s.describe(*snap);
+  if (s.message.empty()) snap->message = s.notice;
   snap->metrics = s.metrics;
   snap->problem = s.prob;
   snap->estimate = s.est;

@@ -26,15 +26,7 @@
 namespace cilab {
 namespace data_detail {
 
-namespace {
-
-constexpr size_t kChunk = size_t(1) << 20;
-// The first read is smaller and each next one doubles up to kChunk: a small file
-// does not allocate and zero a whole megabyte (under ASan, libFuzzer ran 17 inputs/s).
-constexpr size_t kFirstChunk = size_t(16) << 10;
-
-// Printable, truncated rendering of a found text for messages.
-std::string shown(std::string_view s) {
+std::string quoted_text(std::string_view s) {
   std::string out = "'";
   const size_t limit = 40;
   for (size_t i = 0; i < s.size() && i < limit; ++i) {
@@ -50,6 +42,13 @@ std::string shown(std::string_view s) {
   if (s.size() > limit) out += "...";
   return out + "'";
 }
+
+namespace {
+
+constexpr size_t kChunk = size_t(1) << 20;
+// The first read is smaller and each next one doubles up to kChunk: a small file
+// does not allocate and zero a whole megabyte (under ASan, libFuzzer ran 17 inputs/s).
+constexpr size_t kFirstChunk = size_t(16) << 10;
 
 // Reads lines (without the '\n' and a trailing '\r') in bounded chunks.
 class LineReader {
@@ -151,7 +150,7 @@ class CsvParser {
     return path_ + ":" + std::to_string(line_) + ":" + std::to_string(col);
   }
   std::string field_desc(size_t j) const {
-    return "field " + std::to_string(j + 1) + " (" + shown(names_[j]) + ")";
+    return "field " + std::to_string(j + 1) + " (" + quoted_text(names_[j]) + ")";
   }
   void check_text(std::string_view line) const;
 
@@ -269,7 +268,7 @@ void CsvParser::split(std::string_view line, std::vector<Field>& fields, std::st
         throw DataError(pos(i + 1) + ": expected a delimiter '" +
                         std::string(delim_ == '\t' ? "\\t" : std::string(1, delim_)) +
                         "' or the end of the line after a closing quote, found " +
-                        shown(line.substr(i, 1)) + "; try: quote the whole field");
+                        quoted_text(line.substr(i, 1)) + "; try: quote the whole field");
       f.text = std::string_view(arena.data() + start, arena.size() - start);
       f.quoted = true;
     } else {
@@ -384,7 +383,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
       if (!inserted)
         throw DataError(path_ + ":" + std::to_string(line1) + ":" + std::to_string(f1[j].col) +
                         ": duplicate column name: expected distinct header names, found " +
-                        shown(names_[j]) + " in fields " + std::to_string(it->second + 1) + " and " +
+                        quoted_text(names_[j]) + " in fields " + std::to_string(it->second + 1) + " and " +
                         std::to_string(j + 1) + "; try: rename one of the columns");
     }
     if (!have2)
@@ -408,7 +407,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
   if (label_col >= 0 && k == 1)
     throw DataError(path_ + ":" + std::to_string(line1) +
                     ":1: only a label column: expected numeric feature columns besides the "
-                    "label " + shown(names_[0]) + ", found a single column; try: add the feature columns");
+                    "label " + quoted_text(names_[0]) + ", found a single column; try: add the feature columns");
 
   const size_t nfeat = k - (label_col >= 0 ? 1 : 0);
   std::vector<double> values;  // row-major features
@@ -452,7 +451,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
       }
       double x = 0.0;
       if (!parse_number(t, x)) {
-        const std::string found = t.empty() ? std::string("an empty field") : shown(t);
+        const std::string found = t.empty() ? std::string("an empty field") : quoted_text(t);
         throw DataError(pos(f[j].col) + ": " + field_desc(j) + ": expected a number, found " +
                         found + "; try: fix the cell" +
                         (t.empty() ? std::string(" or remove the row (missing values are not supported)")
@@ -461,7 +460,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
       }
       if (!std::isfinite(x))
         throw DataError(pos(f[j].col) + ": " + field_desc(j) + ": expected a finite number, found " +
-                        shown(t) + "; try: remove or impute the rows with missing or infinite values");
+                        quoted_text(t) + "; try: remove or impute the rows with missing or infinite values");
       values.push_back(x);
     }
     ++rows;
@@ -501,7 +500,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
   }
   if (label_as_feature) {
     data->column_names.push_back(names_[static_cast<size_t>(label_col)]);
-    note = "; column " + shown(names_[static_cast<size_t>(label_col)]) +
+    note = "; column " + quoted_text(names_[static_cast<size_t>(label_col)]) +
            " has non-integer numbers, kept as a feature";
   } else if (label_col >= 0) {
     if (labels_numeric) {
@@ -524,7 +523,7 @@ std::shared_ptr<Dataset> CsvParser::run() {
       data->labels = std::move(label_ids);
       data->class_names = std::move(label_text);
     }
-    note = "; labels from column " + shown(names_[static_cast<size_t>(label_col)]);
+    note = "; labels from column " + quoted_text(names_[static_cast<size_t>(label_col)]);
   }
   data->name = file_stem(path_);
   const char* dname = delim_ == '\t' ? "tab" : delim_ == ';' ? "semicolon" : delim_ == ' ' ? "space" : "comma";

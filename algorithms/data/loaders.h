@@ -49,6 +49,10 @@ class CsvRecords {
 // CSV/TSV text -> Dataset (delimiter, header and label column detected).
 std::shared_ptr<Dataset> load_csv(ByteStream& in, const LoadOptions& opts);
 
+// A found text for a one-line message, in single quotes: control bytes as \xNN,
+// at most 40 bytes (then "...").
+std::string quoted_text(std::string_view s);
+
 // True when the leading bytes are an IDX magic number 00 00 TT NN.
 bool looks_like_idx(const std::vector<uint8_t>& head);
 

@@ -28,23 +28,6 @@ const char* const kGenreNames[] = {"Action", "Comedy", "Drama",     "Romance",  
                                    "Documentary", "Animation", "Thriller", "Western", "Musical", "Crime"};
 constexpr int kMaxGenres = static_cast<int>(sizeof kGenreNames / sizeof kGenreNames[0]);
 
-// A field as text for a one-line message: control bytes as \xNN, at most 40 bytes.
-std::string quoted(std::string_view s) {
-  std::string out = "'";
-  for (size_t i = 0; i < s.size() && i < 40; ++i) {
-    const unsigned char c = static_cast<unsigned char>(s[i]);
-    if (c >= 32 && c != 127) {
-      out += static_cast<char>(c);
-    } else {
-      char buf[8];
-      std::snprintf(buf, sizeof buf, "\\x%02x", c);
-      out += buf;
-    }
-  }
-  if (s.size() > 40) out += "...";
-  return out + "'";
-}
-
 std::string gfmt(double v) {
   char buf[32];
   std::snprintf(buf, sizeof buf, "%g", v);
@@ -112,8 +95,8 @@ void fill_entries(std::vector<Entry>& entries, const std::string& path, Observed
       const std::string u = m.row_ids.empty() ? std::to_string(entries[e].row) : m.row_ids[static_cast<size_t>(entries[e].row)];
       const std::string i = m.col_ids.empty() ? std::to_string(entries[e].col) : m.col_ids[static_cast<size_t>(entries[e].col)];
       throw DataError(path + ":" + std::to_string(entries[e].line) + ":1: duplicate rating: expected each (" +
-                      m.row_kind + ", " + m.col_kind + ") pair once, found " + m.row_kind + " " + quoted(u) + " and " +
-                      m.col_kind + " " + quoted(i) + " again (first on line " + std::to_string(entries[e - 1].line) +
+                      m.row_kind + ", " + m.col_kind + ") pair once, found " + m.row_kind + " " + data_detail::quoted_text(u) + " and " +
+                      m.col_kind + " " + data_detail::quoted_text(i) + " again (first on line " + std::to_string(entries[e - 1].line) +
                       "); try: remove or average the duplicate lines");
     }
   m.row.resize(entries.size());
@@ -164,11 +147,11 @@ std::shared_ptr<const Dataset> read_triplets(ByteStream& in, const LoadOptions& 
                       ": expected a user id and an item id, found an empty field; try: fill in the id or delete the line");
     if (!rec.parse_number(f[2].text, v))
       throw DataError(path + ":" + std::to_string(line) + ":" + std::to_string(f[2].col) +
-                      ": expected a numeric rating in field 3, found " + quoted(f[2].text) +
+                      ": expected a numeric rating in field 3, found " + data_detail::quoted_text(f[2].text) +
                       "; try: a number such as 4 or 3.5 (the fields are user,item,rating)");
     if (!std::isfinite(v))
       throw DataError(path + ":" + std::to_string(line) + ":" + std::to_string(f[2].col) +
-                      ": expected a finite rating, found " + quoted(f[2].text) + "; try: a number such as 4");
+                      ": expected a finite rating, found " + data_detail::quoted_text(f[2].text) + "; try: a number such as 4");
     auto index_of = [](std::unordered_map<std::string, int>& map, std::vector<std::string>& ids, std::string_view t) {
       auto [it, inserted] = map.emplace(std::string(t), static_cast<int>(ids.size()));
       if (inserted) ids.emplace_back(t);
@@ -241,7 +224,7 @@ std::shared_ptr<const Dataset> read_wide(ByteStream& in, const LoadOptions& opts
         throw DataError(path + ":" + std::to_string(line) + ":1: expected a row id in the first column (the rows above have one), found an empty cell; try: name the row");
       auto [it, inserted] = seen_rows.emplace(id, line);
       if (!inserted)
-        throw DataError(path + ":" + std::to_string(line) + ":1: duplicate row id " + quoted(id) +
+        throw DataError(path + ":" + std::to_string(line) + ":1: duplicate row id " + data_detail::quoted_text(id) +
                         ": expected each user once, found it also on line " + std::to_string(it->second) +
                         "; try: merge the two rows");
       row_ids.push_back(id);
@@ -250,11 +233,11 @@ std::shared_ptr<const Dataset> read_wide(ByteStream& in, const LoadOptions& opts
       if (is_missing_marker(f[j].text)) continue;
       if (!rec.parse_number(f[j].text, v))
         throw DataError(path + ":" + std::to_string(line) + ":" + std::to_string(f[j].col) +
-                        ": expected a number or an empty cell (missing), found " + quoted(f[j].text) +
+                        ": expected a number or an empty cell (missing), found " + data_detail::quoted_text(f[j].text) +
                         "; try: a number, or leave the cell empty");
       if (!std::isfinite(v))
         throw DataError(path + ":" + std::to_string(line) + ":" + std::to_string(f[j].col) +
-                        ": expected a finite number, found " + quoted(f[j].text) + "; try: leave the cell empty if it is missing");
+                        ": expected a finite number, found " + data_detail::quoted_text(f[j].text) + "; try: leave the cell empty if it is missing");
       entries.push_back({row, static_cast<int>(j - start), v, line});
     }
     ++row;

@@ -8,6 +8,7 @@
 // the two gradients check each other.
 #include "algorithms/networks/backprop.h"
 #include "algorithms/core/module_base_impl.h"
+#include "algorithms/core/run_position.h"
 
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/batches.h"
@@ -295,7 +296,7 @@ ModuleInfo default_info() {
 
 }  // namespace
 
-struct Backprop::State {
+struct Backprop::State : RunPosition {
   Params p;
   ModuleInfo info = default_info();
   std::shared_ptr<const BackpropGraph> graph;
@@ -307,11 +308,7 @@ struct Backprop::State {
   std::shared_ptr<const BackpropTrace> trace;
   Eigen::VectorXd predictions;
   std::vector<double> metrics;
-  int iteration = 0;
-  int phase = 0;
   int epoch = 0;  // epochs completed at the last iteration boundary
-  Status status = Status::Running;
-  std::string message;
 
   mutable std::shared_ptr<const BackpropSnapshot> cache;
 
@@ -536,11 +533,8 @@ std::shared_ptr<const BackpropSnapshot> Backprop::backprop_snapshot() const {
   const State& s = *st_;
   if (s.cache) return s.cache;
   auto snap = std::make_shared<BackpropSnapshot>();
-  snap->iteration = s.iteration;
-  snap->phase = s.phase;
+  s.describe(*snap);
   snap->epoch = s.epoch;
-  snap->status = s.status;
-  snap->message = s.message;
   snap->metrics = s.metrics.empty() ? metric_table().blank() : s.metrics;
   snap->graph = s.graph;
   snap->trace = s.trace;

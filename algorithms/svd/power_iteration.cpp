@@ -94,6 +94,7 @@ struct PowerIteration::State : RunPosition {
   void normalise_half();
   void evaluate();  // metrics for v from av; convergence check
   void deflate();
+  void advance(bool whole);  // step (whole) or sub_step
   Eigen::VectorXd initial_vector(const PowerStage& stage);
   void invalidate() { cache.reset(); }
 };
@@ -434,27 +435,24 @@ void PowerIteration::State::deflate() {
   start_component(true);
 }
 
-void PowerIteration::step() {
-  State& s = *st_;
-  if (!s.problem || is_terminal(s.status)) return;
-  if (s.pending_deflation) {
-    s.deflate();
+// A pending deflation is a step of its own; otherwise multiply, then normalise
+// (a step finishes the iteration a sub-step may have begun).
+void PowerIteration::State::advance(bool whole) {
+  if (!problem || is_terminal(status)) return;
+  if (pending_deflation) {
+    deflate();
     return;
   }
-  if (s.phase == 0) s.multiply_half();
-  s.normalise_half();
+  if (phase == 0) {
+    multiply_half();
+    if (!whole) return;
+  }
+  normalise_half();
 }
 
-void PowerIteration::sub_step() {
-  State& s = *st_;
-  if (!s.problem || is_terminal(s.status)) return;
-  if (s.pending_deflation) {
-    s.deflate();
-    return;
-  }
-  if (s.phase == 0) s.multiply_half();
-  else s.normalise_half();
-}
+void PowerIteration::step() { st_->advance(true); }
+
+void PowerIteration::sub_step() { st_->advance(false); }
 
 // ---------------------------------------------------------------- edits
 

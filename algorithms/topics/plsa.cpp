@@ -10,6 +10,7 @@
 // order (core/parallel.h), so any thread count gives the same bits.
 #include "algorithms/topics/plsa.h"
 #include "algorithms/core/module_base_impl.h"
+#include "algorithms/core/run_position.h"
 
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
@@ -360,16 +361,13 @@ std::shared_ptr<const PlsaProblem> build_problem(const Dataset& data, const Plsa
 
 // ---------------------------------------------------------------- state
 
-struct Plsa::State {
+struct Plsa::State : RunPosition {
   Params p;
   uint64_t seed = 0;
   Rng rng;
   std::shared_ptr<const PlsaProblem> prob;
   int k = 0;  // topics now
-  int iteration = 0;
-  int phase = 0;
-  Status status = Status::Running;
-  std::string message, notice;
+  std::string notice;  // shown while message is empty
   // Factors, K contiguous: a = theta | W (docs x K), b = phi | H^T (terms x K).
   std::vector<double> a, b;
   std::vector<double> a_next;  // pLSA: the new theta while the old one is still read
@@ -407,6 +405,36 @@ struct Plsa::State {
   void kl_step();
   void frobenius_step();
   bool add_topic();
+
+  // The M-step's topic half, shared by EM and the fused step: fill(j, b_j, scratch)
+  // writes the unnormalised row b_j (scratch: K doubles a term block reuses), then
+  // every column z is divided by its sum over the words, so p(.|z) sums to 1. The
+  // column sums fold over the term blocks in order (bit-identical for any thread count).
+  template <class Fill>
+  void fill_topics(Fill fill) {
+    const PlsaProblem& P = *prob;
+    const int K = k;
+    std::vector<double> total(static_cast<size_t>(K), 0.0);
+    parallel_reduce_blocks(
+        term_blocks(), threads(term_blocks()),
+        [&](int blk) {
+          std::vector<double> scratch(static_cast<size_t>(K)), sum(static_cast<size_t>(K), 0.0);
+          for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
+            double* bj = br(j);
+            fill(j, bj, scratch);
+            axpy_k(sum.data(), 1.0, bj, K);
+          }
+          return sum;
+        },
+        [&](int, std::vector<double> s) { axpy_k(total.data(), 1.0, s.data(), K); });
+    parallel_for_blocks(term_blocks(), threads(term_blocks()), [&](int blk) {
+      for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
+        double* bj = br(j);
+        for (int z = 0; z < K; ++z)
+          if (total[static_cast<size_t>(z)] > 0) bj[z] /= total[static_cast<size_t>(z)];
+      }
+    });
+  }
 };
 
 // Column sums of b (sum_j b_jz), folded over term blocks in order.
@@ -639,29 +667,12 @@ void Plsa::State::plsa_step() {
       for (int z = 0; z < K; ++z) out[z] = ai[z] * acc[static_cast<size_t>(z)] / s;
     }
   });
-  std::vector<double> total(static_cast<size_t>(K), 0.0);
   const int nb = doc_blocks();
-  parallel_reduce_blocks(
-      term_blocks(), threads(term_blocks()),
-      [&](int blk) {
-        std::vector<double> acc(static_cast<size_t>(K)), sum(static_cast<size_t>(K), 0.0);
-        for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
-          const size_t at = static_cast<size_t>(j) * K;
-          std::copy(&partial[at], &partial[at] + K, acc.begin());
-          for (int d = 1; d < nb; ++d) axpy_k(acc.data(), 1.0, &partial[stride * static_cast<size_t>(d) + at], K);
-          double* bj = &b[at];
-          for (int z = 0; z < K; ++z) bj[z] *= acc[static_cast<size_t>(z)];
-          axpy_k(sum.data(), 1.0, bj, K);
-        }
-        return sum;
-      },
-      [&](int, std::vector<double> s) { axpy_k(total.data(), 1.0, s.data(), K); });
-  parallel_for_blocks(term_blocks(), threads(term_blocks()), [&](int blk) {
-    for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
-      double* bj = &b[static_cast<size_t>(j) * K];
-      for (int z = 0; z < K; ++z)
-        if (total[static_cast<size_t>(z)] > 0) bj[z] /= total[static_cast<size_t>(z)];
-    }
+  fill_topics([&](int j, double* bj, std::vector<double>& acc) {
+    const size_t at = static_cast<size_t>(j) * K;
+    std::copy(&partial[at], &partial[at] + K, acc.begin());
+    for (int d = 1; d < nb; ++d) axpy_k(acc.data(), 1.0, &partial[stride * static_cast<size_t>(d) + at], K);
+    for (int z = 0; z < K; ++z) bj[z] *= acc[static_cast<size_t>(z)];
   });
   a.swap(a_next);
 }
@@ -715,28 +726,11 @@ void Plsa::State::m_step() {
       for (int z = 0; z < K; ++z) ai[z] /= s;
     }
   });
-  std::vector<double> total(static_cast<size_t>(K), 0.0);
-  parallel_reduce_blocks(
-      term_blocks(), threads(term_blocks()),
-      [&](int blk) {
-        std::vector<double> sum(static_cast<size_t>(K), 0.0);
-        for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
-          double* bj = &b[static_cast<size_t>(j) * K];
-          std::fill(bj, bj + K, 0.0);
-          for (int64_t c = P.col_start[static_cast<size_t>(j)]; c < P.col_start[static_cast<size_t>(j) + 1]; ++c) {
-            const int64_t e = P.csc_pos[static_cast<size_t>(c)];
-            axpy_k(bj, N.count[static_cast<size_t>(e)], &q[static_cast<size_t>(e) * K], K);
-          }
-          axpy_k(sum.data(), 1.0, bj, K);
-        }
-        return sum;
-      },
-      [&](int, std::vector<double> s) { axpy_k(total.data(), 1.0, s.data(), K); });
-  parallel_for_blocks(term_blocks(), threads(term_blocks()), [&](int blk) {
-    for (int j = P.term_block[static_cast<size_t>(blk)]; j < P.term_block[static_cast<size_t>(blk) + 1]; ++j) {
-      double* bj = &b[static_cast<size_t>(j) * K];
-      for (int z = 0; z < K; ++z)
-        if (total[static_cast<size_t>(z)] > 0) bj[z] /= total[static_cast<size_t>(z)];
+  fill_topics([&](int j, double* bj, std::vector<double>&) {
+    std::fill(bj, bj + K, 0.0);
+    for (int64_t c = P.col_start[static_cast<size_t>(j)]; c < P.col_start[static_cast<size_t>(j) + 1]; ++c) {
+      const int64_t e = P.csc_pos[static_cast<size_t>(c)];
+      axpy_k(bj, N.count[static_cast<size_t>(e)], &q[static_cast<size_t>(e) * K], K);
     }
   });
   q.clear();
@@ -1015,10 +1009,8 @@ std::shared_ptr<const PlsaSnapshot> Plsa::plsa_snapshot() const {
   const PlsaProblem& P = *s.prob;
   const int K = s.k, n = s.docs(), m = s.terms();
   auto snap = std::make_shared<PlsaSnapshot>();
-  snap->iteration = s.iteration;
-  snap->phase = s.phase;
-  snap->status = s.status;
-  snap->message = s.message.empty() ? s.notice : s.message;
+  s.describe(*snap);
+  if (s.message.empty()) snap->message = s.notice;
   snap->metrics = s.metrics;
   snap->problem = s.prob;
   snap->method = static_cast<int>(s.p.method);

@@ -358,24 +358,28 @@ class App {
   std::string png_export_path_;
   void export_data_csv(const std::string& path);
 
-  // The sweep window: its settings, and the last sweep (results written by the job under mu).
-  struct SweepState {
-    std::mutex mu;
-    std::vector<SweepRow> rows;
-    size_t total = 0;
+  // The sweep window (Run > Sweep, app_sweep.cpp): its settings, and the last sweep, whose
+  // results the background job writes under results->mu.
+  struct SweepWindow {
+    struct Results {
+      std::mutex mu;
+      std::vector<SweepRow> rows;
+      size_t total = 0;
+    };
+    bool open = false;
+    bool reset_range = true;  // the next open takes the range from the parameter's spec
+    std::string param;
+    double lo = 0.0, hi = 1.0;
+    bool log = false;
+    int n = 8, seeds = 3, steps = 0, metric = 0;
+    SweepSpec spec;
+    LabFile base;            // the run the sweep varies (opening a point starts from it)
+    std::string module;      // the module swept
+    std::vector<std::string> metric_names;
+    std::shared_ptr<Results> results;
+    JobHandle job;
   };
-  bool sweep_open_ = false;
-  bool sweep_reset_range_ = true;
-  std::string sweep_param_;
-  double sweep_lo_ = 0.0, sweep_hi_ = 1.0;
-  bool sweep_log_ = false;
-  int sweep_n_ = 8, sweep_seeds_ = 3, sweep_steps_ = 0, sweep_metric_ = 0;
-  SweepSpec sweep_spec_;
-  LabFile sweep_base_;          // the run the sweep varies (opening a point starts from it)
-  std::string sweep_module_;    // the module swept
-  std::vector<std::string> sweep_metric_names_;
-  std::shared_ptr<SweepState> sweep_state_;
-  JobHandle sweep_job_;
+  SweepWindow sweep_;
 
   // Messages.
   std::string error_;

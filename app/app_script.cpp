@@ -148,7 +148,7 @@ ScriptFlow ScriptCommands::settle(App& a, ScriptLine& l) {
 }
 
 ScriptFlow ScriptCommands::sweep_wait(App& a, ScriptLine& l) {
-  return wait_for(a, l, a.sweep_job_.running(), "sweep-wait: the sweep");
+  return wait_for(a, l, a.sweep_.job.running(), "sweep-wait: the sweep");
 }
 
 ScriptFlow ScriptCommands::animation_wait(App& a, ScriptLine& l) {
@@ -382,10 +382,10 @@ ScriptFlow ScriptCommands::preset(App& a, ScriptLine& l) {
 
 ScriptFlow ScriptCommands::sweep(App& a, ScriptLine& l) {
   std::string mode;
-  l.in >> a.sweep_param_ >> a.sweep_lo_ >> a.sweep_hi_ >> mode >> a.sweep_n_ >> a.sweep_seeds_ >> a.sweep_steps_;
-  a.sweep_log_ = mode == "log";
-  a.sweep_open_ = true;
-  a.sweep_reset_range_ = false;
+  l.in >> a.sweep_.param >> a.sweep_.lo >> a.sweep_.hi >> mode >> a.sweep_.n >> a.sweep_.seeds >> a.sweep_.steps;
+  a.sweep_.log = mode == "log";
+  a.sweep_.open = true;
+  a.sweep_.reset_range = false;
   a.start_sweep();
   return ScriptFlow::Next;
 }
@@ -394,9 +394,9 @@ ScriptFlow ScriptCommands::open_sweep_run(App& a, ScriptLine& l) {
   size_t r = 0;
   l.in >> r;
   std::vector<SweepRow> rows;
-  if (a.sweep_state_) {
-    std::lock_guard<std::mutex> lk(a.sweep_state_->mu);
-    rows = a.sweep_state_->rows;
+  if (a.sweep_.results) {
+    std::lock_guard<std::mutex> lk(a.sweep_.results->mu);
+    rows = a.sweep_.results->rows;
   }
   if (r >= rows.size()) l.fail("open-sweep-run: no run " + std::to_string(r) + " yet");
   else a.open_sweep_run(rows[r]);
@@ -528,10 +528,10 @@ ScriptFlow ScriptCommands::expect_sweep_rows(App& a, ScriptLine& l) {
   // Runs the sweep has finished (failed ones included).
   size_t n = 0, have = 0;
   l.in >> n;
-  if (a.sweep_state_) {
-    std::lock_guard<std::mutex> lk(a.sweep_state_->mu);
-    have = a.sweep_state_->rows.size();
-    for (const SweepRow& r : a.sweep_state_->rows)
+  if (a.sweep_.results) {
+    std::lock_guard<std::mutex> lk(a.sweep_.results->mu);
+    have = a.sweep_.results->rows.size();
+    for (const SweepRow& r : a.sweep_.results->rows)
       if (!r.error.empty()) l.fail("sweep run failed: " + r.error);
   }
   if (have != n) l.fail("expected " + std::to_string(n) + " sweep runs, found " + std::to_string(have));

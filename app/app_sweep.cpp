@@ -26,28 +26,28 @@ bool sweepable(const ParamSpec& s) {
 }  // namespace
 
 void App::open_sweep_window() {
-  sweep_open_ = true;
-  if (sweep_module_ == module_name_ && !sweep_param_.empty()) return;  // keep the last settings of this module
-  sweep_param_.clear();
+  sweep_.open = true;
+  if (sweep_.module == module_name_ && !sweep_.param.empty()) return;  // keep the last settings of this module
+  sweep_.param.clear();
   for (const ParamSpec& s : specs_)
     if (sweepable(s) && s.update == ParamUpdate::Live && s.type == ParamType::Real) {  // a rate is the classic
-      sweep_param_ = s.name;
+      sweep_.param = s.name;
       break;
     }
-  if (sweep_param_.empty())
+  if (sweep_.param.empty())
     for (const ParamSpec& s : specs_)
       if (sweepable(s)) {
-        sweep_param_ = s.name;
+        sweep_.param = s.name;
         break;
       }
-  sweep_reset_range_ = true;
+  sweep_.reset_range = true;
 }
 
 void App::start_sweep() {
   try {
-    if (sweep_job_.running()) throw std::runtime_error("a sweep is running; cancel it first");
+    if (sweep_.job.running()) throw std::runtime_error("a sweep is running; cancel it first");
     if (!jobs_) throw std::runtime_error("no background jobs in this window");
-    const ParamSpec* spec = find_param(specs_, sweep_param_);
+    const ParamSpec* spec = find_param(specs_, sweep_.param);
     if (!spec) throw std::runtime_error("choose a parameter to sweep");
     // The base: this run's module, data and parameters (the panel's values), seeds from seed_.
     LabFile base = session_of_current_state();
@@ -57,30 +57,30 @@ void App::start_sweep() {
     s.module = module_name_;
     s.data = data_;
     for (const auto& [k, v] : base.params)
-      if (k != sweep_param_) s.sets.push_back(k + "=" + v);
+      if (k != sweep_.param) s.sets.push_back(k + "=" + v);
     std::string grid;
     if (spec->type == ParamType::Choice) {
       for (size_t c = 0; c < spec->choices.size(); ++c) grid += (c ? "," : "") + spec->choices[c];
     } else {
       char buf[128];
-      std::snprintf(buf, sizeof buf, "%.17g:%.17g:%s:%d", sweep_lo_, sweep_hi_, sweep_log_ ? "log" : "lin", sweep_n_);
+      std::snprintf(buf, sizeof buf, "%.17g:%.17g:%s:%d", sweep_.lo, sweep_.hi, sweep_.log ? "log" : "lin", sweep_.n);
       grid = buf;
     }
-    s.axes.push_back(parse_sweep_axis(specs_, module_name_, sweep_param_ + "=" + grid));
-    for (int k = 0; k < sweep_seeds_; ++k) s.seeds.push_back(seed_ + static_cast<uint64_t>(k));
-    s.steps = std::max(1, sweep_steps_);
-    auto state = std::make_shared<SweepState>();
+    s.axes.push_back(parse_sweep_axis(specs_, module_name_, sweep_.param + "=" + grid));
+    for (int k = 0; k < sweep_.seeds; ++k) s.seeds.push_back(seed_ + static_cast<uint64_t>(k));
+    s.steps = std::max(1, sweep_.steps);
+    auto state = std::make_shared<SweepWindow::Results>();
     state->total = sweep_size(s);
-    sweep_spec_ = s;
-    sweep_base_ = base;
-    sweep_state_ = state;
-    sweep_module_ = module_name_;
-    sweep_metric_names_.clear();
+    sweep_.spec = s;
+    sweep_.base = base;
+    sweep_.results = state;
+    sweep_.module = module_name_;
+    sweep_.metric_names.clear();
     if (const ModuleInfo* info = runner_->info())
-      for (const MetricInfo& m : info->metrics) sweep_metric_names_.push_back(m.name);
-    sweep_metric_ = std::min(sweep_metric_, static_cast<int>(sweep_metric_names_.size()) - 1);
-    sweep_metric_ = std::max(0, sweep_metric_);
-    sweep_job_ = jobs_->submit("sweep " + sweep_param_, [s, state](const CancelToken& token) {
+      for (const MetricInfo& m : info->metrics) sweep_.metric_names.push_back(m.name);
+    sweep_.metric = std::min(sweep_.metric, static_cast<int>(sweep_.metric_names.size()) - 1);
+    sweep_.metric = std::max(0, sweep_.metric);
+    sweep_.job = jobs_->submit("sweep " + sweep_.param, [s, state](const CancelToken& token) {
       run_sweep(
           s, [&token] { return token.cancelled(); },
           [&](const SweepRow& row, size_t done, size_t total) {
@@ -97,111 +97,111 @@ void App::start_sweep() {
 }
 
 void App::open_sweep_run(const SweepRow& row) {
-  LabFile lab = sweep_base_;
+  LabFile lab = sweep_.base;
   for (auto& [k, v] : lab.params)
-    if (k == sweep_spec_.axes[0].name) v = row.values[0];
+    if (k == sweep_.spec.axes[0].name) v = row.values[0];
   lab.seed = row.seed;
   lab.iteration = row.iterations;
   lab.phase = 0;
   lab.last_iteration = 0;
-  lab.title = sweep_spec_.axes[0].name + " = " + row.values[0] + ", seed " + std::to_string(row.seed);
+  lab.title = sweep_.spec.axes[0].name + " = " + row.values[0] + ", seed " + std::to_string(row.seed);
   lab.note.clear();
   open_preset(lab);
 }
 
 void App::draw_sweep_window() {
-  if (!sweep_open_) return;
+  if (!sweep_.open) return;
   const float fs = ImGui::GetFontSize();
   ImGui::SetNextWindowSize(ImVec2(fs * 40.0f, fs * 30.0f), ImGuiCond_FirstUseEver);
-  if (!ImGui::Begin("Sweep", &sweep_open_)) {
+  if (!ImGui::Begin("Sweep", &sweep_.open)) {
     ImGui::End();
     return;
   }
-  const bool running = sweep_job_.running();
-  const bool other_module = !sweep_module_.empty() && sweep_module_ != module_name_;
+  const bool running = sweep_.job.running();
+  const bool other_module = !sweep_.module.empty() && sweep_.module != module_name_;
   ImGui::TextWrapped("Runs %s once per value and seed on the current data, with the other parameters as "
                      "they are now, each to its end or the step budget (as cilab sweep).",
                      module_name_.c_str());
   // The parameter.
   ImGui::BeginDisabled(running);
   ImGui::SetNextItemWidth(fs * 12.0f);
-  if (ImGui::BeginCombo("parameter", sweep_param_.c_str())) {
+  if (ImGui::BeginCombo("parameter", sweep_.param.c_str())) {
     for (const ParamSpec& s : specs_) {
       if (!sweepable(s)) continue;
-      if (ImGui::Selectable(s.name.c_str(), s.name == sweep_param_)) {
-        sweep_param_ = s.name;
-        sweep_reset_range_ = true;
+      if (ImGui::Selectable(s.name.c_str(), s.name == sweep_.param)) {
+        sweep_.param = s.name;
+        sweep_.reset_range = true;
       }
     }
     ImGui::EndCombo();
   }
   mark_target("sweep:param");
-  const ParamSpec* spec = find_param(specs_, sweep_param_);
-  if (spec && sweep_reset_range_) {  // a sensible default range: a decade each side for a rate, else the range
-    sweep_reset_range_ = false;
+  const ParamSpec* spec = find_param(specs_, sweep_.param);
+  if (spec && sweep_.reset_range) {  // a sensible default range: a decade each side for a rate, else the range
+    sweep_.reset_range = false;
     const double v = running_.count(spec->name) ? running_.at(spec->name) : spec->def;
     if (spec->type == ParamType::Real && v > 0 && spec->log_scale) {
-      sweep_lo_ = std::max(spec->min > 0 ? spec->min : v / 100.0, v / 10.0);
-      sweep_hi_ = std::min(spec->max, v * 10.0);
-      sweep_log_ = true;
+      sweep_.lo = std::max(spec->min > 0 ? spec->min : v / 100.0, v / 10.0);
+      sweep_.hi = std::min(spec->max, v * 10.0);
+      sweep_.log = true;
     } else {
-      sweep_lo_ = spec->min;
-      sweep_hi_ = std::min(spec->max, spec->type == ParamType::Int ? spec->min + 9 : spec->max);
-      sweep_log_ = false;
+      sweep_.lo = spec->min;
+      sweep_.hi = std::min(spec->max, spec->type == ParamType::Int ? spec->min + 9 : spec->max);
+      sweep_.log = false;
     }
-    sweep_n_ = spec->type == ParamType::Int ? static_cast<int>(std::min(10.0, sweep_hi_ - sweep_lo_ + 1)) : 8;
+    sweep_.n = spec->type == ParamType::Int ? static_cast<int>(std::min(10.0, sweep_.hi - sweep_.lo + 1)) : 8;
   }
   if (spec && spec->type != ParamType::Choice) {
     ImGui::SetNextItemWidth(fs * 7.0f);
-    ImGui::InputDouble("from", &sweep_lo_, 0, 0, "%.6g");
+    ImGui::InputDouble("from", &sweep_.lo, 0, 0, "%.6g");
     ImGui::SameLine();
     ImGui::SetNextItemWidth(fs * 7.0f);
-    ImGui::InputDouble("to", &sweep_hi_, 0, 0, "%.6g");
+    ImGui::InputDouble("to", &sweep_.hi, 0, 0, "%.6g");
     ImGui::SameLine();
-    ImGui::Checkbox("log", &sweep_log_);
+    ImGui::Checkbox("log", &sweep_.log);
     if (ImGui::IsItemHovered()) ImGui::SetTooltip("log: values spaced by a constant factor (learning rates)");
     ImGui::SetNextItemWidth(fs * 7.0f);
-    ImGui::SliderInt("values", &sweep_n_, 2, 40);
+    ImGui::SliderInt("values", &sweep_.n, 2, 40);
   } else if (spec) {
     ImGui::TextColored(colour_vec(colors().text_dim), "every option: %d values",
                        static_cast<int>(spec->choices.size()));
   }
   ImGui::SameLine();
   ImGui::SetNextItemWidth(fs * 6.0f);
-  ImGui::SliderInt("seeds", &sweep_seeds_, 1, 10);
+  ImGui::SliderInt("seeds", &sweep_.seeds, 1, 10);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("Each value runs with seeds %llu .. %llu (the run's seed and the next ones)",
                       static_cast<unsigned long long>(seed_),
-                      static_cast<unsigned long long>(seed_ + static_cast<uint64_t>(sweep_seeds_) - 1));
-  if (sweep_steps_ <= 0)
-    if (const ModuleInfo* info = runner_->info()) sweep_steps_ = info->default_cli_steps;
+                      static_cast<unsigned long long>(seed_ + static_cast<uint64_t>(sweep_.seeds) - 1));
+  if (sweep_.steps <= 0)
+    if (const ModuleInfo* info = runner_->info()) sweep_.steps = info->default_cli_steps;
   ImGui::SetNextItemWidth(fs * 7.0f);
-  ImGui::InputInt("steps per run", &sweep_steps_, 0, 0);
-  sweep_steps_ = std::clamp(sweep_steps_, 1, 1000000);
+  ImGui::InputInt("steps per run", &sweep_.steps, 0, 0);
+  sweep_.steps = std::clamp(sweep_.steps, 1, 1000000);
   ImGui::EndDisabled();
   if (!running) {
     if (ImGui::Button("Start")) start_sweep();
     mark_target("sweep:start");
   } else {
-    if (ImGui::Button("Cancel")) sweep_job_.cancel();
+    if (ImGui::Button("Cancel")) sweep_.job.cancel();
     mark_target("sweep:cancel");
   }
   // Progress.
   std::vector<SweepRow> rows;
   size_t total = 0;
-  if (sweep_state_) {
-    std::lock_guard<std::mutex> lk(sweep_state_->mu);
-    rows = sweep_state_->rows;
-    total = sweep_state_->total;
+  if (sweep_.results) {
+    std::lock_guard<std::mutex> lk(sweep_.results->mu);
+    rows = sweep_.results->rows;
+    total = sweep_.results->total;
   }
   if (total > 0) {
     ImGui::SameLine();
     char label[96];
     std::snprintf(label, sizeof label, "%zu / %zu runs%s", rows.size(), total,
-                  sweep_job_.valid() && sweep_job_.state() == JobState::Cancelled ? " (cancelled)" : "");
+                  sweep_.job.valid() && sweep_.job.state() == JobState::Cancelled ? " (cancelled)" : "");
     ImGui::ProgressBar(static_cast<float>(rows.size()) / static_cast<float>(total), ImVec2(-1.0f, 0.0f), label);
   }
-  if (rows.empty() || sweep_spec_.axes.empty()) {
+  if (rows.empty() || sweep_.spec.axes.empty()) {
     ImGui::TextColored(colour_vec(colors().text_dim),
                        "No results yet: choose a parameter and Start.");
     ImGui::End();
@@ -209,23 +209,23 @@ void App::draw_sweep_window() {
   }
   if (other_module)
     ImGui::TextColored(colour_vec(colors().text_dim),
-                       "(results of %s: open it again to click a run)", sweep_module_.c_str());
+                       "(results of %s: open it again to click a run)", sweep_.module.c_str());
   // The metric.
   ImGui::SetNextItemWidth(fs * 12.0f);
   const char* metric_name =
-      sweep_metric_ < static_cast<int>(sweep_metric_names_.size()) ? sweep_metric_names_[sweep_metric_].c_str() : "";
+      sweep_.metric < static_cast<int>(sweep_.metric_names.size()) ? sweep_.metric_names[sweep_.metric].c_str() : "";
   if (ImGui::BeginCombo("final metric", metric_name)) {
-    for (int m = 0; m < static_cast<int>(sweep_metric_names_.size()); ++m)
-      if (ImGui::Selectable(sweep_metric_names_[m].c_str(), m == sweep_metric_)) sweep_metric_ = m;
+    for (int m = 0; m < static_cast<int>(sweep_.metric_names.size()); ++m)
+      if (ImGui::Selectable(sweep_.metric_names[m].c_str(), m == sweep_.metric)) sweep_.metric = m;
     ImGui::EndCombo();
   }
-  const std::vector<SweepPoint> points = summarise_sweep(rows, 0, static_cast<size_t>(sweep_metric_));
-  const std::string& axis = sweep_spec_.axes[0].name;
+  const std::vector<SweepPoint> points = summarise_sweep(rows, 0, static_cast<size_t>(sweep_.metric));
+  const std::string& axis = sweep_.spec.axes[0].name;
   const ParamSpec* swept = find_param(specs_, axis);
   const bool choice = swept && swept->type == ParamType::Choice;
   const bool log_x = !choice && std::all_of(points.begin(), points.end(), [](const SweepPoint& p) { return p.x > 0; }) &&
-                     sweep_spec_.axes[0].values.size() > 2 &&
-                     std::stod(sweep_spec_.axes[0].values.back()) / std::stod(sweep_spec_.axes[0].values.front()) > 50;
+                     sweep_.spec.axes[0].values.size() > 2 &&
+                     std::stod(sweep_.spec.axes[0].values.back()) / std::stod(sweep_.spec.axes[0].values.front()) > 50;
   bool positive = true;
   for (const SweepPoint& p : points)
     for (double v : p.per_seed) positive = positive && (!std::isfinite(v) || v > 0);
@@ -243,7 +243,7 @@ void App::draw_sweep_window() {
         srow.push_back(p.rows[k]);
       }
   }
-  const std::string ylabel = std::string("final ") + metric_name + (sweep_spec_.seeds.size() > 1 ? " (mean, ±1 sd)" : "");
+  const std::string ylabel = std::string("final ") + metric_name + (sweep_.spec.seeds.size() > 1 ? " (mean, ±1 sd)" : "");
   if (plot::BeginPlot("##sweep", ImVec2(-1.0f, std::max(fs * 10.0f, ImGui::GetContentRegionAvail().y - fs * 1.5f)))) {
     plot::SetupAxes(axis.c_str(), ylabel.c_str(), (log_x ? plot::AxisFlags_LogScale : 0) | plot::AxisFlags_AutoFit,
                     (positive && metric_name[0] ? 0 : 0) | plot::AxisFlags_AutoFit);
@@ -252,14 +252,14 @@ void App::draw_sweep_window() {
     band.line_style = plot::LineStyle::Dashed;
     band.line_weight = 1.0f;
     band.color = with_alpha(colors().neutral, 220);
-    if (sweep_spec_.seeds.size() > 1) {
+    if (sweep_.spec.seeds.size() > 1) {
       plot::PlotLine("mean ± 1 sd over seeds", xs.data(), lo.data(), static_cast<int>(xs.size()), band);
       plot::PlotLine("##mean + sd", xs.data(), hi.data(), static_cast<int>(xs.size()), band);
     }
     plot::Spec line;
     line.marker = plot::Marker::Circle;
     line.color = plot::GetColormapColor(0);
-    plot::PlotLine(sweep_spec_.seeds.size() > 1 ? "mean over seeds" : "final value", xs.data(), mean.data(),
+    plot::PlotLine(sweep_.spec.seeds.size() > 1 ? "mean over seeds" : "final value", xs.data(), mean.data(),
                    static_cast<int>(xs.size()), line);
     plot::Spec dots;
     dots.color = plot::GetColormapColor(1);

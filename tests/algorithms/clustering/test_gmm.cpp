@@ -1,5 +1,6 @@
 // Gaussian mixture (EM): monotone log-likelihood, closed forms of the E and M
 // steps, the K = 1 fit, singularities, edits, lockstep k-means and the K sweep.
+#include "tests/support/test_data.h"
 #include "algorithms/clustering/gmm.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/clustering/gmm_select.h"
@@ -20,31 +21,13 @@
 #include <vector>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
 using DataPtr = std::shared_ptr<const Dataset>;
 
 const char* const kCovNames[] = {"full", "diag", "spherical", "tied"};
-
-DataPtr make_data(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  for (int c = 0; c < x.cols(); ++c) d->column_names.push_back("x" + std::to_string(c));
-  return d;
-}
-
-DataPtr blobs(int n, int centers, int d, double scale, double spread, uint64_t seed) {
-  Rng rng(seed);
-  Eigen::MatrixXd c(centers, d);
-  for (int j = 0; j < centers; ++j)
-    for (int t = 0; t < d; ++t) c(j, t) = rng.uniform(-scale, scale);
-  Eigen::MatrixXd x(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int t = 0; t < d; ++t) x(i, t) = c(i % centers, t) + spread * rng.normal();
-  return make_data(x);
-}
 
 ParamValues params(int k, const std::string& cov, const std::string& init, double reg = 1e-6,
                    int max_iter = 100, double tol = 1e-3) {
@@ -126,7 +109,7 @@ DataPtr blob_with_outlier() {
   Eigen::MatrixXd x(41, 2);
   for (int i = 0; i < 40; ++i) x.row(i) << rng.normal(), rng.normal();
   x.row(40) << 30.0, 25.0;
-  return make_data(x);
+  return matrix_data(x);
 }
 
 // The precise invariant of EM with reg > 0 (see gmm.cpp): the M-step maximises
@@ -164,7 +147,7 @@ void check_monotone(double reg, int* checked, double* worst_slack) {
       {"faithful", make_dataset("faithful"), 2},
       {"iris", make_dataset("iris"), 3},
       {"anisotropic", make_dataset("anisotropic:n=300,seed=4"), 3},
-      {"overlap-5d", blobs(300, 4, 5, 2.0, 1.5, 9), 4},
+      {"overlap-5d", blob_data(300, 4, 5, 2.0, 1.5, 9), 4},
   };
   for (const Case& c : cases)
     for (int cov = 0; cov < 4; ++cov)
@@ -218,7 +201,7 @@ TEST_CASE("gmm: with reg = 1e-6 the log-likelihood falls at most by the reg boun
 }
 
 TEST_CASE("gmm: responsibilities are a distribution per row, weights sum to 1, covariances PSD") {
-  const DataPtr data = blobs(500, 3, 3, 4.0, 1.0, 5);
+  const DataPtr data = blob_data(500, 3, 3, 4.0, 1.0, 5);
   for (int cov = 0; cov < 4; ++cov) {
     Gmm m;
     m.reset(data, params(3, kCovNames[cov], "random"), 1);
@@ -276,7 +259,7 @@ TEST_CASE("gmm: K = 1 fits the sample mean and the MLE covariance (+ reg) and co
 TEST_CASE("gmm: E and M sub-steps equal their closed forms on a hand-made case") {
   Eigen::MatrixXd x(7, 2);
   x << 0.0, 0.0, 1.0, 0.5, 0.2, 1.1, 4.0, 4.0, 5.0, 3.5, 4.4, 5.2, 2.0, 2.5;
-  const DataPtr data = make_data(x);
+  const DataPtr data = matrix_data(x);
   for (int cov = 0; cov < 4; ++cov)
     for (const char* init : {"random", "random_points"}) {
       CAPTURE(cov);
@@ -313,13 +296,13 @@ TEST_CASE("gmm: E and M sub-steps equal their closed forms on a hand-made case")
 
 TEST_CASE("gmm: duplicate points and d > n stay finite with reg > 0") {
   // All rows identical.
-  const DataPtr same = make_data(Eigen::MatrixXd::Constant(30, 3, 2.5));
+  const DataPtr same = matrix_data(Eigen::MatrixXd::Constant(30, 3, 2.5));
   // Half the rows duplicated many times.
   Eigen::MatrixXd dup(60, 2);
   for (int i = 0; i < 60; ++i) dup.row(i) << (i % 3 == 0 ? 1.0 : 0.0), (i % 3 == 0 ? 1.0 : 5.0);
   // d = 12 > n = 6.
-  const DataPtr wide = blobs(6, 2, 12, 3.0, 1.0, 4);
-  for (const DataPtr& data : {same, make_data(dup), wide})
+  const DataPtr wide = blob_data(6, 2, 12, 3.0, 1.0, 4);
+  for (const DataPtr& data : {same, matrix_data(dup), wide})
     for (int cov = 0; cov < 4; ++cov)
       for (const char* init : {"kmeans", "random", "random_points"}) {
         CAPTURE(cov);
@@ -513,7 +496,7 @@ TEST_CASE("gmm: random_points picks k distinct rows, equal weights, the data cov
 }
 
 TEST_CASE("gmm: same seed gives bit-identical runs, results do not depend on the thread count") {
-  const DataPtr data = blobs(9000, 4, 3, 5.0, 1.2, 3);  // several row blocks, ragged tail
+  const DataPtr data = blob_data(9000, 4, 3, 5.0, 1.2, 3);  // several row blocks, ragged tail
   auto run = [&](uint64_t seed, int threads) {
     set_max_threads(threads);
     Gmm m;
@@ -652,7 +635,7 @@ TEST_CASE("gmm: compare_kmeans starts at the same means and steps one Lloyd iter
 
 TEST_CASE("gmm: reset validates k, parameters and data") {
   Gmm m;
-  const DataPtr small = make_data(Eigen::MatrixXd::Random(3, 2));
+  const DataPtr small = matrix_data(Eigen::MatrixXd::Random(3, 2));
   CHECK_THROWS_AS(m.reset(small, params(4, "full", "kmeans"), 0), std::invalid_argument);
   CHECK_THROWS_AS(m.reset(nullptr, params(2, "full", "kmeans"), 0), std::invalid_argument);
   ParamValues v = params(2, "full", "kmeans");
@@ -663,7 +646,7 @@ TEST_CASE("gmm: reset validates k, parameters and data") {
   CHECK_THROWS_AS(m.reset(small, v, 0), std::invalid_argument);
   Eigen::MatrixXd nan = Eigen::MatrixXd::Zero(5, 2);
   nan(2, 1) = std::nan("");
-  CHECK_THROWS_AS(m.reset(make_data(nan), params(2, "full", "kmeans"), 0), std::invalid_argument);
+  CHECK_THROWS_AS(m.reset(matrix_data(nan), params(2, "full", "kmeans"), 0), std::invalid_argument);
   try {
     m.reset(small, params(4, "full", "kmeans"), 0);
   } catch (const std::invalid_argument& e) {
@@ -688,7 +671,7 @@ TEST_CASE("gmm: registered, info and parameter table are consistent") {
 }
 
 TEST_CASE("gmm_sweep: rows K = 1..kmax, sklearn's BIC/AIC, minimum at the true K, cancellable") {
-  const DataPtr data = blobs(600, 3, 2, 10.0, 0.7, 21);
+  const DataPtr data = blob_data(600, 3, 2, 10.0, 0.7, 21);
   Gmm proto;
   ParamValues base = default_values(proto.params());
   const std::vector<GmmSweepRow> rows = gmm_sweep(data, base, 6, 0);

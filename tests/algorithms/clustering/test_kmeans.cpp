@@ -1,4 +1,5 @@
 // k-means: invariants of Lloyd's algorithm, seeding, edits and determinism.
+#include "tests/support/test_data.h"
 #include "algorithms/clustering/kmeans.h"
 #include "algorithms/core/parallel.h"
 
@@ -17,37 +18,19 @@
 #include <vector>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
 using DataPtr = std::shared_ptr<const Dataset>;
 
-DataPtr make_data(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  for (int c = 0; c < x.cols(); ++c) d->column_names.push_back("x" + std::to_string(c));
-  return d;
-}
-
 // n points around `centers` random centres in [-scale, scale]^d, unit noise * spread.
-DataPtr blobs(int n, int centers, int d, double scale, double spread, uint64_t seed) {
-  Rng rng(seed);
-  Eigen::MatrixXd c(centers, d);
-  for (int j = 0; j < centers; ++j)
-    for (int t = 0; t < d; ++t) c(j, t) = rng.uniform(-scale, scale);
-  Eigen::MatrixXd x(n, d);
-  for (int i = 0; i < n; ++i)
-    for (int t = 0; t < d; ++t) x(i, t) = c(i % centers, t) + spread * rng.normal();
-  return make_data(x);
-}
-
 DataPtr uniform(int n, int d, uint64_t seed) {
   Rng rng(seed);
   Eigen::MatrixXd x(n, d);
   for (int i = 0; i < n; ++i)
     for (int t = 0; t < d; ++t) x(i, t) = rng.uniform(-1.0, 1.0);
-  return make_data(x);
+  return matrix_data(x);
 }
 
 ParamValues params(int k, const std::string& init, int max_iter = 300) {
@@ -114,15 +97,15 @@ TEST_CASE("kmeans: objective never rises after any half-step (many seeds and dat
   for (int i = 0; i < 60; ++i) dup.row(i) << (i % 3) * 1.0, (i % 3 == 2 ? 5.0 : 0.0);
   Eigen::MatrixXd small_n = uniform(9, 2, 77)->x;
   const std::vector<Case> cases = {
-      {"blobs 2-D", blobs(300, 4, 2, 10.0, 1.0, 1), 4},
+      {"blobs 2-D", blob_data(300, 4, 2, 10.0, 1.0, 1), 4},
       {"uniform 2-D", uniform(250, 2, 2), 6},
-      {"overlapping blobs", blobs(300, 5, 2, 1.0, 1.0, 3), 5},
-      {"duplicates", make_data(dup), 4},
+      {"overlapping blobs", blob_data(300, 5, 2, 1.0, 1.0, 3), 5},
+      {"duplicates", matrix_data(dup), 4},
       {"d = 1", uniform(200, 1, 4), 5},
-      {"d = 5 (GEMM path)", blobs(300, 3, 5, 3.0, 1.0, 5), 4},
+      {"d = 5 (GEMM path)", blob_data(300, 3, 5, 3.0, 1.0, 5), 4},
       {"d = 12 (GEMM path)", uniform(300, 12, 6), 7},
-      {"k = 1", blobs(200, 3, 2, 5.0, 1.0, 7), 1},
-      {"k = n", make_data(small_n), 9},
+      {"k = 1", blob_data(200, 3, 2, 5.0, 1.0, 7), 1},
+      {"k = n", matrix_data(small_n), 9},
   };
   for (const Case& c : cases) {
     CAPTURE(c.name);
@@ -135,7 +118,7 @@ TEST_CASE("kmeans: objective never rises after any half-step (many seeds and dat
 }
 
 TEST_CASE("kmeans: identical seeds give bit-identical runs, different seeds differ") {
-  const DataPtr data = blobs(500, 5, 3, 4.0, 1.5, 11);
+  const DataPtr data = blob_data(500, 5, 3, 4.0, 1.5, 11);
   auto run = [&](uint64_t seed) {
     KMeans m;
     m.reset(data, params(5, "kmeans++"), seed);
@@ -159,8 +142,8 @@ TEST_CASE("kmeans: identical seeds give bit-identical runs, different seeds diff
 }
 
 TEST_CASE("kmeans: results do not depend on the number of threads") {
-  const DataPtr low = blobs(50000, 8, 2, 10.0, 2.0, 12);
-  const DataPtr high = blobs(12000, 6, 16, 3.0, 2.0, 13);
+  const DataPtr low = blob_data(50000, 8, 2, 10.0, 2.0, 12);
+  const DataPtr high = blob_data(12000, 6, 16, 3.0, 2.0, 13);
   for (const DataPtr& data : {low, high}) {
     auto run = [&](int threads) {
       set_max_threads(threads);
@@ -180,7 +163,7 @@ TEST_CASE("kmeans: results do not depend on the number of threads") {
 }
 
 TEST_CASE("kmeans: kmeans++ picks distinct rows - D^2 probabilities sum to 1, chosen rows at 0") {
-  const DataPtr data = blobs(400, 6, 2, 8.0, 1.0, 21);
+  const DataPtr data = blob_data(400, 6, 2, 8.0, 1.0, 21);
   for (uint64_t seed = 0; seed < 20; ++seed) {
     KMeans m;
     m.reset(data, params(6, "kmeans++"), seed);
@@ -236,15 +219,15 @@ TEST_CASE("kmeans: kmeans++ with coincident points still picks distinct rows") {
   Eigen::MatrixXd x = Eigen::MatrixXd::Zero(10, 2);
   x.row(9) << 1.0, 1.0;
   KMeans m;
-  m.reset(make_data(x), params(4, "kmeans++"), 5);
+  m.reset(matrix_data(x), params(4, "kmeans++"), 5);
   const std::vector<int>& rows = snap(m)->seeding->rows;
   CHECK(std::set<int>(rows.begin(), rows.end()).size() == 4u);
-  run_and_check_monotone(make_data(x), 4, "kmeans++", 5);
+  run_and_check_monotone(matrix_data(x), 4, "kmeans++", 5);
 }
 
 TEST_CASE("kmeans: at convergence each point is at its nearest centroid, each centroid the mean") {
   for (uint64_t seed = 0; seed < 10; ++seed) {
-    const DataPtr data = blobs(400, 4, seed % 2 ? 2 : 6, 3.0, 1.5, 100 + seed);
+    const DataPtr data = blob_data(400, 4, seed % 2 ? 2 : 6, 3.0, 1.5, 100 + seed);
     KMeans m;
     m.reset(data, params(4, "kmeans++"), seed);
     for (int t = 0; t < 300 && !is_terminal(m.status()); ++t) m.step();
@@ -279,7 +262,7 @@ TEST_CASE("kmeans: an empty cluster is re-seeded at the farthest point, J does n
   // lowest index wins every tie: cluster 1 is empty after the first assign.
   Eigen::MatrixXd x(6, 1);
   x << 0.0, 0.0, 5.0, 6.0, 7.0, 20.0;
-  const DataPtr data = make_data(x);
+  const DataPtr data = matrix_data(x);
   KMeans m;
   m.reset(data, params(3, "first"), 0);
   m.sub_step();  // assign
@@ -308,7 +291,7 @@ TEST_CASE("kmeans: an empty cluster is re-seeded at the farthest point, J does n
 TEST_CASE("kmeans: an empty cluster with no movable point keeps its centroid and says so") {
   Eigen::MatrixXd x = Eigen::MatrixXd::Constant(5, 2, 3.0);  // all points identical
   KMeans m;
-  m.reset(make_data(x), params(3, "first"), 0);
+  m.reset(matrix_data(x), params(3, "first"), 0);
   m.step();
   const auto s = snap(m);
   CHECK(s->message.find("cluster 1 is empty") != std::string::npos);
@@ -362,13 +345,13 @@ TEST_CASE("kmeans: reset validates k, parameters and data") {
   bad = params(3, "first");
   bad["tolerance"] = 1;
   CHECK_THROWS_AS(m.reset(data, bad, 0), std::invalid_argument);
-  CHECK_THROWS_AS(m.reset(make_data(Eigen::MatrixXd(0, 2)), params(1, "first"), 0),
+  CHECK_THROWS_AS(m.reset(matrix_data(Eigen::MatrixXd(0, 2)), params(1, "first"), 0),
                   std::invalid_argument);
   CHECK_THROWS_AS(m.reset(nullptr, params(1, "first"), 0), std::invalid_argument);
   Eigen::MatrixXd nan_x = uniform(10, 2, 42)->x;
   nan_x(7, 1) = std::numeric_limits<double>::quiet_NaN();
   try {
-    m.reset(make_data(nan_x), params(2, "first"), 0);
+    m.reset(matrix_data(nan_x), params(2, "first"), 0);
     FAIL("NaN accepted");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("row 7, column 'x1'") != std::string::npos);
@@ -380,7 +363,7 @@ TEST_CASE("kmeans: reset validates k, parameters and data") {
 }
 
 TEST_CASE("kmeans: max_iter stops the run and is live") {
-  const DataPtr data = blobs(600, 6, 2, 2.0, 1.5, 51);
+  const DataPtr data = blob_data(600, 6, 2, 2.0, 1.5, 51);
   KMeans m;
   m.reset(data, params(6, "random", 2), 3);
   m.step();
@@ -397,7 +380,7 @@ TEST_CASE("kmeans: max_iter stops the run and is live") {
 }
 
 TEST_CASE("kmeans: move_centroid restarts a converged run - the objective stays consistent") {
-  const DataPtr data = blobs(300, 3, 3, 6.0, 1.0, 61);
+  const DataPtr data = blob_data(300, 3, 3, 6.0, 1.0, 61);
   KMeans m;
   m.reset(data, params(3, "kmeans++"), 1);
   for (int t = 0; t < 300 && !is_terminal(m.status()); ++t) m.step();
@@ -443,7 +426,7 @@ TEST_CASE("kmeans: move_centroid restarts a converged run - the objective stays 
 }
 
 TEST_CASE("kmeans: move_centroid half-way through an iteration restarts at assign") {
-  const DataPtr data = blobs(200, 2, 2, 5.0, 1.0, 62);
+  const DataPtr data = blob_data(200, 2, 2, 5.0, 1.0, 62);
   KMeans m;
   m.reset(data, params(2, "first"), 0);
   m.sub_step();
@@ -461,7 +444,7 @@ TEST_CASE("kmeans: move_centroid half-way through an iteration restarts at assig
 TEST_CASE("kmeans: manual init places centroids with place_centroid") {
   Eigen::MatrixXd x(8, 2);
   x << 0, 0, 0, 1, 1, 0, 1, 1, 10, 10, 10, 11, 11, 10, 11, 11;
-  const DataPtr data = make_data(x);
+  const DataPtr data = matrix_data(x);
   KMeans m;
   m.reset(data, params(2, "manual"), 0);
   auto s = snap(m);
@@ -485,7 +468,7 @@ TEST_CASE("kmeans: manual init places centroids with place_centroid") {
 }
 
 TEST_CASE("kmeans: clone continues identically to the original") {
-  const DataPtr data = blobs(3000, 5, 7, 3.0, 2.0, 71);
+  const DataPtr data = blob_data(3000, 5, 7, 3.0, 2.0, 71);
   for (int halves : {0, 3, 4}) {
     KMeans m;
     m.reset(data, params(5, "kmeans++"), 9);
@@ -510,7 +493,7 @@ TEST_CASE("kmeans: matches a naive reference implementation on random data") {
     for (uint64_t seed = 0; seed < 5; ++seed) {
       CAPTURE(d);
       CAPTURE(seed);
-      const DataPtr data = blobs(500, 4, d, 2.0, 1.5, 200 + seed);
+      const DataPtr data = blob_data(500, 4, d, 2.0, 1.5, 200 + seed);
       const int k = 5, n = data->rows();
       // Reference: Lloyd with direct distances, same seeds (init=first).
       Eigen::MatrixXd c = data->x.topRows(k);
@@ -548,7 +531,7 @@ TEST_CASE("kmeans: matches a naive reference implementation on random data") {
 }
 
 TEST_CASE("kmeans: the objective is invariant to permuting the cluster labels") {
-  const DataPtr data = blobs(400, 4, 2, 4.0, 1.2, 81);
+  const DataPtr data = blob_data(400, 4, 2, 4.0, 1.2, 81);
   const std::vector<int> perm = {2, 0, 3, 1};  // centroid j of run A is centroid perm[j] of run B
   KMeans a, b;
   a.reset(data, params(4, "manual"), 0);
@@ -571,7 +554,7 @@ TEST_CASE("kmeans: the objective is invariant to permuting the cluster labels") 
 }
 
 TEST_CASE("kmeans: kmeans++ beats random seeding on average on well separated blobs") {
-  const DataPtr data = blobs(800, 8, 2, 30.0, 0.5, 91);
+  const DataPtr data = blob_data(800, 8, 2, 30.0, 0.5, 91);
   auto mean_final_j = [&](const std::string& init) {
     double total = 0.0;
     for (uint64_t seed = 0; seed < 40; ++seed) {
@@ -589,7 +572,7 @@ TEST_CASE("kmeans: kmeans++ beats random seeding on average on well separated bl
 }
 
 TEST_CASE("kmeans: snapshots share the labels and never copy the dataset") {
-  const DataPtr data = blobs(5000, 3, 2, 5.0, 1.0, 95);
+  const DataPtr data = blob_data(5000, 3, 2, 5.0, 1.0, 95);
   KMeans m;
   m.reset(data, params(3, "kmeans++"), 2);
   m.sub_step();
@@ -628,7 +611,7 @@ TEST_CASE("kmeans: direct path (d = 1..4) matches brute force over several block
   const int n = 2 * 2048 + 13, k = 7;
   for (int d = 1; d <= 4; ++d) {
     CAPTURE(d);
-    const DataPtr data = blobs(n, 5, d, 3.0, 1.5, 300 + static_cast<uint64_t>(d));
+    const DataPtr data = blob_data(n, 5, d, 3.0, 1.5, 300 + static_cast<uint64_t>(d));
     KMeans m;
     m.reset(data, params(k, "first"), 0);
     std::vector<int> prev(static_cast<size_t>(n), -1);
@@ -697,7 +680,7 @@ TEST_CASE("kmeans: held snapshots keep their labels while the run and its clones
   // them; a snapshot or a clone that still does must never see them change.
   for (int d : {2, 6}) {  // direct path and GEMM path
     CAPTURE(d);
-    const DataPtr data = blobs(5000, 6, d, 2.0, 1.5, 400 + static_cast<uint64_t>(d));
+    const DataPtr data = blob_data(5000, 6, d, 2.0, 1.5, 400 + static_cast<uint64_t>(d));
     KMeans m;
     m.reset(data, params(6, "first"), 0);
     m.sub_step();

@@ -2,6 +2,7 @@
 // loss and its one-step A_k, ALS's monotone half-steps, zero row gradients and
 // Eckart-Young limit, SVT's shrinkage, support and exact recovery), the
 // Lanczos truncated SVD against a dense SVD, normalisation, determinism.
+#include "tests/support/test_data.h"
 #include "algorithms/completion/completion.h"
 
 #include "algorithms/core/observed_matrix.h"
@@ -19,18 +20,11 @@
 #include <vector>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
 using DataPtr = std::shared_ptr<const Dataset>;
-
-DataPtr table(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  for (int c = 0; c < x.cols(); ++c) d->column_names.push_back("x" + std::to_string(c));
-  return d;
-}
 
 Eigen::MatrixXd gaussian(int m, int n, uint64_t seed) {
   Rng rng(seed);
@@ -100,7 +94,7 @@ TEST_CASE("completion: Lanczos truncated SVD equals a dense SVD") {
 TEST_CASE("completion: SVP with a full mask and eta = 1 returns A_k in one step") {
   const Eigen::MatrixXd x = gaussian(30, 20, 7);
   Completion c;
-  c.reset(table(x), values({"method=svd_impute", "k=4", "missing=0", "test_fraction=0", "normalize=none"}), 1);
+  c.reset(matrix_data(x), values({"method=svd_impute", "k=4", "missing=0", "test_fraction=0", "normalize=none"}), 1);
   c.step();
   Eigen::BDCSVD<Eigen::MatrixXd> svd(x, Eigen::ComputeThinU | Eigen::ComputeThinV);
   const Eigen::MatrixXd ak = svd.matrixU().leftCols(4) * svd.singularValues().head(4).asDiagonal() *
@@ -152,7 +146,7 @@ TEST_CASE("completion: the ALS objective never rises after a half-step and each 
 TEST_CASE("completion: ALS with a full mask and lambda = 0 reaches 1/2 sum_{i>k} sigma_i^2") {
   const Eigen::MatrixXd x = gaussian(40, 30, 11);
   Completion c;
-  c.reset(table(x), values({"method=als", "k=3", "lambda=0", "missing=0", "test_fraction=0", "normalize=none",
+  c.reset(matrix_data(x), values({"method=als", "k=3", "lambda=0", "missing=0", "test_fraction=0", "normalize=none",
                             "tol=0", "max_iter=3000"}),
           5);
   for (int t = 0; t < 3000; ++t) c.step();
@@ -192,7 +186,7 @@ TEST_CASE("completion: SVT shrinks by tau, keeps Y on Omega, and its spectrum is
 TEST_CASE("completion: SVT recovers an incoherent rank-3 100 x 100 matrix from 40 % of its entries") {
   const Eigen::MatrixXd m = gaussian(100, 3, 21) * gaussian(3, 100, 22);
   Completion c;
-  c.reset(table(m), values({"method=svt", "missing=0.6", "test_fraction=0", "normalize=none", "tol=0",
+  c.reset(matrix_data(m), values({"method=svt", "missing=0.6", "test_fraction=0", "normalize=none", "tol=0",
                             "max_iter=1000"}),
           8);
   for (int t = 0; t < 600; ++t) c.step();

@@ -1,6 +1,7 @@
 // PCA: orthonormality, uncorrelated scores, Eckart-Young, agreement with an
 // independent eigen-decomposition, standardising, the manual line fit, the
 // Gram (d > n) path, determinism and parameter validation.
+#include "tests/support/test_data.h"
 #include "algorithms/dimensionality/pca.h"
 #include "algorithms/core/parallel.h"
 
@@ -18,18 +19,11 @@
 #include <vector>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
 using DataPtr = std::shared_ptr<const Dataset>;
-
-DataPtr make_data(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  for (int c = 0; c < x.cols(); ++c) d->column_names.push_back("x" + std::to_string(c));
-  return d;
-}
 
 // n x d correlated Gaussian data: x = mu + A g, A random (features on different
 // scales so that standardising matters), mu far from the origin.
@@ -89,7 +83,7 @@ TEST_CASE("pca: components are orthonormal (covariance path and Gram path)") {
     CAPTURE(n);
     CAPTURE(d);
     PCA m;
-    const auto s = fitted(make_data(correlated_data(n, d, 7)), params(0), m);
+    const auto s = fitted(matrix_data(correlated_data(n, d, 7)), params(0), m);
     REQUIRE(s->fitted);
     const Eigen::MatrixXd& u = *s->components;
     REQUIRE(u.rows() == std::min(n, d));
@@ -107,7 +101,7 @@ TEST_CASE("pca: components are orthonormal (covariance path and Gram path)") {
 TEST_CASE("pca: scores are uncorrelated with variances lambda_i and zero mean") {
   const Eigen::MatrixXd x = correlated_data(500, 8, 11);
   PCA m;
-  const auto s = fitted(make_data(x), params(5), m);
+  const auto s = fitted(matrix_data(x), params(5), m);
   const Eigen::MatrixXd z = pca_transform(*s, x, 5);  // independent of the held float scores
   const Eigen::RowVectorXd zmean = z.colwise().mean();
   CHECK(zmean.cwiseAbs().maxCoeff() < 1e-9 * s->eigenvalues[0]);
@@ -128,7 +122,7 @@ TEST_CASE("pca: eigenvalues sum to the total variance tr C") {
   for (uint64_t seed : {1, 2, 3}) {
     const Eigen::MatrixXd x = correlated_data(300, 6, seed);
     PCA m;
-    const auto s = fitted(make_data(x), params(0), m);
+    const auto s = fitted(matrix_data(x), params(0), m);
     const double trace = naive_cov(x, true, false).trace();
     CHECK(s->eigenvalues.sum() == doctest::Approx(trace).epsilon(1e-12));
     CHECK(s->total_variance == doctest::Approx(trace).epsilon(1e-12));
@@ -146,7 +140,7 @@ TEST_CASE("pca: reconstruction error equals the sum of the dropped eigenvalues (
     CAPTURE(d);
     const Eigen::MatrixXd x = correlated_data(n, d, seed);
     PCA m;
-    const auto s = fitted(make_data(x), params(0), m);
+    const auto s = fitted(matrix_data(x), params(0), m);
     const int r = std::min(n, d);
     REQUIRE(s->recon_error.size() == r + 1);
     double prev = INFINITY;
@@ -169,7 +163,7 @@ TEST_CASE("pca: reconstruction error equals the sum of the dropped eigenvalues (
 TEST_CASE("pca: explained ratios match an independent SelfAdjointEigenSolver computation") {
   const Eigen::MatrixXd x = correlated_data(700, 9, 21);
   PCA m;
-  const auto s = fitted(make_data(x), params(4), m);
+  const auto s = fitted(matrix_data(x), params(4), m);
   const Eigen::VectorXd ref = descending_eigenvalues(naive_cov(x, true, false));
   const double total = ref.sum();
   REQUIRE(s->table.size() == 4);
@@ -187,7 +181,7 @@ TEST_CASE("pca: explained ratios match an independent SelfAdjointEigenSolver com
 TEST_CASE("pca: standardize gives the eigenvalues of the correlation matrix") {
   const Eigen::MatrixXd x = correlated_data(600, 5, 31);
   PCA m;
-  const auto s = fitted(make_data(x), params(0, true, true), m);
+  const auto s = fitted(matrix_data(x), params(0, true, true), m);
   const Eigen::MatrixXd cov = naive_cov(x, true, false);
   const Eigen::VectorXd sd = cov.diagonal().cwiseSqrt();
   const Eigen::MatrixXd corr = cov.cwiseQuotient(sd * sd.transpose());
@@ -197,7 +191,7 @@ TEST_CASE("pca: standardize gives the eigenvalues of the correlation matrix") {
   CHECK(s->standardized);
   // Without standardising the spectrum differs (the features have different scales).
   PCA m2;
-  const auto s2 = fitted(make_data(x), params(0), m2);
+  const auto s2 = fitted(matrix_data(x), params(0), m2);
   CHECK(std::abs(s2->eigenvalues[0] - s->eigenvalues[0]) > 0.1);
 }
 
@@ -205,7 +199,7 @@ TEST_CASE("pca: a zero-variance feature is left unscaled when standardising, and
   Eigen::MatrixXd x = correlated_data(100, 3, 4);
   x.col(1).setConstant(2.5);
   PCA m;
-  const auto s = fitted(make_data(x), params(0, true, true), m);
+  const auto s = fitted(matrix_data(x), params(0, true, true), m);
   CHECK(s->zero_std_features == 1);
   CHECK(s->scale[1] == 1.0);
   CHECK(s->message.find("zero standard deviation") != std::string::npos);
@@ -217,7 +211,7 @@ TEST_CASE("pca: without centring C is the second-moment matrix and u_1 points to
   x.col(0).array() += 20.0;
   x.col(1).array() += 10.0;
   PCA m;
-  const auto s = fitted(make_data(x), params(0, false), m);
+  const auto s = fitted(matrix_data(x), params(0, false), m);
   const Eigen::VectorXd ref = descending_eigenvalues(naive_cov(x, false, false));
   CHECK(s->eigenvalues[0] == doctest::Approx(ref[0]).epsilon(1e-10));
   CHECK(s->offset.isZero());
@@ -228,7 +222,7 @@ TEST_CASE("pca: without centring C is the second-moment matrix and u_1 points to
 TEST_CASE("pca: manual direction - captured variance u^T C u, residual tr C - u^T C u, max at u_1") {
   const Eigen::MatrixXd x = correlated_data(300, 2, 13);
   PCA m;
-  m.reset(make_data(x), params(0, true, false, "manual"), 0);
+  m.reset(matrix_data(x), params(0, true, false, "manual"), 0);
   const Eigen::MatrixXd c = naive_cov(x, true, false);
   const Eigen::RowVectorXd mu = x.colwise().mean();
   double best = -1.0;
@@ -276,7 +270,7 @@ TEST_CASE("pca: manual direction - captured variance u^T C u, residual tr C - u^
 TEST_CASE("pca: angle and elevation set u - direction <-> angles round-trip (3-D)") {
   const Eigen::MatrixXd x = correlated_data(200, 3, 17);
   PCA m;
-  m.reset(make_data(x), params(0, true, false, "manual"), 0);
+  m.reset(matrix_data(x), params(0, true, false, "manual"), 0);
   m.set_live("angle", 60);
   m.set_live("elevation", -30);
   const auto s = m.pca_snapshot();
@@ -295,7 +289,7 @@ TEST_CASE("pca: angle and elevation set u - direction <-> angles round-trip (3-D
 TEST_CASE("pca: the manual objective is maximised at u_1 among random 3-D directions") {
   const Eigen::MatrixXd x = correlated_data(250, 3, 19);
   PCA m;
-  const auto s = fitted(make_data(x), params(0, true, false, "manual"), m);
+  const auto s = fitted(matrix_data(x), params(0, true, false, "manual"), m);
   REQUIRE(s->covariance);
   Rng rng(3);
   for (int t = 0; t < 200; ++t) {
@@ -310,7 +304,7 @@ TEST_CASE("pca: the manual objective is maximised at u_1 among random 3-D direct
 TEST_CASE("pca: the Gram path (d > n) matches the d x d covariance eigenvalues") {
   const Eigen::MatrixXd x = correlated_data(20, 60, 23);
   PCA m;
-  const auto s = fitted(make_data(x), params(0), m);
+  const auto s = fitted(matrix_data(x), params(0), m);
   REQUIRE(s->eigenvalues.size() == 20);
   const Eigen::VectorXd ref = descending_eigenvalues(naive_cov(x, true, false));
   for (int k = 0; k < 19; ++k) CHECK(s->eigenvalues[k] == doctest::Approx(ref[k]).epsilon(1e-9));
@@ -325,7 +319,7 @@ TEST_CASE("pca: the Gram path (d > n) matches the d x d covariance eigenvalues")
 
 TEST_CASE("pca: results do not depend on the number of threads") {
   const Eigen::MatrixXd x = correlated_data(3000, 40, 29);
-  const DataPtr data = make_data(x);
+  const DataPtr data = matrix_data(x);
   set_max_threads(1);
   PCA a;
   const auto sa = fitted(data, params(10), a);
@@ -340,7 +334,7 @@ TEST_CASE("pca: results do not depend on the number of threads") {
 
 TEST_CASE("pca: bad parameters and data give clear invalid_argument errors") {
   PCA m;
-  const DataPtr data = make_data(correlated_data(10, 3, 1));
+  const DataPtr data = matrix_data(correlated_data(10, 3, 1));
   try {
     m.reset(data, params(4), 0);
     FAIL("components > min(n, d) accepted");
@@ -350,11 +344,11 @@ TEST_CASE("pca: bad parameters and data give clear invalid_argument errors") {
     CHECK(w.find("min(n, d) = 3") != std::string::npos);
   }
   CHECK_THROWS_AS(m.reset(nullptr, params(0), 0), std::invalid_argument);
-  CHECK_THROWS_AS(m.reset(make_data(Eigen::MatrixXd(0, 3)), params(0), 0), std::invalid_argument);
+  CHECK_THROWS_AS(m.reset(matrix_data(Eigen::MatrixXd(0, 3)), params(0), 0), std::invalid_argument);
   Eigen::MatrixXd bad = correlated_data(10, 3, 1);
   bad(4, 2) = NAN;
   try {
-    m.reset(make_data(bad), params(0), 0);
+    m.reset(matrix_data(bad), params(0), 0);
     FAIL("NaN accepted");
   } catch (const std::invalid_argument& e) {
     CHECK(std::string(e.what()).find("row 4") != std::string::npos);
@@ -380,7 +374,7 @@ TEST_CASE("pca: the module is registered - one step completes the fit (CLI defau
   CHECK(info.default_cli_steps == 1);
   REQUIRE(info.table_columns.size() == 4);
   CHECK(info.table_columns[0] == "component");
-  m->reset(make_data(correlated_data(50, 4, 2)), default_values(m->params()), 0);
+  m->reset(matrix_data(correlated_data(50, 4, 2)), default_values(m->params()), 0);
   CHECK(m->snapshot()->status == Status::Running);
   CHECK(m->snapshot()->table.empty());
   m->step();
@@ -394,7 +388,7 @@ TEST_CASE("pca: the module is registered - one step completes the fit (CLI defau
 
 TEST_CASE("pca: switching mode applies at once - manual puts u at the angle, fit snaps it back to u_1") {
   PCA m;
-  m.reset(make_data(correlated_data(300, 2, 11)), params(0), 1);
+  m.reset(matrix_data(correlated_data(300, 2, 11)), params(0), 1);
   m.step();  // fitted: u = u_1
   const Eigen::VectorXd u1 = m.pca_snapshot()->components->row(0).transpose();
   REQUIRE(std::abs(m.pca_snapshot()->direction.dot(u1)) > 1 - 1e-12);

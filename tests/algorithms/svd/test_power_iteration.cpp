@@ -1,5 +1,6 @@
 // power-iteration: agreement with Eigen's eigensolver, convergence rate,
 // sub-steps, deflation, the eigen-gap construction and validation.
+#include "tests/support/test_data.h"
 #include "algorithms/svd/power_iteration.h"
 
 #include "algorithms/core/registry.h"
@@ -17,18 +18,11 @@
 #include <vector>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
 using DataPtr = std::shared_ptr<const Dataset>;
-
-DataPtr matrix_data(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  for (int c = 0; c < x.cols(); ++c) d->column_names.push_back("x" + std::to_string(c));
-  return d;
-}
 
 // n samples with independent features of standard deviations `sd`, rotated by a random orthogonal map.
 DataPtr correlated(int n, const std::vector<double>& sd, uint64_t seed) {

@@ -1,6 +1,7 @@
 // shrinkage: S_tau(A)'s singular values, its rank and nuclear norm, the prox
 // optimality of soft thresholding, Eckart-Young for the hard truncation, the
 // shared spectral maps, the shared input, validation.
+#include "tests/support/test_data.h"
 #include "algorithms/svd/shrinkage.h"
 
 #include "algorithms/core/rng.h"
@@ -18,6 +19,7 @@
 #include <string>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
@@ -29,13 +31,6 @@ Eigen::MatrixXd gaussian(int m, int n, uint64_t seed) {
   for (int c = 0; c < n; ++c)
     for (int r = 0; r < m; ++r) a(r, c) = rng.normal();
   return a;
-}
-
-DataPtr matrix_data(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  return d;
 }
 
 ParamValues params(double tau, int k, const std::string& input = "dataset") {

@@ -1,4 +1,5 @@
 // svd-lowrank: Eckart-Young identities, layers, optimality, inputs and validation.
+#include "tests/support/test_data.h"
 #include "algorithms/svd/svd_lowrank.h"
 
 #include "algorithms/core/registry.h"
@@ -15,6 +16,7 @@
 #include <string>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
@@ -26,14 +28,6 @@ Eigen::MatrixXd gaussian(int m, int n, uint64_t seed) {
   for (int c = 0; c < n; ++c)
     for (int r = 0; r < m; ++r) a(r, c) = rng.normal();
   return a;
-}
-
-DataPtr matrix_data(const Eigen::MatrixXd& x) {
-  auto d = std::make_shared<Dataset>();
-  d->x = x;
-  d->name = "inline";
-  for (int c = 0; c < x.cols(); ++c) d->column_names.push_back("x" + std::to_string(c));
-  return d;
 }
 
 // n image rows of h x w pixels (random, deterministic), labelled.

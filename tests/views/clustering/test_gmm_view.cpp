@@ -1,6 +1,7 @@
 // The Gaussian-mixture view, drawn with real ImGui frames (no renderer) over
 // snapshots of a real EM run (make_module("gmm")), plus its ImGui-free
 // density / contour maths.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/core/registry.h"
@@ -21,53 +22,16 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  BackgroundJobs jobs;  // first: destroyed last, joining the sweeps the views started
-  std::shared_ptr<const Dataset> data;
-  std::unique_ptr<Module> gmm = make_module("gmm");
-  ParamValues values;
-  uint64_t seed = 3;
-  std::vector<std::vector<double>> history;
-  std::vector<std::shared_ptr<const Snapshot>> stored;
+// A GMM on `spec` (or `d`) with the assignments `sets` (seed 3); the app's background jobs for
+// the model-selection sweep (declared last: destroyed first, joining what the views started).
+struct Fixture : test_support::ViewFixture<Gmm> {
+  BackgroundJobs own_jobs;
 
-  Fixture(std::shared_ptr<const Dataset> d, const std::vector<std::string>& sets) : data(std::move(d)) {
-    values = default_values(gmm->params());
-    for (const std::string& s : sets) apply_assignment(gmm->params(), values, s, "gmm");
-    gmm->reset(data, values, seed);
-    record();
+  Fixture(std::shared_ptr<const Dataset> d, const std::vector<std::string>& sets) : ViewFixture(std::move(d), sets, 3) {
+    jobs = &own_jobs;
   }
   Fixture(const std::string& spec, const std::vector<std::string>& sets) : Fixture(make_dataset(spec), sets) {}
-  void steps(int n) {
-    for (int i = 0; i < n; ++i) {
-      gmm->step();
-      record();
-    }
-  }
-  void record() {
-    const std::shared_ptr<const Snapshot> s = gmm->snapshot();
-    if (s->phase != 0) return;
-    if (static_cast<int>(stored.size()) <= s->iteration) {
-      stored.resize(s->iteration + 1);
-      history.resize(s->iteration + 1);
-    }
-    stored[s->iteration] = s;
-    history[s->iteration] = s->metrics;
-  }
-  const GmmSnapshot& snap() const { return static_cast<const GmmSnapshot&>(*gmm->snapshot()); }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &gmm->info();
-    ctx.metric_history = &history;
-    ctx.stored_snapshot = [this](int i) {
-      return i >= 0 && i < static_cast<int>(stored.size()) ? stored[i] : nullptr;
-    };
-    ctx.data_version = 1;
-    ctx.values = &values;
-    ctx.seed = seed;
-    ctx.jobs = &jobs;
-    return ctx;
-  }
+  const GmmSnapshot& snap() const { return *mod.gmm_snapshot(); }
 };
 
 bool inside_display(const ImVec2& p) { return std::isfinite(p.x) && p.x > 0 && p.x < 1280 && p.y > 0 && p.y < 800; }
@@ -99,7 +63,7 @@ void click(ImGuiHeadless& ui, ImVec2 p, Frame&& frame) {
 
 TEST_CASE("gmm view: faithful after EM steps draws points, 1 and 2 sigma ellipses, contours and means") {
   Fixture f("faithful", {"k=2"});
-  f.steps(3);
+  f.run(3);
   ImGuiHeadless ui;
   GmmView view;
   std::vector<ViewIntent> intents;
@@ -129,7 +93,7 @@ TEST_CASE("gmm view: faithful after EM steps draws points, 1 and 2 sigma ellipse
 TEST_CASE("gmm view: colours follow the snapshot even when the responsibility buffer is reused at the same address") {
   // Issue 9 D14: colours were cached by the responsibility matrix's address, which EM recycles.
   Fixture f("faithful", {"k=2"});
-  f.steps(2);
+  f.run(2);
   const int n = f.data->rows();
   auto q = std::make_shared<Eigen::MatrixXd>(Eigen::MatrixXd::Zero(n, 2));
   q->col(0).setOnes();
@@ -168,7 +132,7 @@ TEST_CASE("gmm view: switching to data with fewer columns clamps the chosen feat
 TEST_CASE("gmm view: the legend names the components and the classes - the density heatmap has a colour bar") {
   // Issue 9 B9.
   Fixture f("iris", {"k=3"});
-  f.steps(2);
+  f.run(2);
   ImGuiHeadless ui;
   GmmView view;
   std::vector<ViewIntent> intents;
@@ -203,7 +167,7 @@ TEST_CASE("gmm view: the E sub-step recolours the points, the M sub-step moves t
   draw();  // same snapshot: cached colours
   CHECK(view.colour_refreshes() == refresh0);
 
-  f.gmm->sub_step();  // E
+  f.mod.sub_step();  // E
   REQUIRE(f.snap().phase == 1);
   REQUIRE(f.snap().resp);
   draw();
@@ -214,7 +178,7 @@ TEST_CASE("gmm view: the E sub-step recolours the points, the M sub-step moves t
     CHECK(after_e[j].y == doctest::Approx(before[j].y));
   }
 
-  f.gmm->sub_step();  // M
+  f.mod.sub_step();  // M
   REQUIRE(f.snap().phase == 0);
   draw();
   CHECK(view.colour_refreshes() == refresh0 + 1);  // M leaves the responsibilities, so the colours, as they are
@@ -227,7 +191,7 @@ TEST_CASE("gmm view: the E sub-step recolours the points, the M sub-step moves t
 
 TEST_CASE("gmm view: hovering a point shows its responsibilities") {
   Fixture f("faithful", {"k=2"});
-  f.steps(2);
+  f.run(2);
   ImGuiHeadless ui;
   GmmView view;
   view.density = GmmView::Density::Off;
@@ -256,7 +220,7 @@ TEST_CASE("gmm view: dragging a mean emits move_mean with all d coordinates (2-D
   for (const char* spec : {"faithful", "iris"}) {
     CAPTURE(spec);
     Fixture f(spec, {"k=3"});
-    f.steps(2);
+    f.run(2);
     const int d = f.data->cols();
     ImGuiHeadless ui;
     GmmView view;
@@ -286,14 +250,14 @@ TEST_CASE("gmm view: dragging a mean emits move_mean with all d coordinates (2-D
     const Eigen::VectorXd old_mean = f.snap().means.row(1).transpose();
     const Eigen::Map<const Eigen::VectorXd> moved(last.intent.values.data(), d);
     CHECK((moved - old_mean).norm() > 0);
-    CHECK(f.gmm->apply(last.intent));  // the module accepts it
+    CHECK(f.mod.apply(last.intent));  // the module accepts it
     CHECK((f.snap().means.row(1).transpose() - moved).norm() < 1e-9);
   }
 }
 
 TEST_CASE("gmm view: key K and the button toggle compare_kmeans - the k-means plot is drawn beside") {
   Fixture f("faithful", {"k=2"});
-  f.steps(1);
+  f.run(1);
   ImGuiHeadless ui;
   GmmView view;
   std::vector<ViewIntent> intents;
@@ -318,7 +282,7 @@ TEST_CASE("gmm view: key K and the button toggle compare_kmeans - the k-means pl
   CHECK(intents.empty());
 
   Fixture g("faithful", {"k=2", "compare_kmeans=true"});
-  g.steps(2);
+  g.run(2);
   REQUIRE(g.snap().kmeans);
   frame(g);
   frame(g);
@@ -336,12 +300,12 @@ TEST_CASE("gmm view: a collapsed run (reg = 0) explains itself - the button rewi
   a.kind = "place_mean";
   a.index = 0;
   a.values = {0.0, 0.0};
-  REQUIRE(f.gmm->apply(a));
+  REQUIRE(f.mod.apply(a));
   a.index = 1;
   a.values = {30.0, 25.0};  // on the outlier
-  REQUIRE(f.gmm->apply(a));
+  REQUIRE(f.mod.apply(a));
   f.record();
-  for (int i = 0; i < 50 && f.snap().status != Status::Diverged; ++i) f.steps(1);
+  for (int i = 0; i < 50 && f.snap().status != Status::Diverged; ++i) f.run(1);
   REQUIRE(f.snap().status == Status::Diverged);
   const int diverged_at = f.snap().iteration;
 
@@ -373,25 +337,25 @@ TEST_CASE("gmm view: a collapsed run (reg = 0) explains itself - the button rewi
   Fixture r(blob_with_outlier(), {"k=2", "init=manual", "reg=0", "tol=0"});
   a.index = 0;
   a.values = {0.0, 0.0};
-  REQUIRE(r.gmm->apply(a));
+  REQUIRE(r.mod.apply(a));
   a.index = 1;
   a.values = {30.0, 25.0};
-  REQUIRE(r.gmm->apply(a));
-  r.steps(target);
-  r.gmm->set_live("reg", intents[1].value);
-  r.steps(10);
+  REQUIRE(r.mod.apply(a));
+  r.run(target);
+  r.mod.set_live("reg", intents[1].value);
+  r.run(10);
   CHECK(r.snap().status != Status::Diverged);
 
   // A healthy run shows no rewind button.
   Fixture h("faithful", {"k=2"});
-  h.steps(2);
+  h.run(2);
   ui.frame_in_window([&] { view.draw(h.snap(), h.context(), intents); });
   CHECK(std::isnan(view.rewind_button().x));
 }
 
 TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clicking a K shows its fitted model") {
   Fixture f("faithful", {"k=2"});
-  f.steps(1);
+  f.run(1);
   ImGuiHeadless ui;
   GmmView view;
   view.show_model_selection = true;
@@ -424,9 +388,9 @@ TEST_CASE("gmm view: the model-selection sweep runs on a worker thread - clickin
   // A run with k = 3, the same parameters and seed stops at that iteration, as the sweep's fit did
   // (the same EM from the same start: its fitted model).
   Fixture k3("faithful", {"k=3"});
-  k3.steps(rows[2].n_iter - 1);
+  k3.run(rows[2].n_iter - 1);
   CHECK(k3.snap().status == Status::Running);
-  k3.steps(1);
+  k3.run(1);
   CHECK(k3.snap().iteration == rows[2].n_iter);
   CHECK(k3.snap().status == (rows[2].converged ? Status::Converged : Status::Stopped));
   // A reset keeps finished results.
@@ -439,31 +403,31 @@ TEST_CASE("gmm view: on_reset and the destructor cancel a running sweep without 
   Fixture f(data, {"k=2"});
   auto view = std::make_unique<GmmView>();
   view->sweep_kmax = 20;
-  view->start_sweep(f.jobs, *data, f.values, 1, 1);
+  view->start_sweep(f.own_jobs, *data, f.values, 1, 1);
   CHECK(view->sweep_running());
-  REQUIRE(f.jobs.statuses().size() == 1);
-  CHECK_FALSE(f.jobs.statuses()[0].cancel_requested);
+  REQUIRE(f.own_jobs.statuses().size() == 1);
+  CHECK_FALSE(f.own_jobs.statuses()[0].cancel_requested);
   const auto t0 = std::chrono::steady_clock::now();
   view->on_reset();
   const double reset_s = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
   CHECK_FALSE(view->sweep_running());
   CHECK(view->sweep_rows().empty());
   CHECK(reset_s < 0.5);
-  CHECK(f.jobs.statuses()[0].cancel_requested);  // the job stops after its current K
+  CHECK(f.own_jobs.statuses()[0].cancel_requested);  // the job stops after its current K
 
   // A module switch destroys the view: its running sweep is cancelled, nobody waits for it.
-  view->start_sweep(f.jobs, *data, f.values, 1, 1);
+  view->start_sweep(f.own_jobs, *data, f.values, 1, 1);
   CHECK(view->sweep_running());
   const auto t1 = std::chrono::steady_clock::now();
   view.reset();
   CHECK(std::chrono::duration<double>(std::chrono::steady_clock::now() - t1).count() < 0.5);
-  for (const JobStatus& s : f.jobs.statuses()) CHECK(s.cancel_requested);
+  for (const JobStatus& s : f.own_jobs.statuses()) CHECK(s.cancel_requested);
   // ~Fixture: ~BackgroundJobs joins both threads.
 }
 
 TEST_CASE("gmm view: without background jobs the sweep panel refuses politely") {
   Fixture f("faithful", {"k=2"});
-  f.steps(1);
+  f.run(1);
   ImGuiHeadless ui;
   GmmView view;
   view.show_model_selection = true;
@@ -474,12 +438,12 @@ TEST_CASE("gmm view: without background jobs the sweep panel refuses politely") 
   CHECK(text.find("no background jobs are available") != std::string::npos);
   CHECK_FALSE(view.sweep_running());
   CHECK(view.sweep_rows().empty());
-  CHECK(f.jobs.statuses().empty());
+  CHECK(f.own_jobs.statuses().empty());
 }
 
 TEST_CASE("gmm view: heatmap density goes through the texture provider - large n colours are cached") {
   Fixture f("blobs:n=60000,centers=5,seed=4", {"k=5"});
-  f.steps(1);
+  f.run(1);
   ImGuiHeadless ui;
   plot::NullTextureProvider tex;
   plot::SetTextureProvider(&tex);
@@ -509,7 +473,7 @@ TEST_CASE("gmm view: manual init - a click places the next mean") {
   REQUIRE(intents.size() == 1);
   CHECK(intents[0].intent.kind == "place_mean");
   REQUIRE(intents[0].intent.values.size() == 2);
-  CHECK(f.gmm->apply(intents[0].intent));
+  CHECK(f.mod.apply(intents[0].intent));
 }
 
 TEST_CASE("gmm density: log density of one component matches the closed form - mixtures add up") {

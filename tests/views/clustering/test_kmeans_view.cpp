@@ -1,6 +1,7 @@
 // The k-means view and the metrics strip, drawn with real ImGui frames
 // (no renderer) over snapshots of a real k-means run.
 #include "tests/support/imgui_headless.h"
+#include "tests/support/view_fixture.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/clustering/kmeans.h"
@@ -16,38 +17,11 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  KMeans km;
-  std::vector<std::vector<double>> history;
-  std::vector<std::shared_ptr<const Snapshot>> stored;
-
-  Fixture(const std::string& spec, const std::string& init, int k, int steps) {
-    data = make_dataset(spec);
-    ParamValues v = default_values(km.params());
-    v["k"] = k;
-    v["init"] = parse_value(*find_param(km.params(), "init"), init);
-    km.reset(data, v, 3);
-    record();
-    for (int i = 0; i < steps; ++i) {
-      km.step();
-      record();
-    }
-  }
-  void record() {
-    stored.push_back(km.snapshot());
-    history.push_back(km.snapshot()->metrics);
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &km.info();
-    ctx.metric_history = &history;
-    ctx.stored_snapshot = [this](int i) {
-      return i >= 0 && i < static_cast<int>(stored.size()) ? stored[i] : nullptr;
-    };
-    ctx.data_version = 1;
-    return ctx;
+// A k-means run on `spec` with `init` and k clusters (seed 3), `steps` iterations recorded.
+struct Fixture : test_support::ViewFixture<KMeans> {
+  Fixture(const std::string& spec, const std::string& init, int k, int steps)
+      : ViewFixture(make_dataset(spec), {"k=" + std::to_string(k), "init=" + init}, 3) {
+    run(steps);
   }
 };
 
@@ -60,7 +34,7 @@ TEST_CASE("kmeans view: draws points, centroids and trails - no intents without 
   std::vector<ViewIntent> intents;
   FrameStats s;
   for (int i = 0; i < 3; ++i)
-    s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+    s = ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CHECK(s.vertices > 500 * 4);  // one quad per point at least
   CHECK(intents.empty());
   REQUIRE(view.centroid_pixels().size() == 4);
@@ -78,7 +52,7 @@ TEST_CASE("kmeans view: dragging a centroid emits move_centroid with full coordi
   ImGuiHeadless ui;
   KMeansView view;
   std::vector<ViewIntent> intents;
-  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); }); };
   frame();
   frame();
   const ImVec2 c = view.centroid_pixels()[1];
@@ -98,11 +72,11 @@ TEST_CASE("kmeans view: dragging a centroid emits move_centroid with full coordi
   CHECK(last.intent.kind == "move_centroid");
   CHECK(last.intent.index == 1);
   REQUIRE(last.intent.values.size() == 2);
-  const auto& snap = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  const auto& snap = static_cast<const KMeansSnapshot&>(*f.mod.snapshot());
   CHECK(last.intent.values[0] > snap.centroids(1, 0));             // moved right
   CHECK(last.intent.values[1] == doctest::Approx(snap.centroids(1, 1)).epsilon(0.05));
   // The module accepts it.
-  CHECK(f.km.apply(last.intent));
+  CHECK(f.mod.apply(last.intent));
 }
 
 TEST_CASE("kmeans view: shift+click adds a point (2-D data)") {
@@ -111,7 +85,7 @@ TEST_CASE("kmeans view: shift+click adds a point (2-D data)") {
   KMeansView view;
   view.show_voronoi = false;
   std::vector<ViewIntent> intents;
-  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); }); };
   frame();
   frame();
   const ImVec2 c0 = view.centroid_pixels()[0], c1 = view.centroid_pixels()[1];
@@ -135,17 +109,17 @@ TEST_CASE("kmeans view: d > 2 data is projected on principal axes - image data s
   KMeansView view;
   std::vector<ViewIntent> intents;
   FrameStats s;
-  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  for (int i = 0; i < 3; ++i) s = ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CHECK(s.vertices > 150 * 4);
   CHECK(intents.empty());
   // Features mode too.
   view.projection.mode = ScatterMode::Features;
   view.projection.feature_x = 2;
   view.projection.feature_y = 3;
-  s = ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  s = ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CHECK(s.vertices > 150 * 4);
   // Controls panel: the projection choice and the chosen features are on screen.
-  const std::string text = frame_text(ui, [&] { view.draw_controls(*f.km.snapshot(), f.context()); });
+  const std::string text = frame_text(ui, [&] { view.draw_controls(*f.mod.snapshot(), f.context()); });
   CAPTURE(text);
   CHECK(text.find("principal axes") != std::string::npos);
   CHECK(text.find("x feature") != std::string::npos);
@@ -180,7 +154,7 @@ TEST_CASE("kmeans view: image rows draw their centroids as images") {
 
 TEST_CASE("kmeans view: k-means++ seeding probabilities are shown at iteration 0") {
   Fixture f("blobs:n=400,centers=5,seed=3", "kmeans++", 5, 0);
-  const auto& snap = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  const auto& snap = static_cast<const KMeansSnapshot&>(*f.mod.snapshot());
   REQUIRE(snap.seeding);
   REQUIRE_FALSE(snap.seeding->probs.empty());
   ImGuiHeadless ui;
@@ -212,7 +186,7 @@ TEST_CASE("kmeans view: k-means++ seeding probabilities are shown at iteration 0
 TEST_CASE("kmeans view: colours follow the snapshot even when the label buffer is reused at the same address") {
   // Issue 9 D14: colours were cached by the label buffer's address, which k-means recycles.
   Fixture f("blobs:n=300,centers=3,seed=5", "kmeans++", 3, 2);
-  const auto& base = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  const auto& base = static_cast<const KMeansSnapshot&>(*f.mod.snapshot());
   auto buffer = std::make_shared<std::vector<int>>(300, 0);
   auto first = std::make_shared<KMeansSnapshot>(base);
   first->labels = buffer;
@@ -244,9 +218,9 @@ TEST_CASE("kmeans view: switching to data with fewer columns clamps the chosen f
   view.projection.mode = ScatterMode::Features;
   view.projection.feature_x = 5;
   view.projection.feature_y = 4;
-  std::string text = frame_text(ui, [&] { view.draw_controls(*f6.km.snapshot(), f6.context()); });
+  std::string text = frame_text(ui, [&] { view.draw_controls(*f6.mod.snapshot(), f6.context()); });
   CHECK(text.find(f6.data->column_names[5]) != std::string::npos);
-  text = frame_text(ui, [&] { view.draw_controls(*f3.km.snapshot(), f3.context()); });
+  text = frame_text(ui, [&] { view.draw_controls(*f3.mod.snapshot(), f3.context()); });
   CAPTURE(text);
   CHECK(view.projection.feature_x == 2);
   CHECK(view.projection.feature_y == 2);
@@ -259,14 +233,14 @@ TEST_CASE("kmeans view: the legend names the clusters, true labels get their own
   ImGuiHeadless ui;
   KMeansView view;
   std::vector<ViewIntent> intents;
-  ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
-  std::string text = frame_text(ui, [&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CAPTURE(text);
   for (int j = 0; j < 3; ++j) CHECK(text.find("cluster " + std::to_string(j)) != std::string::npos);
   const std::vector<ImU32> by_cluster = view.point_colours();
   view.colour_by = KMeansView::ColourBy::TrueLabel;
-  ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); });
-  text = frame_text(ui, [&] { view.draw(*f.km.snapshot(), f.context(), intents); });
+  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
+  text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
   CAPTURE(text);
   REQUIRE(f.data->class_names.size() == 3);
   for (const std::string& name : f.data->class_names) CHECK(text.find(name) != std::string::npos);
@@ -288,19 +262,19 @@ TEST_CASE("metrics view: one plot per metric plus step time") {
   FrameStats empty = ui.frame_in_window([] {});
   FrameStats s;
   for (int i = 0; i < 2; ++i)
-    s = ui.frame_in_window([&] { draw_metric_plots(f.km.info(), f.history, ms, 3); });
+    s = ui.frame_in_window([&] { draw_metric_plots(f.mod.info(), f.history, ms, 3); });
   CHECK(s.vertices > empty.vertices + 200);
 }
 
 TEST_CASE("kmeans view: manual init places centroids where the user clicks") {
   Fixture f("blobs:n=200,centers=3,seed=6", "manual", 3, 0);
-  const auto& snap0 = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  const auto& snap0 = static_cast<const KMeansSnapshot&>(*f.mod.snapshot());
   REQUIRE(snap0.placed.size() == 3);
   ImGuiHeadless ui;
   KMeansView view;
   view.show_voronoi = false;
   std::vector<ViewIntent> intents;
-  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  auto frame = [&] { ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); }); };
   frame();
   frame();
   // Click somewhere in the plot area (the window centre-left is inside the scatter).
@@ -313,8 +287,8 @@ TEST_CASE("kmeans view: manual init places centroids where the user clicks") {
   REQUIRE(intents.size() == 1);
   CHECK(intents[0].intent.kind == "place_centroid");
   REQUIRE(intents[0].intent.values.size() == 2);
-  CHECK(f.km.apply(intents[0].intent));
-  const auto& snap1 = static_cast<const KMeansSnapshot&>(*f.km.snapshot());
+  CHECK(f.mod.apply(intents[0].intent));
+  const auto& snap1 = static_cast<const KMeansSnapshot&>(*f.mod.snapshot());
   int placed = 0;
   for (char p : snap1.placed) placed += p ? 1 : 0;
   CHECK(placed == 1);
@@ -326,7 +300,7 @@ TEST_CASE("kmeans view: hovering a point shows its readout tooltip") {
   KMeansView view;
   view.show_voronoi = false;
   std::vector<ViewIntent> intents;
-  auto frame = [&] { return ui.frame_in_window([&] { view.draw(*f.km.snapshot(), f.context(), intents); }); };
+  auto frame = [&] { return ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); }); };
   frame();
   frame();
   ui.mouse_move(5, 5);  // outside the plot

@@ -1,5 +1,6 @@
 // The PCA view, drawn with real ImGui frames (no renderer) over snapshots of a
 // real PCA run: every layout (2-D, 3-D, high-d, image data) and its input.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "views/plot/plot_internal.h"
@@ -17,32 +18,15 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  PCA pca;
-
-  Fixture(const std::string& spec, const std::string& mode, int steps, int components = 0) {
-    data = make_dataset(spec);
-    init(mode, steps, components);
+// PCA in `mode` with `components` (0: all; seed 1), `steps` steps taken.
+struct Fixture : test_support::ViewFixture<PCA> {
+  Fixture(std::shared_ptr<const Dataset> d, const std::string& mode, int steps, int components = 0)
+      : ViewFixture(std::move(d), {"mode=" + mode, "components=" + std::to_string(components)}) {
+    run(steps);
   }
-  Fixture(std::shared_ptr<const Dataset> d, const std::string& mode, int steps, int components = 0) : data(std::move(d)) {
-    init(mode, steps, components);
-  }
-  void init(const std::string& mode, int steps, int components) {
-    ParamValues v = default_values(pca.params());
-    v["mode"] = parse_value(*find_param(pca.params(), "mode"), mode);
-    v["components"] = components;
-    pca.reset(data, v, 1);
-    for (int i = 0; i < steps; ++i) pca.step();
-  }
-  const PcaSnapshot& snap() const { return *pca.pca_snapshot(); }
-  ViewContext context() const {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &pca.info();
-    ctx.data_version = 1;
-    return ctx;
-  }
+  Fixture(const std::string& spec, const std::string& mode, int steps, int components = 0)
+      : Fixture(make_dataset(spec), mode, steps, components) {}
+  const PcaSnapshot& snap() const { return *mod.pca_snapshot(); }
 };
 
 // Presses at `from`, moves to `to` in steps, releases; returns the intents.
@@ -102,7 +86,7 @@ TEST_CASE("pca view 2-D manual: dragging the tip of u sets the angle parameter t
   CHECK(last.kind == ViewIntent::Kind::SetParam);
   CHECK(last.param == "angle");
   CHECK(last.value == doctest::Approx(90.0).epsilon(0.03));
-  f.pca.set_live("angle", last.value);
+  f.mod.set_live("angle", last.value);
   const Eigen::VectorXd u = pca_direction_from_angles(2, last.value, 0);
   CHECK(f.snap().captured == doctest::Approx(pca_captured_variance(*f.snap().covariance, u)));
 }
@@ -142,8 +126,8 @@ TEST_CASE("pca view 3-D: rotation changes the projection - dragging empty space 
   CHECK(angle.value <= 180.0);
   CHECK(std::abs(elevation.value) <= 90.0);
   const Eigen::VectorXd before = f.snap().direction;
-  f.pca.set_live("angle", angle.value);
-  f.pca.set_live("elevation", elevation.value);
+  f.mod.set_live("angle", angle.value);
+  f.mod.set_live("elevation", elevation.value);
   CHECK((f.snap().direction - before).norm() > 1e-3);
 }
 
@@ -346,11 +330,11 @@ TEST_CASE("pca view 2-D not centred: the fitted view includes the anchor (the or
   // Old Faithful lies far from the origin; without centring the line passes through 0.
   auto data = make_dataset("faithful");
   Fixture f(data, "manual", 1);
-  ParamValues v = default_values(f.pca.params());
+  ParamValues v = default_values(f.mod.params());
   v["center"] = 0;
   v["mode"] = 1;
-  f.pca.reset(data, v, 1);
-  f.pca.step();
+  f.mod.reset(data, v, 1);
+  f.mod.step();
   ImGuiHeadless ui;
   PcaView view;
   std::vector<ViewIntent> none;

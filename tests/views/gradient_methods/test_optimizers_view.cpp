@@ -2,6 +2,7 @@
 // snapshots of real runs of the "optimizers" module: contours, trajectories,
 // the race table, theory buttons, divergence and rewind, the custom f(x, y)
 // box, the finite-sum inset, and the caches that keep 10 000-point paths cheap.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "algorithms/core/registry.h"
 #include "algorithms/gradient_methods/optimizers.h"
@@ -19,33 +20,13 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::unique_ptr<Module> mod = make_module("optimizers");
-  ParamValues values;
-  std::vector<std::vector<double>> history;
-
-  Fixture(std::initializer_list<const char*> sets, int steps) {
-    values = default_values(mod->params());
-    for (const char* s : sets) apply_assignment(mod->params(), values, s, "optimizers");
-    mod->reset(nullptr, values, 7);
-    history.push_back(mod->snapshot()->metrics);
+// The optimizers module with the assignments `sets` (seed 7), `steps` iterations recorded.
+struct Fixture : test_support::ViewFixture<Optimizers> {
+  Fixture(std::initializer_list<const char*> sets, int steps)
+      : ViewFixture(nullptr, std::vector<std::string>(sets.begin(), sets.end()), 7) {
     run(steps);
   }
-  void run(int steps) {
-    for (int i = 0; i < steps; ++i) {
-      mod->step();
-      history.push_back(mod->snapshot()->metrics);
-    }
-  }
-  const OptimizersSnapshot& snap() const { return static_cast<const OptimizersSnapshot&>(*mod->snapshot()); }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.info = &mod->info();
-    ctx.metric_history = &history;
-    ctx.values = &values;
-    ctx.seed = 7;
-    return ctx;
-  }
+  const OptimizersSnapshot& snap() const { return *mod.optimizers_snapshot(); }
 };
 
 struct Harness {
@@ -53,7 +34,7 @@ struct Harness {
   OptimizersView view;
   std::vector<ViewIntent> intents;
   FrameStats frame(Fixture& f) {
-    std::shared_ptr<const Snapshot> s = f.mod->snapshot();
+    std::shared_ptr<const Snapshot> s = f.mod.snapshot();
     return ui.frame_in_window([&] { view.draw(*s, f.context(), intents); });
   }
   FrameStats frame(Fixture& f, const Snapshot& s) {
@@ -132,7 +113,7 @@ TEST_CASE("optimizers view: a click on the landscape sets start_x and start_y wh
   ParamValues v = f.values;
   v["start_x"] = sx->value;
   v["start_y"] = sy->value;
-  CHECK_NOTHROW(f.mod->reset(nullptr, v, 7));
+  CHECK_NOTHROW(f.mod.reset(nullptr, v, 7));
 }
 
 TEST_CASE("optimizers view: dragging the start point emits start_x and start_y as it moves") {
@@ -219,7 +200,7 @@ TEST_CASE("optimizers view: a diverged racer is marked and its rewind button emi
             target);
   const Eigen::Vector2d at_target = g.snap().racers[0].theta;
   CHECK((at_target - s.racers[0].path->point(static_cast<size_t>(target))).norm() == doctest::Approx(0.0));
-  g.mod->set_live("lr", h.intents[1].value);
+  g.mod.set_live("lr", h.intents[1].value);
   g.run(300);
   CHECK(g.snap().racers[0].status != Status::Diverged);
   CHECK(g.snap().racers[0].loss - fstar < 1e-6 * gap0);
@@ -322,7 +303,7 @@ TEST_CASE("optimizers view: sub-step arrows appear after the gradient sub-step")
   h.frame(f);
   h.frame(f);
   CHECK(h.view.last_draw().arrows == 0);
-  f.mod->sub_step();
+  f.mod.sub_step();
   REQUIRE(f.snap().phase == 1);
   h.frame(f);
   CHECK(h.view.last_draw().arrows >= 2);  // -grad f and the velocity (and the last step)
@@ -335,8 +316,8 @@ TEST_CASE("optimizers view: 10 000-point paths are drawn decimated, cached, and 
             0);
   std::shared_ptr<const Snapshot> early;
   for (int i = 0; i < 10000; ++i) {
-    f.mod->step();
-    if (i == 99) early = f.mod->snapshot();
+    f.mod.step();
+    if (i == 99) early = f.mod.snapshot();
   }
   Harness h;
   h.frame(f);
@@ -376,7 +357,7 @@ TEST_CASE("optimizers view: typing an lr (Ctrl+click, 0.3, Enter) applies 0.3 on
   h.frame(f);
   h.ui.io().KeysDown[13] = false;
   h.frame(f);
-  const ParamSpec* spec = find_param(f.mod->params(), "lr");
+  const ParamSpec* spec = find_param(f.mod.params(), "lr");
   REQUIRE(spec != nullptr);
   std::vector<double> lrs;
   for (const ViewIntent& i : h.intents)
@@ -393,7 +374,7 @@ TEST_CASE("optimizers view: the landscape is equal-aspect by default - kappa = 1
     ImGuiHeadless ui(display);
     OptimizersView view;
     std::vector<ViewIntent> intents;
-    for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*f.mod->snapshot(), f.context(), intents); });
+    for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), f.context(), intents); });
     const OptimizersView::DrawInfo& d = view.last_draw();
     CHECK(d.equal_aspect);
     const double px_w = d.plot_max.x - d.plot_min.x, px_h = d.plot_max.y - d.plot_min.y;
@@ -408,7 +389,7 @@ TEST_CASE("optimizers view: the landscape is equal-aspect by default - kappa = 1
 TEST_CASE("optimizers: a custom f below zero is drawn - the metric strip's loss plot goes linear and says so") {
   // f < 0 everywhere near the start: a log axis would show nothing.
   Fixture f({"function=custom", "expr=x^2 + 3*y^2 - 50", "optimizer=gd", "lr=0.05"}, 30);
-  const ModuleInfo& info = f.mod->info();
+  const ModuleInfo& info = f.mod.info();
   int loss = -1;
   for (size_t m = 0; m < info.metrics.size(); ++m)
     if (info.metrics[m].name == "loss") loss = static_cast<int>(m);

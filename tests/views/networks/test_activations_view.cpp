@@ -3,6 +3,7 @@
 // ReLU + He, exploding for a large gain), the plots' titles, legends and colour
 // bars, the keys (A, I send SetParam intents; G, Z toggle the heatmaps), and
 // the layout (every plot at least min_plot_height, inside the window).
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/networks/activations.h"
@@ -19,28 +20,9 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  Activations mod;
-  ParamValues values;
-  std::vector<std::vector<double>> history;
-  std::vector<int> keys;
-
-  explicit Fixture(const std::vector<std::string>& sets = {}) {
-    values = default_values(mod.params());
-    for (const std::string& a : sets) apply_assignment(mod.params(), values, a, "activations");
-    mod.reset(nullptr, values, 7);
-    history.push_back(mod.snapshot()->metrics);
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.values = &values;
-    ctx.seed = 7;
-    ctx.keys = &keys;
-    ctx.stored_snapshot = [](int) { return std::shared_ptr<const Snapshot>(); };
-    return ctx;
-  }
+// The activations module with the assignments `sets` (seed 7).
+struct Fixture : test_support::ViewFixture<Activations> {
+  explicit Fixture(const std::vector<std::string>& sets = {}) : ViewFixture(nullptr, sets, 7) {}
 };
 
 bool has(const std::string& text, const std::string& what) { return text.find(what) != std::string::npos; }

@@ -2,6 +2,7 @@
 // snapshots of real runs: values appear on the graph as the walk reveals
 // them, the equation panel's numbers are the trace's, the gradient-check
 // table, the sample (N) and edge-label (E) keys, and the layout of the nodes.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/networks/backprop.h"
@@ -26,31 +27,12 @@ std::string num(double v) {
   return buf;
 }
 
-struct Fixture {
-  Backprop mod;
-  std::vector<std::vector<double>> history;
-  std::vector<int> keys;
-
-  explicit Fixture(const std::string& layers = "3", int batch = 1) {
-    ParamValues v = default_values(mod.params());
-    v.text["layers"] = layers;
-    v["batch"] = batch;
-    mod.reset(nullptr, v, 5);
-    history.push_back(mod.snapshot()->metrics);
-  }
-  void step() {
-    mod.step();
-    history.push_back(mod.snapshot()->metrics);
-  }
+// A backprop network of hidden widths `layers` on mini-batches of `batch` (seed 5).
+struct Fixture : test_support::ViewFixture<Backprop> {
+  explicit Fixture(const std::string& layers = "3", int batch = 1)
+      : ViewFixture(nullptr, {"layers=" + layers, "batch=" + std::to_string(batch)}, 5) {}
+  void step() { run(1); }
   const BackpropSnapshot& snap() { return *mod.backprop_snapshot(); }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.keys = &keys;
-    ctx.stored_snapshot = [](int) { return std::shared_ptr<const Snapshot>(); };
-    return ctx;
-  }
 };
 
 // Node and edge labels: three significant digits.

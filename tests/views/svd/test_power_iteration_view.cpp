@@ -1,5 +1,6 @@
 // The power-iteration view, drawn with real ImGui frames (no renderer) over
 // snapshots of real runs: 2-D arrow (with dragging), 3-D, images, bars.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
@@ -18,39 +19,14 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  PowerIteration mod;
-  std::vector<std::vector<double>> history;
-  std::vector<std::shared_ptr<const Snapshot>> stored;
-
-  Fixture(std::shared_ptr<const Dataset> d, const std::string& matrix, int dim, int m, int steps) : data(std::move(d)) {
-    ParamValues v = default_values(mod.params());
-    v["matrix"] = parse_value(*find_param(mod.params(), "matrix"), matrix);
-    v["dim"] = dim;
-    v["n_components"] = m;
-    v["tol"] = 1e-8;
-    mod.reset(data, v, 2);
-    record();
-    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
-      mod.step();
-      record();
-    }
-  }
-  void record() {
-    stored.push_back(mod.snapshot());
-    history.push_back(mod.snapshot()->metrics);
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.stored_snapshot = [this](int i) {
-      return i >= 0 && i < static_cast<int>(stored.size()) ? stored[static_cast<size_t>(i)] : nullptr;
-    };
-    ctx.data_version = 1;
-    return ctx;
+// Power iteration on `matrix` (dim x dim synthetic, or data's covariance) for m components,
+// tol 1e-8 (seed 2), until `steps` iterations or the end.
+struct Fixture : test_support::ViewFixture<PowerIteration> {
+  Fixture(std::shared_ptr<const Dataset> d, const std::string& matrix, int dim, int m, int steps)
+      : ViewFixture(std::move(d),
+                    {"matrix=" + matrix, "dim=" + std::to_string(dim), "n_components=" + std::to_string(m), "tol=1e-8"},
+                    2) {
+    run(steps);
   }
 };
 

@@ -1,6 +1,8 @@
 // The shrinkage view, drawn with real ImGui frames (no renderer) over real
 // module states: captions and read-outs, the four panels, the spectrum's
 // click (tau) and the k slider (SetParam intents the module accepts).
+#include "tests/support/test_data.h"
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/core/rng.h"
@@ -16,20 +18,9 @@
 #include <string>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
-
-std::shared_ptr<const Dataset> images(int n, int h, int w) {
-  auto d = std::make_shared<Dataset>();
-  Rng rng(3);
-  d->x.resize(n, h * w);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < h * w; ++j) d->x(i, j) = rng.uniform();
-  d->image_h = h;
-  d->image_w = w;
-  d->name = "images";
-  return d;
-}
 
 std::shared_ptr<const Dataset> table(int n, int d) {
   auto out = std::make_shared<Dataset>();
@@ -41,27 +32,10 @@ std::shared_ptr<const Dataset> table(int n, int d) {
   return out;
 }
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Shrinkage mod;
-  std::vector<std::vector<double>> history;
-
-  Fixture(std::shared_ptr<const Dataset> d, double tau, int k) : data(std::move(d)) {
-    ParamValues v = default_values(mod.params());
-    v["input"] = 1;  // dataset
-    v["tau"] = tau;
-    v["k"] = k;
-    mod.reset(data, v, 1);
-    history.push_back(mod.snapshot()->metrics);
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.data_version = 1;
-    return ctx;
-  }
+// Shrinkage of the dataset's matrix at tau, keeping k (seed 1).
+struct Fixture : test_support::ViewFixture<Shrinkage> {
+  Fixture(std::shared_ptr<const Dataset> d, double tau, int k)
+      : ViewFixture(std::move(d), {"input=dataset", "tau=" + fmt_g(tau), "k=" + std::to_string(k)}) {}
   double metric(int i) const { return mod.shrinkage_snapshot()->metrics[static_cast<size_t>(i)]; }
 };
 
@@ -70,7 +44,7 @@ bool has(const std::string& text, const std::string& what) { return text.find(wh
 }  // namespace
 
 TEST_CASE("shrinkage view: captions give each operator's rank, the legend and axes are labelled, four panels") {
-  Fixture f(images(3, 20, 16), 1.0, 3);
+  Fixture f(uniform_images(3, 20, 16), 1.0, 3);
   ImGuiHeadless ui;
   ShrinkageView view;
   std::vector<ViewIntent> intents;

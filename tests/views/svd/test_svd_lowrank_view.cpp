@@ -1,5 +1,7 @@
 // The svd-lowrank view, drawn with real ImGui frames (no renderer) over
 // snapshots of real runs: images, data matrices, the photograph, and input.
+#include "tests/support/test_data.h"
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "views/plot/plot_internal.h"
 #include "algorithms/core/rng.h"
@@ -12,50 +14,25 @@
 #include <memory>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
-std::shared_ptr<const Dataset> images(int n, int h, int w) {
-  auto d = std::make_shared<Dataset>();
-  Rng rng(3);
-  d->x.resize(n, h * w);
-  for (int i = 0; i < n; ++i)
-    for (int j = 0; j < h * w; ++j) d->x(i, j) = rng.uniform();
-  d->image_h = h;
-  d->image_w = w;
-  d->name = "images";
-  return d;
-}
-
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  SvdLowRank mod;
-  std::vector<std::vector<double>> history;
-
-  Fixture(std::shared_ptr<const Dataset> d, const std::string& input, int steps) : data(std::move(d)) {
-    ParamValues v = default_values(mod.params());
-    v["input"] = parse_value(*find_param(mod.params(), "input"), input);
-    mod.reset(data, v, 1);
-    history.push_back(mod.snapshot()->metrics);
-    for (int i = 0; i < steps; ++i) {
+// svd-lowrank on `input` (seed 1), `steps` iterations recorded.
+struct Fixture : test_support::ViewFixture<SvdLowRank> {
+  Fixture(std::shared_ptr<const Dataset> d, const std::string& input, int steps)
+      : ViewFixture(std::move(d), {"input=" + input}) {
+    for (int i = 0; i < steps; ++i) {  // every step recorded, the last ones after the end too
       mod.step();
-      history.push_back(mod.snapshot()->metrics);
+      record();
     }
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.data_version = 1;
-    return ctx;
   }
 };
 
 }  // namespace
 
 TEST_CASE("svd view: image input draws four panels, the spectrum and the error curves - no intents without input") {
-  Fixture f(images(4, 20, 16), "dataset", 3);
+  Fixture f(uniform_images(4, 20, 16), "dataset", 3);
   ImGuiHeadless ui;
   SvdLowRankView view;
   std::vector<ViewIntent> intents;
@@ -75,7 +52,7 @@ TEST_CASE("svd view: image input draws four panels, the spectrum and the error c
 }
 
 TEST_CASE("svd view: dragging the rank slider emits set_rank, which the module accepts") {
-  Fixture f(images(2, 24, 24), "dataset", 0);
+  Fixture f(uniform_images(2, 24, 24), "dataset", 0);
   ImGuiHeadless ui;
   SvdLowRankView view;
   std::vector<ViewIntent> intents;
@@ -104,7 +81,7 @@ TEST_CASE("svd view: dragging the rank slider emits set_rank, which the module a
 }
 
 TEST_CASE("svd view: clicking a singular-value bar jumps to that rank") {
-  Fixture f(images(2, 12, 10), "dataset", 1);
+  Fixture f(uniform_images(2, 12, 10), "dataset", 1);
   ImGuiHeadless ui;
   SvdLowRankView view;
   std::vector<ViewIntent> intents;
@@ -168,7 +145,7 @@ TEST_CASE("svd view: the photograph goes through the texture provider") {
 TEST_CASE("svd view: image panels refit when the input's shape changes") {
   // Issue 9 B6: a 28 x 28 image was drawn in a corner of the photograph's 512 x 512 axes.
   Fixture photo(nullptr, "photo", 2);
-  Fixture item(images(3, 28, 28), "dataset", 2);
+  Fixture item(uniform_images(3, 28, 28), "dataset", 2);
   ImGuiHeadless ui;
   SvdLowRankView view;
   std::vector<ViewIntent> intents;

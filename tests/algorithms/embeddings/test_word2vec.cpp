@@ -3,6 +3,7 @@
 // against finite differences; sigma; the noise distribution q_alpha; same
 // seed same run, clones; bad input. The embedding utilities (neighbours,
 // analogy, PCA map, synonym recall) and the WordNet reader on hand-made data.
+#include "tests/support/gradient_check.h"
 #include "algorithms/embeddings/word2vec.h"
 
 #include "algorithms/core/rng.h"
@@ -27,6 +28,7 @@
 #include <unistd.h>
 
 using namespace cilab;
+using namespace cilab::test_support;
 
 namespace {
 
@@ -141,13 +143,9 @@ TEST_CASE("word2vec: the SGNS pair loss's gradient matches central differences")
   CHECK(l0 == doctest::Approx(want).epsilon(1e-12));
   const float h = 1.0f / 128.0f;
   auto central = [&](std::vector<float>& v, size_t i) {
-    const float keep = v[i];
-    v[i] = keep + h;
-    const double up = sgns_pair_loss(x.data(), yp.data(), negs(yn), d, nullptr, nullptr, nullptr);
-    v[i] = keep - h;
-    const double down = sgns_pair_loss(x.data(), yp.data(), negs(yn), d, nullptr, nullptr, nullptr);
-    v[i] = keep;
-    return (up - down) / (2.0 * h);
+    return central_difference(v.data(), i, h, [&] {
+      return sgns_pair_loss(x.data(), yp.data(), negs(yn), d, nullptr, nullptr, nullptr);
+    });
   };
   // Central differences are O(h^2) ~ 6e-5 times the third derivative (|l'''| < 1 here).
   for (size_t j = 0; j < static_cast<size_t>(d); ++j) {

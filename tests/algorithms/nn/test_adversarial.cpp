@@ -2,6 +2,7 @@
 // input-gradient-only backward, the second-order pass behind WGAN-GP's
 // gradient penalty, and both networks' gradients under every loss, each
 // against central finite differences in double.
+#include "tests/support/gradient_check.h"
 #include "algorithms/nn/adversarial.h"
 
 #include <doctest/doctest.h>
@@ -13,6 +14,7 @@
 
 using namespace cilab;
 using namespace cilab::nn;
+using namespace cilab::test_support;
 
 namespace {
 
@@ -22,7 +24,6 @@ Mat<double> random_mat(Rng& rng, int r, int c, double scale = 1.0) {
   return m;
 }
 
-double rel_err(double a, double b) { return std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-3}); }
 
 Sequential<double> mlp(int in, std::vector<int> widths, int out, Activation act, uint64_t seed) {
   Sequential<double> net;
@@ -41,23 +42,9 @@ Sequential<double> mlp(int in, std::vector<int> widths, int out, Activation act,
 // w.r.t. net's parameters) and central differences of f.
 double max_param_error(Sequential<double>& net, const std::vector<double>& grads, const std::function<double()>& f,
                        std::string* where) {
-  const double h = 1e-6;
-  double worst = 0;
-  for (size_t i = 0; i < net.num_params(); ++i) {
-    const double keep = net.params()[i];
-    net.params()[i] = keep + h;
-    const double fp = f();
-    net.params()[i] = keep - h;
-    const double fm = f();
-    net.params()[i] = keep;
-    const double e = rel_err(grads[i], (fp - fm) / (2 * h));
-    if (e > worst) {
-      worst = e;
-      *where = "parameter " + std::to_string(i) + ": analytic " + std::to_string(grads[i]) + ", numeric " +
-               std::to_string((fp - fm) / (2 * h));
-    }
-  }
-  return worst;
+  const GradientError e = check_gradient(net.params(), net.num_params(), grads.data(), 1e-6, f, relative_error);
+  *where = e.describe("parameter");
+  return e.error;
 }
 
 std::vector<double> grads_of(const Sequential<double>& net) {

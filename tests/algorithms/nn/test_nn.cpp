@@ -2,6 +2,7 @@
 // finite differences in double (parameters and the input gradient), the losses
 // against hand-computed values, PyTorch's conventions, copies and a small
 // network learning XOR on the shared optimizer.
+#include "tests/support/gradient_check.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/nn/loss.h"
 #include "algorithms/nn/sequential.h"
@@ -17,6 +18,7 @@
 
 using namespace cilab;
 using namespace cilab::nn;
+using namespace cilab::test_support;
 
 namespace {
 
@@ -26,9 +28,6 @@ Mat<double> random_mat(Rng& rng, int r, int c, double scale = 1.0) {
   return m;
 }
 
-// |a - b| / max(|a|, |b|, 1e-3): relative for gradients of a normal size,
-// an absolute 1e-9 for the ones near 0.
-double rel_err(double a, double b) { return std::abs(a - b) / std::max({std::abs(a), std::abs(b), 1e-3}); }
 
 // The largest relative error between backward() and central differences of
 // L = sum(R .* net(x)) (R fixed), over every parameter and every input entry.
@@ -42,35 +41,12 @@ double max_grad_error(Sequential<double>& net, Mat<double> x, bool train, std::s
   Mat<double> dx;
   net.backward(r, &dx);
   const std::vector<double> g(net.grads(), net.grads() + net.num_params());
-  const double h = 1e-6;
-  double worst_err = 0.0;
-  for (size_t i = 0; i < net.num_params(); ++i) {
-    const double keep = net.params()[i];
-    net.params()[i] = keep + h;
-    const double lp = loss();
-    net.params()[i] = keep - h;
-    const double lm = loss();
-    net.params()[i] = keep;
-    const double e = rel_err(g[i], (lp - lm) / (2 * h));
-    if (e > worst_err) {
-      worst_err = e;
-      *worst = "parameter " + std::to_string(i);
-    }
-  }
-  for (Eigen::Index i = 0; i < x.size(); ++i) {
-    const double keep = x.data()[i];
-    x.data()[i] = keep + h;
-    const double lp = loss();
-    x.data()[i] = keep - h;
-    const double lm = loss();
-    x.data()[i] = keep;
-    const double e = rel_err(dx.data()[i], (lp - lm) / (2 * h));
-    if (e > worst_err) {
-      worst_err = e;
-      *worst = "input " + std::to_string(i);
-    }
-  }
-  return worst_err;
+  const GradientError params = check_gradient(net.params(), net.num_params(), g.data(), 1e-6, loss, relative_error);
+  const GradientError input =
+      check_gradient(x.data(), static_cast<size_t>(x.size()), dx.data(), 1e-6, loss, relative_error);
+  const bool in_params = !(params.error < input.error);
+  *worst = in_params ? params.describe("parameter") : input.describe("input");
+  return in_params ? params.error : input.error;
 }
 
 Sequential<double> net_of(std::vector<std::function<std::unique_ptr<Layer<double>>()>> makers, int in, uint64_t seed = 3) {
@@ -320,7 +296,7 @@ TEST_CASE("nn: the losses' gradients match finite differences") {
       z.data()[i] = keep - 1e-6;
       const double lm = f(z, nullptr);
       z.data()[i] = keep;
-      CHECK(rel_err(d.data()[i], (lp - lm) / 2e-6) < 1e-6);
+      CHECK(relative_error(d.data()[i], (lp - lm) / 2e-6) < 1e-6);
     }
   }
 }

@@ -5,7 +5,6 @@
 
 #include "algorithms/completion/completion.h"
 #include "algorithms/core/observed_matrix.h"
-#include "algorithms/core/parallel.h"
 #include "views/plot/plot.h"
 #include "views/common/readout.h"
 #include "views/common/tab_bar.h"
@@ -19,19 +18,9 @@
 
 namespace cilab {
 
-// Shared between the view and its background job: written by the job, read by the view once
-// the job has finished.
-struct CompletionView::EstimateJob {
-  std::shared_ptr<const CompletionSnapshot> snap;  // a copy sharing the problem and the estimate
-  uint64_t serial = 0;                             // the serial of the snapshot copied
-  std::vector<int> rows, cols;                     // the picture's cells
-  std::vector<float> result;
-
-  void run() {
-    const SerialScope serial_scope;  // one core: the run keeps the thread pool
-    result = estimate_grid(*snap, rows, cols);
-  }
-};
+std::vector<float> CompletionView::compute_estimate(const EstimateRequest& r) {
+  return estimate_grid(*r.snap, r.rows, r.cols);
+}
 
 namespace {
 
@@ -63,13 +52,10 @@ void swatch(ImU32 c, const char* label) {
 }  // namespace
 
 void CompletionView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   problem_.reset();
   est_.clear();
   est_serial_ = 0;
-  last_submit_ = -1e9;
   hover_lines_.clear();
 }
 
@@ -101,16 +87,13 @@ void CompletionView::update_problem(const CompletionSnapshot& s) {
 void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewContext& ctx) {
   // Collect a finished job (its snapshot may be older than the one shown: it is still a picture
   // of this run's problem, and the next job follows).
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->snap->problem == problem_ &&
-        job_->result.size() == pic_rows_.size() * pic_cols_.size()) {
-      est_ = std::move(job_->result);
-      est_serial_ = job_->serial;
+  if (auto done = job_.collect()) {
+    if (done->request.snap->problem == problem_ && done->result.size() == pic_rows_.size() * pic_cols_.size()) {
+      est_ = std::move(done->result);
+      est_serial_ = done->request.serial;
     }
-    job_.reset();
-    job_handle_ = JobHandle();
   }
-  if (s.serial.value == est_serial_ || job_) return;
+  if (s.serial.value == est_serial_ || job_.busy()) return;
   const size_t cells = pic_rows_.size() * pic_cols_.size();  // the cells the picture computes
   if (cells <= kInlineCells || !ctx.jobs) {  // small, or tests without background jobs
     est_ = estimate_grid(s, pic_rows_, pic_cols_);
@@ -118,17 +101,9 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
     return;
   }
   const double now = ImGui::GetTime();
-  if (!est_.empty() && now - last_submit_ < 1.0 / kEstimateHz) return;
-  auto job = std::make_shared<EstimateJob>();
-  job->snap = std::make_shared<const CompletionSnapshot>(s);
-  job->serial = s.serial.value;
-  job->rows = pic_rows_;
-  job->cols = pic_cols_;
-  last_submit_ = now;
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("completion estimate", [job](const CancelToken& token) {
-    if (!token.cancelled()) job->run();
-  });
+  if (job_.hold_back(now, !est_.empty())) return;
+  job_.submit(*ctx.jobs, EstimateRequest{std::make_shared<const CompletionSnapshot>(s), s.serial.value, pic_rows_, pic_cols_},
+              now);
 }
 
 void CompletionView::draw_controls(const Snapshot& snap, const ViewContext&) {

@@ -125,29 +125,21 @@ void VaeView::draw_controls(const Snapshot& snap, const ViewContext&) {
         "below.");
   }
   if (latent > 2 && !active_axes) {
-    ImGui::SetNextItemWidth(w);
-    ImGui::SliderInt("grid axis i", &axis_i, 0, latent - 1);
-    tooltip_text("Latent axis varied along the decoded grid's columns (the other axes held at 0).");
-    ImGui::SetNextItemWidth(w);
-    ImGui::SliderInt("grid axis j", &axis_j, 0, latent - 1);
-    tooltip_text("Latent axis varied along the decoded grid's rows (the other axes held at 0).");
+    slider("grid axis i", &axis_i, 0, latent - 1,
+           "Latent axis varied along the decoded grid's columns (the other axes held at 0).");
+    slider("grid axis j", &axis_j, 0, latent - 1,
+           "Latent axis varied along the decoded grid's rows (the other axes held at 0).");
   }
   if (!images(*s)) return;
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("grid size", &grid, 4, 20);
-  tooltip_text(
-      "The decoded grid has grid x grid images, z at the N(0, 1) quantiles Phi^-1((k + 1/2) / "
-      "grid).");
+  slider("grid size", &grid, 4, 20,
+         "The decoded grid has grid x grid images, z at the N(0, 1) quantiles Phi^-1((k + 1/2) / "
+         "grid).");
   const int n = std::max(1, s->data->n_test() > 0 ? s->data->n_test() : s->data->n_train());
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("reconstructed row", &recon_offset, 0, 99);
-  tooltip_text("Reconstructions show the k-th test image of each class (k = this value).");
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("interpolate from", &interp_a, 0, n - 1);
-  tooltip_text("Test row at t = 0 of the interpolation decode_mean((1 - t) mu(a) + t mu(b)).");
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("interpolate to", &interp_b, 0, n - 1);
-  tooltip_text("Test row at t = 1 of the interpolation.");
+  slider("reconstructed row", &recon_offset, 0, 99,
+         "Reconstructions show the k-th test image of each class (k = this value).");
+  slider("interpolate from", &interp_a, 0, n - 1,
+         "Test row at t = 0 of the interpolation decode_mean((1 - t) mu(a) + t mu(b)).");
+  slider("interpolate to", &interp_b, 0, n - 1, "Test row at t = 1 of the interpolation.");
 }
 
 void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,

@@ -270,22 +270,12 @@ void App::draw_sweep_window() {
       for (const SweepPoint& p : points) plot::PlotText(p.value.c_str(), p.x, p.mean, ImVec2(0, -12));
     // Hover: the nearest run; click opens it.
     if (plot::IsPlotHovered() && !sx.empty()) {
-      const ImVec2 m = ImGui::GetIO().MousePos;
-      size_t best = 0;
-      float best_d = 1e30f;
-      for (size_t i = 0; i < sx.size(); ++i) {
-        const ImVec2 p = plot::PlotToPixels(sx[i], sy[i]);
-        const float d = (p.x - m.x) * (p.x - m.x) + (p.y - m.y) * (p.y - m.y);
-        if (d < best_d) {
-          best_d = d;
-          best = i;
-        }
-      }
-      if (best_d < fs * fs) {
-        const SweepRow& r = rows[srow[best]];
+      const int best = plot::NearestPointToMouse(sx.data(), sy.data(), static_cast<int>(sx.size()), fs);
+      if (best >= 0) {
+        const SweepRow& r = rows[srow[static_cast<size_t>(best)]];
         ImGui::SetTooltip("%s = %s, seed %llu\n%s = %.6g after %d iterations (%s)\nclick: open this run",
                           axis.c_str(), r.values[0].c_str(), static_cast<unsigned long long>(r.seed), metric_name,
-                          sy[best], r.iterations, r.status.c_str());
+                          sy[static_cast<size_t>(best)], r.iterations, r.status.c_str());
         if (plot::IsPlotClicked(0) && !other_module) open_sweep_run(r);
       }
     }

@@ -1,4 +1,5 @@
 #include "views/common/metrics_view.h"
+#include "views/common/readout.h"
 #include "views/common/theme.h"
 #include "views/common/ui.h"
 
@@ -31,20 +32,10 @@ void current_marker(int iteration) {
   }
 }
 
-std::string fmt(double v) {
-  char buf[48];
-  if (std::isnan(v)) return "n/a";
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string fmt(double v) { return format_number(v, "%.6g"); }
 
 // Four significant digits: two values share a caption (A/B compare).
-std::string short_fmt(double v) {
-  char buf[48];
-  if (std::isnan(v)) return "n/a";
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string short_fmt(double v) { return format_number(v, "%.4g"); }
 
 // One curve: value(i) for iteration i < size (NaN: no value), read in place.
 struct Series {

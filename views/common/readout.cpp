@@ -6,11 +6,15 @@
 
 namespace cilab {
 
-std::string readout_number(double v, const char* format) {
-  if (!std::isfinite(v)) return "n/a";
+std::string format_number(double v, const char* format) {
+  if (std::isnan(v)) return "n/a";
   char b[64];
   std::snprintf(b, sizeof b, format, v);
   return b;
+}
+
+std::string readout_number(double v, const char* format) {
+  return std::isfinite(v) ? format_number(v, format) : "n/a";
 }
 
 }  // namespace cilab

@@ -10,6 +10,9 @@
 
 namespace cilab {
 
+// v with printf format `format` ("inf", "-inf" as printf writes them); "n/a" when v is NaN.
+std::string format_number(double v, const char* format = "%.4g");
+
 // v with printf format `format`; "n/a" when v is NaN or infinite.
 std::string readout_number(double v, const char* format = "%.4g");
 

@@ -105,15 +105,7 @@ bool ScatterProjection::draw_controls(const Dataset& data, ProjectionChoice& cho
 int ScatterProjection::hovered_row() const {
   const int n = static_cast<int>(xs_.size());
   if (n == 0 || n > kHoverMaxPoints) return -1;
-  const ImVec2 mouse = ImGui::GetIO().MousePos;
-  int best = -1;
-  float best_d2 = 10.0f * 10.0f;  // pixels
-  for (int i = 0; i < n; ++i) {
-    const ImVec2 p = plot::PlotToPixels(xs_[i], ys_[i]);
-    const float dx = p.x - mouse.x, dy = p.y - mouse.y;
-    const float d2 = dx * dx + dy * dy;
-    if (d2 < best_d2) best_d2 = d2, best = i;
-  }
+  const int best = plot::NearestPointToMouse(xs_.data(), ys_.data(), n, 10.0f);
   if (best < 0) return -1;
   const ImVec2 p = plot::PlotToPixels(xs_[best], ys_[best]);
   plot::GetPlotDrawList()->AddCircle(p, 6.0f, colors().selection, 16, 2.0f);

@@ -5,8 +5,8 @@
 
 #include "algorithms/completion/completion.h"
 #include "algorithms/core/observed_matrix.h"
-#include "algorithms/core/parallel.h"
 #include "views/plot/plot.h"
+#include "views/common/matrix_panel.h"
 #include "views/common/readout.h"
 #include "views/common/tab_bar.h"
 #include "views/common/theme.h"
@@ -19,19 +19,9 @@
 
 namespace cilab {
 
-// Shared between the view and its background job: written by the job, read by the view once
-// the job has finished.
-struct CompletionView::EstimateJob {
-  std::shared_ptr<const CompletionSnapshot> snap;  // a copy sharing the problem and the estimate
-  uint64_t serial = 0;                             // the serial of the snapshot copied
-  std::vector<int> rows, cols;                     // the picture's cells
-  std::vector<float> result;
-
-  void run() {
-    const SerialScope serial_scope;  // one core: the run keeps the thread pool
-    result = estimate_grid(*snap, rows, cols);
-  }
-};
+std::vector<float> CompletionView::compute_estimate(const EstimateRequest& r) {
+  return estimate_grid(*r.snap, r.rows, r.cols);
+}
 
 namespace {
 
@@ -63,13 +53,10 @@ void swatch(ImU32 c, const char* label) {
 }  // namespace
 
 void CompletionView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   problem_.reset();
   est_.clear();
   est_serial_ = 0;
-  last_submit_ = -1e9;
   hover_lines_.clear();
 }
 
@@ -101,16 +88,13 @@ void CompletionView::update_problem(const CompletionSnapshot& s) {
 void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewContext& ctx) {
   // Collect a finished job (its snapshot may be older than the one shown: it is still a picture
   // of this run's problem, and the next job follows).
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->snap->problem == problem_ &&
-        job_->result.size() == pic_rows_.size() * pic_cols_.size()) {
-      est_ = std::move(job_->result);
-      est_serial_ = job_->serial;
+  if (auto done = job_.collect()) {
+    if (done->request.snap->problem == problem_ && done->result.size() == pic_rows_.size() * pic_cols_.size()) {
+      est_ = std::move(done->result);
+      est_serial_ = done->request.serial;
     }
-    job_.reset();
-    job_handle_ = JobHandle();
   }
-  if (s.serial.value == est_serial_ || job_) return;
+  if (s.serial.value == est_serial_ || job_.busy()) return;
   const size_t cells = pic_rows_.size() * pic_cols_.size();  // the cells the picture computes
   if (cells <= kInlineCells || !ctx.jobs) {  // small, or tests without background jobs
     est_ = estimate_grid(s, pic_rows_, pic_cols_);
@@ -118,17 +102,9 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
     return;
   }
   const double now = ImGui::GetTime();
-  if (!est_.empty() && now - last_submit_ < 1.0 / kEstimateHz) return;
-  auto job = std::make_shared<EstimateJob>();
-  job->snap = std::make_shared<const CompletionSnapshot>(s);
-  job->serial = s.serial.value;
-  job->rows = pic_rows_;
-  job->cols = pic_cols_;
-  last_submit_ = now;
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("completion estimate", [job](const CancelToken& token) {
-    if (!token.cancelled()) job->run();
-  });
+  if (job_.hold_back(now, !est_.empty())) return;
+  job_.submit(*ctx.jobs, EstimateRequest{std::make_shared<const CompletionSnapshot>(s), s.serial.value, pic_rows_, pic_cols_},
+              now);
 }
 
 void CompletionView::draw_controls(const Snapshot& snap, const ViewContext&) {
@@ -263,74 +239,41 @@ void CompletionView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
   }
 }
 
-// One matrix panel; returns true while the mouse is over it (the read-out is then set).
+// One matrix panel (views/common/matrix_panel.h); returns true while the mouse is over a cell
+// (the read-out is then set).
 bool CompletionView::matrix_panel(const char* title, const char* help, const char* id, const float* values, int kind,
                                   const CompletionSnapshot& s, ImVec2 size) {
   const CompletionProblem& p = *s.problem;
   const ObservedMatrix& d = *p.data;
-  const int m = p.m, n = p.n;
   const bool image = d.is_image();
   const float vmin = static_cast<float>(d.value_min), vmax = static_cast<float>(
                                                           d.value_max > d.value_min ? d.value_max : d.value_min + 1);
-  bool hovered = false;
-  ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
-  tooltip_text(help);
-  plot::PlotFlags flags = plot::PlotFlags_CanvasOnly;
-  if (image) flags |= plot::PlotFlags_EqualAspect;
-  if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), flags)) {
-    const plot::AxisFlags none = plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines;
-    // Row 0 at the top (the matrix as written): the row axis has no ticks, hover gives the row.
-    plot::SetupAxes(image ? nullptr : d.col_kind.c_str(), image ? nullptr : d.row_kind.c_str(),
-                    image ? none : plot::AxisFlags_NoGridLines, none);
-    plot::SetupAxesLimits(0, n, 0, m, plot::Cond::Once);
-    plot::SetupAxesFitKey((static_cast<uint64_t>(static_cast<uint32_t>(m)) << 32) | static_cast<uint32_t>(n));
-    if (kind != kMaskPanel)
-      plot::SetupColorBar(image ? "grey value" : "rating", vmin, vmax,
-                          image ? plot::Colormap::Gray : plot::Colormap::Viridis);
-    const plot::Point lo{0, 0}, hi{static_cast<double>(n), static_cast<double>(m)};
-    // The picture's grid (every cell, or a subset of a huge matrix) spans the whole matrix.
-    // Without a texture provider every cell is a quad: a large grid is subsampled further.
-    const int pm = static_cast<int>(pic_rows_.size()), pn = static_cast<int>(pic_cols_.size());
-    int gm = pm, gn = pn;
-    std::vector<float> sub;
-    if (values && plot::GetTextureProvider() == nullptr && (pm > kNoTextureSide || pn > kNoTextureSide)) {
-      sub = subsample_grid(values, pm, pn, kNoTextureSide, kNoTextureSide, &gm, &gn);
-      values = sub.data();
-    }
-    if (kind == kMaskPanel) {
-      plot::PlotHeatmap("##mask", values, gm, gn, 0.0, plot::GetColormapSize(plot::Colormap::Categorical), lo, hi,
-                        plot::Colormap::Categorical);
-    } else if (values == nullptr) {
-      const plot::Limits lim = plot::GetPlotLimits();
-      plot::PlotText("computing the estimate ...", 0.5 * (lim.x_min + lim.x_max), 0.5 * (lim.y_min + lim.y_max),
-                     ImVec2(0, 0), colors().text_dim);
-    } else if (image) {
-      plot::PlotImageGray("##img", values, gm, gn, vmin, vmax, lo, hi);
-    } else {
-      plot::PlotHeatmap("##heat", values, gm, gn, vmin, vmax, lo, hi, plot::Colormap::Viridis);
-    }
-    if (kind == kEstimatePanel) {
-      est_min_ = plot::GetPlotPos();
-      est_max_ = ImVec2(est_min_.x + plot::GetPlotSize().x, est_min_.y + plot::GetPlotSize().y);
-    }
-    if (plot::IsPlotHovered()) {
-      const plot::Point mp = plot::GetPlotMousePos();
-      const int j = static_cast<int>(std::floor(mp.x)), i = m - 1 - static_cast<int>(std::floor(mp.y));
-      if (i >= 0 && i < m && j >= 0 && j < n) {
-        hovered = true;
-        hover_readout(s, i, j);
-        // Outline the cell (a thin ring in the theme's selection colour).
-        ImDrawList* dl = plot::GetPlotDrawList();
-        const ImVec2 a = plot::PlotToPixels(j, m - i), b = plot::PlotToPixels(j + 1, m - 1 - i);
-        dl->AddRect(ImVec2(std::min(a.x, b.x) - 1, std::min(a.y, b.y) - 1),
-                    ImVec2(std::max(a.x, b.x) + 1, std::max(a.y, b.y) + 1), colors().selection);
-      }
-    }
-    plot::EndPlot();
+  MatrixPanelStyle style;
+  style.col_axis = d.col_kind.c_str();
+  style.row_axis = d.row_kind.c_str();
+  style.top_down = true;  // row 0 at the top (the matrix as written): hover gives the row
+  style.scale = kind == kMaskPanel ? nullptr : image ? "grey value" : "rating";
+  style.categories = kind == kMaskPanel;
+  style.empty = "computing the estimate ...";
+  style.hover = true;
+  // The picture's grid (every cell, or a subset of a huge matrix) spans the whole matrix.
+  // Without a texture provider every cell is a quad: a large grid is subsampled further.
+  const int pm = static_cast<int>(pic_rows_.size()), pn = static_cast<int>(pic_cols_.size());
+  style.grid_m = pm;
+  style.grid_n = pn;
+  std::vector<float> sub;
+  if (values && plot::GetTextureProvider() == nullptr && (pm > kNoTextureSide || pn > kNoTextureSide)) {
+    sub = subsample_grid(values, pm, pn, kNoTextureSide, kNoTextureSide, &style.grid_m, &style.grid_n);
+    values = sub.data();
   }
-  ImGui::EndGroup();
-  return hovered;
+  const MatrixPanelHit hit = cilab::matrix_panel(title, help, id, values, p.m, p.n, image, vmin, vmax, size, style);
+  if (kind == kEstimatePanel && hit.drawn) {
+    est_min_ = hit.min;
+    est_max_ = hit.max;
+  }
+  if (hit.row < 0) return false;
+  hover_readout(s, hit.row, hit.col);
+  return true;
 }
 
 void CompletionView::hover_readout(const CompletionSnapshot& s, int i, int j) {

@@ -17,7 +17,7 @@
 #pragma once
 
 #include "views/completion/completion_pictures.h"
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/common/ui.h"
 #include "views/common/view.h"
 
@@ -47,6 +47,7 @@ class CompletionView : public ModuleView {
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;
+  bool pictures_pending() const override { return job_.pending(); }
 
   bool log_spectrum = true;  // singular values on a log axis
   // Matrices with more cells are pictured on an evenly spaced subset of about this many cells
@@ -70,7 +71,14 @@ class CompletionView : public ModuleView {
   const SliderEditState& k_slider() const { return k_slider_; }
 
  private:
-  struct EstimateJob;
+  // An estimate job reads a copy of the snapshot (sharing the problem and the estimate), the
+  // serial of the one copied and the picture's cells.
+  struct EstimateRequest {
+    std::shared_ptr<const CompletionSnapshot> snap;
+    uint64_t serial = 0;
+    std::vector<int> rows, cols;
+  };
+  static std::vector<float> compute_estimate(const EstimateRequest& r);
   void update_problem(const CompletionSnapshot& s);
   void update_estimate(const CompletionSnapshot& s, const ViewContext& ctx);
   void draw_header(const CompletionSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
@@ -93,9 +101,7 @@ class CompletionView : public ModuleView {
   // The estimate picture and the snapshot serial it comes from (0: none).
   std::vector<float> est_;
   uint64_t est_serial_ = 0;
-  std::shared_ptr<EstimateJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
+  PictureJob<EstimateRequest, std::vector<float>> job_{"completion estimate", compute_estimate, kEstimateHz};
   ImVec2 est_min_{NAN, NAN}, est_max_{NAN, NAN};
   std::vector<char> hidden_genres_;
   SliderEditState k_slider_, real_slider_;  // k; lambda / eta / tau (one at a time)

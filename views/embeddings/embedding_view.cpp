@@ -3,7 +3,6 @@
 // embedding_view_plots.cpp).
 #include "views/embeddings/embedding_view.h"
 
-#include "algorithms/core/parallel.h"
 #include "algorithms/embeddings/glove.h"
 #include "algorithms/text/embedding.h"
 #include "algorithms/embeddings/word2vec.h"
@@ -21,21 +20,11 @@
 
 namespace cilab {
 
-// Shared between the view and its background job: written by the job, read by
-// the view once the job has finished.
-struct EmbeddingView::PicturesJob {
-  std::shared_ptr<const Vocabulary> vocab;
-  std::shared_ptr<const EmbeddingMatrix> unit;
-  int vectors_iteration = 0;
-  EmbeddingRequest request;
-  EmbeddingPictures result;
-
-  void run() {
-    const SerialScope serial_scope;  // one core: the training keeps the thread pool
-    result = compute_embedding_pictures(*vocab, *unit, request);
-    result.vectors_iteration = vectors_iteration;
-  }
-};
+EmbeddingPictures EmbeddingView::compute_pictures(const PicturesRequest& r) {
+  EmbeddingPictures p = compute_embedding_pictures(*r.vocab, *r.unit, r.request);
+  p.vectors_iteration = r.vectors_iteration;
+  return p;
+}
 
 namespace {
 
@@ -75,14 +64,11 @@ bool EmbeddingView::is_glove(const EmbeddingSnapshot& s) const {
 }
 
 void EmbeddingView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   pics_ = EmbeddingPictures();
   pics_vocab_.reset();
   pics_unit_.reset();
   probes_seeded_ = false;
-  last_submit_ = -1e9;
 }
 
 void EmbeddingView::set_probe_text(const std::string& text) {
@@ -125,16 +111,12 @@ void EmbeddingView::update_request(const EmbeddingSnapshot& s) {
 
 void EmbeddingView::update_pictures(const EmbeddingSnapshot& s, const ViewContext& ctx) {
   // Collect a finished job (its vectors may be older than the snapshot's: the next job follows).
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished) {
-      pics_ = std::move(job_->result);
-      pics_vocab_ = job_->vocab;
-      pics_unit_ = job_->unit;
-    }
-    job_.reset();
-    job_handle_ = JobHandle();
+  if (auto done = job_.collect()) {
+    pics_ = std::move(done->result);
+    pics_vocab_ = done->request.vocab;
+    pics_unit_ = done->request.unit;
   }
-  if (!s.vocab || !s.unit || job_) return;
+  if (!s.vocab || !s.unit || job_.busy()) return;
   const bool fresh = s.unit == pics_unit_ && s.vocab == pics_vocab_ && pics_.request == req_;
   if (fresh) return;
   if (!ctx.jobs) {  // tests without background jobs: at once, on this thread
@@ -145,17 +127,8 @@ void EmbeddingView::update_pictures(const EmbeddingSnapshot& s, const ViewContex
     return;
   }
   const double now = ImGui::GetTime();
-  if (pics_unit_ && now - last_submit_ < 1.0 / kJobHz) return;
-  auto job = std::make_shared<PicturesJob>();
-  job->vocab = s.vocab;
-  job->unit = s.unit;
-  job->vectors_iteration = s.vectors_iteration;
-  job->request = req_;
-  last_submit_ = now;
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("embedding neighbours", [job](const CancelToken& token) {
-    if (!token.cancelled()) job->run();
-  });
+  if (job_.hold_back(now, pics_unit_ != nullptr)) return;
+  job_.submit(*ctx.jobs, PicturesRequest{s.vocab, s.unit, s.vectors_iteration, req_}, now);
 }
 
 void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& ctx) {

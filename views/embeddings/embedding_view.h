@@ -27,7 +27,7 @@
 #pragma once
 
 #include "views/embeddings/embedding_pictures.h"
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/common/view.h"
 
 #include <imgui.h>
@@ -51,6 +51,7 @@ class EmbeddingView : public ModuleView {
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
+  bool pictures_pending() const override { return job_.pending(); }
 
   // Tests: the tab shown, the header lines of the last frame, the pictures in
   // use (computed from the vectors of iteration pictures().vectors_iteration)
@@ -65,7 +66,14 @@ class EmbeddingView : public ModuleView {
   void set_analogy(const std::string& a, const std::string& b, const std::string& c, const std::string& expected);
 
  private:
-  struct PicturesJob;
+  // What a pictures job reads (shared copies) and what it answers.
+  struct PicturesRequest {
+    std::shared_ptr<const Vocabulary> vocab;
+    std::shared_ptr<const EmbeddingMatrix> unit;
+    int vectors_iteration = 0;
+    EmbeddingRequest request;
+  };
+  static EmbeddingPictures compute_pictures(const PicturesRequest& r);
   void update_request(const EmbeddingSnapshot& s);
   void update_pictures(const EmbeddingSnapshot& s, const ViewContext& ctx);
   void draw_header(const EmbeddingSnapshot& s, const ViewContext& ctx);
@@ -92,9 +100,7 @@ class EmbeddingView : public ModuleView {
   EmbeddingPictures pics_;
   std::shared_ptr<const Vocabulary> pics_vocab_;        // the vocabulary the pictures' ids refer to
   std::shared_ptr<const EmbeddingMatrix> pics_unit_;    // the vectors they were computed from (held: no reuse)
-  std::shared_ptr<PicturesJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
+  PictureJob<PicturesRequest, EmbeddingPictures> job_{"embedding neighbours", compute_pictures, kJobHz};
 };
 
 }  // namespace cilab

@@ -4,88 +4,43 @@
 #include "views/common/readout.h"
 #include "views/generative/gan_view.h"
 
-#include "algorithms/core/parallel.h"
 #include "views/common/diverged_banner.h"
 #include "views/common/tab_bar.h"
 #include "views/common/ui.h"
 #include "views/common/view_registry.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cstdio>
 #include <stdexcept>
 
 namespace cilab {
 
-// Shared between the view and its background job: written by the job, read
-// by the view once the job has finished.
-struct GanView::PictureJob {
-  std::shared_ptr<const nn::GanNet<float>> net;
-  std::shared_ptr<const GanRows> noise, pool;
-  GanBox box;
-  int net_iteration = 0;
-  GanPictureRequest request;
-  std::shared_ptr<const GanPictures> result;
-  double seconds = 0;  // compute time
-
-  void run() {
-    const SerialScope serial;  // one core: the training loop keeps the thread pool
-    const auto t0 = std::chrono::steady_clock::now();
-    result = std::make_shared<const GanPictures>(
-        compute_gan_pictures(*net, net_iteration, box, *noise, pool.get(), request));
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-};
+std::shared_ptr<const GanPictures> GanView::compute_pictures(const PictureRequest& r) {
+  return std::make_shared<const GanPictures>(
+      compute_gan_pictures(*r.net, r.net_iteration, r.box, *r.noise, r.pool.get(), r.request));
+}
 
 void GanView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   pictures_.reset();
   pictured_net_.reset();
-  last_submit_ = -1e9;
 }
-
 
 void GanView::update_pictures(const GanSnapshot& s, const ViewContext& ctx) {
-  // Collect a finished job.
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->result) {
-      pictures_ = job_->result;
-      job_seconds_ = job_->seconds;
-    }
-    job_.reset();
-    job_handle_ = JobHandle();
-  }
-  paced_ = false;
-  if (!s.net || !s.eval_noise || job_ || !ctx.jobs) return;
+  if (auto done = job_.collect()) pictures_ = std::move(done->result);
+  if (!s.net || !s.eval_noise || job_.busy() || !ctx.jobs) return;
   if (s.net == pictured_net_) return;
-  const double now = ImGui::GetTime();
   // A new network at most kPictureHz times a second, and with the job at most kJobShare of one
   // core.
-  const double wait = std::max(1.0 / kPictureHz, job_seconds_ / kJobShare);
-  if (now - last_submit_ < wait && pictures_) {
-    paced_ = true;
-    return;
-  }
-  auto job = std::make_shared<PictureJob>();
-  job->net = s.net;
-  job->noise = s.eval_noise;
-  job->pool = s.pool;
-  job->box = s.spec.box;
-  job->net_iteration = s.net_iteration;
-  job->request.image = s.image;
-  job->request.image_h = s.image_h;
-  job->request.image_w = s.image_w;
+  const double now = ImGui::GetTime();
+  if (job_.hold_back(now, pictures_ != nullptr)) return;
+  PictureRequest r{s.net, s.eval_noise, s.pool, s.spec.box, s.net_iteration, {}};
+  r.request.image = s.image;
+  r.request.image_h = s.image_h;
+  r.request.image_w = s.image_w;
   pictured_net_ = s.net;
-  last_submit_ = now;
-  auto work = [job](const CancelToken& token) {
-    if (!token.cancelled()) job->run();
-  };
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("gan pictures", work);
+  job_.submit(*ctx.jobs, std::move(r), now);
 }
-
 
 void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
                           std::vector<ViewIntent>& out) {

@@ -14,7 +14,7 @@
 
 #include "views/generative/gan_optimal_tab.h"
 #include "views/generative/gan_pictures.h"
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/common/view.h"
 
 #include "algorithms/generative/gan.h"
@@ -40,7 +40,7 @@ class GanView : public ModuleView {
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
-  bool pictures_pending() const override { return job_ != nullptr || paced_; }
+  bool pictures_pending() const override { return job_.pending(); }
 
   // The pictures last computed (tests).
   const GanPictures* pictures() const { return pictures_.get(); }
@@ -60,7 +60,15 @@ class GanView : public ModuleView {
        show_arrows = true, show_modes = true;
 
  private:
-  struct PictureJob;
+  // What a pictures job reads (shared copies).
+  struct PictureRequest {
+    std::shared_ptr<const nn::GanNet<float>> net;
+    std::shared_ptr<const GanRows> noise, pool;
+    GanBox box;
+    int net_iteration = 0;
+    GanPictureRequest request;
+  };
+  static std::shared_ptr<const GanPictures> compute_pictures(const PictureRequest& r);
   void update_pictures(const GanSnapshot& s, const ViewContext& ctx);
   void draw_header(const GanSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
   void draw_plane_tab(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size,
@@ -76,11 +84,8 @@ class GanView : public ModuleView {
   std::shared_ptr<const GanPictures> pictures_;
   std::shared_ptr<const nn::GanNet<float>>
       pictured_net_;  // the copy the pictures (or the job) came from
-  std::shared_ptr<PictureJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
-  bool paced_ = false;  // the last frame held a new network back for the pacing
-  double job_seconds_ = 0;
+  PictureJob<PictureRequest, std::shared_ptr<const GanPictures>> job_{"gan pictures", compute_pictures, kPictureHz,
+                                                                      kJobShare};
   double arrow_scale_ = 0;
   std::vector<std::string> header_;
   ImVec2 rewind_button_{NAN, NAN};

@@ -6,38 +6,21 @@
 #include "views/common/tab_bar.h"
 #include "views/common/theme.h"
 
-#include "algorithms/core/parallel.h"
 #include "views/common/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/common/ui.h"
 #include "views/common/view_registry.h"
 
 #include <algorithm>
-#include <chrono>
 #include <cmath>
 #include <cstdio>
 #include <string>
 
 namespace cilab {
 
-// Shared between the view and its background job: written by the job, read
-// by the view once the job has finished.
-struct VaeView::PictureJob {
-  std::shared_ptr<const nn::VaeNet<float>> net;
-  std::shared_ptr<const TrainData> data;
-  int net_iteration = 0;
-  VaePictureRequest request;
-  std::shared_ptr<const VaePictures> result;
-  double seconds = 0;  // compute time
-
-  void run() {
-    const SerialScope serial;  // one core: the training loop keeps the thread pool
-    const auto t0 = std::chrono::steady_clock::now();
-    result = std::make_shared<const VaePictures>(
-        compute_vae_pictures(*net, *data, net_iteration, request));
-    seconds = std::chrono::duration<double>(std::chrono::steady_clock::now() - t0).count();
-  }
-};
+std::shared_ptr<const VaePictures> VaeView::compute_pictures(const PictureRequest& r) {
+  return std::make_shared<const VaePictures>(compute_vae_pictures(*r.net, *r.data, r.net_iteration, r.request));
+}
 
 bool VaeView::images(const VaeSnapshot& s) const { return s.data && s.data->is_image(); }
 bool VaeView::toy(const VaeSnapshot& s) const {
@@ -45,15 +28,12 @@ bool VaeView::toy(const VaeSnapshot& s) const {
 }
 
 void VaeView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   pictures_.reset();
   pictured_data_.reset();
   pictured_net_.reset();
   pictured_key_.clear();
   toy_of_.reset();
-  last_submit_ = -1e9;
   interp_a = interp_b = -1;
 }
 
@@ -88,18 +68,11 @@ std::vector<long long> request_key(const VaePictureRequest& r) {
 }  // namespace
 
 void VaeView::update_pictures(const VaeSnapshot& s, const ViewContext& ctx) {
-  // Collect a finished job.
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->result) {
-      pictures_ = job_->result;
-      pictured_data_ = job_->data;
-      job_seconds_ = job_->seconds;
-    }
-    job_.reset();
-    job_handle_ = JobHandle();
+  if (auto done = job_.collect()) {
+    pictures_ = std::move(done->result);
+    pictured_data_ = done->request.data;
   }
-  paced_ = false;
-  if (!s.net || !s.data || job_) return;
+  if (!s.net || !s.data || job_.busy()) return;
   // The interpolation's ends: the first rows of two classes (T-shirt and sneaker on Fashion-MNIST).
   if (interp_a < 0 || interp_b < 0) {
     const std::vector<int> rows = vae_sample_rows(*s.data, kReconCount, 0);
@@ -112,41 +85,30 @@ void VaeView::update_pictures(const VaeSnapshot& s, const ViewContext& ctx) {
   const double now = ImGui::GetTime();
   // A changed request (a control, a tab) is answered at once; a new network at most kPictureHz
   // times a second, and with the job at most kJobShare of one core.
-  const double wait = std::max(1.0 / kPictureHz, job_seconds_ / kJobShare);
-  if (now - last_submit_ < wait && pictures_ && key == pictured_key_) {
-    paced_ = true;
-    return;
-  }
-  auto job = std::make_shared<PictureJob>();
-  job->net = s.net;
-  job->data = s.data;
-  job->net_iteration = s.net_iteration;
-  job->request = req;
+  if (job_.hold_back(now, pictures_ && key == pictured_key_)) return;
+  PictureRequest r{s.net, s.data, s.net_iteration, req};
   pictured_net_ = s.net;
   pictured_key_ = std::move(key);
-  last_submit_ = now;
   if (!ctx.jobs) {  // tests without background jobs: compute here
-    job->run();
-    pictures_ = job->result;
-    pictured_data_ = job->data;
+    pictures_ = job_.compute_here(r, now);
+    pictured_data_ = r.data;
     return;
   }
-  auto work = [job](const CancelToken& token) {
-    if (!token.cancelled()) job->run();
-  };
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("vae pictures", work);
+  job_.submit(*ctx.jobs, std::move(r), now);
 }
 
 void VaeView::draw_controls(const Snapshot& snap, const ViewContext&) {
   const auto* s = dynamic_cast<const VaeSnapshot*>(&snap);
   if (!s || !s->data) return;
   const float w = ImGui::GetFontSize() * 8;
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("latent points", &max_points, 200, 5000);
-  tooltip_text(
-      "How many test rows the latent space plots (their posterior means mu(x), computed off the UI "
-      "thread).");
+  const auto slider = [w](const char* label, int* v, int lo, int hi, const char* help) {
+    ImGui::SetNextItemWidth(w);
+    ImGui::SliderInt(label, v, lo, hi);
+    tooltip_text(help);
+  };
+  slider("latent points", &max_points, 200, 5000,
+         "How many test rows the latent space plots (their posterior means mu(x), computed off the UI "
+         "thread).");
   ImGui::Checkbox("sigma ellipses", &show_ellipses);
   tooltip_text(
       "1-sigma ellipses of q(z | x) = N(mu, diag sigma^2) for a few points (latent > 2: the "
@@ -163,29 +125,21 @@ void VaeView::draw_controls(const Snapshot& snap, const ViewContext&) {
         "below.");
   }
   if (latent > 2 && !active_axes) {
-    ImGui::SetNextItemWidth(w);
-    ImGui::SliderInt("grid axis i", &axis_i, 0, latent - 1);
-    tooltip_text("Latent axis varied along the decoded grid's columns (the other axes held at 0).");
-    ImGui::SetNextItemWidth(w);
-    ImGui::SliderInt("grid axis j", &axis_j, 0, latent - 1);
-    tooltip_text("Latent axis varied along the decoded grid's rows (the other axes held at 0).");
+    slider("grid axis i", &axis_i, 0, latent - 1,
+           "Latent axis varied along the decoded grid's columns (the other axes held at 0).");
+    slider("grid axis j", &axis_j, 0, latent - 1,
+           "Latent axis varied along the decoded grid's rows (the other axes held at 0).");
   }
   if (!images(*s)) return;
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("grid size", &grid, 4, 20);
-  tooltip_text(
-      "The decoded grid has grid x grid images, z at the N(0, 1) quantiles Phi^-1((k + 1/2) / "
-      "grid).");
+  slider("grid size", &grid, 4, 20,
+         "The decoded grid has grid x grid images, z at the N(0, 1) quantiles Phi^-1((k + 1/2) / "
+         "grid).");
   const int n = std::max(1, s->data->n_test() > 0 ? s->data->n_test() : s->data->n_train());
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("reconstructed row", &recon_offset, 0, 99);
-  tooltip_text("Reconstructions show the k-th test image of each class (k = this value).");
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("interpolate from", &interp_a, 0, n - 1);
-  tooltip_text("Test row at t = 0 of the interpolation decode_mean((1 - t) mu(a) + t mu(b)).");
-  ImGui::SetNextItemWidth(w);
-  ImGui::SliderInt("interpolate to", &interp_b, 0, n - 1);
-  tooltip_text("Test row at t = 1 of the interpolation.");
+  slider("reconstructed row", &recon_offset, 0, 99,
+         "Reconstructions show the k-th test image of each class (k = this value).");
+  slider("interpolate from", &interp_a, 0, n - 1,
+         "Test row at t = 0 of the interpolation decode_mean((1 - t) mu(a) + t mu(b)).");
+  slider("interpolate to", &interp_b, 0, n - 1, "Test row at t = 1 of the interpolation.");
 }
 
 void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,

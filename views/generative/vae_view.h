@@ -9,7 +9,7 @@
 // speed.
 #pragma once
 
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/generative/vae_pictures.h"
 #include "views/common/view.h"
 
@@ -40,7 +40,7 @@ class VaeView : public ModuleView {
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;
-  bool pictures_pending() const override { return job_ != nullptr || paced_; }
+  bool pictures_pending() const override { return job_.pending(); }
 
   // The pictures last computed (tests).
   const VaePictures* pictures() const { return pictures_.get(); }
@@ -61,7 +61,14 @@ class VaeView : public ModuleView {
       interp_b = -1;  // interpolation ends (test rows; -1: chosen at the first pictures)
 
  private:
-  struct PictureJob;
+  // What a pictures job reads (shared copies) and what it draws.
+  struct PictureRequest {
+    std::shared_ptr<const nn::VaeNet<float>> net;
+    std::shared_ptr<const TrainData> data;
+    int net_iteration = 0;
+    VaePictureRequest request;
+  };
+  static std::shared_ptr<const VaePictures> compute_pictures(const PictureRequest& r);
   VaePictureRequest make_request(const VaeSnapshot& s) const;
   void update_pictures(const VaeSnapshot& s, const ViewContext& ctx);
   void draw_header(const VaeSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
@@ -79,11 +86,8 @@ class VaeView : public ModuleView {
   std::shared_ptr<const nn::VaeNet<float>>
       pictured_net_;                     // the copy the pictures (or the job) came from
   std::vector<long long> pictured_key_;  // the request they answer
-  std::shared_ptr<PictureJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
-  bool paced_ = false;  // the last frame held a new network back for the pacing
-  double job_seconds_ = 0;  // the last job's compute time
+  PictureJob<PictureRequest, std::shared_ptr<const VaePictures>> job_{"vae pictures", compute_pictures, kPictureHz,
+                                                                      kJobShare};
   std::vector<std::string> header_;
   ImVec2 rewind_button_{NAN, NAN};
   // Toy data in the dataset's units (train then test rows), for the data plane.

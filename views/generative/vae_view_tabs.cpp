@@ -172,17 +172,8 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
   }
   // Hover: the nearest point within 10 px, its image (or features), mu, sigma and KL.
   if (plot::IsPlotHovered() && !ImGui::IsMouseDown(0) && !xs.empty()) {
-    const ImVec2 mouse = ImGui::GetIO().MousePos;
-    int best = -1;
-    float best_d = 100.0f;
-    for (size_t p = 0; p < xs.size(); ++p) {
-      const ImVec2 q = plot::PlotToPixels(xs[p], ys[p]);
-      const float d = (q.x - mouse.x) * (q.x - mouse.x) + (q.y - mouse.y) * (q.y - mouse.y);
-      if (d < best_d) {
-        best_d = d;
-        best = index[p];
-      }
-    }
+    const int near = plot::NearestPointToMouse(xs.data(), ys.data(), static_cast<int>(xs.size()), 10.0f);
+    const int best = near >= 0 ? index[static_cast<size_t>(near)] : -1;
     if (best >= 0) {
       const int row = pic->rows[static_cast<size_t>(best)];
       const nn::Mat<float>& x = pic->from_test ? td.x_test : td.x_train;

@@ -1,4 +1,5 @@
 #include "views/gradient_methods/optimizers_view_util.h"
+#include "views/common/readout.h"
 
 #include "views/plot/plot.h"
 
@@ -10,13 +11,7 @@ namespace cilab::optview {
 
 ImU32 racer_color(OptimizerKind kind) { return plot::GetColormapColor(static_cast<int>(kind)); }
 
-std::string fmt(double v, const char* format) {
-  if (std::isnan(v)) return "n/a";
-  if (std::isinf(v)) return v > 0 ? "inf" : "-inf";
-  char buf[64];
-  std::snprintf(buf, sizeof buf, format, v);
-  return buf;
-}
+std::string fmt(double v, const char* format) { return format_number(v, format); }
 
 std::string lr_param(const RacerState& r) { return r.primary ? "lr" : std::string("lr_") + r.name; }
 

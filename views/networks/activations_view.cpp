@@ -1,4 +1,5 @@
 #include "views/networks/activations_view.h"
+#include "views/common/readout.h"
 #include "views/common/theme.h"
 #include "views/common/ui.h"
 #include "views/common/view_registry.h"
@@ -28,12 +29,7 @@ ImVec4 good_colour() { return colour_vec(colors().good); }     // stable
 constexpr int kCurveSamples = 400;
 constexpr double kVanishing = 0.1;  // grad_ratio below: vanishing; above 1 / this: exploding
 
-std::string fmt(double v, const char* f = "%.3g") {
-  if (!std::isfinite(v)) return std::isnan(v) ? "n/a" : (v > 0 ? "inf" : "-inf");
-  char buf[48];
-  std::snprintf(buf, sizeof buf, f, v);
-  return buf;
-}
+std::string fmt(double v, const char* f = "%.3g") { return format_number(v, f); }
 
 nn::Activation next_activation(nn::Activation a) {
   return static_cast<nn::Activation>((static_cast<int>(a) + 1) % nn::kNumActivations);

@@ -2,8 +2,6 @@
 #include "views/common/readout.h"
 #include "views/networks/autoencoder_view.h"
 
-#include "algorithms/core/parallel.h"
-
 #include "views/common/class_key.h"
 #include "views/common/diverged_banner.h"
 #include "views/plot/plot.h"
@@ -79,47 +77,31 @@ ImU32 ortho_colour() { return plot::GetColormapColor(5); }
 
 }  // namespace
 
-struct AutoencoderView::PictureJob {
-  std::shared_ptr<const AutoencoderSnapshot> snap;
-  std::shared_ptr<const AutoencoderPictures> result;
-};
+std::shared_ptr<const AutoencoderPictures> AutoencoderView::compute_pictures(const PictureRequest& snap) {
+  return std::make_shared<const AutoencoderPictures>(compute_autoencoder_pictures(*snap, kSamples));
+}
 
 void AutoencoderView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   pictures_.reset();
   pictured_net_.reset();
   pictured_noise_ = -1;
-  last_submit_ = -1e9;
 }
 
 void AutoencoderView::update_pictures(const AutoencoderSnapshot& s, const ViewContext& ctx) {
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->result) pictures_ = job_->result;
-    job_.reset();
-    job_handle_ = JobHandle();
-  }
+  if (auto done = job_.collect()) pictures_ = std::move(done->result);
   if (!s.net || !s.data) return;
-  if ((s.net == pictured_net_ && s.noise == pictured_noise_) || job_) return;
+  if ((s.net == pictured_net_ && s.noise == pictured_noise_) || job_.busy()) return;
   const double now = ImGui::GetTime();
-  if (now - last_submit_ < 1.0 / kPictureHz && pictures_) return;
-  // The job holds its own copy of what it reads (a snapshot is immutable; share a copy of it).
-  auto job = std::make_shared<PictureJob>();
-  job->snap = std::make_shared<const AutoencoderSnapshot>(s);
+  if (job_.hold_back(now, pictures_ != nullptr)) return;
+  auto snap = std::make_shared<const AutoencoderSnapshot>(s);
   pictured_net_ = s.net;
   pictured_noise_ = s.noise;
-  last_submit_ = now;
   if (!ctx.jobs) {  // tests without background jobs: compute here
-    pictures_ = std::make_shared<const AutoencoderPictures>(compute_autoencoder_pictures(*job->snap, kSamples));
+    pictures_ = job_.compute_here(snap, now);
     return;
   }
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("autoencoder pictures", [job](const CancelToken& token) {
-    if (token.cancelled()) return;
-    const SerialScope serial;  // one core: the training loop keeps the thread pool
-    job->result = std::make_shared<const AutoencoderPictures>(compute_autoencoder_pictures(*job->snap, kSamples));
-  });
+  job_.submit(*ctx.jobs, std::move(snap), now);
 }
 
 void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out) {

@@ -13,7 +13,7 @@
 
 #include "algorithms/networks/autoencoder.h"
 #include "views/networks/autoencoder_pictures.h"
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/common/view.h"
 
 #include <imgui.h>
@@ -34,6 +34,7 @@ class AutoencoderView : public ModuleView {
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
+  bool pictures_pending() const override { return job_.pending(); }
 
   // The pictures last computed (tests).
   const AutoencoderPictures* pictures() const { return pictures_.get(); }
@@ -45,7 +46,9 @@ class AutoencoderView : public ModuleView {
   Tab tab() const { return tab_; }
 
  private:
-  struct PictureJob;
+  // A pictures job reads its own copy of the snapshot (immutable; shares the network and data).
+  using PictureRequest = std::shared_ptr<const AutoencoderSnapshot>;
+  static std::shared_ptr<const AutoencoderPictures> compute_pictures(const PictureRequest& snap);
   void update_pictures(const AutoencoderSnapshot& s, const ViewContext& ctx);
   void draw_header(const AutoencoderSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
   void draw_latent(const AutoencoderSnapshot& s, const ViewContext& ctx, ImVec2 size);
@@ -57,9 +60,8 @@ class AutoencoderView : public ModuleView {
   std::shared_ptr<const AutoencoderPictures> pictures_;
   std::shared_ptr<const nn::Sequential<float>> pictured_net_;
   double pictured_noise_ = -1;
-  std::shared_ptr<PictureJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
+  PictureJob<PictureRequest, std::shared_ptr<const AutoencoderPictures>> job_{"autoencoder pictures", compute_pictures,
+                                                                              kPictureHz};
   std::vector<std::string> header_;
   std::vector<char> hidden_classes_;  // classes hidden by a click on the class key
   ImVec2 rewind_button_{NAN, NAN};

@@ -2,6 +2,7 @@
 // (BackpropView::step_equations) and what has been revealed.
 #include "views/networks/backprop_view.h"
 #include "views/networks/backprop_view_internal.h"
+#include "views/common/readout.h"
 
 #include "algorithms/networks/backprop.h"
 #include "algorithms/optim/optimizer.h"
@@ -15,19 +16,9 @@
 namespace cilab {
 namespace backprop_view {
 
-std::string num(double v) {
-  char buf[48];
-  if (std::isnan(v)) return "n/a";
-  std::snprintf(buf, sizeof buf, "%.4g", v);
-  return buf;
-}
+std::string num(double v) { return format_number(v, "%.4g"); }
 
-std::string short_num(double v) {
-  char buf[48];
-  if (std::isnan(v)) return "n/a";
-  std::snprintf(buf, sizeof buf, "%.3g", v);
-  return buf;
-}
+std::string short_num(double v) { return format_number(v, "%.3g"); }
 
 std::string term(double v) { return v < 0 ? "(" + num(v) + ")" : num(v); }
 

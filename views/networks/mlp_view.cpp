@@ -2,8 +2,6 @@
 #include "views/common/readout.h"
 #include "views/networks/mlp_view.h"
 
-#include "algorithms/core/parallel.h"
-
 #include "views/common/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/common/point_edit.h"
@@ -28,60 +26,33 @@ ImU32 class_colour(int c) { return plot::GetColormapColor(c, plot::Colormap::Lab
 
 }  // namespace
 
-// Shared between the view and its background job: written by the job, read
-// by the view once the job has finished.
-struct MlpView::PictureJob {
-  std::shared_ptr<const nn::Sequential<float>> net;
-  std::shared_ptr<const MlpProblem> problem;
-  int net_iteration = 0;
-  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
-  std::shared_ptr<const MlpPictures> result;
-};
+std::shared_ptr<const MlpPictures> MlpView::compute_pictures(const PictureRequest& r) {
+  return std::make_shared<const MlpPictures>(
+      compute_mlp_pictures(*r.net, *r.problem, r.net_iteration, kGridRes, r.x_min, r.x_max, r.y_min, r.y_max));
+}
 
 void MlpView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   pictures_.reset();
   pictured_net_.reset();
   colours_version_key_ = ~uint64_t(0);
   rgb_of_ = nullptr;
-  last_submit_ = -1e9;
 }
 
 void MlpView::update_pictures(const MlpSnapshot& s, const ViewContext& ctx) {
-  // Collect a finished job.
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->result) pictures_ = job_->result;
-    job_.reset();
-    job_handle_ = JobHandle();
-  }
+  if (auto done = job_.collect()) pictures_ = std::move(done->result);
   if (!s.net || !s.problem || (s.problem->d != 1 && s.problem->d != 2) || !ctx.data) return;
-  if (s.net == pictured_net_ || job_) return;
+  if (s.net == pictured_net_ || job_.busy()) return;
   const double now = ImGui::GetTime();
-  if (now - last_submit_ < 1.0 / kPictureHz && pictures_) return;
-  auto job = std::make_shared<PictureJob>();
-  job->net = s.net;
-  job->problem = s.problem;
-  job->net_iteration = s.net_iteration;
-  mlp_grid_bounds(*ctx.data, s.problem->d, &job->x_min, &job->x_max, &job->y_min, &job->y_max);
+  if (job_.hold_back(now, pictures_ != nullptr)) return;
+  PictureRequest r{s.net, s.problem, s.net_iteration};
+  mlp_grid_bounds(*ctx.data, s.problem->d, &r.x_min, &r.x_max, &r.y_min, &r.y_max);
   pictured_net_ = s.net;
-  last_submit_ = now;
-  auto work = [job](const CancelToken& token) {
-    if (token.cancelled()) return;
-    const SerialScope serial;  // one core: the training loop keeps the thread pool
-    job->result = std::make_shared<const MlpPictures>(compute_mlp_pictures(
-        *job->net, *job->problem, job->net_iteration, kGridRes, job->x_min, job->x_max, job->y_min, job->y_max));
-  };
   if (!ctx.jobs) {  // tests without background jobs: compute here (small grids)
-    CancelToken none(nullptr);
-    job->result = std::make_shared<const MlpPictures>(compute_mlp_pictures(
-        *job->net, *job->problem, job->net_iteration, kGridRes, job->x_min, job->x_max, job->y_min, job->y_max));
-    pictures_ = job->result;
+    pictures_ = job_.compute_here(r, now);
     return;
   }
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("mlp pictures", work);
+  job_.submit(*ctx.jobs, std::move(r), now);
 }
 
 void MlpView::draw_controls(const Snapshot& snap, const ViewContext&) {

@@ -7,7 +7,7 @@
 #pragma once
 
 #include "algorithms/networks/mlp.h"
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/networks/mlp_pictures.h"
 #include "views/common/view.h"
 
@@ -29,6 +29,7 @@ class MlpView : public ModuleView {
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;
+  bool pictures_pending() const override { return job_.pending(); }
 
   // The pictures last computed (tests).
   const MlpPictures* pictures() const { return pictures_.get(); }
@@ -42,7 +43,14 @@ class MlpView : public ModuleView {
   int max_neurons = 16;          // neuron pictures / graph nodes per layer
 
  private:
-  struct PictureJob;
+  // What a pictures job reads (shared copies) and the grid's box.
+  struct PictureRequest {
+    std::shared_ptr<const nn::Sequential<float>> net;
+    std::shared_ptr<const MlpProblem> problem;
+    int net_iteration = 0;
+    double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+  };
+  static std::shared_ptr<const MlpPictures> compute_pictures(const PictureRequest& r);
   void update_pictures(const MlpSnapshot& s, const ViewContext& ctx);
   void draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
   void draw_model(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size, std::vector<ViewIntent>& out);
@@ -57,9 +65,7 @@ class MlpView : public ModuleView {
   Tab tab_ = Tab::Model;
   std::shared_ptr<const MlpPictures> pictures_;
   std::shared_ptr<const nn::Sequential<float>> pictured_net_;  // the copy the pictures (or the job) came from
-  std::shared_ptr<PictureJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
+  PictureJob<PictureRequest, std::shared_ptr<const MlpPictures>> job_{"mlp pictures", compute_pictures, kPictureHz};
   std::vector<std::string> header_;
   ImVec2 rewind_button_{NAN, NAN};
   // Colours of the data points (cached by data version).

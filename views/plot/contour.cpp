@@ -256,7 +256,7 @@ void ColumnDecimator::reset(const PixelMap& x, const PixelMap& y) {
     bands_.clear();
     bands_dirty_ = true;
     open_ = false;
-    count_ = 0;
+    group_.count = 0;
     out_dirty_ = true;
 }
 
@@ -267,21 +267,18 @@ void ColumnDecimator::emit(double x, double y) {
 
 void ColumnDecimator::append_group(std::vector<double>& ox, std::vector<double>& oy) const {
     if (!open_) return;
-    // Indices 0 (first), lo_i_, hi_i_, count_-1 (last): each once, in order.
-    size_t idx[4] = {0, std::min(lo_i_, hi_i_), std::max(lo_i_, hi_i_), count_ - 1};
-    const Pt* pts[4] = {&first_, lo_i_ < hi_i_ ? &lo_ : &hi_, lo_i_ < hi_i_ ? &hi_ : &lo_, &last_};
-    size_t prev = static_cast<size_t>(-1);
-    for (int k = 0; k < 4; ++k) {
-        if (idx[k] == prev) continue;
-        prev = idx[k];
-        ox.push_back(pts[k]->x);
-        oy.push_back(pts[k]->y);
-    }
+    const auto out = [&](const Pt& p) {
+        ox.push_back(p.x);
+        oy.push_back(p.y);
+    };
+    out(group_.first);
+    group_.emit_after_first(out);
 }
 
 ColumnDecimator::Band ColumnDecimator::group_band() const {
-    const double m = sum_ / static_cast<double>(std::max<size_t>(count_, 1));
-    return Band{first_.x, last_.x, std::min(lo_.y, hi_.y), std::max(lo_.y, hi_.y), first_.y, last_.y,
+    const ColumnExtremes<Pt>& g = group_;
+    const double m = sum_ / static_cast<double>(std::max<size_t>(g.count, 1));
+    return Band{g.first.x, g.last.x, std::min(g.lo.y, g.hi.y), std::max(g.lo.y, g.hi.y), g.first.y, g.last.y,
                 my_.log10 ? std::pow(10.0, m) : m};
 }
 
@@ -316,19 +313,14 @@ void ColumnDecimator::add(double x, double y) {
     const long col = static_cast<long>(std::floor(px));
     const Pt p{x, y, py};
     if (open_ && col == column_) {
-        if (py < lo_.py) lo_ = p, lo_i_ = count_;
-        if (py > hi_.py) hi_ = p, hi_i_ = count_;
-        last_ = p;
+        group_.add(p, py);
         sum_ += my_.log10 ? std::log10(y) : y;
-        ++count_;
         return;
     }
     close_group();
     open_ = true;
     column_ = col;
-    first_ = lo_ = hi_ = last_ = p;
-    lo_i_ = hi_i_ = 0;
-    count_ = 1;
+    group_.start(p, py);
     sum_ = my_.log10 ? std::log10(y) : y;
 }
 

@@ -17,6 +17,7 @@
 // Style: project style (snake_case), like plot_math.h.
 #pragma once
 
+#include <algorithm>
 #include <cstddef>
 #include <unordered_map>
 #include <vector>
@@ -107,6 +108,41 @@ private:
     mutable bool out_dirty_ = true;
 };
 
+// One pixel column of a min/max line decimation: its first, lowest, highest and last point (P:
+// any point type; lowest and highest by the key given with each point, a pixel y), so that the
+// column keeps its envelope with at most 4 points (ColumnDecimator, the plot's line renderer).
+template <class P>
+struct ColumnExtremes {
+    P first{}, lo{}, hi{}, last{};
+    double lo_key = 0.0, hi_key = 0.0;
+    size_t lo_i = 0, hi_i = 0, count = 0;
+
+    void start(const P& p, double key) {
+        first = lo = hi = last = p;
+        lo_key = hi_key = key;
+        lo_i = hi_i = 0;
+        count = 1;
+    }
+    void add(const P& p, double key) {
+        if (key < lo_key) lo = p, lo_key = key, lo_i = count;
+        if (key > hi_key) hi = p, hi_key = key, hi_i = count;
+        last = p;
+        ++count;
+    }
+    // Calls emit(p) for the kept points after the first, in their original order, each once.
+    template <class Emit>
+    void emit_after_first(Emit&& emit) const {
+        const size_t idx[3] = {std::min(lo_i, hi_i), std::max(lo_i, hi_i), count - 1};
+        const P* pts[3] = {lo_i < hi_i ? &lo : &hi, lo_i < hi_i ? &hi : &lo, &last};
+        size_t prev = 0;
+        for (int k = 0; k < 3; ++k) {
+            if (idx[k] == prev) continue;
+            prev = idx[k];
+            emit(*pts[k]);
+        }
+    }
+};
+
 // Incremental per-pixel-column min/max decimation of a curve whose x never decreases (a metric
 // against the iteration): for each pixel column, the first, lowest, highest and last point in
 // their original order, so the drawn envelope is exact at pixel resolution (noisy SGD losses
@@ -139,8 +175,7 @@ private:
     std::vector<double> x_, y_;
     bool open_ = false;
     long column_ = 0;
-    Pt first_{}, lo_{}, hi_{}, last_{};
-    size_t lo_i_ = 0, hi_i_ = 0, count_ = 0;
+    ColumnExtremes<Pt> group_;
     double sum_ = 0.0;  // sum of y (log10 y on a log axis) over the open column
     mutable std::vector<double> out_x_, out_y_;
     mutable bool out_dirty_ = true;

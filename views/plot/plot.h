@@ -278,6 +278,10 @@ ImDrawList* GetPlotDrawList();
 bool IsPlotHovered();
 // Mouse position in plot coordinates.
 Point GetPlotMousePos();
+// Index of the point (xs[i], ys[i]) nearest the mouse in pixels if it lies less than radius_px
+// away (the first of equally near ones), else -1: a scatter's hover.
+int NearestPointToMouse(const double* xs, const double* ys, int count, float radius_px);
+int NearestPointToMouse(const float* xs, const float* ys, int count, float radius_px);
 // True on the frame a click (press and release without dragging) on the plot area ends.
 // Right button clicks reach this only with PlotFlags_NoMenus.
 bool IsPlotClicked(ImGuiMouseButton button = 0);

@@ -18,6 +18,7 @@
 #include <cmath>
 #include <cstring>
 
+#include "views/plot/contour.h"
 #include "views/plot/plot_internal.h"
 
 namespace plot {
@@ -455,6 +456,31 @@ ImVec2 PlotToPixels(double x, double y) {
     return ImVec2(static_cast<float>(px), static_cast<float>(py));
 }
 
+namespace {
+
+template <class T>
+int nearest_point_to_mouse(const T* xs, const T* ys, int count, float radius_px) {
+    const ImVec2 m = ImGui::GetIO().MousePos;
+    int best = -1;
+    float best_d2 = radius_px * radius_px;
+    for (int i = 0; i < count; ++i) {
+        const ImVec2 p = PlotToPixels(xs[i], ys[i]);
+        const float d2 = (p.x - m.x) * (p.x - m.x) + (p.y - m.y) * (p.y - m.y);
+        if (d2 < best_d2) best_d2 = d2, best = i;
+    }
+    return best;
+}
+
+}  // namespace
+
+int NearestPointToMouse(const double* xs, const double* ys, int count, float radius_px) {
+    return nearest_point_to_mouse(xs, ys, count, radius_px);
+}
+
+int NearestPointToMouse(const float* xs, const float* ys, int count, float radius_px) {
+    return nearest_point_to_mouse(xs, ys, count, radius_px);
+}
+
 Point PixelsToPlot(ImVec2 pixel) {
     Context& c = GetPlotContextRef("PixelsToPlot");
     if (!c.setup_done) SetupFinish();
@@ -549,18 +575,13 @@ private:
         if (reduce_) {
             const int col = static_cast<int>(std::floor(x));
             if (group_open_ && col == group_col_) {
-                if (p.y < gmin_.y) { gmin_ = p; gmin_i_ = gcount_; }
-                if (p.y > gmax_.y) { gmax_ = p; gmax_i_ = gcount_; }
-                glast_ = p;
-                ++gcount_;
+                group_.add(p, p.y);
                 return;
             }
             close_group();
             group_open_ = true;
             group_col_ = col;
-            gfirst_ = gmin_ = gmax_ = glast_ = p;
-            gmin_i_ = gmax_i_ = 0;
-            gcount_ = 1;
+            group_.start(p, p.y);
             push(p);
             return;
         }
@@ -570,15 +591,7 @@ private:
     void close_group() {
         if (!group_open_) return;
         group_open_ = false;
-        if (gcount_ <= 1) return;
-        if (gmin_i_ < gmax_i_) {
-            if (gmin_i_ > 0) push(gmin_);
-            push(gmax_);
-        } else {
-            if (gmax_i_ > 0) push(gmax_);
-            push(gmin_);
-        }
-        push(glast_);
+        group_.emit_after_first([this](ImVec2 p) { push(p); });
     }
 
     void push(ImVec2 p) {
@@ -642,8 +655,7 @@ private:
     bool have_prev_ = false;
     bool group_open_ = false;
     int group_col_ = 0;
-    ImVec2 gfirst_, gmin_, gmax_, glast_;
-    int gmin_i_ = 0, gmax_i_ = 0, gcount_ = 0;
+    ColumnExtremes<ImVec2> group_;  // the open column (reduce_), its first point already pushed
     float dash_pos_ = 0.0f;
     bool dash_on_ = true;
 };

@@ -1,4 +1,5 @@
 #include "views/svd/power_iteration_view.h"
+#include "views/common/readout.h"
 #include "views/common/theme.h"
 #include "views/common/ui.h"
 #include "views/common/view_registry.h"
@@ -24,12 +25,7 @@ ImU32 pred_colour() { return plot::GetColormapColor(3); }  // predicted rate
 ImU32 gray_colour() { return colors().neutral; }
 constexpr double kPi = 3.14159265358979323846;
 
-std::string fmt(double v) {
-  char buf[48];
-  if (std::isnan(v)) return "n/a";
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string fmt(double v) { return format_number(v, "%.6g"); }
 
 std::string caption(const PowerSnapshot& s, const ModuleInfo* info) {
   char buf[256];

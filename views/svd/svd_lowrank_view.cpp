@@ -1,5 +1,6 @@
 #include "views/svd/svd_lowrank_view.h"
 #include "views/common/matrix_panel.h"
+#include "views/common/readout.h"
 #include "views/common/theme.h"
 #include "views/common/ui.h"
 #include "views/common/view_registry.h"
@@ -22,12 +23,7 @@ ImU32 dropped_colour() { return with_alpha(colors().neutral, 150); }
 ImU32 fro_colour() { return plot::GetColormapColor(2); }
 ImU32 spec_colour() { return plot::GetColormapColor(0); }
 
-std::string fmt(double v) {
-  char buf[48];
-  if (std::isnan(v)) return "n/a";
-  std::snprintf(buf, sizeof buf, "%.6g", v);
-  return buf;
-}
+std::string fmt(double v) { return format_number(v, "%.6g"); }
 
 }  // namespace
 

@@ -2,7 +2,6 @@
 // Topics tabs (Documents, Matrices, Categories: plsa_view_tabs.cpp).
 #include "views/topics/plsa_view.h"
 
-#include "algorithms/core/parallel.h"
 #include "algorithms/topics/plsa.h"
 #include "views/common/curves.h"
 #include "views/common/readout.h"
@@ -18,19 +17,11 @@
 
 namespace cilab {
 
-// Shared between the view and its background job: written by the job, read by the view once
-// the job has finished.
-struct PlsaView::PicturesJob {
-  std::shared_ptr<const PlsaSnapshot> snap;  // a copy sharing the problem and the factors
-  uint64_t serial = 0;                       // the serial of the snapshot copied (a copy gets its own)
-  PlsaPictures result;
-
-  void run() {
-    const SerialScope serial_scope;  // one core: the run keeps the thread pool
-    result = make_plsa_pictures(*snap, PlsaSnapshot::kTopWords, kHeatmapDocs);
-    result.serial = serial;
-  }
-};
+PlsaPictures PlsaView::compute_pictures(const PicturesRequest& r) {
+  PlsaPictures p = make_plsa_pictures(*r.snap, PlsaSnapshot::kTopWords, kHeatmapDocs);
+  p.serial = r.serial;
+  return p;
+}
 
 namespace {
 
@@ -69,11 +60,8 @@ ImVec2 PlsaView::PlotPlace::to_screen(double x, double y) const {
 }
 
 void PlsaView::on_reset() {
-  if (job_handle_.valid()) job_handle_.cancel();
-  job_handle_ = JobHandle();
   job_.reset();
   pic_ = PlsaPictures();
-  last_submit_ = -1e9;
   words_serial_ = 0;
   words_now_.clear();
   words_before_.clear();
@@ -84,12 +72,9 @@ void PlsaView::on_reset() {
 
 void PlsaView::update_pictures(const PlsaSnapshot& s, const ViewContext& ctx) {
   // Collect a finished job (possibly of an older snapshot of the run: the next job follows).
-  if (job_ && job_handle_.valid() && is_terminal(job_handle_.state())) {
-    if (job_handle_.state() == JobState::Finished && job_->snap->problem == s.problem) pic_ = std::move(job_->result);
-    job_.reset();
-    job_handle_ = JobHandle();
-  }
-  if (s.serial.value == pic_.serial || job_) return;
+  if (auto done = job_.collect())
+    if (done->request.snap->problem == s.problem) pic_ = std::move(done->result);
+  if (s.serial.value == pic_.serial || job_.busy()) return;
   const size_t values = static_cast<size_t>(s.factors->docs) * static_cast<size_t>(s.k);
   // Inline when small, in tests without jobs, and when the shown pictures are of another K
   // (a topic added): never draw a K that is not the snapshot's.
@@ -98,15 +83,8 @@ void PlsaView::update_pictures(const PlsaSnapshot& s, const ViewContext& ctx) {
     return;
   }
   const double now = ImGui::GetTime();
-  if (now - last_submit_ < 1.0 / kPicturesHz) return;
-  auto job = std::make_shared<PicturesJob>();
-  job->snap = std::make_shared<const PlsaSnapshot>(s);
-  job->serial = s.serial.value;
-  last_submit_ = now;
-  job_ = job;
-  job_handle_ = ctx.jobs->submit("plsa pictures", [job](const CancelToken& token) {
-    if (!token.cancelled()) job->run();
-  });
+  if (job_.hold_back(now, true)) return;
+  job_.submit(*ctx.jobs, PicturesRequest{std::make_shared<const PlsaSnapshot>(s), s.serial.value}, now);
 }
 
 void PlsaView::update_words(const PlsaSnapshot& s) {

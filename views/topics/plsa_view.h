@@ -19,7 +19,7 @@
 // corpora, else in a background job at most kPicturesHz times a second.
 #pragma once
 
-#include "views/common/jobs.h"
+#include "views/common/picture_job.h"
 #include "views/plot/plot.h"
 #include "views/topics/plsa_pictures.h"
 #include "views/common/view.h"
@@ -45,6 +45,7 @@ class PlsaView : public ModuleView {
 
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void on_reset() override;
+  bool pictures_pending() const override { return job_.pending(); }
 
   // Where a plot was drawn in the last frame (screen rectangle and data limits), for tests.
   struct PlotPlace {
@@ -77,7 +78,13 @@ class PlsaView : public ModuleView {
   size_t inline_values = 150000;
 
  private:
-  struct PicturesJob;
+  // A pictures job reads a copy of the snapshot (sharing the problem and the factors) and
+  // remembers the serial of the one copied (a copy gets its own).
+  struct PicturesRequest {
+    std::shared_ptr<const PlsaSnapshot> snap;
+    uint64_t serial = 0;
+  };
+  static PlsaPictures compute_pictures(const PicturesRequest& r);
   void update_pictures(const PlsaSnapshot& s, const ViewContext& ctx);
   void update_words(const PlsaSnapshot& s);
   void draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out);
@@ -95,9 +102,7 @@ class PlsaView : public ModuleView {
   std::vector<PlsaOracle> oracles_;
   // Pictures of the snapshot pic_.serial (0: none yet), and the job computing the next.
   PlsaPictures pic_;
-  std::shared_ptr<PicturesJob> job_;
-  JobHandle job_handle_;
-  double last_submit_ = -1e9;
+  PictureJob<PicturesRequest, PlsaPictures> job_{"plsa pictures", compute_pictures, kPicturesHz};
   // The top words of the last two distinct snapshots shown, and what changed between them.
   uint64_t words_serial_ = 0;
   std::vector<std::vector<int>> words_now_, words_before_, changes_;

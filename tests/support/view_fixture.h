@@ -7,12 +7,22 @@
 //
 // It keeps what the runner keeps: the metrics of iterations 0..last (phase-0
 // snapshots, one row per iteration as MetricHistory) and every iteration's
-// snapshot for ViewContext::stored_snapshot. A test that wants the app's
-// background jobs points `jobs` at its own BackgroundJobs.
+// snapshot for ViewContext::stored_snapshot; after stepping it settles the
+// module (a trainer's picture copy reaches the last iteration). A test that wants
+// the app's background jobs points `jobs` at its own BackgroundJobs.
+//
+// check_rewind_button() is the one test of a training view's Diverged banner.
 #pragma once
 
 #include "algorithms/core/params.h"
+#include "tests/support/imgui_headless.h"
+#include "tests/support/screen_text.h"
 #include "views/common/view.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <utility>
 
 #include <cstdint>
 #include <memory>
@@ -43,12 +53,13 @@ struct ViewFixture {
     record();
   }
 
-  // Up to n steps, each recorded; stops early at a terminal status.
+  // Up to n steps, each recorded; stops early at a terminal status; then settles.
   void run(int n) {
     for (int i = 0; i < n && !is_terminal(mod.snapshot()->status); ++i) {
       mod.step();
       record();
     }
+    mod.settle();
   }
 
   // The current snapshot into the history at its iteration (a sub-step's is not recorded).
@@ -78,6 +89,57 @@ struct ViewFixture {
     ctx.keys = &keys;
     ctx.jobs = jobs;
     return ctx;
+  }
+
+  // One frame of the view (draw, then its controls) with `key` pressed (0: none); returns the
+  // frame's text; the intents go to `out`.
+  template <class View>
+  std::string frame(ImGuiHeadless& ui, View& view, int key, std::vector<ViewIntent>& out) {
+    keys.clear();
+    if (key) keys.push_back(key);
+    return frame_text(ui, [&] {
+      view.draw(*mod.snapshot(), context(), out);
+      view.draw_controls(*mod.snapshot(), context());
+    });
+  }
+  // ... a frame that must emit no intent.
+  template <class View>
+  std::string frame(ImGuiHeadless& ui, View& view, int key = 0) {
+    std::vector<ViewIntent> intents;
+    const std::string text = frame(ui, view, key, intents);
+    CHECK(intents.empty());
+    return text;
+  }
+
+  // The training view's Diverged banner, on a run that diverged: it shows `advice`, and its
+  // rewind button emits a Seek to an iteration before the blow-up (whose `loss_metric` is
+  // finite) and then, for each learning rate named in `lrs`, a SetParam to half its value.
+  template <class View>
+  void check_rewind_button(View& view, const char* advice, int loss_metric, const std::vector<std::string>& lrs) {
+    REQUIRE(mod.snapshot()->status == Status::Diverged);
+    ImGuiHeadless ui;
+    std::vector<ViewIntent> intents;
+    const ViewContext ctx = context();
+    const std::string text = frame_text(ui, [&] { view.draw(*mod.snapshot(), ctx, intents); });
+    CHECK(text.find(advice) != std::string::npos);
+    const ImVec2 b = view.rewind_button();
+    REQUIRE(std::isfinite(b.x));
+    ui.mouse_move(b.x, b.y);
+    ui.frame_in_window([&] { view.draw(*mod.snapshot(), ctx, intents); });
+    ui.mouse_button(0, true);
+    ui.frame_in_window([&] { view.draw(*mod.snapshot(), ctx, intents); });
+    ui.mouse_button(0, false);
+    ui.frame_in_window([&] { view.draw(*mod.snapshot(), ctx, intents); });
+    REQUIRE(intents.size() == 1 + lrs.size());
+    CHECK(intents[0].kind == ViewIntent::Kind::Seek);
+    CHECK(intents[0].iteration < mod.snapshot()->iteration);
+    REQUIRE(static_cast<size_t>(intents[0].iteration) < history.size());
+    CHECK(std::isfinite(history[static_cast<size_t>(intents[0].iteration)][static_cast<size_t>(loss_metric)]));
+    for (size_t i = 0; i < lrs.size(); ++i) {
+      CHECK(intents[i + 1].kind == ViewIntent::Kind::SetParam);
+      CHECK(intents[i + 1].param == lrs[i]);
+      CHECK(intents[i + 1].value == values.at(lrs[i]) / 2);
+    }
   }
 };
 

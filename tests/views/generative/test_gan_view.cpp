@@ -5,6 +5,7 @@
 // result against independent oracles (D and G of the copy at grid points, an
 // arrow against central finite differences of the per-sample G loss); the
 // Presets menu's intents.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/data/datasets.h"
@@ -23,53 +24,17 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Gan mod;
-  ParamValues values;
-  std::vector<std::vector<double>> history;
-  std::vector<int> keys;
-  BackgroundJobs jobs{BackgroundJobs::Mode::Inline};
+// A GAN run (seed 1): `steps` steps or until it ends, then settled; its pictures computed
+// inline by the app's jobs.
+struct Fixture : test_support::ViewFixture<Gan> {
+  BackgroundJobs inline_jobs{BackgroundJobs::Mode::Inline};
 
   Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps)
-      : data(std::move(d)) {
-    values = default_values(mod.params());
-    for (const char* s : sets) apply_assignment(mod.params(), values, s, "gan");
-    mod.reset(data, values, 1);
-    history.push_back(mod.snapshot()->metrics);
-    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
-      mod.step();
-      history.push_back(mod.snapshot()->metrics);
-    }
-    mod.settle();
+      : ViewFixture(std::move(d), std::vector<std::string>(sets.begin(), sets.end())) {
+    jobs = &inline_jobs;
+    run(steps);
   }
   std::shared_ptr<const GanSnapshot> snap() const { return mod.gan_snapshot(); }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.values = &values;
-    ctx.data_version = 1;
-    ctx.keys = &keys;
-    ctx.jobs = &jobs;
-    return ctx;
-  }
-  // A frame with `key` pressed (0: none); returns its text; intents go to `out`.
-  std::string frame(ImGuiHeadless& ui, GanView& view, int key, std::vector<ViewIntent>& out) {
-    keys.clear();
-    if (key) keys.push_back(key);
-    return frame_text(ui, [&] {
-      view.draw(*mod.snapshot(), context(), out);
-      view.draw_controls(*mod.snapshot(), context());
-    });
-  }
-  std::string frame(ImGuiHeadless& ui, GanView& view, int key = 0) {
-    std::vector<ViewIntent> intents;
-    const std::string text = frame(ui, view, key, intents);
-    CHECK(intents.empty());
-    return text;
-  }
 };
 
 bool has(const std::string& text, const char* what) { return text.find(what) != std::string::npos; }
@@ -266,29 +231,8 @@ TEST_CASE("gan view: Diverged - the banner rewinds and halves both learning rate
             {"loss=least_squares", "g_optimizer=sgd", "d_optimizer=sgd", "g_lr=10", "d_lr=10",
              "batch=32", "g_width=16", "d_width=16"},
             500);
-  REQUIRE(f.mod.status() == Status::Diverged);
-  ImGuiHeadless ui;
   GanView view;
-  std::vector<ViewIntent> intents;
-  ViewContext ctx = f.context();
-  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  CHECK(has(text, "halve the learning rates"));
-  const ImVec2 b = view.rewind_button();
-  REQUIRE(std::isfinite(b.x));
-  ui.mouse_move(b.x, b.y);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, true);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, false);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  REQUIRE(intents.size() == 3);
-  CHECK(intents[0].kind == ViewIntent::Kind::Seek);
-  CHECK(intents[0].iteration < f.mod.snapshot()->iteration);
-  CHECK(std::isfinite(f.history[static_cast<size_t>(intents[0].iteration)][Gan::kMetricDLoss]));
-  CHECK(intents[1].param == "g_lr");
-  CHECK(intents[1].value == 5.0);
-  CHECK(intents[2].param == "d_lr");
-  CHECK(intents[2].value == 5.0);
+  f.check_rewind_button(view, "halve the learning rates", Gan::kMetricDLoss, {"g_lr", "d_lr"});
 }
 
 

@@ -3,6 +3,7 @@
 // maps on 2-D toy data), pictures through the background-job path (inline
 // jobs) and refreshed only for a new network or request, the curves with
 // beta's change marked, and the Diverged banner's rewind-and-halve button.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/data/datasets.h"
@@ -38,50 +39,20 @@ std::shared_ptr<const Dataset> tiny_images(int n) {
   return std::make_shared<const Dataset>(d);
 }
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Vae mod;
-  ParamValues values;
-  std::vector<std::vector<double>> history;
-  std::vector<int> keys;
-
+// A VAE run (seed 1): `steps` steps or until it ends, then settled.
+struct Fixture : test_support::ViewFixture<Vae> {
   Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps)
-      : data(std::move(d)) {
-    values = default_values(mod.params());
-    for (const char* s : sets) apply_assignment(mod.params(), values, s, "vae");
-    mod.reset(data, values, 1);
-    history.push_back(mod.snapshot()->metrics);
+      : ViewFixture(std::move(d), std::vector<std::string>(sets.begin(), sets.end())) {
     run(steps);
   }
-  void run(int steps) {
-    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
-      mod.step();
-      history.push_back(mod.snapshot()->metrics);
-    }
-    mod.settle();
+  // A frame with `key` pressed, the app's background jobs `with` (nullptr: none).
+  std::string frame(ImGuiHeadless& ui, VaeView& view, int key = 0, BackgroundJobs* with = nullptr) {
+    jobs = with;
+    return ViewFixture::frame(ui, view, key);
   }
-  ViewContext context(BackgroundJobs* jobs = nullptr) {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.values = &values;
-    ctx.data_version = 1;
-    ctx.keys = &keys;
-    ctx.jobs = jobs;
-    return ctx;
-  }
-  // A frame with `key` pressed (0: none); returns its text.
-  std::string frame(ImGuiHeadless& ui, VaeView& view, int key = 0, BackgroundJobs* jobs = nullptr) {
-    keys.clear();
-    if (key) keys.push_back(key);
-    std::vector<ViewIntent> intents;
-    const std::string text = frame_text(ui, [&] {
-      view.draw(*mod.snapshot(), context(jobs), intents);
-      view.draw_controls(*mod.snapshot(), context(jobs));
-    });
-    CHECK(intents.empty());
-    return text;
+  ViewContext context(BackgroundJobs* with = nullptr) {
+    jobs = with;
+    return ViewFixture::context();
   }
 };
 
@@ -236,28 +207,8 @@ TEST_CASE("vae view: a live beta change is marked on the curves") {
 
 TEST_CASE("vae view: the Diverged banner's button rewinds and halves lr") {
   Fixture f(make_dataset("moons:n=200"), {"optimizer=sgd", "lr=10"}, 50);
-  REQUIRE(f.mod.status() == Status::Diverged);
-  ImGuiHeadless ui;
   VaeView view;
-  std::vector<ViewIntent> intents;
-  ViewContext ctx = f.context();
-  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  CHECK(has(text, "halve the learning rate"));
-  const ImVec2 b = view.rewind_button();
-  REQUIRE(std::isfinite(b.x));
-  ui.mouse_move(b.x, b.y);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, true);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, false);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  REQUIRE(intents.size() == 2);
-  CHECK(intents[0].kind == ViewIntent::Kind::Seek);
-  CHECK(intents[0].iteration < f.mod.snapshot()->iteration);
-  CHECK(std::isfinite(f.history[static_cast<size_t>(intents[0].iteration)][Vae::kMetricBatchLoss]));
-  CHECK(intents[1].kind == ViewIntent::Kind::SetParam);
-  CHECK(intents[1].param == "lr");
-  CHECK(intents[1].value == 5.0);
+  f.check_rewind_button(view, "halve the learning rate", Vae::kMetricBatchLoss, {"lr"});
 }
 
 TEST_CASE(

@@ -3,6 +3,7 @@
 // (the decoder image, the codes, PCA's error = Eckart-Young on the training
 // rows), every tab by key, image rows, the linear weights, the m > 2
 // projection label, and the divergence banner's rewind-and-halve button.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/networks/autoencoder.h"
@@ -19,31 +20,11 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Autoencoder mod;
-  std::vector<std::vector<double>> history;
-  std::vector<int> keys;
-
-  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps) : data(std::move(d)) {
-    ParamValues v = default_values(mod.params());
-    for (const char* s : sets) apply_assignment(mod.params(), v, s, "autoencoder");
-    mod.reset(data, v, 1);
-    history.push_back(mod.snapshot()->metrics);
-    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
-      mod.step();
-      history.push_back(mod.snapshot()->metrics);
-    }
-    mod.settle();
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.data_version = 1;
-    ctx.keys = &keys;
-    return ctx;
+// A autoencoder run (seed 1): `steps` steps or until it ends, then settled.
+struct Fixture : test_support::ViewFixture<Autoencoder> {
+  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps)
+      : ViewFixture(std::move(d), std::vector<std::string>(sets.begin(), sets.end())) {
+    run(steps);
   }
 };
 
@@ -176,29 +157,6 @@ TEST_CASE("autoencoder view: linear on images - weights against eigen-images, de
 
 TEST_CASE("autoencoder view: the Diverged banner's button rewinds and halves lr") {
   Fixture f(make_dataset("blobs:n=200,dim=4"), {"linear=true", "optimizer=sgd", "lr=10"}, 5000);
-  REQUIRE(f.mod.status() == Status::Diverged);
-  ImGuiHeadless ui;
   AutoencoderView view;
-  std::vector<ViewIntent> intents;
-  ParamValues values = default_values(f.mod.params());
-  values["lr"] = 10;
-  ViewContext ctx = f.context();
-  ctx.values = &values;
-  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  CHECK(text.find("halve the learning rate") != std::string::npos);
-  const ImVec2 b = view.rewind_button();
-  REQUIRE(std::isfinite(b.x));
-  ui.mouse_move(b.x, b.y);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, true);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, false);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  REQUIRE(intents.size() == 2);
-  CHECK(intents[0].kind == ViewIntent::Kind::Seek);
-  CHECK(intents[0].iteration < f.mod.snapshot()->iteration);
-  CHECK(std::isfinite(f.history[static_cast<size_t>(intents[0].iteration)][Autoencoder::kMetricLoss]));
-  CHECK(intents[1].kind == ViewIntent::Kind::SetParam);
-  CHECK(intents[1].param == "lr");
-  CHECK(intents[1].value == 5.0);
+  f.check_rewind_button(view, "halve the learning rate", Autoencoder::kMetricLoss, {"lr"});
 }

@@ -2,6 +2,7 @@
 // real runs: decision regions (pictures agree with the network), the 1-D
 // curve, every tab, Fashion-MNIST-like images, and the divergence banner's
 // rewind-and-halve button.
+#include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
 #include "algorithms/data/datasets.h"
@@ -19,28 +20,11 @@ using namespace cilab;
 
 namespace {
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Mlp mod;
-  std::vector<std::vector<double>> history;
-
-  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps) : data(std::move(d)) {
-    ParamValues v = default_values(mod.params());
-    for (const char* s : sets) apply_assignment(mod.params(), v, s, "mlp");
-    mod.reset(data, v, 1);
-    history.push_back(mod.snapshot()->metrics);
-    for (int i = 0; i < steps && !is_terminal(mod.status()); ++i) {
-      mod.step();
-      history.push_back(mod.snapshot()->metrics);
-    }
-  }
-  ViewContext context() {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.data_version = 1;
-    return ctx;
+// A mlp run (seed 1): `steps` steps or until it ends, then settled.
+struct Fixture : test_support::ViewFixture<Mlp> {
+  Fixture(std::shared_ptr<const Dataset> d, std::initializer_list<const char*> sets, int steps)
+      : ViewFixture(std::move(d), std::vector<std::string>(sets.begin(), sets.end())) {
+    run(steps);
   }
 };
 
@@ -100,33 +84,10 @@ TEST_CASE("mlp view: a sub-step shows what it did, every tab draws, a 1-D curve 
 
 TEST_CASE("mlp view: the Diverged banner's button rewinds and halves lr") {
   Fixture f(make_dataset("curve:n=200"), {"optimizer=sgd", "lr=10", "layers=32,32"}, 5000);
-  REQUIRE(f.mod.status() == Status::Diverged);
-  ImGuiHeadless ui;
   MlpView view;
-  std::vector<ViewIntent> intents;
-  ParamValues values = default_values(f.mod.params());
-  values["lr"] = 10;
-  ViewContext ctx = f.context();
-  ctx.values = &values;
-  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  CHECK(text.find("halve the learning rate") != std::string::npos);
-  CHECK(text.find("rewind to iteration") != std::string::npos);
-  // Click it: a Seek to an iteration before the blow-up, then lr = 10 / 2.
-  const ImVec2 b = view.rewind_button();
-  REQUIRE(std::isfinite(b.x));
-  ui.mouse_move(b.x, b.y);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, true);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  ui.mouse_button(0, false);
-  ui.frame_in_window([&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  REQUIRE(intents.size() == 2);
-  CHECK(intents[0].kind == ViewIntent::Kind::Seek);
-  CHECK(intents[0].iteration < f.mod.snapshot()->iteration);
-  CHECK(std::isfinite(f.history[static_cast<size_t>(intents[0].iteration)][Mlp::kMetricLoss]));
-  CHECK(intents[1].kind == ViewIntent::Kind::SetParam);
-  CHECK(intents[1].param == "lr");
-  CHECK(intents[1].value == 5.0);
+  f.check_rewind_button(view, "halve the learning rate", Mlp::kMetricLoss, {"lr"});
+  ImGuiHeadless ui;
+  CHECK(f.frame(ui, view).find("rewind to iteration") != std::string::npos);
 }
 
 TEST_CASE("mlp view: image data shows the confusion matrix, weight images and misclassified images") {

@@ -3,8 +3,8 @@
 #include "algorithms/nn/trainer_impl.h"
 
 #include "algorithms/core/rng.h"
-#include "algorithms/optim/optim_params.h"
-#include "algorithms/nn/train_loop.h"
+#include "algorithms/nn/train_params.h"
+#include "algorithms/nn/trainer_state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -68,12 +68,8 @@ const ParamTable<Gan::Params>& param_table() {
         Int("d_steps", &P::d_steps, 1, 100)
             .live()
             .help("discriminator steps per generator step (k in Goodfellow et al.'s Algorithm 1; WGAN-GP: 5)"),
-        Int("batch", &P::batch, 1, 100000)
-            .help("mini-batch size m: real rows and noise vectors per step"),
-        Choice("init", &P::init, {"torch", "glorot", "he"})
-            .choice_help({"torch.nn.Linear's default: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))",
-                          "Glorot/Xavier uniform, b = 0", "He/Kaiming normal, b = 0"})
-            .help("weight initialisation of the Linear layers"),
+        batch_param(&P::batch, "mini-batch size m: real rows and noise vectors per step"),
+        init_param(&P::init),
         Int("max_steps", &P::max_steps, 1, 100000000)
             .live()
             .help("training budget in iterations (one iteration = d_steps D steps + one G step); the run stops there"),
@@ -194,10 +190,9 @@ size_t GanSnapshot::byte_size() const {
 
 // ---------------------------------------------------------------- state
 
-struct Gan::State : TrainLoop::Hooks {
-  Params p;
-  uint64_t seed = 0;
-  bool ready = false;
+// p, seed, ready, net (both networks), loop, net_copy, architecture, cache:
+// TrainerState's (trainer_state.h).
+struct Gan::State : TrainerState<Params, nn::GanNet<float>, GanSnapshot> {
   GanTarget target = GanTarget::Ring8;
   GanTargetSpec spec;
   std::shared_ptr<const GanRows> pool;
@@ -206,14 +201,12 @@ struct Gan::State : TrainLoop::Hooks {
   int image_h = 0, image_w = 0;
   std::array<double, 2> offset{0, 0}, scale{1, 1};
   std::array<std::string, 2> axis_names{"x1", "x2"};
-  nn::GanNet<float> gan;
   nn::Sequential<float> eval_g;  // G's architecture for the evaluation (its own buffers)
   Optimizer g_opt, d_opt;
   Rng noise{0}, picks{0}, mix{0};
-  TrainLoop loop{Gan::kNetRefreshMs, 2};
 
   Mat<float> z, real, eps, eval_z;
-  bool g_forward_valid = false;  // gan.generator's last forward was on z (not after a copy)
+  bool g_forward_valid = false;  // net.generator's last forward was on z (not after a copy)
   nn::GanDTerms d_terms;
   nn::GanGTerms g_terms;
   double g_grad_norm = std::nan(""), d_grad_norm = std::nan("");
@@ -224,34 +217,28 @@ struct Gan::State : TrainLoop::Hooks {
   ModeCoverage coverage;
   GridDivergence divergence{std::nan(""), std::nan("")};
 
-  std::shared_ptr<const nn::GanNet<float>> net_copy;
-  std::string architecture;
-  mutable std::shared_ptr<const GanSnapshot> cache;
   // Trainer's live-change hooks (trainer.h): each network's optimizer takes its new
   // settings (validating them), the model its loss; the loop the step budget.
   void live_changed(const Params& next) {
     g_opt.set_config(group_config(next.g_optim));
     d_opt.set_config(group_config(next.d_optim));
-    gan.loss = next.loss;
-    gan.gp_lambda = next.gp_lambda;
+    net.loss = next.loss;
+    net.gp_lambda = next.gp_lambda;
   }
   void budget_changed() { loop.budget_changed(loop.iteration, p.max_steps, "max_steps"); }
 
-  State() = default;
+  State() : TrainerState(Gan::kNetRefreshMs, 2) {}
   State(const State& o)
-      : p(o.p), seed(o.seed), ready(o.ready), target(o.target), spec(o.spec), pool(o.pool),
-        pool_histogram(o.pool_histogram), image(o.image),
-        image_h(o.image_h), image_w(o.image_w), offset(o.offset), scale(o.scale), axis_names(o.axis_names),
-        gan(o.gan), eval_g(o.eval_g), g_opt(o.g_opt), d_opt(o.d_opt), noise(o.noise), picks(o.picks), mix(o.mix),
-        loop(o.loop), z(o.z), real(o.real), eps(o.eps), eval_z(o.eval_z), g_forward_valid(false),
+      : TrainerState(o), target(o.target), spec(o.spec), pool(o.pool), pool_histogram(o.pool_histogram),
+        image(o.image), image_h(o.image_h), image_w(o.image_w), offset(o.offset), scale(o.scale),
+        axis_names(o.axis_names), eval_g(o.eval_g), g_opt(o.g_opt), d_opt(o.d_opt), noise(o.noise),
+        picks(o.picks), mix(o.mix), z(o.z), real(o.real), eps(o.eps), eval_z(o.eval_z), g_forward_valid(false),
         d_terms(o.d_terms), g_terms(o.g_terms), g_grad_norm(o.g_grad_norm), d_grad_norm(o.d_grad_norm),
         stepped_d(o.stepped_d), stepped_g(o.stepped_g), eval_fake(o.eval_fake), eval_noise(o.eval_noise),
-        eval_iteration(o.eval_iteration), coverage(o.coverage), divergence(o.divergence), net_copy(o.net_copy),
-        architecture(o.architecture), cache(o.cache) {}
+        eval_iteration(o.eval_iteration), coverage(o.coverage), divergence(o.divergence) {}
 
   void forward_half() override;
   void update_half() override;
-  void take_copy() override { net_copy = std::make_shared<const nn::GanNet<float>>(gan); }
   bool epoch_completed() const override { return false; }
   void draw_real();
   void evaluate();
@@ -275,42 +262,42 @@ void Gan::State::draw_real() {
 void Gan::State::forward_half() {
   for (int k = 0; k < p.d_steps; ++k) {
     fill_normal(noise, z);
-    const Mat<float>& fake = gan.generate(z);
+    const Mat<float>& fake = net.generate(z);
     draw_real();
-    if (gan.loss == nn::GanLoss::WassersteinGP)
+    if (net.loss == nn::GanLoss::WassersteinGP)
       for (Eigen::Index i = 0; i < eps.rows(); ++i) eps(i, 0) = static_cast<float>(mix.uniform());
-    d_terms = gan.discriminator_pass(real, fake, eps);
-    d_grad_norm = flat_norm(gan.discriminator.grads(), gan.discriminator.num_params());
+    d_terms = net.discriminator_pass(real, fake, eps);
+    d_grad_norm = flat_norm(net.discriminator.grads(), net.discriminator.num_params());
     if (!std::isfinite(d_terms.loss) || !std::isfinite(d_grad_norm)) {
       g_forward_valid = false;
       loop.advance();
       fail(std::string("non-finite discriminator ") + (std::isfinite(d_terms.loss) ? "gradient" : "loss"));
       return;
     }
-    d_opt.step(gan.discriminator.params(), gan.discriminator.grads(), p.d_optim.lr);
+    d_opt.step(net.discriminator.params(), net.discriminator.grads(), p.d_optim.lr);
   }
   g_forward_valid = true;
   stepped_d = true;
-  if (!all_finite(gan.discriminator.params(), gan.discriminator.num_params())) {
+  if (!all_finite(net.discriminator.params(), net.discriminator.num_params())) {
     loop.advance();
     fail("non-finite discriminator weights after the update");
   }
 }
 
 void Gan::State::update_half() {
-  if (!g_forward_valid) gan.generate(z);  // after a copy mid-iteration: the same rows again
-  g_terms = gan.generator_pass();
+  if (!g_forward_valid) net.generate(z);  // after a copy mid-iteration: the same rows again
+  g_terms = net.generator_pass();
   g_forward_valid = false;
-  g_grad_norm = flat_norm(gan.generator.grads(), gan.generator.num_params());
+  g_grad_norm = flat_norm(net.generator.grads(), net.generator.num_params());
   stepped_g = true;
   if (!std::isfinite(g_terms.loss) || !std::isfinite(g_grad_norm)) {
     loop.advance();
     fail(std::string("non-finite generator ") + (std::isfinite(g_terms.loss) ? "gradient" : "loss"));
     return;
   }
-  g_opt.step(gan.generator.params(), gan.generator.grads(), p.g_optim.lr);
+  g_opt.step(net.generator.params(), net.generator.grads(), p.g_optim.lr);
   loop.advance();
-  if (!all_finite(gan.generator.params(), gan.generator.num_params())) {
+  if (!all_finite(net.generator.params(), net.generator.num_params())) {
     fail("non-finite generator weights after the update");
     return;
   }
@@ -321,7 +308,7 @@ void Gan::State::update_half() {
 void Gan::State::evaluate() {
   eval_iteration = loop.iteration;
   if (image) return;  // the view draws the fixed-noise grid from the network copy
-  std::memcpy(eval_g.params(), gan.generator.params(), gan.generator.num_params() * sizeof(float));
+  std::memcpy(eval_g.params(), net.generator.params(), net.generator.num_params() * sizeof(float));
   auto fake = std::make_shared<GanRows>(eval_g.forward(eval_z, false));
   if (!spec.modes.empty()) coverage = mode_coverage(*fake, spec);
   divergence = grid_divergence(*pool_histogram, *fake, spec.box);
@@ -333,7 +320,7 @@ void Gan::State::evaluate() {
 const ModuleInfo& Gan::info() const { return module_info(); }
 const ParamTable<Gan::Params>& module_params(const Gan*) { return param_table(); }
 Gan::Params Gan::params_from(const ParamValues& values) { return param_table().read(values); }
-const nn::GanNet<float>& Gan::network() const { return st_->gan; }
+const nn::GanNet<float>& Gan::network() const { return st_->net; }
 
 namespace {
 
@@ -397,12 +384,8 @@ void load_data_target(const Dataset& d, const Gan::Params& p, GanRows& rows, boo
 
 void Gan::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = param_table().read(values);
-  const OptimizerConfig gc = group_config(p.g_optim), dc = group_config(p.d_optim);
-  gc.validate();
-  dc.validate();
-  auto s = std::make_unique<State>();
-  s->p = p;
-  s->seed = seed;
+  const OptimizerConfig gc = checked_group_config(p.g_optim), dc = checked_group_config(p.d_optim);
+  auto s = new_state<State>(p, seed);
   s->target = p.target;
   s->spec = gan_target_spec(p.target);
   if (p.target == GanTarget::Data) {
@@ -427,16 +410,16 @@ void Gan::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     throw std::invalid_argument("gan: parameters 'g_width' = " + std::to_string(p.g_width) + " and 'd_width' = " +
                                 std::to_string(p.d_width) + " give " + fmt_g(n_params) +
                                 " weights (over 1 GiB with gradients and Adam's state); try smaller widths");
-  s->gan.loss = p.loss;
-  s->gan.gp_lambda = p.gp_lambda;
-  s->gan.generator = make_mlp(p.latent, p.g_depth, p.g_width, p.g_activation, d, s->image);
-  s->gan.discriminator = make_mlp(d, p.d_depth, p.d_width, p.d_activation, 1, false);
+  s->net.loss = p.loss;
+  s->net.gp_lambda = p.gp_lambda;
+  s->net.generator = make_mlp(p.latent, p.g_depth, p.g_width, p.g_activation, d, s->image);
+  s->net.discriminator = make_mlp(d, p.d_depth, p.d_width, p.d_activation, 1, false);
   Rng rng(seed);
-  s->gan.generator.init(rng, p.init);
-  s->gan.discriminator.init(rng, p.init);
-  s->eval_g = s->gan.generator;
-  s->g_opt = Optimizer(gc, s->gan.generator.num_params());
-  s->d_opt = Optimizer(dc, s->gan.discriminator.num_params());
+  s->net.generator.init(rng, p.init);
+  s->net.discriminator.init(rng, p.init);
+  s->eval_g = s->net.generator;
+  s->g_opt = Optimizer(gc, s->net.generator.num_params());
+  s->d_opt = Optimizer(dc, s->net.discriminator.num_params());
   s->noise = Rng(seed + 1);
   s->picks = Rng(seed + 2);
   s->mix = Rng(seed + 3);
@@ -452,16 +435,15 @@ void Gan::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
        << nn::activation_name(p.d_activation);
   s->architecture = arch.str();
   s->coverage.counts.assign(s->spec.modes.size(), 0);
-  s->ready = true;
   s->evaluate();
-  s->loop.refresh_copy(*s, true);
+  s->start();
   st_ = std::move(s);
 }
 
 size_t Gan::state_bytes() const {
   const State& s = *st_;
   if (!s.ready) return sizeof(State);
-  return sizeof(State) + 6 * (s.gan.generator.num_params() + s.gan.discriminator.num_params()) * sizeof(float) +
+  return sizeof(State) + 6 * (s.net.generator.num_params() + s.net.discriminator.num_params()) * sizeof(float) +
          static_cast<size_t>(s.z.size() + s.real.size() * 4 + s.eval_z.size() * 2) * sizeof(float);
 }
 
@@ -469,42 +451,35 @@ std::shared_ptr<const Snapshot> Gan::snapshot() const { return gan_snapshot(); }
 
 std::shared_ptr<const GanSnapshot> Gan::gan_snapshot() const {
   const State& s = *st_;
-  if (s.cache) return s.cache;
-  auto out = std::make_shared<GanSnapshot>();
-  out->metrics = metric_table().blank();
-  s.loop.describe(*out);
-  if (s.ready) {
-    out->target = s.target;
-    out->spec = s.spec;
-    out->pool = s.pool;
-    out->image = s.image;
-    out->image_h = s.image_h;
-    out->image_w = s.image_w;
-    out->offset = s.offset;
-    out->scale = s.scale;
-    out->axis_names = s.axis_names;
-    out->net = s.net_copy;
-    out->net_iteration = s.loop.copy_iteration();
-    out->eval_fake = s.eval_fake;
-    out->eval_noise = s.eval_noise;
-    out->eval_iteration = s.eval_iteration;
-    out->coverage = s.coverage;
-    out->loss = s.p.loss;
-    out->d_steps = s.p.d_steps;
-    out->latent = s.p.latent;
-    out->batch = s.p.batch;
-    out->lr_g = s.p.g_optim.lr;
-    out->lr_d = s.p.d_optim.lr;
-    out->architecture = s.architecture;
-    out->g_params = s.gan.generator.num_params();
-    out->d_params = s.gan.discriminator.num_params();
-    std::vector<double>& m = out->metrics;
+  return cached_snapshot(s, metric_table(), [&s](GanSnapshot& out) {
+    out.target = s.target;
+    out.spec = s.spec;
+    out.pool = s.pool;
+    out.image = s.image;
+    out.image_h = s.image_h;
+    out.image_w = s.image_w;
+    out.offset = s.offset;
+    out.scale = s.scale;
+    out.axis_names = s.axis_names;
+    out.eval_fake = s.eval_fake;
+    out.eval_noise = s.eval_noise;
+    out.eval_iteration = s.eval_iteration;
+    out.coverage = s.coverage;
+    out.loss = s.p.loss;
+    out.d_steps = s.p.d_steps;
+    out.latent = s.p.latent;
+    out.batch = s.p.batch;
+    out.lr_g = s.p.g_optim.lr;
+    out.lr_d = s.p.d_optim.lr;
+    out.g_params = s.net.generator.num_params();
+    out.d_params = s.net.discriminator.num_params();
+    std::vector<double>& m = out.metrics;
     if (s.stepped_d) {
       m[kMetricDLoss] = s.d_terms.loss;
       m[kMetricDReal] = s.d_terms.real;
       m[kMetricDFake] = s.d_terms.fake;
       m[kMetricDGradNorm] = s.d_grad_norm;
-      if (s.gan.loss == nn::GanLoss::WassersteinGP) {
+      if (s.net.loss == nn::GanLoss::WassersteinGP) {
         m[kMetricPenalty] = s.d_terms.penalty;
         m[kMetricWasserstein] = s.d_terms.real - s.d_terms.fake;
       }
@@ -523,9 +498,7 @@ std::shared_ptr<const GanSnapshot> Gan::gan_snapshot() const {
     }
     m[kMetricLrG] = s.p.g_optim.lr;
     m[kMetricLrD] = s.p.d_optim.lr;
-  }
-  s.cache = out;
-  return out;
+  });
 }
 
 CILAB_TRAINER_STATE(Gan)

@@ -48,7 +48,9 @@
 
 namespace cilab {
 
-struct GanSnapshot : Snapshot {
+// net (a copy of both networks for pictures), architecture ("G 2-64-64-2 relu |
+// D 2-64-64-1 relu"): TrainerSnapshot's (trainer.h).
+struct GanSnapshot : TrainerSnapshot<nn::GanNet<float>> {
   GanTarget target = GanTarget::Ring8;
   GanTargetSpec spec;  // modes, their sd and the box (network units)
   // The real rows in network units (2-D: rows x 2; images: rows x pixels in [-1, 1]).
@@ -58,9 +60,6 @@ struct GanSnapshot : Snapshot {
   // data units = network units * scale + offset, per feature (2-D data target: the z-score undone).
   std::array<double, 2> offset{0, 0}, scale{1, 1};
   std::array<std::string, 2> axis_names{"x1", "x2"};
-  // A copy of both networks for pictures (run it on a private copy: forward passes write buffers).
-  std::shared_ptr<const nn::GanNet<float>> net;
-  int net_iteration = 0;
   // The last evaluation: G of the fixed noise (kEvalSamples x D) and its mode coverage.
   std::shared_ptr<const GanRows> eval_fake;
   std::shared_ptr<const GanRows> eval_noise;  // the fixed noise itself (kEvalSamples x latent)
@@ -71,7 +70,6 @@ struct GanSnapshot : Snapshot {
   int latent = 2;
   int batch = 0;
   double lr_g = 0, lr_d = 0;
-  std::string architecture;  // "G 2-64-64-2 relu | D 2-64-64-1 relu"
   size_t g_params = 0, d_params = 0;
 
   size_t byte_size() const override;

@@ -189,21 +189,26 @@ double gan_value_optimal(const QuadratureGrid& g) {
   return v;
 }
 
+namespace {
+
+// Node i's term of KL(A || B) = E_A[log A - log B]: w_i a_i (log a_i - log b_i),
+// 0 where a_i underflows to 0 (no 0 * log 0).
+double kl_term(const QuadratureGrid& g, size_t i, double log_a, double log_b) {
+  const double a = std::exp(log_a);
+  return a > 0.0 ? g.w[i] * a * (log_a - log_b) : 0.0;
+}
+
+}  // namespace
+
 double kl_data_gen(const QuadratureGrid& g) {
   double s = 0.0;
-  for (size_t i = 0; i < g.x.size(); ++i) {
-    const double p = std::exp(g.log_p[i]);
-    if (p > 0.0) s += g.w[i] * p * (g.log_p[i] - g.log_q[i]);
-  }
+  for (size_t i = 0; i < g.x.size(); ++i) s += kl_term(g, i, g.log_p[i], g.log_q[i]);
   return s;
 }
 
 double kl_gen_data(const QuadratureGrid& g) {
   double s = 0.0;
-  for (size_t i = 0; i < g.x.size(); ++i) {
-    const double q = std::exp(g.log_q[i]);
-    if (q > 0.0) s += g.w[i] * q * (g.log_q[i] - g.log_p[i]);
-  }
+  for (size_t i = 0; i < g.x.size(); ++i) s += kl_term(g, i, g.log_q[i], g.log_p[i]);
   return s;
 }
 
@@ -211,9 +216,8 @@ double js_divergence(const QuadratureGrid& g) {
   double s = 0.0;
   for (size_t i = 0; i < g.x.size(); ++i) {
     const double log_m = log_add_exp(g.log_p[i], g.log_q[i]) - kLog2;
-    const double p = std::exp(g.log_p[i]), q = std::exp(g.log_q[i]);
-    if (p > 0.0) s += g.w[i] * p * (g.log_p[i] - log_m);
-    if (q > 0.0) s += g.w[i] * q * (g.log_q[i] - log_m);
+    s += kl_term(g, i, g.log_p[i], log_m);
+    s += kl_term(g, i, g.log_q[i], log_m);
   }
   return 0.5 * s;
 }

@@ -4,8 +4,9 @@
 
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/batches.h"
-#include "algorithms/optim/optim_params.h"
-#include "algorithms/nn/train_loop.h"
+#include "algorithms/nn/train_checks.h"
+#include "algorithms/nn/train_params.h"
+#include "algorithms/nn/trainer_state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -19,60 +20,43 @@ using nn::Mat;
 namespace {
 
 
-constexpr int kEvalChunk = 1024;
-
 const ParamTable<Vae::Params>& param_table() {
-  static const ParamTable<Vae::Params> kTable = [] {
-    using P = Vae::Params;
-    std::vector<ParamField<P>> rows = {
-        Int("latent", &P::latent, 1, 256)
-            .help("latent dimension: the size of z (PyTorch's example: 20; 2 draws the latent space as it is); "
-                  "changing it restarts the run")
-            .formula("q(z | x) = N(mu(x), diag sigma^2(x)),  p(z) = N(0, I)"),
-        Int("hidden", &P::hidden, 1, 4096)
-            .help("width of the encoder's and the decoder's hidden layer (PyTorch's example: 400)")
-            .formula("x -> Linear(hidden) -> act -> Linear(2 latent);  z -> Linear(hidden) -> act -> Linear(D)"),
-        Choice("activation", &P::activation, nn::activation_names())
-            .help("activation of the hidden layers (torch.nn names and constants; the example: relu)"),
-        Choice("likelihood", &P::likelihood, {"auto", "bernoulli", "gaussian"})
-            .choice_help({"bernoulli for images (values in [0, 1]), gaussian otherwise",
-                          "-log p(x|z) = sum_j BCE(sigmoid(l_j), x_j): the decoder outputs logits; data in [0, 1]",
-                          "-log p(x|z) = sum_j (x_j - m_j)^2 / (2 sigma_x^2) + D/2 log(2 pi sigma_x^2)"})
-            .help("the decoder's likelihood p(x | z)"),
-        Real("sigma_x", &P::sigma_x, 1e-3, 100)
-            .help("standard deviation of the Gaussian likelihood (fixed; in the units the network sees: "
-                  "z-scored features by default); small sigma_x weighs reconstruction over the prior")
-            .formula("p(x | z) = N(m(z), sigma_x^2 I)"),
-        Real("beta", &P::beta, 0, 100)
-            .live()
-            .help("weight of the KL term (beta-VAE, Higgins et al. 2017; 1 = the ELBO); live: move it while "
-                  "training to watch reconstruction and KL trade off")
-            .formula("loss = E_q[-log p(x|z)] + beta KL(q(z|x) || N(0, I))"),
-        Int("batch", &P::batch, 1, 100000)
-            .help("mini-batch size (torch DataLoader batch_size; the example: 128)"),
-        Real("test_fraction", &P::test_fraction, 0, 0.9)
-            .help("share of the rows held out as the test set (train_test_split test_size, seeded); "
-                  "Fashion-MNIST's training split is tested on its t10k set instead"),
-        Bool("standardize", &P::standardize)
-            .help("z-score the features with the training rows' mean and standard deviation (images stay in "
-                  "[0, 1])")
-            .formula("x <- (x - mean_train) / std_train"),
-        Choice("init", &P::init, {"torch", "glorot", "he"})
-            .choice_help({"torch.nn.Linear's default: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))",
-                          "Glorot/Xavier uniform, b = 0", "He/Kaiming normal, b = 0"})
-            .help("weight initialisation of the Linear layers"),
-        Int("max_epochs", &P::max_epochs, 1, 1000000)
-            .live()
-            .help("training budget in epochs; the run stops there"),
-    };
-    std::vector<ParamField<P>> optim = optimizer_params(&P::optim);
-    param_row(optim, "optimizer").help("the optimizer stepping encoder and decoder (torch.optim class; the example: Adam)");
-    param_row(optim, "lr").help("learning rate (the example: Adam with torch's default 0.001)");
-    rows.insert(rows.end(), optim.begin(), optim.end());
-    std::vector<ParamField<P>> sched = schedule_params(&P::schedule);
-    rows.insert(rows.end(), sched.begin(), sched.end());
-    return ParamTable<P>(std::move(rows));
-  }();
+  using P = Vae::Params;
+  static const ParamTable<P> kTable = {
+      Int("latent", &P::latent, 1, 256)
+          .help("latent dimension: the size of z (PyTorch's example: 20; 2 draws the latent space as it is); "
+                "changing it restarts the run")
+          .formula("q(z | x) = N(mu(x), diag sigma^2(x)),  p(z) = N(0, I)"),
+      Int("hidden", &P::hidden, 1, 4096)
+          .help("width of the encoder's and the decoder's hidden layer (PyTorch's example: 400)")
+          .formula("x -> Linear(hidden) -> act -> Linear(2 latent);  z -> Linear(hidden) -> act -> Linear(D)"),
+      activation_param(&P::activation, "activation of the hidden layers (torch.nn names and constants; the example: relu)",
+                       /*with_formulas=*/false),
+      Choice("likelihood", &P::likelihood, {"auto", "bernoulli", "gaussian"})
+          .choice_help({"bernoulli for images (values in [0, 1]), gaussian otherwise",
+                        "-log p(x|z) = sum_j BCE(sigmoid(l_j), x_j): the decoder outputs logits; data in [0, 1]",
+                        "-log p(x|z) = sum_j (x_j - m_j)^2 / (2 sigma_x^2) + D/2 log(2 pi sigma_x^2)"})
+          .help("the decoder's likelihood p(x | z)"),
+      Real("sigma_x", &P::sigma_x, 1e-3, 100)
+          .help("standard deviation of the Gaussian likelihood (fixed; in the units the network sees: "
+                "z-scored features by default); small sigma_x weighs reconstruction over the prior")
+          .formula("p(x | z) = N(m(z), sigma_x^2 I)"),
+      Real("beta", &P::beta, 0, 100)
+          .live()
+          .help("weight of the KL term (beta-VAE, Higgins et al. 2017; 1 = the ELBO); live: move it while "
+                "training to watch reconstruction and KL trade off")
+          .formula("loss = E_q[-log p(x|z)] + beta KL(q(z|x) || N(0, I))"),
+      batch_param(&P::batch, "mini-batch size (torch DataLoader batch_size; the example: 128)"),
+      test_fraction_param(&P::test_fraction, "share of the rows held out as the test set (train_test_split test_size, "
+                                             "seeded); Fashion-MNIST's training split is tested on its t10k set instead"),
+      standardize_param(&P::standardize,
+                        "z-score the features with the training rows' mean and standard deviation (images stay in [0, 1])"),
+      init_param(&P::init),
+      max_epochs_param(&P::max_epochs, "training budget in epochs; the run stops there"),
+      optimizer_rows(&P::optim, &P::schedule,
+                     {"the optimizer stepping encoder and decoder (torch.optim class; the example: Adam)",
+                      "learning rate (the example: Adam with torch's default 0.001)", "", ""}),
+  };
   return kTable;
 }
 
@@ -166,56 +150,34 @@ size_t VaeSnapshot::byte_size() const {
 
 // ---------------------------------------------------------------- state
 
-struct Vae::State : TrainLoop::Hooks {
-  Params p;
-  uint64_t seed = 0;
-  bool ready = false;
+// p, seed, ready, net, loop, net_copy, architecture, cache, batcher, last_lr and
+// the epoch log: EpochTrainerState's (trainer_state.h).
+struct Vae::State : EpochTrainerState<Params, nn::VaeNet<float>, VaeEpochRow, VaeSnapshot> {
   std::shared_ptr<const TrainData> data;
-  nn::VaeNet<float> net;
   Optimizer enc_opt, dec_opt;  // one configuration, one state buffer per network
-  std::unique_ptr<nn::Batcher> batcher;
   Rng noise{0};
-  TrainLoop loop{Vae::kNetRefreshMs};
 
   Mat<float> xb, eps;
   int batch_index = 0;
   nn::ElboTerms batch_terms{std::nan(""), std::nan(""), std::nan("")};
   double mean_sigma = std::nan("");
   double grad_norm = std::nan("");
-  double last_lr = std::nan("");
   double step_beta = 1;
 
   double epoch_rec = 0, epoch_kl = 0, epoch_loss = 0;
   int epoch_seen = 0;
 
-  std::shared_ptr<const std::vector<VaeEpochRow>> log;
-  std::shared_ptr<const nn::VaeNet<float>> net_copy;
-  std::string architecture;
-  mutable std::shared_ptr<const VaeSnapshot> cache;
-  // Trainer's live-change hooks (trainer.h): both optimizers take the new settings
-  // (validating them), the loop the epoch budget.
+  State() : EpochTrainerState(Vae::kNetRefreshMs) {}
+  // Trainer's live-change hook (trainer.h): both optimizers take the new settings
+  // (validating them).
   void live_changed(const Params& next) {
     const OptimizerConfig oc = group_config(next.optim);
     enc_opt.set_config(oc);
     dec_opt.set_config(oc);
   }
-  void budget_changed() { loop.budget_changed(epoch(), p.max_epochs); }
 
-  State() = default;
-  State(const State& o)
-      : p(o.p), seed(o.seed), ready(o.ready), data(o.data), net(o.net), enc_opt(o.enc_opt), dec_opt(o.dec_opt),
-        batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), noise(o.noise),
-        loop(o.loop), xb(o.xb), eps(o.eps),
-        batch_index(o.batch_index), batch_terms(o.batch_terms), mean_sigma(o.mean_sigma), grad_norm(o.grad_norm),
-        last_lr(o.last_lr), step_beta(o.step_beta), epoch_rec(o.epoch_rec), epoch_kl(o.epoch_kl),
-        epoch_loss(o.epoch_loss), epoch_seen(o.epoch_seen), log(o.log), net_copy(o.net_copy),
-        architecture(o.architecture), cache(o.cache) {}
-
-  int epoch() const { return batcher ? batcher->epoch() : 0; }
   void forward_half() override;
   void update_half() override;
-  void take_copy() override { net_copy = std::make_shared<const nn::VaeNet<float>>(net); }
-  bool epoch_completed() const override { return batcher->position() == 0 && epoch() > 0; }
   void end_epoch();
   void fail(const std::string& why) { loop.fail(why, p.optim.lr); }
 };
@@ -241,15 +203,14 @@ nn::ElboTerms Vae::evaluate(nn::VaeNet<float>& net, const Mat<float>& x, double 
   nn::ElboTerms sum;
   if (n == 0) return {std::nan(""), std::nan(""), std::nan("")};
   Rng rng(seed);
-  Mat<float> chunk, eps;
-  for (int r0 = 0; r0 < n; r0 += kEvalChunk) {
-    const int m = std::min(kEvalChunk, n - r0);
-    chunk = x.middleRows(r0, m);
+  Mat<float> eps;
+  nn::for_each_chunk(x, [&](const Mat<float>& chunk, int) {
+    const int m = static_cast<int>(chunk.rows());
     draw_noise(rng, m, net.latent, eps);
     const nn::ElboTerms t = net.run(chunk, eps, beta, false, false);
     sum.reconstruction += t.reconstruction * m;
     sum.kl += t.kl * m;
-  }
+  });
   sum.reconstruction /= n;
   sum.kl /= n;
   sum.loss = sum.reconstruction + beta * sum.kl;
@@ -288,17 +249,13 @@ void Vae::State::update_half() {
 }
 
 void Vae::State::end_epoch() {
-  VaeEpochRow row;
-  row.epoch = batcher->epoch();
-  row.iteration = loop.iteration;
+  VaeEpochRow row = epoch_row();
   row.beta = p.beta;
   const double n = epoch_seen > 0 ? epoch_seen : std::nan("");
   row.train = {epoch_loss / n, epoch_rec / n, epoch_kl / n};
   row.test = Vae::evaluate(net, data->x_test, p.beta, seed ^ kTestNoiseSeed);
   row.oracle = oracle_estimate(net, *data, seed);
-  auto log2 = std::make_shared<std::vector<VaeEpochRow>>(*log);
-  log2->push_back(row);
-  log = log2;
+  append_epoch(row);
   epoch_rec = epoch_kl = epoch_loss = 0;
   epoch_seen = 0;
   if (!std::isfinite(row.test.loss) && data->n_test() > 0) {
@@ -318,17 +275,9 @@ const nn::VaeNet<float>& Vae::network() const { return st_->net; }
 void Vae::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = param_table().read(values);
   require_usable_data(data.get(), "vae");
-  OptimizerConfig oc = group_config(p.optim);
-  oc.validate();
-  auto s = std::make_unique<State>();
-  s->p = p;
-  s->seed = seed;
-  TrainDataOptions to;
-  to.test_fraction = p.test_fraction;
-  to.standardize = p.standardize;
-  to.seed = seed;
-  to.module = "vae";
-  s->data = make_train_data(*data, to);
+  const OptimizerConfig oc = checked_group_config(p.optim);
+  auto s = new_state<State>(p, seed);
+  s->data = make_train_data(*data, {p.test_fraction, p.standardize, seed, "vae"});
   const TrainData& td = *s->data;
   const nn::Likelihood lik = resolve_likelihood(p, td);
   if (lik == nn::Likelihood::Bernoulli && (td.min_value < 0.0f || td.max_value > 1.0f))
@@ -343,17 +292,14 @@ void Vae::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     throw std::invalid_argument("vae: parameter 'hidden' = " + std::to_string(p.hidden) + " gives " + fmt_g(n_params) +
                                 " weights for " + std::to_string(td.d) +
                                 " features (over 1 GiB with gradients and Adam's state); try a smaller hidden");
-  if (p.batch > td.n_train())
-    throw std::invalid_argument("vae: parameter 'batch' = " + std::to_string(p.batch) +
-                                " is larger than the training set (" + std::to_string(td.n_train()) +
-                                " rows); try batch <= " + std::to_string(td.n_train()));
+  check_batch_fits("vae", p.batch, td.n_train());
   s->net = make_network(p, td.d, lik);
   Rng rng(seed);
   s->net.encoder.init(rng, p.init);
   s->net.decoder.init(rng, p.init);
   s->enc_opt = Optimizer(oc, s->net.encoder.num_params());
   s->dec_opt = Optimizer(oc, s->net.decoder.num_params());
-  s->batcher = std::make_unique<nn::Batcher>(td.n_train(), p.batch, seed + 1);
+  s->batcher.emplace(td.n_train(), p.batch, seed + 1);
   s->noise = Rng(seed + 2);
   std::ostringstream arch;
   arch << td.d << "-" << p.hidden << "-(2x" << p.latent << ") | " << p.latent << "-" << p.hidden << "-" << td.d << " "
@@ -368,8 +314,7 @@ void Vae::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   s->log = std::make_shared<const std::vector<VaeEpochRow>>(1, row0);
   s->last_lr = p.optim.lr;
   s->step_beta = p.beta;
-  s->ready = true;
-  s->loop.refresh_copy(*s, true);
+  s->start();
   st_ = std::move(s);
 }
 
@@ -384,52 +329,40 @@ std::shared_ptr<const Snapshot> Vae::snapshot() const { return vae_snapshot(); }
 
 std::shared_ptr<const VaeSnapshot> Vae::vae_snapshot() const {
   const State& s = *st_;
-  if (s.cache) return s.cache;
-  auto out = std::make_shared<VaeSnapshot>();
-  out->metrics = metric_table().blank();
-  s.loop.describe(*out);
-  if (s.ready) {
-    out->epoch = s.epoch();
-    out->data = s.data;
-    out->net = s.net_copy;
-    out->net_iteration = s.loop.copy_iteration();
-    out->epochs = s.log;
-    out->batch_index = s.batch_index;
-    out->batches_per_epoch = s.batcher->batches_per_epoch();
-    out->beta = s.p.beta;
-    out->lr = s.last_lr;
-    out->likelihood = s.net.likelihood;
-    out->sigma_x = s.p.sigma_x;
-    out->latent = s.p.latent;
-    out->architecture = s.architecture;
-    out->num_params = s.net.encoder.num_params() + s.net.decoder.num_params();
+  return cached_snapshot(s, metric_table(), [&s](VaeSnapshot& out) {
+    out.num_params = s.net.encoder.num_params() + s.net.decoder.num_params();
+    out.data = s.data;
+    out.batch_index = s.batch_index;
+    out.beta = s.p.beta;
+    out.lr = s.last_lr;
+    out.likelihood = s.net.likelihood;
+    out.sigma_x = s.p.sigma_x;
+    out.latent = s.p.latent;
     const VaeEpochRow& last = s.log->back();
-    out->metrics[kMetricLoss] = last.train.loss;
-    out->metrics[kMetricRec] = last.train.reconstruction;
-    out->metrics[kMetricKl] = last.train.kl;
-    out->metrics[kMetricTestLoss] = last.test.loss;
-    out->metrics[kMetricTestRec] = last.test.reconstruction;
-    out->metrics[kMetricTestKl] = last.test.kl;
-    out->metrics[kMetricBeta] = s.p.beta;
-    out->metrics[kMetricLogPx] = last.oracle.log_px;
-    out->metrics[kMetricElboGap] = last.oracle.log_px - last.oracle.elbo;
+    out.metrics[kMetricLoss] = last.train.loss;
+    out.metrics[kMetricRec] = last.train.reconstruction;
+    out.metrics[kMetricKl] = last.train.kl;
+    out.metrics[kMetricTestLoss] = last.test.loss;
+    out.metrics[kMetricTestRec] = last.test.reconstruction;
+    out.metrics[kMetricTestKl] = last.test.kl;
+    out.metrics[kMetricBeta] = s.p.beta;
+    out.metrics[kMetricLogPx] = last.oracle.log_px;
+    out.metrics[kMetricElboGap] = last.oracle.log_px - last.oracle.elbo;
     if (s.epoch_seen > 0) {  // running means over the epoch so far (else the finished epoch's)
-      out->metrics[kMetricLoss] = s.epoch_loss / s.epoch_seen;
-      out->metrics[kMetricRec] = s.epoch_rec / s.epoch_seen;
-      out->metrics[kMetricKl] = s.epoch_kl / s.epoch_seen;
+      out.metrics[kMetricLoss] = s.epoch_loss / s.epoch_seen;
+      out.metrics[kMetricRec] = s.epoch_rec / s.epoch_seen;
+      out.metrics[kMetricKl] = s.epoch_kl / s.epoch_seen;
     }
-    if (s.loop.iteration > 0 || s.loop.phase > 0) {
-      out->metrics[kMetricBatchLoss] = s.batch_terms.loss;
-      out->metrics[kMetricBatchRec] = s.batch_terms.reconstruction;
-      out->metrics[kMetricBatchKl] = s.batch_terms.kl;
-      out->metrics[kMetricMeanSigma] = s.mean_sigma;
-      out->metrics[kMetricBeta] = s.step_beta;
-      if (s.loop.phase != 1) out->metrics[kMetricGradNorm] = s.grad_norm;
+    if (s.loop.started()) {
+      out.metrics[kMetricBatchLoss] = s.batch_terms.loss;
+      out.metrics[kMetricBatchRec] = s.batch_terms.reconstruction;
+      out.metrics[kMetricBatchKl] = s.batch_terms.kl;
+      out.metrics[kMetricMeanSigma] = s.mean_sigma;
+      out.metrics[kMetricBeta] = s.step_beta;
+      if (s.loop.phase != 1) out.metrics[kMetricGradNorm] = s.grad_norm;
     }
-    out->metrics[kMetricLr] = s.last_lr;
-  }
-  s.cache = out;
-  return out;
+    out.metrics[kMetricLr] = s.last_lr;
+  });
 }
 
 CILAB_TRAINER_STATE(Vae)

@@ -42,9 +42,7 @@
 namespace cilab {
 
 // One row of the per-epoch log (epoch 0: the initial network).
-struct VaeEpochRow {
-  int epoch = 0;
-  int iteration = 0;
+struct VaeEpochRow : EpochRow {
   double beta = 1;
   nn::ElboTerms train;  // means over the epoch's batches (epoch 0: the training set)
   nn::ElboTerms test;   // the test set at the epoch's end (NaN when there is none)
@@ -54,21 +52,16 @@ struct VaeEpochRow {
   nn::LikelihoodEstimate oracle;
 };
 
-struct VaeSnapshot : Snapshot {
+// net (a copy of the model for pictures), epochs, architecture
+// ("784-400-(2x20) | 20-400-784 relu, bernoulli"), num_params: EpochSnapshot's (trainer.h).
+struct VaeSnapshot : EpochSnapshot<nn::VaeNet<float>, VaeEpochRow> {
   std::shared_ptr<const TrainData> data;
-  // A copy of the model for pictures (run it on a private copy: forward passes write buffers).
-  std::shared_ptr<const nn::VaeNet<float>> net;
-  int net_iteration = 0;
-  std::shared_ptr<const std::vector<VaeEpochRow>> epochs;  // rows 0..epoch
   int batch_index = 0;
-  int batches_per_epoch = 0;
   double beta = 1;
   double lr = 0;
   nn::Likelihood likelihood = nn::Likelihood::Bernoulli;
   double sigma_x = 1;
   int latent = 0;
-  std::string architecture;  // "784-400-(2x20) | 20-400-784 relu, bernoulli"
-  size_t num_params = 0;
 
   size_t byte_size() const override;
 };

@@ -5,8 +5,9 @@
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/batches.h"
 #include "algorithms/nn/loss.h"
-#include "algorithms/optim/optim_params.h"
-#include "algorithms/nn/train_loop.h"
+#include "algorithms/nn/train_checks.h"
+#include "algorithms/nn/train_params.h"
+#include "algorithms/nn/trainer_state.h"
 
 #include <Eigen/Eigenvalues>
 #include <Eigen/QR>
@@ -22,71 +23,47 @@ using nn::Mat;
 
 namespace {
 
-
-// Rows evaluated per forward pass in eval mode (bounds the activation buffers).
-constexpr int kEvalChunk = 1024;
 // Rows per block of the covariance's rank updates.
 constexpr int kCovBlock = 4096;
 // The evaluation's corruption noise is drawn from this fixed seed (every epoch the same draws).
 constexpr uint64_t kEvalNoiseSeed = 0xa5e0a5e0ULL;
 
 const ParamTable<Autoencoder::Params>& param_table() {
-  static const ParamTable<Autoencoder::Params> kTable = [] {
-    using P = Autoencoder::Params;
-    std::vector<ParamField<P>> rows = {
-        Bool("linear", &P::linear)
-            .help("linear autoencoder: z = W x, x_hat = V z, no biases, on rows centred by the training mean; "
-                  "its optimum is PCA's subspace (layers and activation are then unused)")
-            .formula("x_hat = V W (x - mean) + mean"),
-        Bool("tied", &P::tied)
-            .help("tied weights V = W^T (linear only): x_hat = W^T W x; the optimum has W W^T = I")
-            .formula("x_hat = W^T W x"),
-        Int("m", &P::m, 1, 1024)
-            .help("bottleneck: units of the code z (at most the data's features); PCA at the same m is the reference")
-            .formula("z in R^m"),
-        IntList("layers", &P::layers, 1, 4096)
-            .max_items(8)
-            .help("hidden widths of the encoder, mirrored in the decoder, e.g. 64 or 128,32 (nonlinear only; "
-                  "ignored when linear)")
-            .formula("x -> Linear(h_1) -> act -> ... -> Linear(m) = z -> ... -> Linear(h_1) -> act -> Linear(d)"),
-        Choice("activation", &P::activation, nn::activation_names())
-            .choice_help({"f(z) = z", "f(z) = max(0, z)", "f(z) = max(0.01 z, z)", "f(z) = z if z > 0 else e^z - 1",
-                          "f(z) = 1 / (1 + e^-z)", "f(z) = tanh z", "f(z) = log(1 + e^z)",
-                          "f(z) = z Phi(z) (exact erf form)"})
-            .help("activation of every hidden layer (nonlinear only; torch.nn names and constants)"),
-        Choice("init", &P::init, {"torch", "glorot", "he"})
-            .choice_help({"torch.nn.Linear's default: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))",
-                          "Glorot/Xavier uniform: W ~ U(-a, a), a = sqrt(6 / (fan_in + fan_out)), b = 0",
-                          "He/Kaiming normal: W ~ N(0, 2 / fan_in), b = 0"})
-            .help("weight initialisation of the Linear layers (linear model: biases stay 0)"),
-        Real("noise", &P::noise, 0, 5)
-            .live()
-            .help("denoising: standard deviation sigma of the Gaussian corruption of the INPUT (in the trained-on "
-                  "units); the target stays the clean x; 0 = a plain autoencoder")
-            .formula("x_eta = x + sigma eps, eps ~ N(0, I); loss 1/2 ||x - F(x_eta)||^2"),
-        Int("batch", &P::batch, 1, 100000)
-            .help("mini-batch size (torch DataLoader batch_size); at most the training set's rows")
-            .formula("theta <- theta - lr * grad (1/B) sum_{i in batch} 1/2 ||x_i - x_hat_i||^2"),
-        Real("test_fraction", &P::test_fraction, 0, 0.9)
-            .help("share of the rows held out as the test set (scikit-learn: train_test_split test_size; a seeded "
-                  "shuffle); Fashion-MNIST's training split is tested on its own t10k set instead"),
-        Bool("standardize", &P::standardize)
-            .help("z-score the features with the training set's mean and standard deviation (StandardScaler; "
-                  "images stay in [0, 1]); losses are in the trained-on units")
-            .formula("x <- (x - mean_train) / std_train"),
-        Int("max_epochs", &P::max_epochs, 1, 1000000)
-            .live()
-            .help("training budget in epochs (passes over the training set); the run stops there"),
-    };
-    std::vector<ParamField<P>> optim = optimizer_params(&P::optim);
-    param_row(optim, "optimizer").help("the optimizer stepping every weight (torch.optim class; default Adam)");
-    param_row(optim, "lr").help("learning rate (torch: lr; default 0.01, torch's Adam default 0.001)");
-    rows.insert(rows.end(), optim.begin(), optim.end());
-    std::vector<ParamField<P>> sched = schedule_params(&P::schedule);
-    param_row(sched, "schedule").help("learning-rate schedule over the updates t (torch.optim.lr_scheduler stepped once per update)");
-    rows.insert(rows.end(), sched.begin(), sched.end());
-    return ParamTable<P>(std::move(rows));
-  }();
+  using P = Autoencoder::Params;
+  static const ParamTable<P> kTable = {
+      Bool("linear", &P::linear)
+          .help("linear autoencoder: z = W x, x_hat = V z, no biases, on rows centred by the training mean; "
+                "its optimum is PCA's subspace (layers and activation are then unused)")
+          .formula("x_hat = V W (x - mean) + mean"),
+      Bool("tied", &P::tied)
+          .help("tied weights V = W^T (linear only): x_hat = W^T W x; the optimum has W W^T = I")
+          .formula("x_hat = W^T W x"),
+      Int("m", &P::m, 1, 1024)
+          .help("bottleneck: units of the code z (at most the data's features); PCA at the same m is the reference")
+          .formula("z in R^m"),
+      IntList("layers", &P::layers, 1, 4096)
+          .max_items(8)
+          .help("hidden widths of the encoder, mirrored in the decoder, e.g. 64 or 128,32 (nonlinear only; "
+                "ignored when linear)")
+          .formula("x -> Linear(h_1) -> act -> ... -> Linear(m) = z -> ... -> Linear(h_1) -> act -> Linear(d)"),
+      activation_param(&P::activation, "activation of every hidden layer (nonlinear only; torch.nn names and constants)"),
+      init_param(&P::init, InitHelp::Formulas, "weight initialisation of the Linear layers (linear model: biases stay 0)"),
+      Real("noise", &P::noise, 0, 5)
+          .live()
+          .help("denoising: standard deviation sigma of the Gaussian corruption of the INPUT (in the trained-on "
+                "units); the target stays the clean x; 0 = a plain autoencoder")
+          .formula("x_eta = x + sigma eps, eps ~ N(0, I); loss 1/2 ||x - F(x_eta)||^2"),
+      batch_param(&P::batch, "mini-batch size (torch DataLoader batch_size); at most the training set's rows")
+          .formula("theta <- theta - lr * grad (1/B) sum_{i in batch} 1/2 ||x_i - x_hat_i||^2"),
+      test_fraction_param(&P::test_fraction),
+      standardize_param(&P::standardize, "z-score the features with the training set's mean and standard deviation "
+                                         "(StandardScaler; images stay in [0, 1]); losses are in the trained-on units"),
+      max_epochs_param(&P::max_epochs),
+      optimizer_rows(&P::optim, &P::schedule,
+                     {"the optimizer stepping every weight (torch.optim class; default Adam)",
+                      "learning rate (torch: lr; default 0.01, torch's Adam default 0.001)", "",
+                      kPerUpdateScheduleHelp}),
+  };
   return kTable;
 }
 
@@ -190,12 +167,7 @@ size_t AutoencoderSnapshot::byte_size() const {
   return b;
 }
 
-OptimizerConfig Autoencoder::Params::default_optimizer() {
-  OptimizerConfig c = OptimizerConfig::defaults(OptimizerKind::Adam);
-  c.lr = 0.01;
-  c.momentum = 0.9;  // used when the optimizer is switched to momentum / nesterov
-  return c;
-}
+OptimizerConfig Autoencoder::Params::default_optimizer() { return playground_optimizer(); }
 
 // ---------------------------------------------------------------- the network
 
@@ -329,53 +301,32 @@ std::vector<double> Autoencoder::principal_angles(const Eigen::MatrixXd& v, cons
 
 // ---------------------------------------------------------------- state
 
-struct Autoencoder::State : TrainLoop::Hooks {
-  Params p;
-  uint64_t seed = 0;
-  bool ready = false;
+// p, seed, ready, net, loop, net_copy, architecture, cache, batcher, last_lr and
+// the epoch log: EpochTrainerState's (trainer_state.h).
+struct Autoencoder::State
+    : EpochTrainerState<Params, nn::Sequential<float>, AutoencoderEpochRow, AutoencoderSnapshot> {
   std::shared_ptr<const TrainData> data;
   std::shared_ptr<const AutoencoderPca> pca;
   Eigen::RowVectorXf center;  // subtracted from every row the network sees
   // Linear: the centred rows, shared by clones and snapshots (else null: the data's rows are used).
   std::shared_ptr<const Mat<float>> x_train, x_test;
-  nn::Sequential<float> net;
   size_t code_layer = 0;
   Optimizer opt;
-  std::unique_ptr<nn::Batcher> batcher;
   Rng noise_rng;
-  TrainLoop loop{Autoencoder::kNetRefreshMs};
 
   Mat<float> xb, xin, dout;
   double batch_loss = std::nan("");
-  double last_lr = std::nan("");
   double angle = std::nan(""), product_error = std::nan(""), ortho_defect = std::nan("");
   std::vector<double> angles;
 
   double epoch_loss_sum = 0, epoch_noise_sum = 0;
   int epoch_seen = 0;
 
-  std::shared_ptr<const std::vector<AutoencoderEpochRow>> log;
-  std::shared_ptr<const nn::Sequential<float>> net_copy;
-  std::string architecture;
-
-  mutable std::shared_ptr<const AutoencoderSnapshot> cache;
-  // Trainer's live-change hooks (trainer.h): the optimizer takes the new settings
-  // (validating them), the loop the epoch budget.
+  State() : EpochTrainerState(Autoencoder::kNetRefreshMs) {}
+  // Trainer's live-change hook (trainer.h): the optimizer takes the new settings
+  // (validating them).
   void live_changed(const Params& next) { opt.set_config(group_config(next.optim)); }
-  void budget_changed() { loop.budget_changed(epoch(), p.max_epochs); }
 
-  State() = default;
-  State(const State& o)
-      : p(o.p), seed(o.seed), ready(o.ready), data(o.data), pca(o.pca), center(o.center), x_train(o.x_train),
-        x_test(o.x_test), net(o.net), code_layer(o.code_layer), opt(o.opt),
-        batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), noise_rng(o.noise_rng),
-        loop(o.loop), xb(o.xb), xin(o.xin),
-        dout(o.dout), batch_loss(o.batch_loss), last_lr(o.last_lr), angle(o.angle), product_error(o.product_error),
-        ortho_defect(o.ortho_defect), angles(o.angles), epoch_loss_sum(o.epoch_loss_sum),
-        epoch_noise_sum(o.epoch_noise_sum), epoch_seen(o.epoch_seen), log(o.log), net_copy(o.net_copy),
-        architecture(o.architecture), cache(o.cache) {}
-
-  int epoch() const { return batcher ? batcher->epoch() : 0; }
   const Mat<float>& train_rows() const { return x_train ? *x_train : data->x_train; }
   const Mat<float>& test_rows() const { return x_test ? *x_test : data->x_test; }
   // Adds sigma * N(0, 1) to every entry of x (no-op for sigma = 0); returns sum of 1/2 ||noise_i||^2.
@@ -384,8 +335,6 @@ struct Autoencoder::State : TrainLoop::Hooks {
   void linear_metrics();
   void forward_half() override;
   void update_half() override;
-  void take_copy() override { net_copy = std::make_shared<const nn::Sequential<float>>(net); }
-  bool epoch_completed() const override { return batcher->position() == 0 && epoch() > 0; }
   void end_epoch();
 };
 
@@ -406,14 +355,11 @@ double Autoencoder::State::evaluate(const Mat<float>& x) {
   if (n == 0) return std::nan("");
   Rng rng(kEvalNoiseSeed);
   double sum = 0;
-  Mat<float> chunk;
-  for (int r0 = 0; r0 < n; r0 += kEvalChunk) {
-    const int rows = std::min(kEvalChunk, n - r0);
-    chunk = x.middleRows(r0, rows);
+  nn::for_each_chunk(x, [&](Mat<float>& chunk, int r0) {
     corrupt(chunk, p.noise, rng);
     const Mat<float>& out = net.forward(chunk, false);
-    sum += 0.5 * (out - x.middleRows(r0, rows)).cast<double>().squaredNorm();
-  }
+    sum += 0.5 * (out - x.middleRows(r0, chunk.rows())).cast<double>().squaredNorm();
+  });
   return sum / n;
 }
 
@@ -456,17 +402,13 @@ void Autoencoder::State::update_half() {
 }
 
 void Autoencoder::State::end_epoch() {
-  AutoencoderEpochRow row;
-  row.epoch = batcher->epoch();
-  row.iteration = loop.iteration;
+  AutoencoderEpochRow row = epoch_row();
   row.train_loss = epoch_seen ? epoch_loss_sum / epoch_seen : std::nan("");
   row.input_noise_error = epoch_seen ? epoch_noise_sum / epoch_seen : std::nan("");
   row.test_loss = evaluate(test_rows());
   row.max_principal_angle = angle;
   row.product_error = product_error;
-  auto log2 = std::make_shared<std::vector<AutoencoderEpochRow>>(*log);
-  log2->push_back(row);
-  log = log2;
+  append_epoch(row);
   epoch_loss_sum = epoch_noise_sum = 0;
   epoch_seen = 0;
   loop.stop_at_budget(row.epoch, p.max_epochs);
@@ -489,8 +431,7 @@ const nn::Sequential<float>& Autoencoder::network() const { return st_->net; }
 void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = param_table().read(values);
   require_usable_data(data.get(), "autoencoder");
-  OptimizerConfig oc = group_config(p.optim);
-  oc.validate();
+  const OptimizerConfig oc = checked_group_config(p.optim);
   if (p.tied && !p.linear)
     throw std::invalid_argument("autoencoder: parameter 'tied' = true needs linear = true (tied weights V = W^T "
                                 "are the linear model's); try linear=true or tied=false");
@@ -498,15 +439,8 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
     throw std::invalid_argument("autoencoder: parameter 'm' = " + std::to_string(p.m) + " exceeds the data's " +
                                 std::to_string(data->cols()) + " features (a bottleneck must not be wider than "
                                 "the input); try m <= " + std::to_string(data->cols()));
-  auto s = std::make_unique<State>();
-  s->p = p;
-  s->seed = seed;
-  TrainDataOptions to;
-  to.test_fraction = p.test_fraction;
-  to.standardize = p.standardize;
-  to.seed = seed;
-  to.module = "autoencoder";
-  s->data = make_train_data(*data, to);
+  auto s = new_state<State>(p, seed);
+  s->data = make_train_data(*data, {p.test_fraction, p.standardize, seed, "autoencoder"});
   const TrainData& td = *s->data;
   double n_params = 0;
   if (p.linear) {
@@ -519,16 +453,8 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
     }
     n_params = 2 * n_params + static_cast<double>(fan_in + 1) * p.m + static_cast<double>(p.m + 1) * td.d;
   }
-  if (n_params * 5 * sizeof(float) > kMaxNetworkBytes)
-    throw std::invalid_argument("autoencoder: parameter 'layers' = " + format_int_list(p.layers) + " gives " +
-                                fmt_g(n_params) + " weights (" + fmt_g(n_params * 5 * sizeof(float) / 1048576.0) +
-                                " MiB with gradients and optimizer state, at most " +
-                                fmt_g(kMaxNetworkBytes / 1048576.0) + " MiB); try narrower layers or a smaller m");
-  if (p.batch > td.n_train())
-    throw std::invalid_argument("autoencoder: parameter 'batch' = " + std::to_string(p.batch) +
-                                " is larger than the training set (" + std::to_string(td.n_train()) +
-                                " rows after test_fraction = " + fmt_g(p.test_fraction) + "); try batch <= " +
-                                std::to_string(td.n_train()));
+  check_network_size("autoencoder", n_params, p.layers, kMaxNetworkBytes, " or a smaller m");
+  check_batch_fits("autoencoder", p.batch, td.n_train(), " after test_fraction = " + fmt_g(p.test_fraction));
   if (td.d <= kMaxPcaFeatures) s->pca = make_pca(td.x_train, p.m);
   s->center = Eigen::RowVectorXf::Zero(td.d);
   if (p.linear) {
@@ -543,7 +469,7 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
   s->net = make_network<float>(p, td.d, &s->code_layer);
   init_network(s->net, p, seed);
   s->opt = Optimizer(oc, s->net.num_params());
-  s->batcher = std::make_unique<nn::Batcher>(td.n_train(), p.batch, seed + 1);
+  s->batcher.emplace(td.n_train(), p.batch, seed + 1);
   s->noise_rng = Rng(seed + 2);
   std::ostringstream arch;
   arch << join_widths(td.d, p) << " ";
@@ -559,8 +485,7 @@ void Autoencoder::reset(std::shared_ptr<const Dataset> data, const ParamValues& 
   row.product_error = s->product_error;
   s->log = std::make_shared<const std::vector<AutoencoderEpochRow>>(1, row);
   s->last_lr = p.optim.lr;
-  s->ready = true;
-  s->loop.refresh_copy(*s, true);
+  s->start();
   st_ = std::move(s);
 }
 
@@ -576,46 +501,34 @@ std::shared_ptr<const Snapshot> Autoencoder::snapshot() const { return ae_snapsh
 
 std::shared_ptr<const AutoencoderSnapshot> Autoencoder::ae_snapshot() const {
   const State& s = *st_;
-  if (s.cache) return s.cache;
-  auto out = std::make_shared<AutoencoderSnapshot>();
-  out->metrics = metric_table().blank();
-  s.loop.describe(*out);
-  if (s.ready) {
-    out->epoch = s.epoch();
-    out->data = s.data;
-    out->pca = s.pca;
-    out->center = s.center;
-    out->net = s.net_copy;
-    out->net_iteration = s.loop.copy_iteration();
-    out->code_layer = s.code_layer;
-    out->epochs = s.log;
-    out->batches_per_epoch = s.batcher->batches_per_epoch();
-    out->principal_angles = s.angles;
-    out->linear = s.p.linear;
-    out->tied = s.p.tied;
-    out->m = s.p.m;
-    out->noise = s.p.noise;
-    out->architecture = s.architecture;
-    out->num_params = s.net.num_params();
+  return cached_snapshot(s, metric_table(), [&s](AutoencoderSnapshot& out) {
+    out.num_params = s.net.num_params();
+    out.data = s.data;
+    out.pca = s.pca;
+    out.center = s.center;
+    out.code_layer = s.code_layer;
+    out.principal_angles = s.angles;
+    out.linear = s.p.linear;
+    out.tied = s.p.tied;
+    out.m = s.p.m;
+    out.noise = s.p.noise;
     const AutoencoderEpochRow& last = s.log->back();
-    out->metrics[kMetricTrainLoss] = last.train_loss;
-    out->metrics[kMetricTestLoss] = last.test_loss;
-    if (s.pca) out->metrics[kMetricEckartYoung] = s.pca->eckart_young;
-    out->metrics[kMetricMaxAngle] = s.angle;
-    out->metrics[kMetricProductError] = s.product_error;
-    out->metrics[kMetricOrthoDefect] = s.ortho_defect;
-    if (s.p.noise > 0) out->metrics[kMetricNoiseFloor] = 0.5 * s.data->d * s.p.noise * s.p.noise;
-    if (s.loop.iteration > 0 || s.loop.phase > 0) {
-      out->metrics[kMetricBatchLoss] = s.batch_loss;
+    out.metrics[kMetricTrainLoss] = last.train_loss;
+    out.metrics[kMetricTestLoss] = last.test_loss;
+    if (s.pca) out.metrics[kMetricEckartYoung] = s.pca->eckart_young;
+    out.metrics[kMetricMaxAngle] = s.angle;
+    out.metrics[kMetricProductError] = s.product_error;
+    out.metrics[kMetricOrthoDefect] = s.ortho_defect;
+    if (s.p.noise > 0) out.metrics[kMetricNoiseFloor] = 0.5 * s.data->d * s.p.noise * s.p.noise;
+    if (s.loop.started()) {
+      out.metrics[kMetricBatchLoss] = s.batch_loss;
       // Running mean over the epoch; at an epoch boundary the finished epoch's mean.
-      out->metrics[kMetricLoss] = s.epoch_seen ? s.epoch_loss_sum / s.epoch_seen : last.train_loss;
+      out.metrics[kMetricLoss] = s.epoch_seen ? s.epoch_loss_sum / s.epoch_seen : last.train_loss;
     } else {
-      out->metrics[kMetricLoss] = last.train_loss;
+      out.metrics[kMetricLoss] = last.train_loss;
     }
-    out->metrics[kMetricLr] = s.last_lr;
-  }
-  s.cache = out;
-  return out;
+    out.metrics[kMetricLr] = s.last_lr;
+  });
 }
 
 CILAB_TRAINER_STATE(Autoencoder)

@@ -72,9 +72,7 @@ struct AutoencoderPca {
 };
 
 // One row of the per-epoch log (epoch 0 = the initial network).
-struct AutoencoderEpochRow {
-  int epoch = 0;
-  int iteration = 0;
+struct AutoencoderEpochRow : EpochRow {
   double train_loss = 0;          // mean 1/2||x - x_hat||^2 over the epoch's batches (epoch 0: training set)
   double test_loss = 0;           // on the test set (noisy inputs when noise > 0); NaN without one
   double input_noise_error = 0;   // mean 1/2||x - x_eta||^2 of the epoch's corrupted inputs (noise floor, measured)
@@ -82,21 +80,17 @@ struct AutoencoderEpochRow {
   double product_error = 0;       // linear: ||VW - U_m U_m^T||_F at the epoch's end
 };
 
-struct AutoencoderSnapshot : Snapshot {
+// net (the picture copy: eval-mode forward on a private copy), epochs,
+// architecture ("3-64-2-64-3 relu"), num_params: EpochSnapshot's (trainer.h).
+struct AutoencoderSnapshot : EpochSnapshot<nn::Sequential<float>, AutoencoderEpochRow> {
   std::shared_ptr<const TrainData> data;
   std::shared_ptr<const AutoencoderPca> pca;        // null when d is too large for the reference
   Eigen::RowVectorXf center;                        // subtracted before the network (linear: the mean)
-  std::shared_ptr<const nn::Sequential<float>> net; // picture copy (eval-mode forward on a private copy)
-  int net_iteration = 0;
   size_t code_layer = 0;                            // layer of net whose output is the code z
-  std::shared_ptr<const std::vector<AutoencoderEpochRow>> epochs;
-  int batches_per_epoch = 0;
   std::vector<double> principal_angles;             // linear: all m angles (radians), ascending
   bool linear = false, tied = false;
   int m = 0;
   double noise = 0;
-  std::string architecture;                         // "3-64-2-64-3 relu"
-  size_t num_params = 0;
 
   size_t byte_size() const override;
 };

@@ -6,8 +6,9 @@
 #include "algorithms/data/datasets.h"
 #include "algorithms/nn/batches.h"
 #include "algorithms/nn/loss.h"
-#include "algorithms/optim/optim_params.h"
-#include "algorithms/nn/train_loop.h"
+#include "algorithms/nn/train_checks.h"
+#include "algorithms/nn/train_params.h"
+#include "algorithms/nn/trainer_state.h"
 
 #include <algorithm>
 #include <cmath>
@@ -21,69 +22,44 @@ using nn::Mat;
 
 namespace {
 
-
-// Rows evaluated per forward pass in eval mode (bounds the activation buffers).
-constexpr int kEvalChunk = 1024;
-
 const ParamTable<Mlp::Params>& param_table() {
-  static const ParamTable<Mlp::Params> kTable = [] {
-    using P = Mlp::Params;
-    std::vector<ParamField<P>> rows = {
-        IntList("layers", &P::layers, 1, 4096)
-            .max_items(8)
-            .help("hidden layer widths, input to output (scikit-learn: hidden_layer_sizes), e.g. 64,32; "
-                  "changing it restarts the run")
-            .formula("x -> Linear(h_1) -> act -> ... -> Linear(h_L) -> act -> Linear(outputs)"),
-        Choice("activation", &P::activation, nn::activation_names())
-            .choice_help({"f(z) = z", "f(z) = max(0, z)", "f(z) = max(0.01 z, z)", "f(z) = z if z > 0 else e^z - 1",
-                          "f(z) = 1 / (1 + e^-z)", "f(z) = tanh z", "f(z) = log(1 + e^z)",
-                          "f(z) = z Phi(z) (exact erf form)"})
-            .help("activation of every hidden layer (torch.nn names and constants)"),
-        Choice("init", &P::init, {"torch", "glorot", "he"})
-            .choice_help({"torch.nn.Linear's default: W, b ~ U(-1/sqrt(fan_in), 1/sqrt(fan_in))",
-                          "Glorot/Xavier uniform: W ~ U(-a, a), a = sqrt(6 / (fan_in + fan_out)), b = 0",
-                          "He/Kaiming normal: W ~ N(0, 2 / fan_in), b = 0"})
-            .help("weight initialisation of the Linear layers"),
-        Bool("batch_norm", &P::batch_norm)
-            .help("batch normalisation after each hidden Linear, before the activation (torch.nn.BatchNorm1d: "
-                  "batch statistics in training, running averages in evaluation)")
-            .formula("y = gamma (z - mean_B) / sqrt(var_B + 1e-5) + beta"),
-        Real("dropout", &P::dropout, 0, 0.9)
-            .help("probability of zeroing a hidden unit in training (torch.nn.Dropout, inverted: kept units "
-                  "scaled by 1/(1-p)); 0 = none")
-            .formula("h = m * a / (1 - p), m ~ Bernoulli(1 - p)"),
-        Int("batch", &P::batch, 1, 100000)
-            .help("mini-batch size (scikit-learn: batch_size; torch DataLoader batch_size); at most the "
-                  "training set's rows")
-            .formula("theta <- theta - lr * grad (1/B) sum_{i in batch} loss_i"),
-        Real("test_fraction", &P::test_fraction, 0, 0.9)
-            .help("share of the rows held out as the test set (scikit-learn: train_test_split test_size; a "
-                  "seeded shuffle); Fashion-MNIST's training split is tested on its own t10k set instead"),
-        Bool("standardize", &P::standardize)
-            .help("z-score the features with the training set's mean and standard deviation (scikit-learn "
-                  "StandardScaler; images stay in [0, 1]); a regression target is z-scored too")
-            .formula("x <- (x - mean_train) / std_train"),
-        Choice("task", &P::task, {"auto", "classification", "regression"})
-            .choice_help({"classification when the rows have class labels, else regression on the target column",
-                          "softmax cross-entropy over the classes (torch.nn.CrossEntropyLoss)",
-                          "one output, mean squared error on the target column (torch.nn.MSELoss)"})
-            .help("what the network predicts"),
-        Int("max_epochs", &P::max_epochs, 1, 1000000)
-            .live()
-            .help("training budget in epochs (passes over the training set); the run stops there"),
-    };
-    std::vector<ParamField<P>> optim = optimizer_params(&P::optim);
-    param_row(optim, "optimizer").help("the optimizer stepping every weight (torch.optim class; the playground's default is Adam)");
-    param_row(optim, "lr").help("learning rate (torch: lr; the playground's default 0.01, torch's Adam default 0.001)");
-    param_row(optim, "weight_decay")
-        .help("L2 penalty added to the gradient, g += wd theta (torch weight_decay; scikit-learn: alpha); AdamW: "
-              "decoupled theta *= 1 - lr wd");
-    rows.insert(rows.end(), optim.begin(), optim.end());
-    std::vector<ParamField<P>> sched = schedule_params(&P::schedule);
-    param_row(sched, "schedule").help("learning-rate schedule over the updates t (torch.optim.lr_scheduler stepped once per update)");
-    rows.insert(rows.end(), sched.begin(), sched.end());
-    return ParamTable<P>(std::move(rows));
-  }();
+  using P = Mlp::Params;
+  static const ParamTable<P> kTable = {
+      IntList("layers", &P::layers, 1, 4096)
+          .max_items(8)
+          .help("hidden layer widths, input to output (scikit-learn: hidden_layer_sizes), e.g. 64,32; "
+                "changing it restarts the run")
+          .formula("x -> Linear(h_1) -> act -> ... -> Linear(h_L) -> act -> Linear(outputs)"),
+      activation_param(&P::activation, "activation of every hidden layer (torch.nn names and constants)"),
+      init_param(&P::init, InitHelp::Formulas),
+      Bool("batch_norm", &P::batch_norm)
+          .help("batch normalisation after each hidden Linear, before the activation (torch.nn.BatchNorm1d: "
+                "batch statistics in training, running averages in evaluation)")
+          .formula("y = gamma (z - mean_B) / sqrt(var_B + 1e-5) + beta"),
+      Real("dropout", &P::dropout, 0, 0.9)
+          .help("probability of zeroing a hidden unit in training (torch.nn.Dropout, inverted: kept units "
+                "scaled by 1/(1-p)); 0 = none")
+          .formula("h = m * a / (1 - p), m ~ Bernoulli(1 - p)"),
+      batch_param(&P::batch, "mini-batch size (scikit-learn: batch_size; torch DataLoader batch_size); at most the "
+                             "training set's rows")
+          .formula("theta <- theta - lr * grad (1/B) sum_{i in batch} loss_i"),
+      test_fraction_param(&P::test_fraction),
+      standardize_param(&P::standardize, "z-score the features with the training set's mean and standard deviation "
+                                         "(scikit-learn StandardScaler; images stay in [0, 1]); a regression target "
+                                         "is z-scored too"),
+      Choice("task", &P::task, {"auto", "classification", "regression"})
+          .choice_help({"classification when the rows have class labels, else regression on the target column",
+                        "softmax cross-entropy over the classes (torch.nn.CrossEntropyLoss)",
+                        "one output, mean squared error on the target column (torch.nn.MSELoss)"})
+          .help("what the network predicts"),
+      max_epochs_param(&P::max_epochs),
+      optimizer_rows(&P::optim, &P::schedule,
+                     {"the optimizer stepping every weight (torch.optim class; the playground's default is Adam)",
+                      "learning rate (torch: lr; the playground's default 0.01, torch's Adam default 0.001)",
+                      "L2 penalty added to the gradient, g += wd theta (torch weight_decay; scikit-learn: alpha); "
+                      "AdamW: decoupled theta *= 1 - lr wd",
+                      kPerUpdateScheduleHelp}),
+  };
   return kTable;
 }
 
@@ -330,24 +306,15 @@ size_t MlpSnapshot::byte_size() const {
   return b;
 }
 
-OptimizerConfig Mlp::Params::default_optimizer() {
-  OptimizerConfig c = OptimizerConfig::defaults(OptimizerKind::Adam);
-  c.lr = 0.01;
-  c.momentum = 0.9;  // used when the optimizer is switched to momentum / nesterov
-  return c;
-}
+OptimizerConfig Mlp::Params::default_optimizer() { return playground_optimizer(); }
 
 // ---------------------------------------------------------------- state
 
-struct Mlp::State : TrainLoop::Hooks {
-  Params p;
-  uint64_t seed = 0;
-  bool ready = false;
+// p, seed, ready, net, loop, net_copy, architecture, cache, batcher, last_lr and
+// the epoch log: EpochTrainerState's (trainer_state.h).
+struct Mlp::State : EpochTrainerState<Params, nn::Sequential<float>, MlpEpochRow, MlpSnapshot> {
   std::shared_ptr<const MlpProblem> problem;
-  nn::Sequential<float> net;
   Optimizer opt;
-  std::unique_ptr<nn::Batcher> batcher;
-  TrainLoop loop{Mlp::kNetRefreshMs};
 
   // The batch in flight (forward done, update pending).
   Mat<float> xb, tb, dout;
@@ -356,7 +323,6 @@ struct Mlp::State : TrainLoop::Hooks {
   int batch_index = 0;
   double batch_loss = std::nan("");
   double grad_norm = std::nan("");
-  double last_lr = std::nan("");
   std::vector<double> layer_grad_norms;
 
   // The epoch in progress.
@@ -365,33 +331,16 @@ struct Mlp::State : TrainLoop::Hooks {
   int epoch_correct = 0;
   double epoch_ss_res = 0, epoch_t_sum = 0, epoch_t_sum2 = 0;
 
-  std::shared_ptr<const std::vector<MlpEpochRow>> log;
   std::shared_ptr<const MlpEvaluation> evaluation;
-  std::shared_ptr<const nn::Sequential<float>> net_copy;
-  std::string architecture;
 
-  mutable std::shared_ptr<const MlpSnapshot> cache;
-  // Trainer's live-change hooks (trainer.h): the optimizer takes the new settings
-  // (validating them), the loop the epoch budget.
+  State() : EpochTrainerState(Mlp::kNetRefreshMs) {}
+  // Trainer's live-change hook (trainer.h): the optimizer takes the new settings
+  // (validating them).
   void live_changed(const Params& next) { opt.set_config(group_config(next.optim)); }
-  void budget_changed() { loop.budget_changed(epoch(), p.max_epochs); }
 
-  State() = default;
-  State(const State& o)
-      : p(o.p), seed(o.seed), ready(o.ready), problem(o.problem), net(o.net), opt(o.opt),
-        batcher(o.batcher ? std::make_unique<nn::Batcher>(*o.batcher) : nullptr), loop(o.loop), xb(o.xb), tb(o.tb), dout(o.dout), yb(o.yb),
-        batch(o.batch), batch_index(o.batch_index), batch_loss(o.batch_loss), grad_norm(o.grad_norm),
-        last_lr(o.last_lr), layer_grad_norms(o.layer_grad_norms), epoch_loss_sum(o.epoch_loss_sum),
-        epoch_seen(o.epoch_seen), epoch_correct(o.epoch_correct), epoch_ss_res(o.epoch_ss_res),
-        epoch_t_sum(o.epoch_t_sum), epoch_t_sum2(o.epoch_t_sum2), log(o.log), evaluation(o.evaluation),
-        net_copy(o.net_copy), architecture(o.architecture), cache(o.cache) {}
-
-  int epoch() const { return batcher ? batcher->epoch() : 0; }
   double loss_scale() const { return problem->regression ? problem->t_scale * problem->t_scale : 1.0; }
   void forward_half() override;
   void update_half() override;
-  void take_copy() override { net_copy = std::make_shared<const nn::Sequential<float>>(net); }
-  bool epoch_completed() const override { return batcher->position() == 0 && epoch() > 0; }
   void end_epoch();
   MlpEpochRow evaluate_initial();
   void evaluate(const Mat<float>& x, const std::vector<int>& y, const Mat<float>& t, double* loss, double* score,
@@ -424,10 +373,8 @@ void Mlp::State::evaluate(const Mat<float>& x, const std::vector<int>& y, const 
   double loss_sum = 0, ss_res = 0, t_sum = 0, t_sum2 = 0;
   int correct = 0;
   if (ev && !pr.regression) ev->confusion.assign(static_cast<size_t>(pr.outputs * pr.outputs), 0);
-  Mat<float> chunk;
-  for (int r0 = 0; r0 < n; r0 += kEvalChunk) {
-    const int m = std::min(kEvalChunk, n - r0);
-    chunk = x.middleRows(r0, m);
+  nn::for_each_chunk(x, [&](const Mat<float>& chunk, int r0) {
+    const int m = static_cast<int>(chunk.rows());
     const Mat<float>& out = net.forward(chunk, false);
     if (pr.regression) {
       Mat<float> tc = t.middleRows(r0, m);
@@ -452,7 +399,7 @@ void Mlp::State::evaluate(const Mat<float>& x, const std::vector<int>& y, const 
         }
       }
     }
-  }
+  });
   *loss = loss_sum / n * loss_scale();
   *score = pr.regression ? r_squared(ss_res, t_sum, t_sum2, n) : static_cast<double>(correct) / n;
 }
@@ -531,9 +478,7 @@ void Mlp::State::update_half() {
 
 void Mlp::State::end_epoch() {
   const MlpProblem& pr = *problem;
-  MlpEpochRow row;
-  row.epoch = batcher->epoch();
-  row.iteration = loop.iteration;
+  MlpEpochRow row = epoch_row();
   row.train_loss = epoch_seen ? epoch_loss_sum / epoch_seen : std::nan("");
   row.train_score = pr.regression ? r_squared(epoch_ss_res, epoch_t_sum, epoch_t_sum2, epoch_seen)
                                   : (epoch_seen ? static_cast<double>(epoch_correct) / epoch_seen : std::nan(""));
@@ -548,9 +493,7 @@ void Mlp::State::end_epoch() {
     evaluate(pr.x_train, pr.y_train, pr.t_train, &l, &s, ev.get());
   }
   evaluation = ev;
-  auto log2 = std::make_shared<std::vector<MlpEpochRow>>(*log);
-  log2->push_back(row);
-  log = log2;
+  append_epoch(row);
   epoch_loss_sum = 0;
   epoch_seen = epoch_correct = 0;
   epoch_ss_res = epoch_t_sum = epoch_t_sum2 = 0;
@@ -575,11 +518,8 @@ const nn::Sequential<float>& Mlp::network() const { return st_->net; }
 void Mlp::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   const Params p = param_table().read(values);
   require_usable_data(data.get(), "mlp");
-  OptimizerConfig oc = group_config(p.optim);
-  oc.validate();
-  auto s = std::make_unique<State>();
-  s->p = p;
-  s->seed = seed;
+  const OptimizerConfig oc = checked_group_config(p.optim);
+  auto s = new_state<State>(p, seed);
   s->problem = make_problem(*data, p, seed);
   const MlpProblem& pr = *s->problem;
   // Size check before allocating: weights, gradients and up to 3 optimizer buffers.
@@ -590,16 +530,8 @@ void Mlp::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
     fan_in = h;
   }
   n_params += static_cast<double>(fan_in + 1) * pr.outputs;
-  if (n_params * 5 * sizeof(float) > kMaxNetworkBytes)
-    throw std::invalid_argument("mlp: parameter 'layers' = " + format_int_list(p.layers) + " gives " +
-                                fmt_g(n_params) + " weights (" + fmt_g(n_params * 5 * sizeof(float) / 1048576.0) +
-                                " MiB with gradients and optimizer state, at most " +
-                                fmt_g(kMaxNetworkBytes / 1048576.0) + " MiB); try narrower layers");
-  if (p.batch > pr.n_train())
-    throw std::invalid_argument("mlp: parameter 'batch' = " + std::to_string(p.batch) +
-                                " is larger than the training set (" + std::to_string(pr.n_train()) +
-                                " rows after test_fraction = " + fmt_g(p.test_fraction) + "); try batch <= " +
-                                std::to_string(pr.n_train()));
+  check_network_size("mlp", n_params, p.layers, kMaxNetworkBytes);
+  check_batch_fits("mlp", p.batch, pr.n_train(), " after test_fraction = " + fmt_g(p.test_fraction));
   if (p.batch_norm && p.batch < 2)
     throw std::invalid_argument("mlp: parameter 'batch' = 1 with batch_norm: batch statistics need at least 2 "
                                 "rows (torch raises the same); try batch >= 2 or batch_norm=false");
@@ -607,7 +539,7 @@ void Mlp::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   Rng rng(seed);
   s->net.init(rng, p.init);
   s->opt = Optimizer(oc, s->net.num_params());
-  s->batcher = std::make_unique<nn::Batcher>(pr.n_train(), p.batch, seed + 1);
+  s->batcher.emplace(pr.n_train(), p.batch, seed + 1);
   std::ostringstream arch;
   arch << join_widths(pr.d, p.layers, pr.outputs) << " " << nn::activation_name(p.activation);
   if (p.batch_norm) arch << " + batch norm";
@@ -615,8 +547,7 @@ void Mlp::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, 
   s->architecture = arch.str();
   s->log = std::make_shared<const std::vector<MlpEpochRow>>(1, s->evaluate_initial());
   s->last_lr = p.optim.lr;
-  s->ready = true;
-  s->loop.refresh_copy(*s, true);
+  s->start();
   st_ = std::move(s);
 }
 
@@ -632,40 +563,28 @@ std::shared_ptr<const Snapshot> Mlp::snapshot() const { return mlp_snapshot(); }
 
 std::shared_ptr<const MlpSnapshot> Mlp::mlp_snapshot() const {
   const State& s = *st_;
-  if (s.cache) return s.cache;
-  auto out = std::make_shared<MlpSnapshot>();
   const bool regression = s.problem && s.problem->regression;
-  out->metrics = metric_table(regression).blank();
-  s.loop.describe(*out);
-  if (s.ready) {
-    out->epoch = s.epoch();
-    out->problem = s.problem;
-    out->net = s.net_copy;
-    out->net_iteration = s.loop.copy_iteration();
-    out->epochs = s.log;
-    out->evaluation = s.evaluation;
-    out->batch = s.batch;
-    out->batch_index = s.batch_index;
-    out->batches_per_epoch = s.batcher->batches_per_epoch();
-    if (s.loop.phase != 1) out->layer_grad_norms = s.layer_grad_norms;
-    out->lr = s.last_lr;
-    out->architecture = s.architecture;
-    out->num_params = s.net.num_params();
+  return cached_snapshot(s, metric_table(regression), [&s](MlpSnapshot& out) {
+    out.num_params = s.net.num_params();
+    out.problem = s.problem;
+    out.evaluation = s.evaluation;
+    out.batch = s.batch;
+    out.batch_index = s.batch_index;
+    if (s.loop.phase != 1) out.layer_grad_norms = s.layer_grad_norms;
+    out.lr = s.last_lr;
     const MlpEpochRow& last = s.log->back();
-    out->metrics[kMetricTrainLoss] = last.train_loss;
-    out->metrics[kMetricTestLoss] = last.test_loss;
-    out->metrics[kMetricTestScore] = last.test_score;
-    out->metrics[kMetricTrainScore] = last.train_score;
-    if (s.loop.iteration > 0 || s.loop.phase > 0) {
-      out->metrics[kMetricLoss] = s.batch_loss;
-      if (s.loop.phase != 1) out->metrics[kMetricGradNorm] = s.grad_norm;
+    out.metrics[kMetricTrainLoss] = last.train_loss;
+    out.metrics[kMetricTestLoss] = last.test_loss;
+    out.metrics[kMetricTestScore] = last.test_score;
+    out.metrics[kMetricTrainScore] = last.train_score;
+    if (s.loop.started()) {
+      out.metrics[kMetricLoss] = s.batch_loss;
+      if (s.loop.phase != 1) out.metrics[kMetricGradNorm] = s.grad_norm;
     } else {
-      out->metrics[kMetricLoss] = last.train_loss;
+      out.metrics[kMetricLoss] = last.train_loss;
     }
-    out->metrics[kMetricLr] = s.last_lr;
-  }
-  s.cache = out;
-  return out;
+    out.metrics[kMetricLr] = s.last_lr;
+  });
 }
 
 CILAB_TRAINER_STATE(Mlp)

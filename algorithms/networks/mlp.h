@@ -79,9 +79,7 @@ struct MlpProblem {
 };
 
 // One row of the per-epoch log (epoch 0 = the initial network).
-struct MlpEpochRow {
-  int epoch = 0;
-  int iteration = 0;
+struct MlpEpochRow : EpochRow {
   double train_loss = 0;    // mean mini-batch loss over the epoch (epoch 0: full training set)
   double train_score = 0;   // accuracy of the epoch's batches (train mode), or R^2
   double test_loss = 0;     // eval mode over the test set (NaN if there is none)
@@ -97,20 +95,15 @@ struct MlpEvaluation {
   std::vector<int> confusion;        // outputs x outputs, row = true class, col = predicted
 };
 
-struct MlpSnapshot : Snapshot {
+// net (a copy for pictures: eval mode forward on a private copy), epochs,
+// architecture ("2-16-16-2 relu"), num_params: EpochSnapshot's (trainer.h).
+struct MlpSnapshot : EpochSnapshot<nn::Sequential<float>, MlpEpochRow> {
   std::shared_ptr<const MlpProblem> problem;
-  // A copy of the network for pictures (eval mode forward on a private copy).
-  std::shared_ptr<const nn::Sequential<float>> net;
-  int net_iteration = 0;                  // iteration the copy was taken at
-  std::shared_ptr<const std::vector<MlpEpochRow>> epochs;  // rows 0..epoch
   std::shared_ptr<const MlpEvaluation> evaluation;
   std::shared_ptr<const std::vector<int>> batch;  // training rows of the current/last batch
   int batch_index = 0;                    // batch within the epoch (0-based) of that batch
-  int batches_per_epoch = 0;
   std::vector<double> layer_grad_norms;   // ||dL/dW_l|| per Linear layer (after backward)
   double lr = 0;                          // the learning rate of the update (schedule)
-  std::string architecture;               // "2-16-16-2 relu"
-  size_t num_params = 0;
 
   size_t byte_size() const override;
 };

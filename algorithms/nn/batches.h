@@ -57,4 +57,21 @@ class Batcher {
   int pos_ = 0;
 };
 
+// Rows per forward pass when a trainer evaluates a whole set in eval mode
+// (bounds the activation buffers).
+constexpr int kEvalChunk = 1024;
+
+// Calls f(chunk, r0) over the rows of x in order, kEvalChunk rows at a time:
+// `chunk` is a copy of rows r0.. (one buffer reused; f may change it, e.g.
+// corrupt it with noise).
+template <class T, class F>
+void for_each_chunk(const Mat<T>& x, F&& f) {
+  const int n = static_cast<int>(x.rows());
+  Mat<T> chunk;
+  for (int r0 = 0; r0 < n; r0 += kEvalChunk) {
+    chunk = x.middleRows(r0, std::min(kEvalChunk, n - r0));
+    f(chunk, r0);
+  }
+}
+
 }  // namespace cilab::nn

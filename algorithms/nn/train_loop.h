@@ -45,6 +45,9 @@ class TrainLoop : public RunPosition {
 
   // RunPosition's phase: 0: forward next, 1: backward shown, 2: update next (2 phases: 1: update next).
 
+  // Whether the run has begun its first step (a batch's values exist to show).
+  bool started() const { return iteration > 0 || phase > 0; }
+
   // The iteration the picture copy was taken at.
   int copy_iteration() const { return copy_iteration_; }
 

@@ -10,17 +10,17 @@
 //     StatePtr<State> st_;
 //   };
 //
-//   struct Mlp::State : TrainLoop::Hooks {                      // mlp.cpp
-//     Params p;
-//     bool ready = false;           // reset succeeded: the run can step
-//     TrainLoop loop;
-//     mutable std::shared_ptr<const MlpSnapshot> cache;  // the snapshot, until the next change
+//   struct Mlp::State                                           // mlp.cpp
+//       : EpochTrainerState<Params, nn::Sequential<float>, MlpEpochRow, MlpSnapshot> {
+//     // from the base (trainer_state.h): p, seed, ready, net, loop, net_copy,
+//     // architecture, cache (the snapshot, until the next change), batcher,
+//     // last_lr, log; take_copy, epoch_completed, budget_changed (the loop's
+//     // budget after a live change), epoch_row, append_epoch, fill
+//     State() : EpochTrainerState(Mlp::kNetRefreshMs) {}
 //     // A live change, before it is committed to p: push it into the optimizers
 //     // (validating: a throw refuses the change and leaves everything as it was).
 //     void live_changed(const Params& next);
-//     // After a live change: tell the loop the budget (TrainLoop::budget_changed).
-//     void budget_changed();
-//     ... the hooks: forward_half, update_half, take_copy, epoch_completed
+//     ... the hooks: forward_half, update_half
 //   };
 //   CILAB_TRAINER_STATE(Mlp)                                    // mlp.cpp, after both
 //   CILAB_TRAINER_EXTERN(Mlp)                                   // mlp.h, after the class
@@ -31,9 +31,37 @@
 
 #include "algorithms/core/module_base.h"
 
+#include <cstddef>
+#include <memory>
 #include <string>
+#include <vector>
 
 namespace cilab {
+
+// What every trainer's snapshot carries (GanSnapshot; the epoch trainers' via
+// EpochSnapshot): the picture copy of the network(s), taken by the State's
+// take_copy (trainer_state.h), and the architecture.
+template <class Net>
+struct TrainerSnapshot : Snapshot {
+  std::shared_ptr<const Net> net;  // run it on a private copy: forward passes write buffers
+  int net_iteration = 0;           // iteration the copy was taken at
+  std::string architecture;        // "2-16-16-2 relu"
+};
+
+// The start of every row of an epoch log (MlpEpochRow, ...): the epoch (0: the
+// initial network) and the iteration it ended at.
+struct EpochRow {
+  int epoch = 0;
+  int iteration = 0;
+};
+
+// ... and every epoch trainer's (mlp, autoencoder, vae): the per-epoch log.
+template <class Net, class Row>
+struct EpochSnapshot : TrainerSnapshot<Net> {
+  std::shared_ptr<const std::vector<Row>> epochs;  // rows 0..epoch (0: the initial network)
+  int batches_per_epoch = 0;
+  size_t num_params = 0;
+};
 
 template <class Derived>
 class Trainer : public ModuleBase<Derived> {

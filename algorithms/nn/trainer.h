@@ -63,8 +63,15 @@ struct EpochSnapshot : TrainerSnapshot<Net> {
   size_t num_params = 0;
 };
 
+// What makes a module a trainer for whoever holds a Module: every Trainer<M> is one
+// (the conformance suite's trainer checks find them with dynamic_cast).
+class TrainerModule {
+ protected:
+  ~TrainerModule() = default;
+};
+
 template <class Derived>
-class Trainer : public ModuleBase<Derived> {
+class Trainer : public ModuleBase<Derived>, public TrainerModule {
  public:
   // The next sub-step (forward, backward, update; the GAN: D step, G step).
   void sub_step() override;

@@ -4,6 +4,7 @@
 #include "../support/imgui_headless.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
+#include "algorithms/nn/trainer.h"
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
 #include "views/common/view_registry.h"
@@ -208,6 +209,46 @@ std::string check_threads(const ModuleEntry& e) {
   const std::vector<double> one = run(1), two = run(2);
   if (!same_replay(e.make()->info(), one, two))
     return "after 3 steps, 1 thread gives " + describe(one) + ", 2 threads " + describe(two);
+  return "";
+}
+
+// The trainer contract (nn/trainer.h): a run whose loss, gradient or weights stop being
+// finite ends Diverged with the advice to rewind and halve the learning rate, and does
+// not move after that. Provoked the same way for every trainer: the default data with
+// every feature times 1e30 (labels kept), no standardising, every optimizer plain SGD at
+// its largest learning rate. Modules that are not trainers pass.
+std::string check_trainer_diverges(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = e.make();
+  if (!dynamic_cast<const TrainerModule*>(m.get())) return "";
+  const std::shared_ptr<const Dataset> base = default_data(m->info());
+  if (!base) return "a trainer without data: the check has no data to blow up";
+  auto huge = std::make_shared<Dataset>(*base);
+  huge->x *= 1e30;
+  const ParamSpecs& specs = m->params();
+  ParamValues v = default_values(specs);
+  auto ends_with = [](const std::string& s, const std::string& tail) {
+    return s.size() >= tail.size() && s.compare(s.size() - tail.size(), tail.size(), tail) == 0;
+  };
+  int lrs = 0;
+  for (const ParamSpec& s : specs) {
+    if (s.name == "standardize") v[s.name] = 0;
+    if (s.name == "optimizer" || ends_with(s.name, "_optimizer")) apply_assignment(specs, v, s.name + "=sgd", e.name);
+    if (s.name == "lr" || ends_with(s.name, "_lr")) {
+      v[s.name] = s.max;
+      ++lrs;
+    }
+  }
+  if (lrs == 0) return "a trainer without a learning rate ('lr' or '*_lr')";
+  m->reset(huge, v, kSeed);
+  for (int i = 0; i < 200 && !is_terminal(m->snapshot()->status); ++i) m->step();
+  const std::shared_ptr<const Snapshot> s = m->snapshot();
+  if (s->status != Status::Diverged)
+    return "on data times 1e30 at the largest SGD learning rate the run is " + std::string(status_name(s->status)) +
+           " after " + std::to_string(s->iteration) + " iterations, not Diverged";
+  if (s->message.find("rewind and halve the learning rate") == std::string::npos)
+    return "Diverged without the advice 'rewind and halve the learning rate': '" + s->message + "'";
+  m->step();
+  if (m->snapshot()->iteration != s->iteration) return "a Diverged run moved on a step";
   return "";
 }
 
@@ -480,6 +521,7 @@ const std::vector<Check>& checks() {
       {"cilab run writes the declared columns", check_cli_columns},
       {"runner rewind reproduces the metrics", check_rewind},
       {"sits in its chapter's folder", check_chapter_folder},
+      {"a trainer diverges with the rewind advice", check_trainer_diverges},
   };
   return kChecks;
 }

@@ -4,6 +4,8 @@
 #include "conformance.h"
 
 #include "algorithms/clustering/kmeans.h"
+#include "algorithms/networks/mlp.h"
+#include "algorithms/nn/trainer.h"
 
 #include <doctest/doctest.h>
 
@@ -85,6 +87,9 @@ TEST_CASE("conformance: the runner's rewind reproduces the snapshot metrics, for
 TEST_CASE("conformance: every module's files sit in its chapter's folder, in every layer") {
   run_check("sits in its chapter's folder");
 }
+TEST_CASE("conformance: every trainer that diverges ends Diverged with the rewind advice and stays there") {
+  run_check("a trainer diverges with the rewind advice");
+}
 
 TEST_CASE("conformance: a registry entry whose module has no view fails the suite, naming the check") {
   const ModuleEntry broken{"unviewed-kmeans", [] { return std::make_unique<Renamed>(std::make_unique<KMeans>()); }};
@@ -96,4 +101,45 @@ TEST_CASE("conformance: a registry entry whose module has no view fails the suit
   // The same module under its registered name passes that check.
   const ModuleEntry good{"kmeans", [] { return std::make_unique<KMeans>(); }};
   for (const std::string& s : conformance::failures(good)) CHECK_MESSAGE(s.rfind("has its own view", 0) != 0, s);
+}
+
+namespace {
+
+// A trainer whose Diverged message lost its advice: what the trainer check must catch.
+class Unadvised : public Module, public TrainerModule {
+ public:
+  Unadvised() : inner_(std::make_unique<Mlp>()) {}
+  explicit Unadvised(std::unique_ptr<Module> inner) : inner_(std::move(inner)) {}
+  const ModuleInfo& info() const override { return inner_->info(); }
+  const ParamSpecs& params() const override { return inner_->params(); }
+  void reset(std::shared_ptr<const Dataset> d, const ParamValues& v, uint64_t seed) override { inner_->reset(d, v, seed); }
+  void step() override { inner_->step(); }
+  std::shared_ptr<const Snapshot> snapshot() const override {
+    auto s = std::make_shared<Snapshot>(*inner_->snapshot());
+    if (s->status == Status::Diverged) s->message = "the loss is not finite";
+    return s;
+  }
+  std::unique_ptr<Module> clone() const override { return std::make_unique<Unadvised>(inner_->clone()); }
+
+ private:
+  std::unique_ptr<Module> inner_;
+};
+
+}  // namespace
+
+TEST_CASE("conformance: a trainer that diverges without the rewind advice fails the trainer check") {
+  const auto check = std::find_if(conformance::checks().begin(), conformance::checks().end(), [](const auto& c) {
+    return std::string(c.name) == "a trainer diverges with the rewind advice";
+  });
+  REQUIRE(check != conformance::checks().end());
+  const ModuleEntry unadvised{"mlp", [] { return std::make_unique<Unadvised>(); }};
+  const std::string failure = check->run(unadvised);
+  CHECK(failure.rfind("Diverged without the advice", 0) == 0);
+  // The real mlp passes, and a module that is no trainer is not asked.
+  CHECK(check->run({"mlp", [] { return std::make_unique<Mlp>(); }}) == "");
+  CHECK(check->run({"kmeans", [] { return std::make_unique<KMeans>(); }}) == "");
+  // The registry's trainers are found: mlp, autoencoder, vae and gan at least.
+  int trainers = 0;
+  for (const ModuleEntry& e : module_registry()) trainers += dynamic_cast<const TrainerModule*>(e.make().get()) != nullptr;
+  CHECK(trainers >= 4);
 }

@@ -4,6 +4,7 @@
 // reconstruction terms against the densities written directly; the vae module
 // (training lowers the loss, the epoch log, sub-steps and clones, live beta,
 // determinism across runs and thread counts, bad input).
+#include "tests/support/gradient_check.h"
 #include "algorithms/generative/vae.h"
 
 #include "algorithms/core/parallel.h"
@@ -51,20 +52,11 @@ nn::VaeNet<double> tiny_vae(int d, int hidden, int latent, nn::Likelihood lik, u
 double max_gradient_error(nn::VaeNet<double>& v, nn::Sequential<double>& net, const Mat<double>& x,
                           const Mat<double>& eps, double beta) {
   v.run(x, eps, beta, true, true);
-  std::vector<double> analytic(net.grads(), net.grads() + net.num_params());
-  double worst = 0;
-  const double h = 1e-6;
-  for (size_t i = 0; i < net.num_params(); ++i) {
-    const double w = net.params()[i];
-    net.params()[i] = w + h;
-    const double up = v.run(x, eps, beta, false, true).loss;
-    net.params()[i] = w - h;
-    const double down = v.run(x, eps, beta, false, true).loss;
-    net.params()[i] = w;
-    const double fd = (up - down) / (2 * h);
-    worst = std::max(worst, std::fabs(analytic[i] - fd) / std::max(1.0, std::fabs(fd)));
-  }
-  return worst;
+  const std::vector<double> analytic(net.grads(), net.grads() + net.num_params());
+  return test_support::check_gradient(net.params(), net.num_params(), analytic.data(), 1e-6,
+                                      [&] { return v.run(x, eps, beta, false, true).loss; },
+                                      test_support::scaled_error)
+      .error;
 }
 
 ParamValues vals(const Vae& m, std::initializer_list<const char*> sets) {

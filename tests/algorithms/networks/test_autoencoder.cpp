@@ -2,6 +2,7 @@
 // Eckart-Young, the product V W, not the weights), the tied model's gradients
 // against central differences, the denoising noise floor, epoch bookkeeping,
 // sub-steps and clones, determinism, divergence and the bad-input errors.
+#include "tests/support/gradient_check.h"
 #include "algorithms/networks/autoencoder.h"
 
 #include "algorithms/core/parallel.h"
@@ -178,14 +179,10 @@ TEST_CASE("autoencoder: gradients (tied linear, untied linear, nonlinear, denois
         }
       for (size_t k = static_cast<size_t>(m * d); k < static_cast<size_t>(m * d + m); ++k) CHECK(grad[k] == 0.0);
     } else {
-      for (size_t k = 0; k < theta.size(); ++k) {
-        std::vector<double> tp = theta, tm = theta;
-        const double h = 1e-6;
-        tp[k] += h;
-        tm[k] -= h;
-        const double fd = (loss_at(tp) - loss_at(tm)) / (2 * h);
-        worst = std::max(worst, std::fabs(fd - grad[k]) / std::max(1.0, std::fabs(fd)));
-      }
+      std::vector<double> t = theta;
+      worst = test_support::check_gradient(t.data(), t.size(), grad.data(), 1e-6, [&] { return loss_at(t); },
+                                           test_support::scaled_error)
+                  .error;
     }
     CHECK(worst < 1e-6);
   }

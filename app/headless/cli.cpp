@@ -461,6 +461,54 @@ std::string usage_text() {
          "--steps 30\n";
 }
 
+std::string subcommand_help(const std::string& cmd) {
+  if (cmd == "run")
+    return "Usage:\n"
+           "  cilab run MODULE [options]          run without a window, one CSV row per iteration\n"
+           "  cilab run --preset NAME [options]   the same for a preset (its module, data, parameters)\n"
+           "\n"
+           "Options:\n"
+           "  --preset NAME|FILE     a preset (cilab list presets) or a preset file; options beside it win\n"
+           "  --dataset SPEC         built-in data, e.g. iris, blobs:n=1000,centers=5 (cilab list datasets)\n"
+           "  --data FILE            CSV/TSV or IDX[.gz]; ratings triplets for completion; a folder of .txt\n"
+           "                         files or one text file for plsa, word2vec, glove\n"
+           "  --layout triplets|wide completion's --data: triplets (default) or a wide matrix\n"
+           "  --set KEY=VALUE        a parameter (repeatable; cilab list params MODULE)\n"
+           "  --seed N               seed of the module's random generator (default 0)\n"
+           "  --steps N              iterations to run (default 100 or the module's own)\n"
+           "  --epochs N             training modules: N passes over the training set, one row per epoch\n"
+           "  --out FILE.csv         write the CSV there instead of stdout\n"
+           "\n"
+           "Example:\n"
+           "  cilab run kmeans --dataset blobs:n=100000,centers=5 --set k=5 --steps 30\n";
+  if (cmd == "sweep")
+    return "Usage:\n"
+           "  cilab sweep MODULE --param NAME=GRID [--param NAME=GRID ...] [options]\n"
+           "                      one CSV row per run: the swept values, seed, iterations, status,\n"
+           "                      the final metrics (a metric named like a swept parameter is\n"
+           "                      metric_NAME), total_ms, error\n"
+           "\n"
+           "Options:\n"
+           "  --param NAME=GRID      LO:HI:lin|log:N (N points, ends included, interior points to 12\n"
+           "                         significant digits) or V1,V2,...; several --param give their product\n"
+           "  --seeds S              run each point with seeds --seed .. --seed + S - 1 (default 1)\n"
+           "  --seed N               the first seed (default 0)\n"
+           "  --set KEY=VALUE        a fixed parameter (repeatable)\n"
+           "  --dataset SPEC | --data FILE [--layout triplets|wide]   the data, as for cilab run\n"
+           "  --steps N              iterations per run (default: the module's own)\n"
+           "  --out FILE.csv         write the CSV there instead of stdout\n"
+           "\n"
+           "Example:\n"
+           "  cilab sweep kmeans --param k=2:6:lin:5 --seeds 3 --dataset blobs:n=600,centers=4\n";
+  if (cmd == "list")
+    return "Usage:\n"
+           "  cilab list                          the modules and the built-in datasets\n"
+           "  cilab list modules|datasets|presets one of them\n"
+           "  cilab list params MODULE            a module's parameters: name, range, default, live or\n"
+           "                                      rebuild, help (for --set and --param)\n";
+  return usage_text();
+}
+
 std::shared_ptr<const Dataset> load_dataset_arg(const std::string& data_file,
                                                 const std::string& dataset_spec,
                                                 const std::string& module_default, const LoadOptions& opts) {
@@ -532,6 +580,13 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
         out << usage_text();
         return r;
       }
+      // run --help, sweep -h, list --help: that command's help (exit 0).
+      if (cmd == "run" || cmd == "sweep" || cmd == "list")
+        for (int k = 2; k < argc; ++k)
+          if (std::string(argv[k]) == "--help" || std::string(argv[k]) == "-h") {
+            out << subcommand_help(cmd);
+            return r;
+          }
       if (cmd == "list") {
         const std::string what = argc >= 3 ? argv[2] : "";
         if (what.empty()) {

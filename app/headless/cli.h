@@ -87,5 +87,7 @@ ParamValues params_from_sets(const ParamSpecs& specs, const std::vector<std::str
 void check_preset(const LabFile& preset);
 
 std::string usage_text();
+// The help of one command (run, sweep, list): `cilab run --help`.
+std::string subcommand_help(const std::string& cmd);
 
 }  // namespace cilab

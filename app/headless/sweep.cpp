@@ -9,6 +9,7 @@
 #include <algorithm>
 #include <chrono>
 #include <cmath>
+#include <cstdio>
 #include <cstdlib>
 #include <sstream>
 #include <stdexcept>
@@ -44,6 +45,16 @@ double number(const std::string& what, const std::string& t) {
 
 
 
+// A grid point is the decimal it names: interior points rounded to this many significant
+// digits (the ends are the user's LO and HI as given).
+constexpr int kGridDigits = 12;
+
+std::string fmt_sig(double v, int digits) {
+  char buf[40];
+  std::snprintf(buf, sizeof buf, "%.*g", digits, v);
+  return buf;
+}
+
 }  // namespace
 
 SweepAxis parse_sweep_axis(const ParamSpecs& specs, const std::string& module, const std::string& text) {
@@ -74,6 +85,7 @@ SweepAxis parse_sweep_axis(const ParamSpecs& specs, const std::string& module, c
     for (int i = 0; i < count; ++i) {
       const double t = count == 1 ? 0.0 : static_cast<double>(i) / (count - 1);
       double v = log ? std::exp(std::log(lo) + t * (std::log(hi) - std::log(lo))) : lo + t * (hi - lo);
+      v = std::stod(fmt_sig(v, kGridDigits));  // 1e-3:1e-1:log:3 gives 0.01, not 0.010000000000000004
       if (i == count - 1) v = hi;  // the end exactly
       if (i == 0) v = lo;
       std::string s = spec->type == ParamType::Int ? std::to_string(std::llround(v)) : exact_number_text(v);
@@ -194,7 +206,12 @@ std::string sweep_csv_header(const SweepSpec& spec, const std::vector<std::strin
   std::string h;
   for (const SweepAxis& a : spec.axes) h += csv_field(a.name) + ",";
   h += "seed,iterations,status";
-  for (const std::string& m : metric_names) h += "," + csv_field(m);
+  // A metric named like a swept parameter (mlp's lr: the learning rate after the schedule)
+  // is written as metric_<name>: one column per name.
+  for (const std::string& m : metric_names) {
+    const bool clash = std::any_of(spec.axes.begin(), spec.axes.end(), [&](const SweepAxis& a) { return a.name == m; });
+    h += "," + csv_field(clash ? "metric_" + m : m);
+  }
   h += ",total_ms,error";
   return h;
 }

@@ -20,6 +20,30 @@ TEST_CASE("cli: --version and --help exit 0") {
   CHECK(h.out.find("cilab run MODULE") != std::string::npos);
 }
 
+TEST_CASE("cli: run --help, sweep -h and list --help print that command's help and exit 0") {
+  for (const std::vector<std::string>& args :
+       {std::vector<std::string>{"run", "--help"}, {"run", "kmeans", "-h"}, {"run", "--preset", "x", "--help"}}) {
+    const CliRun r = cli(args);
+    CHECK(r.code == 0);
+    CHECK(r.err.empty());
+    CHECK(r.out.find("cilab run MODULE [options]") != std::string::npos);
+    CHECK(r.out.find("--epochs N") != std::string::npos);
+    CHECK(r.out.find("GUI only") == std::string::npos);  // that command's options, not all
+  }
+  for (const std::vector<std::string>& args : {std::vector<std::string>{"sweep", "-h"}, {"sweep", "mlp", "--help"}}) {
+    const CliRun r = cli(args);
+    CHECK(r.code == 0);
+    CHECK(r.out.find("cilab sweep MODULE --param NAME=GRID") != std::string::npos);
+    CHECK(r.out.find("metric_NAME") != std::string::npos);
+  }
+  const CliRun l = cli({"list", "--help"});
+  CHECK(l.code == 0);
+  CHECK(l.out.find("cilab list params MODULE") != std::string::npos);
+  const CliRun h = cli({"-h"});
+  CHECK(h.code == 0);
+  CHECK(h.out.find("GUI only") != std::string::npos);
+}
+
 TEST_CASE("cli: list shows modules and datasets, list params shows the table") {
   const CliRun l = cli({"list"});
   CHECK(l.code == 0);

@@ -2,6 +2,7 @@
 // of the same `cilab run`.
 #include <doctest/doctest.h>
 
+#include <algorithm>
 #include <cmath>
 #include <string>
 #include <vector>
@@ -76,6 +77,23 @@ TEST_CASE("cli sweep: one row per run, each equal to the same cilab run's last r
     CHECK(last[0] == f[3]);  // iterations
     CHECK(last[1] == f[5]);  // the final objective, bit for bit (17 digits)
   }
+}
+
+TEST_CASE("cli sweep: a log grid prints the decimals it names, one column per name") {
+  const ParamSpecs specs = make_module("mlp")->params();
+  const SweepAxis a = parse_sweep_axis(specs, "mlp", "lr=1e-3:1e-1:log:3");
+  CHECK(a.values == std::vector<std::string>{"0.001", "0.01", "0.1"});  // not 0.010000000000000004
+  const SweepAxis b = parse_sweep_axis(specs, "mlp", "lr=0.1:0.4:lin:4");
+  CHECK(b.values == std::vector<std::string>{"0.1", "0.2", "0.3", "0.4"});  // not 0.30000000000000004
+  // mlp has a metric named lr (after the schedule): swept, it is written as metric_lr.
+  const CliRun s = cli({"sweep", "mlp", "--param", "lr=1e-3:1e-1:log:3", "--steps", "2"});
+  REQUIRE(s.code == 0);
+  const std::vector<std::string> rows = lines(s.out);
+  REQUIRE(rows.size() == 4);
+  const std::vector<std::string> header = split(rows[0], ',');
+  CHECK(std::count(header.begin(), header.end(), "lr") == 1);
+  CHECK(std::count(header.begin(), header.end(), "metric_lr") == 1);
+  CHECK(split(rows[2], ',')[0] == "0.01");
 }
 
 TEST_CASE("cli sweep: bad arguments are one line and exit status 2") {

@@ -345,7 +345,7 @@ class App {
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration
   // The File menu's save-to-a-path popup: a session, the metrics or the data as CSV.
-  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng };
+  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng, WordVectors };
   SaveKind save_kind_ = SaveKind::Session;
   bool save_session_request_ = false; // open the popup this frame (for save_kind_)
   std::string session_path_;          // the popup's path
@@ -357,6 +357,7 @@ class App {
   int png_export_delay_ = 0;  // frames until the window is saved (0: none pending)
   std::string png_export_path_;
   void export_data_csv(const std::string& path);
+  void export_word_vectors(const std::string& path);  // word2vec, glove: word2vec text format
 
   // The sweep window (Run > Sweep, app_sweep.cpp): its settings, and the last sweep, whose
   // results the background job writes under results->mu.

@@ -3,6 +3,7 @@
 // drawing is its ModuleView, the metric curves are views/metrics_view.
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
+#include "algorithms/text/embedding.h"
 #include "app/app.h"
 #include "views/common/metrics_view.h"
 #include "views/common/theme.h"
@@ -183,6 +184,15 @@ void App::draw_menu_bar() {
       mark_target("menu:File/Export/Window");
       if (ImGui::IsItemHovered())
         ImGui::SetTooltip("The whole window as it is now; one plot alone: right-click it > Save as PNG.");
+      if (ImGui::MenuItem("Word vectors (word2vec text format)...", nullptr, false,
+                          dynamic_cast<const EmbeddingSnapshot*>(shown_.get()) != nullptr)) {
+        save_kind_ = SaveKind::WordVectors;
+        save_session_request_ = true;
+      }
+      mark_target("menu:File/Export/Word vectors");
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("word2vec, glove: the vectors of the iteration shown, one line per word (\"V d\", then\n"
+                          "\"word x_1 ... x_d\"), as gensim's KeyedVectors.load_word2vec_format reads them.");
       if (ImGui::MenuItem("Animation (GIF or PNG sequence)...", nullptr, false, shown_ != nullptr && !anim_))
         open_animation_popup();
       mark_target("menu:File/Export/Animation");

@@ -3,6 +3,7 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/csv_writer.h"
 #include "algorithms/data/datasets.h"
+#include "algorithms/text/embedding.h"
 #include "app/app.h"
 #include "app/headless/cli.h"
 #include "views/common/theme.h"
@@ -362,8 +363,23 @@ void App::export_data_csv(const std::string& path) {
   }
 }
 
+void App::export_word_vectors(const std::string& path) {
+  try {
+    const auto* e = dynamic_cast<const EmbeddingSnapshot*>(shown_.get());
+    if (!e) throw std::runtime_error(module_name_ + " has no word vectors (word2vec and glove have)");
+    int words = 0;
+    write_file_atomically(path, [&](std::ostream& out) { words = write_word2vec_format(*e, out); });
+    info_ = "Exported " + std::to_string(words) + " word vectors (iteration " + std::to_string(e->vectors_iteration) +
+            ") to " + path;
+    info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
+  } catch (const std::exception& ex) {
+    show_error(std::string("cannot export the word vectors: ") + ex.what());
+  }
+}
+
 void App::draw_save_session_popup() {
-  const char* titles[] = {"Save session", "Export metrics", "Export data", "Export the window as PNG"};
+  const char* titles[] = {"Save session", "Export metrics", "Export data", "Export the window as PNG",
+                          "Export word vectors"};
   const char* title = titles[static_cast<int>(save_kind_)];
   if (save_session_request_) {
     save_session_request_ = false;
@@ -371,6 +387,7 @@ void App::draw_save_session_popup() {
                                                           : settings_.last_folder;
     const std::string file = save_kind_ == SaveKind::Session      ? module_name_ + ".cilab"
                              : save_kind_ == SaveKind::MetricsCsv ? module_name_ + "-metrics.csv"
+                             : save_kind_ == SaveKind::WordVectors ? module_name_ + "-vectors.txt"
                              : save_kind_ == SaveKind::WindowPng
                                  ? module_name_ + "-it" + std::to_string(std::max(0, runner_->current_iteration())) + ".png"
                                  : (data_ ? data_->name : std::string("data")) + ".csv";
@@ -387,6 +404,9 @@ void App::draw_save_session_popup() {
   else if (save_kind_ == SaveKind::MetricsCsv)
     ImGui::TextWrapped("One row per iteration: iteration, every metric of %s, step_ms (as cilab run writes).",
                        module_name_.c_str());
+  else if (save_kind_ == SaveKind::WordVectors)
+    ImGui::TextWrapped("The word vectors of the iteration shown in the word2vec text format: a line \"V d\", then "
+                       "each word and its d values. gensim: KeyedVectors.load_word2vec_format(path).");
   else if (save_kind_ == SaveKind::WindowPng) {
     ImGui::TextWrapped("The whole window as it is drawn (this dialog closes first). 2x renders it again at twice "
                        "the resolution, for slides. One plot: right-click it > Save as PNG.");
@@ -403,6 +423,7 @@ void App::draw_save_session_popup() {
   if (ImGui::Button("Save") || ImGui::IsKeyPressed(ImGui::GetKeyIndex(ImGuiKey_Enter))) {
     if (save_kind_ == SaveKind::Session) save_session(session_path_);
     else if (save_kind_ == SaveKind::MetricsCsv) export_metrics_csv(session_path_);
+    else if (save_kind_ == SaveKind::WordVectors) export_word_vectors(session_path_);
     else if (save_kind_ == SaveKind::WindowPng) {
       png_export_path_ = session_path_;
       png_export_delay_ = 3;  // after the dialog has gone from the picture

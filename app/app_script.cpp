@@ -424,6 +424,13 @@ ScriptFlow ScriptCommands::export_data(App& a, ScriptLine& l) {
   return ScriptFlow::Next;
 }
 
+ScriptFlow ScriptCommands::export_vectors(App& a, ScriptLine& l) {
+  std::string path;
+  std::getline(l.in >> std::ws, path);
+  a.export_word_vectors(path);
+  return ScriptFlow::Next;
+}
+
 ScriptFlow ScriptCommands::export_png(App& a, ScriptLine& l) {
   l.in >> a.png_scale_;
   std::getline(l.in >> std::ws, a.png_export_path_);
@@ -675,6 +682,8 @@ const std::vector<ScriptCommand>& script_commands() {
       {"save-session", "PATH", "File > Save session", C::save_session},
       {"export-metrics", "PATH", "File > Export, the metrics (CSV)", C::export_metrics},
       {"export-data", "PATH", "File > Export, the data (CSV)", C::export_data},
+      {"export-vectors", "PATH", "File > Export, the word vectors (word2vec text format; word2vec, glove)",
+       C::export_vectors},
       {"export-png", "SCALE PATH", "File > Export > the window as PNG, at 1x or 2x", C::export_png},
       {"export-animation", "FROM TO EVERY gif|png PATH [window] [2x]", "File > Export > Animation",
        C::export_animation},

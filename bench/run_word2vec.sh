@@ -74,3 +74,21 @@ for t in [int(x) for x in os.environ["THREADS"].split(",") if x]:
     rratio = "%.2f" % (crv / grv) if crv is not None and grv else "-"
     print("%-7d | %13s | %14s | %6s | %24s | %24s | %12s" % (t, cw, gw, ratio, cr, gr, rratio))
 PY
+
+# The export: gensim reads the vectors `cilab run word2vec --save-vectors` writes
+# (the word2vec text format) and finds the same nearest neighbours.
+app=$build/cilab
+if [ -x "$app" ] && have_py_module "$py" gensim; then
+  "$app" run word2vec --dataset tiny-text --set min_count=1 --set vector_size=16 --set probe=wa --epochs 2 \
+    --save-vectors "$tmp/cilab_vectors.txt" > "$tmp/cilab_run.csv"
+  report=$(grep '^# wa (iteration' "$tmp/cilab_run.csv" | sed 's/^[^:]*: //')
+  REPORT="$report" "$py" - "$tmp/cilab_vectors.txt" <<'PY'
+import os, sys
+from gensim.models import KeyedVectors
+kv = KeyedVectors.load_word2vec_format(sys.argv[1])
+ours = [w.split()[0] for w in os.environ["REPORT"].split(", ")][:3]
+theirs = [w for w, _ in kv.most_similar("wa", topn=3)]
+print("export: gensim read %d words x %d from --save-vectors; wa's 3 nearest: cilab %s, gensim %s: %s"
+      % (len(kv.index_to_key), kv.vector_size, ours, theirs, "agree" if ours == theirs else "DIFFER"))
+PY
+fi

@@ -6,8 +6,11 @@
 #include <Eigen/Eigenvalues>
 
 #include <algorithm>
+#include <charconv>
 #include <cmath>
 #include <cstdio>
+#include <ostream>
+#include <stdexcept>
 
 namespace cilab {
 
@@ -219,6 +222,25 @@ std::vector<std::string> neighbour_report(const EmbeddingSnapshot& s, int k) {
     lines.push_back(line);
   }
   return lines;
+}
+
+int write_word2vec_format(const EmbeddingSnapshot& s, std::ostream& out) {
+  if (!s.vocab || !s.vectors || s.vectors->rows != s.vocab->size())
+    throw std::invalid_argument("no word vectors yet: reset the module and train a step first");
+  const EmbeddingMatrix& m = *s.vectors;
+  out << m.rows << " " << m.dim << "\n";
+  char buf[32];
+  for (int w = 0; w < m.rows; ++w) {
+    out << s.vocab->words[static_cast<size_t>(w)];
+    const float* v = m.row(w);
+    for (int j = 0; j < m.dim; ++j) {
+      const std::to_chars_result r = std::to_chars(buf, buf + sizeof buf, v[j]);
+      out << ' ';
+      out.write(buf, r.ptr - buf);
+    }
+    out << "\n";
+  }
+  return m.rows;
 }
 
 std::string embedding_report(const Snapshot& last, int k) {

@@ -19,6 +19,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <limits>
+#include <iosfwd>
 #include <memory>
 #include <string>
 #include <vector>
@@ -145,6 +146,14 @@ struct EmbeddingSnapshot : Snapshot {
 // neighbours with cosines ("king: queen 0.71, prince 0.66, ..."), or
 // "water: not in the vocabulary".
 std::vector<std::string> neighbour_report(const EmbeddingSnapshot& s, int k = 10);
+
+// The word vectors of `s` (its `vectors`: word2vec's input vectors x_w, GloVe's
+// as its view shows them) in the word2vec text format that gensim's
+// KeyedVectors.load_word2vec_format reads: a line "V d", then per word, by
+// vocabulary id, the word and its d values (each float's shortest round-trip
+// decimal), space separated. Returns the number of words; throws
+// std::invalid_argument when `s` has no vectors yet.
+int write_word2vec_format(const EmbeddingSnapshot& s, std::ostream& out);
 
 // The embedding modules' Module::report: neighbour_report's lines, each ended
 // by a newline ("" when `last` is not an EmbeddingSnapshot).

@@ -3,6 +3,7 @@
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/data/csv_writer.h"
+#include "algorithms/text/embedding.h"
 #include "app/headless/runner.h"
 #include "app/headless/sweep.h"
 
@@ -204,7 +205,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   const bool module_given = std::string(argv[i]).rfind("--", 0) != 0;
   if (module_given) module_name = argv[i++];
   std::string preset_arg;
-  std::string dataset_spec, data_file, out_path, layout;
+  std::string dataset_spec, data_file, out_path, layout, vectors_path;
   std::vector<std::string> sets;
   uint64_t seed = 0;
   bool seed_given = false;
@@ -222,6 +223,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     else if (a == "--epochs") epochs = static_cast<int>(parse_int_arg("--epochs", take_value(argc, argv, i), 1, 100000));
     else if (a == "--out") out_path = take_value(argc, argv, i);
     else if (a == "--preset") preset_arg = take_value(argc, argv, i);
+    else if (a == "--save-vectors") vectors_path = take_value(argc, argv, i);
     else throw UsageError("run: unknown option '" + a + "' (see: cilab --help)");
   }
   if (!preset_arg.empty()) {
@@ -260,6 +262,8 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   Runner runner([module_name] { return make_module(module_name); }, cfg);
   runner.reset(data, values, seed);
   if (!runner.last_error().empty()) throw UsageError(runner.last_error());
+  if (!vectors_path.empty() && !dynamic_cast<const EmbeddingSnapshot*>(runner.latest().get()))
+    throw UsageError("--save-vectors: " + module_name + " has no word vectors; try: cilab run word2vec (or glove) ... --save-vectors FILE");
 
   os->precision(17);
   auto write_ms = [os](double ms) {
@@ -339,6 +343,21 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     // The module's closing report (word2vec's neighbours of the probe words), as "# " lines.
     std::istringstream lines(probe->report(*last));
     for (std::string line; std::getline(lines, line);) *os << "# " << line << "\n";
+    if (!vectors_path.empty()) {
+      const auto& e = dynamic_cast<const EmbeddingSnapshot&>(*last);
+      std::ofstream f(vectors_path, std::ios::binary);
+      if (!f) throw UsageError("--save-vectors " + vectors_path + ": cannot open for writing; try another path");
+      int words = 0;
+      try {
+        words = write_word2vec_format(e, f);
+      } catch (const std::exception& ex) {
+        throw UsageError("--save-vectors " + vectors_path + ": " + ex.what());
+      }
+      f.close();
+      if (!f) throw UsageError("--save-vectors " + vectors_path + ": the write failed (disk full?)");
+      *os << "# word vectors: " << words << " words x " << e.vectors->dim << " written to " << vectors_path
+          << " (word2vec text format)\n";
+    }
   }
   os->flush();
   if (last && (last->status == Status::Diverged || last->status == Status::Failed)) {
@@ -439,6 +458,7 @@ std::string usage_text() {
          "  --epochs N             run, training modules: N passes over the training set, one\n"
          "                         row per epoch (epoch,iteration,...,epoch_ms); --steps caps it\n"
          "  --out FILE.csv         run, sweep: write the CSV there instead of stdout\n"
+         "  --save-vectors FILE    run word2vec, glove: the word vectors in word2vec's text format\n"
          "  --param NAME=GRID      sweep: LO:HI:lin|log:N (N points, ends included) or V1,V2,...;\n"
          "                         several --param give their product\n"
          "  --seeds S              sweep: run each point with seeds --seed .. --seed + S - 1\n"
@@ -478,6 +498,8 @@ std::string subcommand_help(const std::string& cmd) {
            "  --steps N              iterations to run (default 100 or the module's own)\n"
            "  --epochs N             training modules: N passes over the training set, one row per epoch\n"
            "  --out FILE.csv         write the CSV there instead of stdout\n"
+           "  --save-vectors FILE    word2vec, glove: the trained word vectors in the word2vec text\n"
+           "                         format (gensim: KeyedVectors.load_word2vec_format)\n"
            "\n"
            "Example:\n"
            "  cilab run kmeans --dataset blobs:n=100000,centers=5 --set k=5 --steps 30\n";

@@ -3,6 +3,11 @@
 // after the CSV, and bad values exiting 2 with one line.
 #include <doctest/doctest.h>
 
+#include <cmath>
+#include <cstdio>
+#include <cstdlib>
+#include <fstream>
+#include <sstream>
 #include <string>
 #include <vector>
 
@@ -60,4 +65,81 @@ TEST_CASE("cli word2vec: bad values exit 2 with one line naming the parameter") 
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
   CHECK(r.err.find("min_count") != std::string::npos);
+}
+
+namespace {
+
+// The word2vec text format as gensim's load_word2vec_format reads it: "V d", then
+// V lines "word x_1 ... x_d"; returns the words and the values (empty on a format error).
+struct VectorsFile {
+  int v = -1, d = -1;
+  std::vector<std::string> words;
+  std::vector<std::vector<float>> values;
+};
+VectorsFile read_vectors(const std::string& path) {
+  VectorsFile f;
+  std::ifstream in(path);
+  std::string line;
+  if (!std::getline(in, line)) return f;
+  std::istringstream head(line);
+  head >> f.v >> f.d;
+  while (std::getline(in, line)) {
+    std::istringstream row(line);
+    std::string word;
+    row >> word;
+    std::vector<float> x;
+    for (std::string t; row >> t;) x.push_back(std::strtof(t.c_str(), nullptr));
+    f.words.push_back(word);
+    f.values.push_back(x);
+  }
+  return f;
+}
+
+}  // namespace
+
+TEST_CASE("cli word2vec: --save-vectors writes the vectors in the word2vec text format, other modules refuse it") {
+  const std::string path = "cli_word2vec_vectors.txt";
+  std::remove(path.c_str());
+  const CliRun r = cli({"run", "word2vec", "--dataset", "tiny-text", "--set", "vector_size=8", "--set", "min_count=1",
+                        "--set", "probe=wa", "--epochs", "1", "--save-vectors", path});
+  INFO(r.err);
+  REQUIRE(r.code == 0);
+  CHECK(r.out.find("# word vectors: ") != std::string::npos);
+  CHECK(r.out.find(" x 8 written to " + path) != std::string::npos);
+  const VectorsFile f = read_vectors(path);
+  REQUIRE(f.v > 0);
+  CHECK(f.d == 8);
+  REQUIRE(static_cast<int>(f.words.size()) == f.v);
+  for (size_t i = 0; i < f.words.size(); ++i) {
+    CAPTURE(f.words[i]);
+    CHECK(f.words[i].rfind("w", 0) == 0);  // tiny-text's words: wa, wb, ...
+    CHECK(f.values[i].size() == 8);
+  }
+  // The neighbours the report printed come from the same vectors: wa's nearest by cosine.
+  const std::vector<std::string> ls = lines(r.out);
+  std::string report;
+  for (const std::string& l : ls)
+    if (l.rfind("# wa (iteration ", 0) == 0) report = l;
+  REQUIRE(!report.empty());
+  size_t wa = 0;
+  while (wa < f.words.size() && f.words[wa] != "wa") ++wa;
+  REQUIRE(wa < f.words.size());
+  auto cosine = [&](size_t a, size_t b) {
+    double ab = 0, aa = 0, bb = 0;
+    for (int j = 0; j < f.d; ++j) {
+      ab += static_cast<double>(f.values[a][j]) * f.values[b][j];
+      aa += static_cast<double>(f.values[a][j]) * f.values[a][j];
+      bb += static_cast<double>(f.values[b][j]) * f.values[b][j];
+    }
+    return ab / std::sqrt(aa * bb);
+  };
+  size_t best = wa == 0 ? 1 : 0;
+  for (size_t i = 0; i < f.words.size(); ++i)
+    if (i != wa && cosine(wa, i) > cosine(wa, best)) best = i;
+  CHECK(report.find("): " + f.words[best] + " ") != std::string::npos);
+
+  const CliRun k = cli({"run", "kmeans", "--steps", "2", "--save-vectors", path});
+  CHECK(k.code == 2);
+  CHECK(lines(k.err).size() == 1);
+  CHECK(k.err.find("has no word vectors") != std::string::npos);
 }

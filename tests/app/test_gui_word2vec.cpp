@@ -6,8 +6,10 @@
 // screenshot that must not be blank.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <cstdlib>
 #include <fstream>
+#include <sstream>
 #include <string>
 
 #include "tests/support/gui_harness.h"
@@ -74,4 +76,39 @@ quit
     CHECK(st.h == 720);
     CHECK(st.distinct > 100);
   }
+}
+
+TEST_CASE("gui word2vec: File > Export > Word vectors writes the vectors shown, in the word2vec text format") {
+  const std::string path = "gui_word2vec_vectors.txt";
+  std::remove(path.c_str());
+  {
+    std::ofstream script("gui_word2vec_export.txt");
+    script << "step 20\n"
+              "settle\n"
+              "export-vectors " << path << "\n"
+              "wait 2\n"
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc p = run_gui("--module word2vec --dataset tiny-text --set vector_size=6 --set min_count=1 --frames 100000 "
+                         "--script gui_word2vec_export.txt",
+                         "gui_word2vec_export.png");
+  INFO("stderr: " << p.err);
+  REQUIRE(p.code == 0);
+  std::ifstream in(path);
+  int v = 0, d = 0;
+  in >> v >> d;
+  CHECK(v > 5);
+  CHECK(d == 6);
+  int rows = 0;
+  std::string word;
+  for (std::string line; std::getline(in >> std::ws, line);) {
+    std::istringstream row(line);
+    row >> word;
+    int values = 0;
+    for (double x; row >> x;) ++values;
+    CHECK(values == 6);
+    ++rows;
+  }
+  CHECK(rows == v);
 }

@@ -490,3 +490,41 @@ TEST_CASE("wordnet: the installed WordNet knows common synonyms") {
   CHECK(std::find(s.begin(), s.end(), "automobile") != s.end());
   CHECK(load_wordnet() == wn);  // cached while held
 }
+
+TEST_CASE("word2vec: the word2vec text format holds every word and every float exactly, by vocabulary id") {
+  Word2Vec m;
+  m.reset(tiny(), values({{"vector_size", 7}, {"min_count", 1}, {"batch_words", 1000}}), 3);
+  for (int i = 0; i < 5; ++i) m.step();
+  m.settle();  // the snapshot's vectors are the live ones
+  const std::shared_ptr<const Word2VecSnapshot> s = m.word2vec_snapshot();
+  REQUIRE(s->vectors);
+  CHECK(same_bits(s->vectors->values, m.input_vectors().values));
+  std::ostringstream out;
+  const int words = write_word2vec_format(*s, out);
+  CHECK(words == m.vocabulary().size());
+  std::istringstream in(out.str());
+  int v = 0, d = 0;
+  in >> v >> d;
+  CHECK(v == words);
+  CHECK(d == 7);
+  std::string line;
+  std::getline(in, line);  // the header's end
+  for (int w = 0; w < v; ++w) {
+    REQUIRE(static_cast<bool>(std::getline(in, line)));
+    std::istringstream row(line);
+    std::string word;
+    row >> word;
+    CHECK(word == m.vocabulary().words[static_cast<size_t>(w)]);
+    for (int j = 0; j < d; ++j) {
+      std::string t;
+      REQUIRE(static_cast<bool>(row >> t));
+      const float x = std::strtof(t.c_str(), nullptr);
+      CHECK(std::memcmp(&x, s->vectors->row(w) + j, sizeof x) == 0);  // round trip, bit for bit
+    }
+    std::string extra;
+    CHECK_FALSE(static_cast<bool>(row >> extra));
+  }
+  CHECK_FALSE(static_cast<bool>(std::getline(in, line)));
+  // A snapshot without vectors says so.
+  CHECK_THROWS_AS(write_word2vec_format(EmbeddingSnapshot{}, out), std::invalid_argument);
+}

@@ -93,10 +93,14 @@ void App::open_path(const std::string& path) {
 }
 
 void App::export_pngs_after_render(int fb_w, int fb_h) {
-  plot::ExportRequest req;
-  const bool plot_png = plot::TakeExportRequest(&req);
-  const bool window_png = png_export_delay_ > 0 && --png_export_delay_ == 0;
-  if (!plot_png && !window_png) return;
+  plot::ExportRequest asked;
+  if (plot::TakeExportRequest(&asked)) request_plot_png(asked);  // the dialog first: where to save it
+  const bool due = png_export_delay_ > 0 && --png_export_delay_ == 0;
+  const bool plot_png = due && plot_png_.has_value();
+  const bool window_png = due && !plot_png;
+  if (!due) return;
+  const plot::ExportRequest req = plot_png ? *plot_png_ : plot::ExportRequest{};
+  plot_png_.reset();
   try {
     const ImVec2 display = ImGui::GetIO().DisplaySize;
     const float fx = display.x > 0 ? static_cast<float>(fb_w) / display.x : 1.0f;
@@ -110,13 +114,7 @@ void App::export_pngs_after_render(int fb_w, int fb_h) {
     if (plot_png) {
       const FramePixels px = frame_pixels(req.scale, fb_w, fb_h);
       const float s = static_cast<float>(req.scale);
-      const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string()
-                                                            : settings_.last_folder;
-      const std::string stem = module_name_ + "-" + req.name + "-it" +
-                               std::to_string(std::max(0, runner_->current_iteration()));
-      std::string path = (std::filesystem::path(dir) / (stem + ".png")).string();
-      for (int k = 2; std::filesystem::exists(path) && k < 1000; ++k)
-        path = (std::filesystem::path(dir) / (stem + "-" + std::to_string(k) + ".png")).string();
+      const std::string& path = png_export_path_;
       write_png_region(path, px, static_cast<int>(req.min.x * fx * s), static_cast<int>(req.min.y * fy * s),
                        static_cast<int>(req.max.x * fx * s + 0.999f), static_cast<int>(req.max.y * fy * s + 0.999f));
       info_ = "Saved the plot to " + path;

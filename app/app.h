@@ -18,6 +18,7 @@
 #include "views/common/jobs.h"
 #include "views/common/ui.h"
 #include "views/common/view.h"
+#include "views/plot/plot.h"
 
 #include <imgui.h>
 
@@ -27,6 +28,7 @@
 #include <future>
 #include <map>
 #include <mutex>
+#include <optional>
 #include <memory>
 #include <sstream>
 #include <string>
@@ -36,6 +38,11 @@ struct GLFWwindow;
 struct ImFont;
 
 namespace cilab {
+
+// Runs a data load on its own thread with `sink` installed for what it reports
+// (report_progress: the stages of reading and parsing) while it runs.
+std::future<std::shared_ptr<const Dataset>> load_async(std::shared_ptr<ProgressSink> sink,
+                                                      std::function<std::shared_ptr<const Dataset>()> load);
 
 class GlTextureProvider;
 
@@ -104,7 +111,11 @@ class App {
   void poll_pending();
   bool edit_pending() const;           // a load, a reset or a module switch is under way
   std::string pending_label() const;   // what is under way ("" if nothing)
-  void draw_pending_status();          // spinner + label, then SameLine (status bar)
+  // How far it is: the load's or the reset's stage as the work reports it
+  // (report_progress), or the replay's iterations; after a module opened, the
+  // rest of its replay (a preset's iterations). Inactive when nothing reports.
+  Progress pending_progress() const;
+  void draw_pending_status();          // spinner + label + progress bar, then SameLine (status bar)
   void draw_pending_overlay();         // the same over the module's view
   void handle_shortcuts();             // consumes key_queue_ (GLFW events, script keys)
   void handle_key(int key, int mods, bool repeat);
@@ -299,6 +310,7 @@ class App {
     std::shared_ptr<const Dataset> data;
     bool to_default = false;  // data is this module's default data set (data_is_default_ on success)
     std::future<std::shared_ptr<const Dataset>> data_load;  // its default data set, loading (ticket 0 until done)
+    std::shared_ptr<ProgressSink> load_progress = std::make_shared<ProgressSink>();  // data_load's stages
     DataOrigin origin;        // where `data` comes from
     // What the new runner is given once the data is there (Runner::replay_recipe):
     // values and seed, and for a preset or session the position and the edits.
@@ -314,9 +326,11 @@ class App {
     std::string recent_path;  // a file to add to the recent list on success
     DataOrigin origin;
     std::future<std::shared_ptr<const Dataset>> result;
+    std::shared_ptr<ProgressSink> progress = std::make_shared<ProgressSink>();  // its stages
   };
   std::deque<DataLoad> loads_;
   std::chrono::steady_clock::time_point pending_since_;
+  std::optional<std::chrono::steady_clock::time_point> progress_since_;  // a runner burst under way since
   bool was_pending_ = false;
 
   std::vector<ModuleInfo> module_infos_;  // module browser entries
@@ -345,7 +359,7 @@ class App {
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration
   // The File menu's save-to-a-path popup: a session, the metrics or the data as CSV.
-  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng, WordVectors };
+  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng, WordVectors, PlotPng };
   SaveKind save_kind_ = SaveKind::Session;
   bool save_session_request_ = false; // open the popup this frame (for save_kind_)
   std::string session_path_;          // the popup's path
@@ -354,8 +368,13 @@ class App {
   // plot (its right-click menu, plot::TakeExportRequest), at 1x or 2x; after rendering, before the swap.
   void export_pngs_after_render(int fb_w, int fb_h);
   int png_scale_ = 1;
-  int png_export_delay_ = 0;  // frames until the window is saved (0: none pending)
+  int png_export_delay_ = 0;  // frames until the window (or plot_png_) is saved (0: none pending)
   std::string png_export_path_;
+  // A plot's "Save as PNG" asks where in the same dialog (its export folder first), then
+  // saves the plot's rectangle once the dialog has gone; the folder chosen is the next default.
+  std::optional<plot::ExportRequest> plot_png_;
+  void request_plot_png(const plot::ExportRequest& req);
+  std::string export_folder() const;  // where exports are offered: the last folder used, else the working one
   void export_data_csv(const std::string& path);
   void export_word_vectors(const std::string& path);  // word2vec, glove: word2vec text format
 

@@ -9,6 +9,8 @@
 #include <GLFW/glfw3.h>
 #include <imgui.h>
 
+#include <malloc.h>
+
 #include <algorithm>
 #include <chrono>
 #include <cstdlib>
@@ -17,6 +19,14 @@
 #include <iostream>
 
 namespace cilab {
+
+std::future<std::shared_ptr<const Dataset>> load_async(std::shared_ptr<ProgressSink> sink,
+                                                      std::function<std::shared_ptr<const Dataset>()> load) {
+  return std::async(std::launch::async, [sink = std::move(sink), load = std::move(load)] {
+    const ProgressScope scope(sink.get());
+    return load();
+  });
+}
 
 void App::show_error(const std::string& message) {
   error_ = message;
@@ -75,7 +85,7 @@ void App::open_module(const std::string& name) {
     if (pm->to_default) {
       const std::string spec = info.default_dataset;  // loads in the background, then resets
       pm->origin = {spec, ""};
-      pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
+      pm->data_load = load_async(pm->load_progress, [spec] { return make_dataset(spec); });
     } else {
       pm->ticket = pm->runner->replay_recipe(pm->data, pm->recipe);
     }
@@ -135,7 +145,7 @@ void App::start_load(std::string what, std::string recent_path, DataOrigin origi
   l.what = std::move(what);
   l.recent_path = std::move(recent_path);
   l.origin = std::move(origin);
-  l.result = std::async(std::launch::async, std::move(load));
+  l.result = load_async(l.progress, std::move(load));
   loads_.push_back(std::move(l));
 }
 
@@ -154,6 +164,15 @@ void App::load_builtin(const std::string& spec) {
 
 bool App::edit_pending() const {
   return !pending_.empty() || pending_module_ || !loads_.empty() || (compare_ && !compare_->tickets.empty());
+}
+
+Progress App::pending_progress() const {
+  if (!loads_.empty()) return loads_.back().progress->read();
+  if (pending_module_) {
+    const PendingModule& pm = *pending_module_;
+    return pm.ticket == 0 ? pm.load_progress->read() : pm.runner->progress();
+  }
+  return runner_ ? runner_->progress() : Progress{};
 }
 
 std::string App::pending_label() const {
@@ -192,9 +211,14 @@ void App::poll_pending() {
   abandoned_loads_.erase(std::remove_if(abandoned_loads_.begin(), abandoned_loads_.end(),
                                         [](const auto& f) { return ready(f); }),
                          abandoned_loads_.end());
+  const size_t retired = retired_runners_.size();
   retired_runners_.erase(std::remove_if(retired_runners_.begin(), retired_runners_.end(),
                                         [](const std::unique_ptr<Runner>& r) { return !r->busy(); }),
                          retired_runners_.end());
+  // A run's history (up to the budget) and its module's data copies went with it:
+  // hand the freed pages back to the system, or malloc keeps them (its arenas and
+  // raised mmap threshold) and a long session's resident memory only grows.
+  if (retired_runners_.size() < retired) malloc_trim(0);
 
   // A module being opened: reset its runner once its data is there; swap on success.
   if (pending_module_) {
@@ -293,34 +317,75 @@ void App::poll_pending() {
   was_pending_ = edit_pending();
 }
 
-void App::draw_pending_status() {
-  const std::string label = pending_label();
-  if (label.empty()) return;
-  const float r = ImGui::GetFontSize() * 0.4f;
-  const ImVec2 p = ImGui::GetCursorScreenPos();
-  const ImVec2 c(p.x + r + 1.0f, p.y + ImGui::GetTextLineHeight() * 0.5f + 1.0f);
+namespace {
+
+// "42 %" bar for a known fraction, `width` wide, on the current line.
+void progress_bar(double fraction, float width) {
+  char pct[16];
+  std::snprintf(pct, sizeof pct, "%.0f %%", 100.0 * fraction);
+  ImGui::ProgressBar(static_cast<float>(fraction), ImVec2(width, ImGui::GetTextLineHeight()), pct);
+}
+
+// The spinning arc of "something is under way", radius r, centred at c.
+void spinner(ImDrawList* dl, ImVec2 c, float r, ImU32 colour) {
   const float a0 = static_cast<float>(ImGui::GetTime()) * 6.0f;
-  ImDrawList* dl = ImGui::GetWindowDrawList();
   dl->PathArcTo(c, r, a0, a0 + 4.2f, 16);
-  dl->PathStroke(ImGui::GetColorU32(ImGuiCol_PlotLinesHovered), 0, std::max(1.5f, r * 0.35f));
+  dl->PathStroke(colour, 0, std::max(1.5f, r * 0.35f));
+}
+
+}  // namespace
+
+void App::draw_pending_status() {
+  std::string label = pending_label();
+  const Progress pr = pending_progress();
+  // A burst after the module opened (a preset's iterations, B catching up) shows
+  // once it has lasted a moment; short ones would only flicker.
+  const auto now = std::chrono::steady_clock::now();
+  if (label.empty()) {
+    if (!pr.active()) {
+      progress_since_.reset();
+      return;
+    }
+    if (!progress_since_) progress_since_ = now;
+    if (now - *progress_since_ < std::chrono::milliseconds(300)) return;
+    label = "stepping";
+  }
+  const float fs = ImGui::GetFontSize();
+  const float r = fs * 0.4f;
+  const ImVec2 p = ImGui::GetCursorScreenPos();
+  spinner(ImGui::GetWindowDrawList(), ImVec2(p.x + r + 1.0f, p.y + ImGui::GetTextLineHeight() * 0.5f + 1.0f), r,
+          ImGui::GetColorU32(ImGuiCol_PlotLinesHovered));
   ImGui::Dummy(ImVec2(2.0f * r + 2.0f, ImGui::GetTextLineHeight()));
   ImGui::SameLine();
-  const double secs = std::chrono::duration<double>(std::chrono::steady_clock::now() - pending_since_).count();
-  ImGui::TextColored(colour_vec(colors().accent), "%s... %.1f s", label.c_str(), secs);
+  const auto since = pending_label().empty() && progress_since_ ? *progress_since_ : pending_since_;
+  const double secs = std::chrono::duration<double>(now - since).count();
+  std::string text = label;
+  if (pr.active()) text += ": " + pr.stage;
+  ImGui::TextColored(colour_vec(colors().accent), "%s... %.1f s", text.c_str(), secs);
   if (ImGui::IsItemHovered())
     ImGui::SetTooltip("The window stays live: the previous run is shown until this finishes, and kept if it fails.");
-  ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);  // the rest of the status bar follows on this line
+  if (pr.fraction >= 0.0) {
+    ImGui::SameLine();
+    progress_bar(pr.fraction, fs * 6.0f);
+  }
+  ImGui::SameLine(0, fs * 1.5f);  // the rest of the status bar follows on this line
 }
 
 void App::draw_pending_overlay() {
   const std::string label = pending_label();
   if (label.empty()) return;
+  const Progress pr = pending_progress();
   const ImVec2 wp = ImGui::GetWindowPos();
   const ImVec2 ws = ImGui::GetWindowSize();
   const float fs = ImGui::GetFontSize();
   const std::string text = label + "...";
+  const std::string stage = pr.active() ? pr.stage : "";
   const ImVec2 ts = ImGui::CalcTextSize(text.c_str());
-  const ImVec2 box(ts.x + fs * 3.0f, ts.y + fs * 1.2f);
+  const ImVec2 ss = ImGui::CalcTextSize(stage.c_str());
+  const bool second = pr.active();  // a second line: the stage, and its bar when the fraction is known
+  const float line = ImGui::GetTextLineHeightWithSpacing();
+  const ImVec2 box(std::max(ts.x, ss.x + (pr.fraction >= 0.0 ? fs * 7.0f : 0.0f)) + fs * 3.0f,
+                   ts.y + fs * 1.2f + (second ? line : 0.0f));
   const ImVec2 a(wp.x + (ws.x - box.x) * 0.5f, wp.y + fs * 0.8f);
   const ImVec2 b(a.x + box.x, a.y + box.y);
   ImDrawList* dl = ImGui::GetForegroundDrawList();  // above the view's plot children
@@ -330,11 +395,20 @@ void App::draw_pending_overlay() {
   dl->AddRectFilled(a, b, colors().overlay_bg, fs * 0.3f);
   dl->AddRect(a, b, colors().node_border, fs * 0.3f);
   const float r = fs * 0.45f;
-  const ImVec2 c(a.x + fs * 1.2f, (a.y + b.y) * 0.5f);
-  const float a0 = static_cast<float>(ImGui::GetTime()) * 6.0f;
-  dl->PathArcTo(c, r, a0, a0 + 4.2f, 16);
-  dl->PathStroke(colors().accent, 0, std::max(1.5f, r * 0.35f));
+  spinner(dl, ImVec2(a.x + fs * 1.2f, a.y + fs * 0.6f + ts.y * 0.5f), r, colors().accent);
   dl->AddText(ImVec2(a.x + fs * 2.2f, a.y + fs * 0.6f), colors().accent, text.c_str());
+  if (second) {
+    const ImVec2 sp(a.x + fs * 2.2f, a.y + fs * 0.6f + line);
+    dl->AddText(sp, colors().text_dim, stage.c_str());
+    if (pr.fraction >= 0.0) {  // the bar: track and fill
+      const ImVec2 t0(sp.x + ss.x + fs * 0.6f, sp.y + ss.y * 0.2f);
+      const ImVec2 t1(b.x - fs * 0.8f, sp.y + ss.y * 0.8f);
+      dl->AddRectFilled(t0, t1, ImGui::GetColorU32(ImGuiCol_FrameBg), fs * 0.15f);
+      dl->AddRectFilled(t0, ImVec2(t0.x + (t1.x - t0.x) * static_cast<float>(pr.fraction), t1.y), colors().accent,
+                        fs * 0.15f);
+      dl->AddRect(t0, t1, colors().node_border, fs * 0.15f);  // the track, visible on any theme
+    }
+  }
   dl->PopClipRect();
 }
 

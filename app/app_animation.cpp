@@ -37,7 +37,7 @@ void App::open_animation_popup() {
   anim_from_ = 0;
   anim_to_ = last;
   anim_every_ = std::max(1, (last + 99) / 100);  // about 100 frames
-  const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string() : settings_.last_folder;
+  const std::string dir = export_folder();
   anim_path_ = (std::filesystem::path(dir) / (module_name_ + (anim_gif_ ? ".gif" : "-frames"))).string();
   anim_request_ = true;
 }

@@ -35,7 +35,11 @@ void App::start_compare() {
   try {
     auto c = std::make_unique<CompareRun>();
     const std::string name = module_name_;
-    c->runner = std::make_unique<Runner>([name] { return make_module(name); });
+    // A and B share the one history budget (a long session stays within it).
+    RunnerConfig half;
+    half.history_budget_bytes = RunnerConfig{}.history_budget_bytes / 2;
+    c->runner = std::make_unique<Runner>([name] { return make_module(name); }, half);
+    runner_->set_history_budget(half.history_budget_bytes);
     c->runner->set_speed(runner_->speed());
     c->runner->set_play_sub_steps(runner_->play_sub_steps());
     // The recipe of the position A shows: B re-simulates it (deterministic), so it starts equal.
@@ -59,6 +63,7 @@ void App::stop_compare() {
   if (!compare_) return;
   compare_->runner->pause();
   retired_runners_.push_back(std::move(compare_->runner));  // its worker ends without blocking a frame
+  runner_->set_history_budget(RunnerConfig{}.history_budget_bytes);  // A has the whole budget again
   compare_.reset();
   edit_b_ = false;
 }

@@ -26,7 +26,7 @@ namespace {
 // Classes a user can draw (the label palette has 10 colours).
 constexpr int kMaxDrawnClasses = 10;
 // Most lines the module list shows before it scrolls.
-constexpr float kBrowserMaxLines = 9.0f;
+constexpr float kBrowserMaxLines = 12.0f;
 
 std::string param_tooltip(const ParamSpec& s) {
   std::ostringstream os;
@@ -441,26 +441,60 @@ void App::draw_module_browser() {
     if (!by_chapter.count(info.chapter)) chapters.push_back(info.chapter);
     by_chapter[info.chapter].push_back(&info);
   }
-  // The list scrolls inside at most kBrowserMaxLines lines (about a third of a small window), so
-  // the data and parameter panels below stay in view however many modules there are.
+  // Each title wraps to the list's width (whole names, however narrow the sidebar).
+  const ImGuiStyle& style = ImGui::GetStyle();
   const float line = ImGui::GetTextLineHeightWithSpacing();
-  const float full = line * static_cast<float>(chapters.size() + module_infos_.size()) + ImGui::GetStyle().WindowPadding.y;
-  const float cap = std::max(line * 4, std::min(line * kBrowserMaxLines, ImGui::GetContentRegionAvail().y * 0.35f));
+  const float indent = style.IndentSpacing;
+  const float wrap = std::max(ImGui::GetFontSize() * 6,
+                              ImGui::GetContentRegionAvail().x - indent - style.ScrollbarSize - style.WindowPadding.x * 2);
+  float full = line * static_cast<float>(chapters.size()) + style.WindowPadding.y * 2;
+  for (const ModuleInfo& info : module_infos_)
+    full += ImGui::CalcTextSize(info.title.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
+  // Its height: all it needs when the Data and Parameters panels below are hidden or
+  // collapsed, else up to kBrowserMaxLines lines within 45 % of the sidebar; it scrolls inside.
+  const ImGuiStorage* st = ImGui::GetStateStorage();
+  auto open_below = [&](const char* scope, const char* header, bool shown) {
+    if (!shown) return false;
+    ImGui::PushID(scope);
+    const bool open = st->GetInt(ImGui::GetID(header), 1) != 0;  // headers open by default
+    ImGui::PopID();
+    return open;
+  };
+  ImGui::PopID();  // the panels' scopes are siblings of this one (draw_sidebar)
+  const bool below = open_below("data", "Data", settings_.show_data) || open_below("params", "Parameters", settings_.show_params);
+  ImGui::PushID("modules");
+  const float avail = ImGui::GetContentRegionAvail().y;
+  const float rest = (settings_.show_data ? line * 1.3f : 0.0f) + (settings_.show_params ? line * 1.3f : 0.0f);
+  const float cap = below ? std::max(line * 4, std::min(line * kBrowserMaxLines, avail * 0.45f))
+                          : std::max(line * 4, avail - rest);
   ImGui::BeginChild("##module_list", ImVec2(0, std::min(full, cap)), false);
   for (const std::string& ch : chapters) {
     ImGui::TextColored(colour_vec(colors().text_dim), "%s", ch.c_str());
     for (const ModuleInfo* m : by_chapter[ch]) {
       ImGui::Indent();
       const bool current = m->name == module_name_;
-      if (ImGui::Selectable(m->title.c_str(), current)) open_module(m->name);
-      if (current && browser_scrolled_to_ != module_name_) {  // show the open module once
-        ImGui::SetScrollHereY(0.5f);
+      const ImVec2 ts = ImGui::CalcTextSize(m->title.c_str(), nullptr, false, wrap);
+      const ImVec2 at = ImGui::GetCursorScreenPos();
+      ImGui::PushID(m->name.c_str());
+      if (ImGui::Selectable("##module", current, 0, ImVec2(0, ts.y))) open_module(m->name);
+      ImGui::PopID();
+      mark_target("module:" + m->name);
+      ImGui::GetWindowDrawList()->AddText(ImGui::GetFont(), ImGui::GetFontSize(), at, ImGui::GetColorU32(ImGuiCol_Text),
+                                          m->title.c_str(), nullptr, wrap);
+      ImGui::LogText("%s\n", m->title.c_str());  // what the script's `expect text` reads
+      // The open module scrolls into view once (opened from a preset, a session, the
+      // command line) and only when it is not in view already: a click never moves the list.
+      if (current && browser_scrolled_to_ != module_name_) {
+        const float top = ImGui::GetItemRectMin().y, bottom = ImGui::GetItemRectMax().y;
+        const float wtop = ImGui::GetWindowPos().y, wbottom = wtop + ImGui::GetWindowHeight();
+        if (top < wtop) ImGui::SetScrollHereY(0.0f);
+        else if (bottom > wbottom) ImGui::SetScrollHereY(1.0f);
         browser_scrolled_to_ = module_name_;
       }
       if (ImGui::IsItemHovered()) {
         ImGui::BeginTooltip();
         ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-        ImGui::TextUnformatted(m->title.c_str());  // the full title: the sidebar may cut it
+        ImGui::TextUnformatted(m->title.c_str());
         ImGui::Separator();
         ImGui::TextUnformatted(m->summary.c_str());
         ImGui::TextDisabled("cilab run %s", m->name.c_str());

@@ -123,9 +123,9 @@ void App::open_preset(const LabFile& preset) {
     pm->origin = {spec, file};
     if (!file.empty()) {
       const LoadOptions opts = data_load_options(info, "", true);
-      pm->data_load = std::async(std::launch::async, [file, opts] { return cilab::load_file(file, opts); });
+      pm->data_load = load_async(pm->load_progress, [file, opts] { return cilab::load_file(file, opts); });
     } else if (!spec.empty()) {
-      pm->data_load = std::async(std::launch::async, [spec] { return make_dataset(spec); });
+      pm->data_load = load_async(pm->load_progress, [spec] { return make_dataset(spec); });
     } else {  // embedded data, or a module that runs without data (optimizers on 2-D functions)
       pm->data = preset.data_embedded;
       pm->ticket = pm->runner->replay_recipe(pm->data, pm->recipe);
@@ -377,19 +377,35 @@ void App::export_word_vectors(const std::string& path) {
   }
 }
 
+std::string App::export_folder() const {
+  if (!settings_.last_folder.empty()) return settings_.last_folder;
+  std::error_code ec;
+  const std::filesystem::path cwd = std::filesystem::current_path(ec);
+  return ec ? std::string(".") : cwd.string();
+}
+
+void App::request_plot_png(const plot::ExportRequest& req) {
+  if (plot_png_ || png_export_delay_ > 0) return;  // one export at a time
+  plot_png_ = req;
+  save_kind_ = SaveKind::PlotPng;
+  save_session_request_ = true;
+}
+
 void App::draw_save_session_popup() {
   const char* titles[] = {"Save session", "Export metrics", "Export data", "Export the window as PNG",
-                          "Export word vectors"};
+                          "Export word vectors", "Save the plot as PNG"};
   const char* title = titles[static_cast<int>(save_kind_)];
   if (save_session_request_) {
     save_session_request_ = false;
-    const std::string dir = settings_.last_folder.empty() ? std::filesystem::current_path().string()
-                                                          : settings_.last_folder;
+    const std::string dir = export_folder();
     const std::string file = save_kind_ == SaveKind::Session      ? module_name_ + ".cilab"
                              : save_kind_ == SaveKind::MetricsCsv ? module_name_ + "-metrics.csv"
                              : save_kind_ == SaveKind::WordVectors ? module_name_ + "-vectors.txt"
                              : save_kind_ == SaveKind::WindowPng
                                  ? module_name_ + "-it" + std::to_string(std::max(0, runner_->current_iteration())) + ".png"
+                             : save_kind_ == SaveKind::PlotPng && plot_png_
+                                 ? module_name_ + "-" + plot_png_->name + "-it" +
+                                       std::to_string(std::max(0, runner_->current_iteration())) + ".png"
                                  : (data_ ? data_->name : std::string("data")) + ".csv";
     session_path_ = (std::filesystem::path(dir) / file).string();
     ImGui::OpenPopup(title);
@@ -413,6 +429,10 @@ void App::draw_save_session_popup() {
     ImGui::RadioButton("1x", &png_scale_, 1);
     ImGui::SameLine();
     ImGui::RadioButton("2x", &png_scale_, 2);
+  } else if (save_kind_ == SaveKind::PlotPng) {
+    ImGui::TextWrapped("The plot '%s' as drawn (this dialog closes first), at %dx. Exports go to the folder of "
+                       "the path below, which the next export offers again.",
+                       plot_png_ ? plot_png_->name.c_str() : "", plot_png_ ? plot_png_->scale : 1);
   } else
     ImGui::TextWrapped("The current dataset (%d rows, clicked points included): features, then a label column.",
                        data_ ? data_->rows() : 0);
@@ -424,16 +444,23 @@ void App::draw_save_session_popup() {
     if (save_kind_ == SaveKind::Session) save_session(session_path_);
     else if (save_kind_ == SaveKind::MetricsCsv) export_metrics_csv(session_path_);
     else if (save_kind_ == SaveKind::WordVectors) export_word_vectors(session_path_);
-    else if (save_kind_ == SaveKind::WindowPng) {
+    else if (save_kind_ == SaveKind::WindowPng || save_kind_ == SaveKind::PlotPng) {
       png_export_path_ = session_path_;
       png_export_delay_ = 3;  // after the dialog has gone from the picture
     }
     else export_data_csv(session_path_);
+    // The folder chosen is where the next export is offered (and the file dialog opens).
+    const std::filesystem::path chosen = std::filesystem::path(session_path_).parent_path();
+    std::error_code ec;
+    if (!chosen.empty() && std::filesystem::is_directory(chosen, ec)) browser_.set_last_folder(chosen.string());
     ImGui::CloseCurrentPopup();
   }
   mark_target("save-session:save");
   ImGui::SameLine();
-  if (ImGui::Button("Cancel")) ImGui::CloseCurrentPopup();
+  if (ImGui::Button("Cancel")) {
+    if (save_kind_ == SaveKind::PlotPng) plot_png_.reset();
+    ImGui::CloseCurrentPopup();
+  }
   ImGui::EndPopup();
 }
 

@@ -109,6 +109,44 @@ ScriptFlow ScriptCommands::wait_file(App& a, ScriptLine& l) {
   return ScriptFlow::Again;
 }
 
+ScriptFlow ScriptCommands::wait_text(App& a, ScriptLine& l) {
+  const std::string text = l.rest();
+  if (a.script_.captured_text.find(text) != std::string::npos) {
+    a.script_.wait_since = {};
+    return ScriptFlow::Next;
+  }
+  if (seconds_waited(a.script_.wait_since) > kWaitFileSeconds) {
+    a.script_.wait_since = {};
+    l.fail("waited " + std::to_string(static_cast<int>(kWaitFileSeconds)) + " s for the text '" + text +
+           "'; drawn last:\n" + a.script_.captured_text);
+    return ScriptFlow::Next;
+  }
+  return ScriptFlow::Again;
+}
+
+ScriptFlow ScriptCommands::plot_save(App& a, ScriptLine& l) {
+  int scale = 1, index = -1;
+  l.in >> scale >> index;
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  if (index < 0 || index >= n) {
+    l.fail("plot-save: expected a plot index in [0, " + std::to_string(n) + ") (the last frame's plots), found " +
+           std::to_string(index));
+    return ScriptFlow::Next;
+  }
+  const std::string t = rects[index].title_id;
+  plot::ExportRequest req;  // what the plot's menu item asks for (plot.cpp)
+  req.min = rects[index].frame_min;
+  req.max = rects[index].frame_max;
+  req.scale = scale == 2 ? 2 : 1;
+  req.name = t.substr(0, t.find("##"));
+  for (char& ch : req.name)
+    if (!std::isalnum(static_cast<unsigned char>(ch))) ch = '-';
+  if (req.name.empty()) req.name = "plot";
+  a.request_plot_png(req);
+  return ScriptFlow::EndFrame;
+}
+
 ScriptFlow ScriptCommands::idle(App& a, ScriptLine&) {
   a.runner_->wait_idle();
   return ScriptFlow::Next;
@@ -649,6 +687,10 @@ const std::vector<ScriptCommand>& script_commands() {
   static const std::vector<ScriptCommand> kCommands = {
       {"wait", "N", "draw N frames", C::wait, true},
       {"wait-file", "PATH", "draw frames until PATH exists (at most 60 s; tests with real input)", C::wait_file, true},
+      {"wait-text", "TEXT", "draw frames until the main window draws TEXT (at most 60 s; e.g. a stage of a load)",
+       C::wait_text, true},
+      {"screenshot-now", "PATH", "save the next frame as PNG at once, even while an edit is landing", C::screenshot,
+       true},
       {"idle", "", "block until the runner has applied every command", C::idle},
       {"drain", "", "draw frames until a step burst or play has ended", C::drain},
       {"settle", "", "draw frames until nothing runs in the background (runners, view jobs; at most 120 s)",
@@ -685,6 +727,8 @@ const std::vector<ScriptCommand>& script_commands() {
       {"export-vectors", "PATH", "File > Export, the word vectors (word2vec text format; word2vec, glove)",
        C::export_vectors},
       {"export-png", "SCALE PATH", "File > Export > the window as PNG, at 1x or 2x", C::export_png},
+      {"plot-save", "SCALE INDEX", "plot INDEX's (drawing order) right-click menu > Save as PNG at SCALE 1|2",
+       C::plot_save},
       {"export-animation", "FROM TO EVERY gif|png PATH [window] [2x]", "File > Export > Animation",
        C::export_animation},
       {"animation-wait", "", "draw frames until the animated export has ended", C::animation_wait},
@@ -723,6 +767,8 @@ const std::vector<ScriptCommand>& script_expectations() {
       {"plots-inside-window", "", "every plot of the last frame lies on screen and inside its panel",
        C::expect_plots_inside_window, false, true},
       {"text", "TEXT", "TEXT was drawn in the main window in the last frame", C::expect_text},
+      {"unmoved", "TARGET", "the widget is where it was when the script clicked it (nothing shifted)",
+       C::expect_unmoved},
       {"no-text", "TEXT", "TEXT was not drawn in the main window in the last frame", C::expect_no_text},
       {"seed", "N", "the seed of the run", C::expect_seed},
       {"metric", "NAME V | NAME < V | NAME > V", "the shown metric equals V (relative 1e-9), or a bound",

@@ -66,6 +66,7 @@ ScriptFlow ScriptCommands::click(App& a, ScriptLine& l) {
   }
   const bool ctrl = mod == "ctrl";
   const float x = it->second.first, y = it->second.second;
+  a.script_.clicked[target] = it->second;
   a.script_.input.push_back({x, y, false, ctrl, "", -1});  // hover
   a.script_.input.push_back({x, y, true, ctrl, "", -1});   // press
   a.script_.input.push_back({x, y, false, ctrl, "", -1});  // release
@@ -136,6 +137,23 @@ ScriptFlow ScriptCommands::text(App& a, ScriptLine& l, bool present) {
 }
 
 ScriptFlow ScriptCommands::expect_text(App& a, ScriptLine& l) { return text(a, l, true); }
+
+ScriptFlow ScriptCommands::expect_unmoved(App& a, ScriptLine& l) {
+  const std::string target = l.rest();
+  const auto was = a.script_.clicked.find(target);
+  const auto now = a.script_.targets.find(target);
+  if (was == a.script_.clicked.end()) {
+    l.fail("expect unmoved: '" + target + "' was not clicked");
+  } else if (now == a.script_.targets.end()) {
+    l.fail("expect unmoved: '" + target + "' is no longer on screen");
+  } else if (std::abs(now->second.first - was->second.first) > 0.5f ||
+             std::abs(now->second.second - was->second.second) > 0.5f) {
+    l.fail("expected '" + target + "' where it was clicked (" + std::to_string(was->second.first) + ", " +
+           std::to_string(was->second.second) + "), found it at (" + std::to_string(now->second.first) + ", " +
+           std::to_string(now->second.second) + ")");
+  }
+  return ScriptFlow::Next;
+}
 ScriptFlow ScriptCommands::expect_no_text(App& a, ScriptLine& l) { return text(a, l, false); }
 
 ScriptFlow ScriptCommands::expect_dialog_folder(App& a, ScriptLine& l) {

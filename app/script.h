@@ -43,6 +43,7 @@ struct ScriptState {
   std::vector<Input> input;     // front first
   std::vector<int> keys_down;   // ImGui keys held for one frame
   std::map<std::string, std::pair<float, float>> targets;  // widget centres (screen)
+  std::map<std::string, std::pair<float, float>> clicked;  // where each clicked widget was (expect unmoved)
   std::string captured_text;    // the text the main window drew last frame
   uint64_t captured_landed = 0; // App::landed_edits_ when captured_text was drawn
   bool text_retried = false;    // `expect text` waited a frame for the text of the run shown
@@ -84,6 +85,9 @@ struct ScriptCommands {
   // Waiting.
   static ScriptFlow wait(App& a, ScriptLine& l);
   static ScriptFlow wait_file(App& a, ScriptLine& l);
+  static ScriptFlow wait_text(App& a, ScriptLine& l);
+  static ScriptFlow plot_save(App& a, ScriptLine& l);
+  static ScriptFlow expect_unmoved(App& a, ScriptLine& l);
   static ScriptFlow idle(App& a, ScriptLine& l);
   static ScriptFlow drain(App& a, ScriptLine& l);
   static ScriptFlow settle(App& a, ScriptLine& l);

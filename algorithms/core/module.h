@@ -148,7 +148,16 @@ struct Snapshot {
   // holds the remaining, numeric columns.
   std::vector<std::vector<double>> table;
   std::vector<std::string> table_row_names;
-  // Approximate memory held, for the runner's history budget.
+  // Large parts a snapshot shares with other snapshots (a network copy refreshed
+  // every ~100 ms, an epoch log, word vectors), as (identity, bytes): the runner's
+  // history budget counts each part once, however many stored snapshots hold it.
+  struct SharedPart {
+    const void* id = nullptr;
+    size_t bytes = 0;
+  };
+  virtual void shared_parts(std::vector<SharedPart>& out) const { (void)out; }
+  // Approximate memory held by this snapshot alone (its shared_parts() left out),
+  // for the runner's history budget.
   virtual size_t byte_size() const {
     size_t b = sizeof(*this) + metrics.size() * sizeof(double);
     for (const std::vector<double>& row : table) b += row.size() * sizeof(double);
@@ -218,7 +227,15 @@ class Module {
   // right for modules whose snapshot carries their state; modules whose
   // state is larger than what they publish (a network and its optimizer)
   // override it.
-  virtual size_t state_bytes() const { return snapshot()->byte_size(); }
+  // (with its shared parts: a clone holds them whether or not a snapshot does).
+  virtual size_t state_bytes() const {
+    const std::shared_ptr<const Snapshot> s = snapshot();
+    std::vector<Snapshot::SharedPart> parts;
+    s->shared_parts(parts);
+    size_t b = s->byte_size();
+    for (const Snapshot::SharedPart& p : parts) b += p.bytes;
+    return b;
+  }
 
   Status status() const { return snapshot()->status; }
 };

@@ -2,6 +2,7 @@
 // user's own text and a tiny generated corpus, each read into a TextCorpus
 // through the CorpusBuilder of algorithms/text/text.h.
 #include "algorithms/data/corpora.h"
+#include "algorithms/core/progress.h"
 
 #include "algorithms/core/rng.h"
 #include "algorithms/data/byte_stream.h"
@@ -309,6 +310,9 @@ std::shared_ptr<const TextCorpus> read_gcide(const std::string& path, int64_t ma
   };
   std::vector<uint8_t> buf(kChunk);
   while (!done) {
+    if (progress_wanted())
+      report_progress("reading the GCIDE dictionary: " + std::to_string(builder.tokens() / 1000) + "k words",
+                      max_tokens > 0 ? static_cast<double>(builder.tokens()) / static_cast<double>(max_tokens) : -1.0);
     const size_t got = in.read(buf.data(), buf.size());
     if (got == 0) break;
     const std::string_view chunk(reinterpret_cast<const char*>(buf.data()), got);

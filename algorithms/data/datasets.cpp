@@ -1,6 +1,7 @@
 // Dataset front door: built-in table, spec parsing, file loading, assets,
 // Fashion-MNIST, clicked-point edits and one-line descriptions.
 #include "algorithms/data/datasets.h"
+#include "algorithms/core/progress.h"
 #include "algorithms/data/image_loader.h"
 
 #include "algorithms/data/byte_stream.h"
@@ -248,6 +249,7 @@ std::shared_ptr<const Dataset> make_dataset(const std::string& spec) {
   const size_t colon = spec.find(':');
   const std::string name = lower(trim(spec.substr(0, colon)));
   const std::string where = "dataset spec '" + spec + "'";
+  report_progress("loading " + spec);
   const DatasetInfo* info = find_info(name);
   if (!info)
     throw DataError(where + ": unknown dataset: expected one of " + known_names() + ", found '" +

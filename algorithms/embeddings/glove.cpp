@@ -1,6 +1,7 @@
 // GloVe: the co-occurrence entries, the two solvers (per-entry AdaGrad on the
 // shared Optimizer, exact ALS half-sweeps) and the module. See glove.h.
 #include "algorithms/embeddings/glove.h"
+#include "algorithms/core/progress.h"
 #include "algorithms/core/module_base_impl.h"
 
 #include "algorithms/core/parallel.h"
@@ -270,11 +271,14 @@ std::shared_ptr<const GloveProblem> cached_problem(const std::shared_ptr<const D
     VocabOptions vo;
     vo.min_count = p.min_count;
     vo.max_size = p.max_vocab;
+    report_progress("building the vocabulary");
     auto vocab = std::make_shared<Vocabulary>(build_vocabulary(corpus, vo));
     require_vocabulary(*vocab, 2, "glove", data->name, "two words to co-occur", "max_vocab");
     pr->vocab = vocab;
+    report_progress("encoding the corpus");
     const EncodedCorpus text = encode(corpus, *vocab);
     const Cooccurrence n = cooccurrence(text, vocab->size(), p.window, CoocWeight::InverseDistance);
+    report_progress("weighting the co-occurrence entries f(X_ij)");
     auto entries = std::make_shared<GloveEntries>(glove_entries(n, p.x_max, p.alpha));
     if (entries->size() == 0)
       throw std::invalid_argument("glove: no two vocabulary words of '" + data->name + "' occur within window=" +
@@ -282,6 +286,7 @@ std::shared_ptr<const GloveProblem> cached_problem(const std::shared_ptr<const D
     pr->entries = entries;
     pr->corpus_words = corpus.size();
     try {
+      report_progress("reading WordNet's synonyms (the recall oracle)");
       pr->wordnet = load_wordnet();
       pr->probes = std::make_shared<SynonymProbes>(synonym_probes(*vocab, *pr->wordnet, p.recall_probes));
     } catch (const DataError& e) {

@@ -1,4 +1,5 @@
 #include "algorithms/embeddings/word2vec.h"
+#include "algorithms/core/progress.h"
 #include "algorithms/core/module_base_impl.h"
 
 #include "algorithms/core/parallel.h"
@@ -283,9 +284,11 @@ std::shared_ptr<Problem> build_problem(const Dataset& data, const Word2Vec::Para
   auto pr = std::make_shared<Problem>();
   VocabOptions vo;
   vo.min_count = p.min_count;
+  report_progress("building the vocabulary");
   auto vocab = std::make_shared<Vocabulary>(build_vocabulary(*data.text, vo));
   require_vocabulary(*vocab, 2, "word2vec", data.name, "SGNS (a positive pair and a noise word)");
   pr->vocab = vocab;
+  report_progress("encoding the corpus");
   pr->text = encode(*data.text, *vocab);
   pr->epoch_words = pr->text.size();
   if (pr->epoch_words < 2)
@@ -424,6 +427,7 @@ std::shared_ptr<const Problem> cached_problem(const std::shared_ptr<const Datase
     std::shared_ptr<Problem> pr = build_problem(*data, p);
     // The oracle's probe set (WordNet missing: the run trains, the recall is n/a and the message says why).
     try {
+      report_progress("reading WordNet's synonyms (the recall oracle)");
       pr->wordnet = load_wordnet();
       pr->probes = std::make_shared<const SynonymProbes>(synonym_probes(*pr->vocab, *pr->wordnet, p.recall_probes));
       if (pr->probes->size() == 0)

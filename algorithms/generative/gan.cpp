@@ -181,11 +181,15 @@ std::string layer_string(int in, int depth, int width, int out) {
 OptimizerConfig Gan::Params::default_optimizer() { return OptimizerConfig::defaults(OptimizerKind::Adam); }
 
 size_t GanSnapshot::byte_size() const {
-  // The network copy is shared by ~100 ms of snapshots but counted whole; the
-  // pool and the evaluation are shared by every snapshot between evaluations.
-  size_t b = Snapshot::byte_size() + sizeof(*this) + architecture.size();
-  if (net) b += (net->generator.num_params() + net->discriminator.num_params()) * 2 * sizeof(float);
-  return b;
+  // The network copy is shared by ~100 ms of snapshots (shared_parts(), counted
+  // once by the history budget); the pool and the evaluation by every snapshot
+  // between evaluations.
+  return Snapshot::byte_size() + sizeof(*this) + architecture.size();
+}
+
+void GanSnapshot::shared_parts(std::vector<SharedPart>& out) const {
+  if (net)
+    out.push_back({net.get(), (net->generator.num_params() + net->discriminator.num_params()) * 2 * sizeof(float)});
 }
 
 // ---------------------------------------------------------------- state

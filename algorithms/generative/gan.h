@@ -73,6 +73,7 @@ struct GanSnapshot : TrainerSnapshot<nn::GanNet<float>> {
   size_t g_params = 0, d_params = 0;
 
   size_t byte_size() const override;
+  void shared_parts(std::vector<SharedPart>& out) const override;
 };
 
 // A known-good setting of the gan module: what to set, and what to show the class.

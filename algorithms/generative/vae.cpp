@@ -141,11 +141,14 @@ bool all_finite(const float* w, size_t n) {
 OptimizerConfig Vae::Params::default_optimizer() { return OptimizerConfig::defaults(OptimizerKind::Adam); }
 
 size_t VaeSnapshot::byte_size() const {
-  // The network copy is shared by ~100 ms of snapshots but counted whole
-  // (the history budget errs on the safe side); the data are the run's.
-  size_t b = Snapshot::byte_size() + sizeof(*this) + architecture.size();
-  if (net) b += 2 * (net->encoder.num_params() + net->decoder.num_params()) * sizeof(float);
-  return b;
+  // The network copy is shared by ~100 ms of snapshots (shared_parts(), counted
+  // once by the history budget); the data are the run's.
+  return Snapshot::byte_size() + sizeof(*this) + architecture.size();
+}
+
+void VaeSnapshot::shared_parts(std::vector<SharedPart>& out) const {
+  if (net) out.push_back({net.get(), 2 * (net->encoder.num_params() + net->decoder.num_params()) * sizeof(float)});
+  if (epochs) out.push_back({epochs.get(), epochs->size() * sizeof(VaeEpochRow)});
 }
 
 // ---------------------------------------------------------------- state

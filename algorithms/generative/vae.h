@@ -64,6 +64,7 @@ struct VaeSnapshot : EpochSnapshot<nn::VaeNet<float>, VaeEpochRow> {
   int latent = 0;
 
   size_t byte_size() const override;
+  void shared_parts(std::vector<SharedPart>& out) const override;
 };
 
 // vae module. Parameters (PyTorch example / torch names where they exist):

@@ -159,12 +159,15 @@ std::string join_widths(int d, const Autoencoder::Params& p) {
 }  // namespace
 
 size_t AutoencoderSnapshot::byte_size() const {
-  // The network copy is shared by the snapshots of ~100 ms but counted whole
-  // (the budget errs on the safe side); the data and the PCA are the run's.
-  size_t b = Snapshot::byte_size() + sizeof(*this) + principal_angles.size() * sizeof(double) + architecture.size() +
-             static_cast<size_t>(center.size()) * sizeof(float);
-  if (net) b += 2 * net->num_params() * sizeof(float);
-  return b;
+  // The network copy is shared by the snapshots of ~100 ms (shared_parts(),
+  // counted once by the history budget); the data and the PCA are the run's.
+  return Snapshot::byte_size() + sizeof(*this) + principal_angles.size() * sizeof(double) + architecture.size() +
+         static_cast<size_t>(center.size()) * sizeof(float);
+}
+
+void AutoencoderSnapshot::shared_parts(std::vector<SharedPart>& out) const {
+  if (net) out.push_back({net.get(), 2 * net->num_params() * sizeof(float)});  // params and grads
+  if (epochs) out.push_back({epochs.get(), epochs->size() * sizeof(AutoencoderEpochRow)});
 }
 
 OptimizerConfig Autoencoder::Params::default_optimizer() { return playground_optimizer(); }

@@ -93,6 +93,7 @@ struct AutoencoderSnapshot : EpochSnapshot<nn::Sequential<float>, AutoencoderEpo
   double noise = 0;
 
   size_t byte_size() const override;
+  void shared_parts(std::vector<SharedPart>& out) const override;
 };
 
 // autoencoder module. Parameters: linear, tied, m, layers, activation, init,

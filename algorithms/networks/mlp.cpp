@@ -293,17 +293,19 @@ void MlpProblem::standardise(const double* x, float* out) const {
 }
 
 size_t MlpSnapshot::byte_size() const {
-  // The network copy and the evaluation are shared by the snapshots of ~100 ms
-  // (of an epoch), but each counts them whole: the history budget then errs on
-  // the safe side (a run holds at most what the budget allows). The problem
-  // (the data) is the run's, not the history's.
-  size_t b = Snapshot::byte_size() + sizeof(*this) + layer_grad_norms.size() * sizeof(double) + architecture.size();
-  if (net) b += 2 * net->num_params() * sizeof(float);
+  // The network copy, the evaluation and the batch are shared by the snapshots of
+  // ~100 ms (of an epoch): shared_parts(), counted once by the history budget. The
+  // problem (the data) is the run's, not the history's.
+  return Snapshot::byte_size() + sizeof(*this) + layer_grad_norms.size() * sizeof(double) + architecture.size();
+}
+
+void MlpSnapshot::shared_parts(std::vector<SharedPart>& out) const {
+  if (net) out.push_back({net.get(), 2 * net->num_params() * sizeof(float)});  // params and grads
   if (evaluation)
-    b += (evaluation->predicted.size() + evaluation->confusion.size()) * sizeof(int) +
-         evaluation->values.size() * sizeof(float);
-  if (batch) b += batch->size() * sizeof(int);
-  return b;
+    out.push_back({evaluation.get(), (evaluation->predicted.size() + evaluation->confusion.size()) * sizeof(int) +
+                                         evaluation->values.size() * sizeof(float)});
+  if (batch) out.push_back({batch.get(), batch->size() * sizeof(int)});
+  if (epochs) out.push_back({epochs.get(), epochs->size() * sizeof(MlpEpochRow)});
 }
 
 OptimizerConfig Mlp::Params::default_optimizer() { return playground_optimizer(); }

@@ -106,6 +106,7 @@ struct MlpSnapshot : EpochSnapshot<nn::Sequential<float>, MlpEpochRow> {
   double lr = 0;                          // the learning rate of the update (schedule)
 
   size_t byte_size() const override;
+  void shared_parts(std::vector<SharedPart>& out) const override;
 };
 
 // mlp module. Parameters (scikit-learn's MLPClassifier / PyTorch names where

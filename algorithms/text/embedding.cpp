@@ -193,14 +193,18 @@ std::vector<std::string> parse_probe_words(const std::string& text) {
 }
 
 size_t EmbeddingSnapshot::byte_size() const {
-  // Shared data counted whole (coarse, on the safe side, as the training modules).
+  // The vectors, their unit rows, the score pairs and the epoch log are shared
+  // with neighbouring snapshots: shared_parts(), counted once by the history budget.
   size_t b = Snapshot::byte_size() + sizeof(*this);
-  if (vectors) b += vectors->byte_size();
-  if (unit) b += unit->byte_size();
-  if (score_pairs) b += score_pairs->size() * sizeof(ScorePair);
-  if (epochs) b += epochs->size() * (sizeof(EmbeddingEpoch) + 8 * sizeof(double));
   for (const std::string& p : probes) b += sizeof(p) + p.size();
   return b;
+}
+
+void EmbeddingSnapshot::shared_parts(std::vector<SharedPart>& out) const {
+  if (vectors) out.push_back({vectors.get(), vectors->byte_size()});
+  if (unit) out.push_back({unit.get(), unit->byte_size()});
+  if (score_pairs) out.push_back({score_pairs.get(), score_pairs->size() * sizeof(ScorePair)});
+  if (epochs) out.push_back({epochs.get(), epochs->size() * (sizeof(EmbeddingEpoch) + 8 * sizeof(double))});
 }
 
 std::vector<std::string> neighbour_report(const EmbeddingSnapshot& s, int k) {

@@ -140,6 +140,7 @@ struct EmbeddingSnapshot : Snapshot {
   int64_t epoch_words = 0;  // corpus words per epoch (after min_count, before subsampling)
 
   size_t byte_size() const override;
+  void shared_parts(std::vector<SharedPart>& out) const override;
 };
 
 // The CLI's report lines for `s`: for each probe word its `k` nearest

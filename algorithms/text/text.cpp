@@ -4,6 +4,7 @@
 #include "algorithms/text/text.h"
 
 #include "algorithms/data/datasets.h"
+#include "algorithms/core/progress.h"
 
 #include <algorithm>
 #include <cmath>
@@ -393,8 +394,15 @@ Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window,
   for (int d = 1; d <= window; ++d) wt[static_cast<size_t>(d)] = weight == CoocWeight::Count ? 1.0 : 1.0 / d;
 
   const int32_t* tok = text.tokens.data();
+  // Progress: one scan of the corpus counts, then one per range of rare rows
+  // (scans is known once the first has counted them).
+  int scans = 2, scan = 0;
   auto for_each_pair = [&](auto&& f) {
+    const bool report = progress_wanted();
     for (int doc = 0; doc < text.docs(); ++doc) {
+      if (report && (doc & 1023) == 0)
+        report_progress("counting co-occurrences (window " + std::to_string(window) + ")",
+                        (scan + static_cast<double>(doc) / std::max(1, text.docs())) / scans);
       const int64_t b = text.doc_start[static_cast<size_t>(doc)], e = text.doc_start[static_cast<size_t>(doc) + 1];
       for (int64_t t = b; t < e; ++t) {
         const int32_t x = tok[t];
@@ -413,28 +421,43 @@ Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window,
     else
       ++sparse_count[static_cast<size_t>(w)];
   });
+  constexpr int64_t kBudget = int64_t(1) << 22;  // bucketed pairs held at once (32 MiB)
+  // The row ranges below, each as many rows as fit kBudget pairs (at least one).
+  auto next_range = [&](size_t r0, int64_t* held) {
+    size_t r1 = r0;
+    *held = 0;
+    while (r1 < V && (r1 == r0 || *held + sparse_count[r1] <= kBudget)) *held += sparse_count[r1++];
+    return r1;
+  };
+  scan = 1;
+  scans = 1;
+  for (size_t r = 0; r < V;) {
+    int64_t held = 0;
+    r = next_range(r, &held);
+    if (held > 0) ++scans;
+  }
 
   // The upper triangle in CSR, row by row.
   std::vector<int64_t> up_start(V + 1, 0);
   std::vector<int32_t> up_col;
   std::vector<double> up_val;
-  constexpr int64_t kBudget = int64_t(1) << 22;  // bucketed pairs held at once (32 MiB)
-  std::vector<uint64_t> bucket;                  // column << 32 | distance
+  std::vector<uint64_t> bucket;  // column << 32 | distance
   std::vector<int64_t> next;
   size_t r0 = 0;
   while (r0 < V) {
-    size_t r1 = r0;
     int64_t held = 0;
-    while (r1 < V && (r1 == r0 || held + sparse_count[r1] <= kBudget)) held += sparse_count[r1++];
+    const size_t r1 = next_range(r0, &held);
     next.assign(r1 - r0 + 1, 0);
     for (size_t r = r0; r < r1; ++r) next[r - r0 + 1] = next[r - r0] + sparse_count[r];
     const std::vector<int64_t> start(next.begin(), next.end());
     bucket.resize(static_cast<size_t>(held));
-    if (held > 0)
+    if (held > 0) {
       for_each_pair([&](int32_t w, int32_t c, uint32_t d) {
         if (c >= dense && static_cast<size_t>(w) >= r0 && static_cast<size_t>(w) < r1)
           bucket[static_cast<size_t>(next[static_cast<size_t>(w) - r0]++)] = static_cast<uint64_t>(c) << 32 | d;
       });
+      ++scan;
+    }
     for (size_t r = r0; r < r1; ++r) {
       if (static_cast<int>(r) < dense)
         for (int c = static_cast<int>(r); c < dense; ++c) {

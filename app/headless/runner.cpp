@@ -179,7 +179,8 @@ void Runner::Impl::run_command(Command& cmd) {
       case CommandKind::StepN:
         if (config_.threaded) {
           std::lock_guard<std::mutex> lk(mu_);
-          burst_left_ = std::max(0, cmd.n);
+          burst_left_ = burst_total_ = std::max(0, cmd.n);
+          burst_from_ = module_at_.iteration;
         } else {
           run_steps_now(cmd.n, nullptr);
         }
@@ -188,6 +189,13 @@ void Runner::Impl::run_command(Command& cmd) {
         seek_to(shown_.phase > 0 ? shown_.iteration : shown_.iteration - 1);
         break;
       case CommandKind::Seek: seek_to(cmd.n); break;
+      case CommandKind::SetBudget: {
+        config_.history_budget_bytes = static_cast<size_t>(cmd.value);
+        enforce_budget();
+        std::lock_guard<std::mutex> lk(mu_);
+        bytes_ = held_bytes_;
+        break;
+      }
       case CommandKind::SetLive: {
         Edit e;
         e.live = true;
@@ -234,6 +242,19 @@ void Runner::Impl::do_reset(const std::shared_ptr<const Dataset>& data, const Pa
     m = factory_();
     if (!m) throw std::runtime_error("the module factory returned no module");
     checked = validated(m->params(), values);
+    {
+      std::lock_guard<std::mutex> lk(mu_);
+      resetting_ = true;
+    }
+    struct Done {  // the reset's stages end with it, however it ends
+      Impl* impl;
+      ~Done() {
+        std::lock_guard<std::mutex> lk(impl->mu_);
+        impl->resetting_ = false;
+        impl->reset_progress_.clear();
+      }
+    } done{this};
+    const ProgressScope scope(&reset_progress_);
     m->reset(data, checked, seed);
     snap = m->snapshot();
     if (!snap) throw std::runtime_error("module " + m->info().name + " gave no snapshot after reset");
@@ -256,6 +277,7 @@ void Runner::Impl::do_reset(const std::shared_ptr<const Dataset>& data, const Pa
     edits_pub_.clear();
     base_values_pub_ = checked;
     snapshots_.clear();
+    shared_parts_.clear();
     records_.clear();
     records_.push_back(make_record(*snap, 0.0));
     last_step_ms_ = 0.0;
@@ -265,7 +287,7 @@ void Runner::Impl::do_reset(const std::shared_ptr<const Dataset>& data, const Pa
     seed_ = seed;
     data_ = data;
   }
-  const size_t bytes0 = snap->byte_size();
+  const size_t bytes0 = module_->state_bytes();
   keyframes_[0] = Keyframe{std::move(keyframe0), bytes0};
   held_bytes_ = bytes0;
   keep_snapshot(0, snap, true);
@@ -453,6 +475,12 @@ void Runner::step_n(int n) { impl_->submit(simple(CommandKind::StepN, n)); }
 void Runner::back() { impl_->submit(simple(CommandKind::Back)); }
 void Runner::seek(int iteration) { impl_->submit(simple(CommandKind::Seek, iteration)); }
 
+void Runner::set_history_budget(size_t bytes) {
+  Command c = simple(CommandKind::SetBudget);
+  c.value = static_cast<double>(bytes);
+  impl_->submit(std::move(c));
+}
+
 void Runner::set_speed(double steps_per_second) {
   {
     std::lock_guard<std::mutex> lk(impl_->mu_);
@@ -621,6 +649,24 @@ uint64_t Runner::seed() const {
 std::shared_ptr<const Dataset> Runner::dataset() const {
   std::lock_guard<std::mutex> lk(impl_->mu_);
   return impl_->data_;
+}
+
+Progress Runner::progress() const {
+  std::lock_guard<std::mutex> lk(impl_->mu_);
+  if (impl_->resetting_) {
+    Progress p = impl_->reset_progress_.read();
+    if (!p.active()) p.stage = "resetting";
+    return p;
+  }
+  if (impl_->burst_left_ > 0 && impl_->burst_total_ > 0) {
+    const int done = impl_->burst_total_ - impl_->burst_left_;
+    Progress p;
+    p.stage = "iterations " + std::to_string(done) + " of " + std::to_string(impl_->burst_total_) + " (to iteration " +
+              std::to_string(std::max(0, impl_->burst_from_) + impl_->burst_total_) + ")";
+    p.fraction = static_cast<double>(done) / impl_->burst_total_;
+    return p;
+  }
+  return {};
 }
 
 size_t Runner::history_bytes() const {

@@ -29,6 +29,7 @@
 #pragma once
 
 #include "algorithms/core/module.h"
+#include "algorithms/core/progress.h"
 
 #include <condition_variable>
 #include <cstddef>
@@ -176,6 +177,9 @@ class Runner {
   void back();            // seek(current iteration - 1); from a sub-step: to its iteration start
   void seek(int iteration);  // clamped to [0, last_iteration()]
   void set_speed(double steps_per_second);  // <= 0: as fast as possible
+  // A new history budget (RunnerConfig::history_budget_bytes), applied in order:
+  // a smaller one thins the history at once (Compare A/B: A and B share one budget).
+  void set_history_budget(size_t bytes);
   // Slow motion: play advances one sub-step per tick (the speed then counts
   // sub-steps per second), pausing between the halves of an iteration (the
   // GAN's D step and G step, k-means' assignment and update). Modules without
@@ -220,6 +224,10 @@ class Runner {
   uint64_t seed() const;
   std::shared_ptr<const Dataset> dataset() const;
   size_t history_bytes() const;         // memory held by stored snapshots + keyframes
+  // What the worker is doing that takes a while (never waits): a reset's stages as
+  // its module reports them (report_progress: "counting co-occurrences", 0.4), or a
+  // step_n burst ("iterations 120 of 395" and its fraction); inactive otherwise.
+  Progress progress() const;
 
   // ---- blocking helpers (threaded == false, or waits for the queue to drain when threaded)
   // Runs up to n steps (stops early at a terminal status); calls on_step after

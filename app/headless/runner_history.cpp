@@ -26,6 +26,34 @@ void apply_edit(Module& m, const Edit& e) {
 
 }  // namespace
 
+// ===================================================================== shared parts
+
+size_t SharedParts::hold(const std::vector<Snapshot::SharedPart>& parts) {
+  size_t entered = 0;
+  for (const Snapshot::SharedPart& p : parts) {
+    if (!p.id) continue;
+    Held& h = held_[p.id];
+    if (h.holders++ == 0) {
+      h.bytes = p.bytes;
+      entered += p.bytes;
+    }
+  }
+  return entered;
+}
+
+size_t SharedParts::release(const std::vector<Snapshot::SharedPart>& parts) {
+  size_t left = 0;
+  for (const Snapshot::SharedPart& p : parts) {
+    auto it = p.id ? held_.find(p.id) : held_.end();
+    if (it == held_.end()) continue;
+    if (--it->second.holders == 0) {
+      left += it->second.bytes;
+      held_.erase(it);
+    }
+  }
+  return left;
+}
+
 // ===================================================================== seek and edits
 
 // Shows iteration `iteration` (clamped to the history); pauses.
@@ -164,7 +192,7 @@ void Runner::Impl::truncate_after(Position p) {
   edits_pub_ = edits_;
   records_.truncate(static_cast<size_t>(i) + 1);
   for (auto it = snapshots_.upper_bound(i); it != snapshots_.end();) {
-    held_bytes_ -= it->second.bytes;
+    held_bytes_ -= it->second.bytes + shared_parts_.release(it->second.parts);
     it = snapshots_.erase(it);
   }
   bytes_ = held_bytes_;
@@ -177,13 +205,14 @@ void Runner::Impl::keep_snapshot(int iteration, const std::shared_ptr<const Snap
   auto it = snapshots_.find(iteration);
   if (it != snapshots_.end()) {
     if (!replace) return;
-    held_bytes_ -= it->second.bytes;
+    held_bytes_ -= it->second.bytes + shared_parts_.release(it->second.parts);
     snapshots_.erase(it);
   }
   if (snapshot_stride_ == 0 || iteration % snapshot_stride_ != 0) return;
-  const size_t bytes = snap->byte_size();
-  snapshots_[iteration] = StoredSnapshot{snap, bytes};
-  held_bytes_ += bytes;
+  StoredSnapshot stored{snap, snap->byte_size(), {}};
+  snap->shared_parts(stored.parts);
+  held_bytes_ += stored.bytes + shared_parts_.hold(stored.parts);
+  snapshots_[iteration] = std::move(stored);
 }
 
 // Clones the live module (at (iteration, 0)) as a keyframe, replacing any.
@@ -227,14 +256,14 @@ void Runner::Impl::thin_snapshots() {
   snapshot_stride_ *= 2;
   for (auto it = snapshots_.begin(); it != snapshots_.end();) {
     if (it->first % snapshot_stride_ != 0) {
-      held_bytes_ -= it->second.bytes;
+      held_bytes_ -= it->second.bytes + shared_parts_.release(it->second.parts);
       it = snapshots_.erase(it);
     } else {
       ++it;
     }
   }
   if (snapshots_.size() == before) {
-    for (const auto& [i, s] : snapshots_) held_bytes_ -= s.bytes;
+    for (const auto& [i, s] : snapshots_) held_bytes_ -= s.bytes + shared_parts_.release(s.parts);
     snapshots_.clear();
     snapshot_stride_ = 0;
   }

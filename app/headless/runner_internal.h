@@ -40,6 +40,7 @@
 #pragma once
 
 #include "app/headless/runner.h"
+#include "algorithms/core/progress.h"
 
 #include <chrono>
 #include <condition_variable>
@@ -89,7 +90,8 @@ struct Edit {
   Intent intent;
 };
 
-enum class CommandKind { Reset, Play, Pause, TogglePlay, Step, SubStep, StepN, Back, Seek, SetLive, Apply, RunSteps };
+enum class CommandKind { Reset, Play, Pause, TogglePlay, Step, SubStep, StepN, Back, Seek, SetLive, Apply, RunSteps,
+                         SetBudget };
 
 // Set by the worker when a RunSteps command is done (guarded by mu_).
 struct Completion {
@@ -105,7 +107,7 @@ struct Command {
   ParamValues values;                     // Reset
   uint64_t seed = 0;                      // Reset
   std::string name;                       // SetLive
-  double value = 0.0;                     // SetLive
+  double value = 0.0;                     // SetLive; SetBudget (bytes)
   Intent intent;                          // Apply
   const StepCallback* on_step = nullptr;  // RunSteps (lives in the waiting caller's frame)
   std::shared_ptr<Completion> done;       // RunSteps
@@ -113,7 +115,26 @@ struct Command {
 
 struct StoredSnapshot {
   std::shared_ptr<const Snapshot> snapshot;
-  size_t bytes = 0;
+  size_t bytes = 0;                          // its own byte_size()
+  std::vector<Snapshot::SharedPart> parts;   // its shared_parts(), counted once in SharedParts
+};
+
+// The shared parts held by the stored snapshots, each counted once: a part's
+// bytes enter the budget with its first holder and leave with its last.
+class SharedParts {
+ public:
+  // Adds `parts` (one more holder each); returns the bytes that entered the count.
+  size_t hold(const std::vector<Snapshot::SharedPart>& parts);
+  // Removes one holder of each; returns the bytes that left the count.
+  size_t release(const std::vector<Snapshot::SharedPart>& parts);
+  void clear() { held_.clear(); }
+
+ private:
+  struct Held {
+    size_t bytes = 0;
+    int holders = 0;
+  };
+  std::map<const void*, Held> held_;
 };
 
 struct Keyframe {
@@ -203,7 +224,7 @@ struct Runner::Impl {
   bool stopping() const;
 
   const Factory factory_;
-  const RunnerConfig config_;
+  RunnerConfig config_;  // history_budget_bytes changes only on the worker (SetBudget); the rest is fixed
 
   // ---- shared with reading threads: guarded by mu_ (worker writes under it,
   // and may read without it since it is the only writer)
@@ -213,6 +234,10 @@ struct Runner::Impl {
   std::deque<Command> queue_;
   bool busy_ = false;       // the worker is applying a command
   int burst_left_ = 0;      // steps left of a step_n burst
+  int burst_total_ = 0;     // its length (progress(): done = total - left)
+  int burst_from_ = 0;      // the iteration it started at
+  ProgressSink reset_progress_;  // what the module's reset reports (its stages)
+  bool resetting_ = false;       // a reset is under way (mu_)
   bool playing_ = false;
   double speed_ = 0.0;
   bool play_sub_steps_ = false;  // slow motion: play advances one sub-step per tick
@@ -244,7 +269,8 @@ struct Runner::Impl {
   std::map<int, Keyframe> keyframes_;
   std::vector<Edit> edits_;  // sorted by position (appended at shown_ after truncation)
   ParamValues base_values_;  // validated values of the last successful reset
-  size_t held_bytes_ = 0;    // stored snapshots + keyframes
+  size_t held_bytes_ = 0;    // stored snapshots (own bytes + their shared parts once) + keyframes
+  runner_detail::SharedParts shared_parts_;  // the stored snapshots' shared parts (mu_)
   long long snapshot_stride_ = 1;  // store snapshots of multiples of this; 0 = none
   long long keyframe_stride_ = 10;  // keyframes at multiples of this (iterations)
   double steps_ms_since_keyframe_ = 0.0;  // step time since the last keyframe (the clone-cost rule)

@@ -7,6 +7,7 @@
 
 #include <stb_image.h>
 
+#include <cmath>
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
@@ -263,4 +264,74 @@ TEST_CASE("gui shell: the file dialog opens in the folder it was last in") {
   CHECK(p.err.find("script line") == std::string::npos);
   CHECK(slurp(dir + "/settings.ini").find("last_folder=" + data.string()) != std::string::npos);
   std::filesystem::remove_all(data);
+}
+
+TEST_CASE("gui shell: opening a preset says what it is doing - its stage, then its iterations with a bar") {
+  // The VAE's large-beta preset trains 395 iterations before its note is true: the
+  // status bar names the replay ("iterations k of 395") while the window stays live.
+  fresh_config("progress");
+  write_script("shell_progress.txt", R"(wait 2
+preset vae-beta-collapse
+wait-text opening vae
+wait-text (to iteration 395)
+screenshot-now shell_progress_replay.png
+wait 2
+quit
+)");
+  const Proc p = run_gui("--frames 100000 --script shell_progress.txt", "shell_progress.png");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}
+
+TEST_CASE("gui shell: the module list never moves under the pointer - a click opens the module where it is") {
+  // At 1280 x 720 the list scrolls; a module near its bottom edge, clicked, opens
+  // and stays where the pointer is (the list used to re-centre on it).
+  fresh_config("module_list");
+  write_script("shell_module_list.txt", R"(wait 2
+expect module kmeans
+click module:shrinkage
+wait 2
+expect module shrinkage
+wait 2
+expect unmoved module:shrinkage
+screenshot shell_module_list_after.png
+quit
+)");
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui("--frames 100000 --script shell_module_list.txt", "shell_module_list.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}
+
+TEST_CASE("gui shell: a plot's Save as PNG asks where (the export folder first), says where, and remembers the folder") {
+  namespace fs = std::filesystem;
+  fresh_config("plot_png");
+  const fs::path dir = fs::absolute("plot_png_export");
+  fs::remove_all(dir);
+  fs::create_directories(dir / "chosen");
+  write_script("shell_plot_png.txt", "wait 2\n"
+                                     "plot-save 1 0\n"
+                                     "wait 2\n"
+                                     "type " + (dir / "chosen" / "bars.png").string() + " enter\n"
+                                     "wait 6\n"
+                                     "expect text Saved the plot to " + (dir / "chosen" / "bars.png").string() + "\n"
+                                     "plot-save 2 0\n"
+                                     "wait 2\n"
+                                     "click save-session:save\n"
+                                     "wait 6\n"
+                                     "quit\n");
+  const Proc p = run_gui("--module kmeans --frames 100000 --script shell_plot_png.txt", "shell_plot_png.png");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  // The path typed in the dialog, at 1x; then the folder chosen is offered again (2x, its default name).
+  CHECK(fs::exists(dir / "chosen" / "bars.png"));
+  CHECK(fs::exists(dir / "chosen" / "kmeans-plot-it0.png"));
+  const ImageStats one = stats((dir / "chosen" / "bars.png").string());
+  const ImageStats two = stats((dir / "chosen" / "kmeans-plot-it0.png").string());
+  CHECK(std::abs(two.w - 2 * one.w) <= 2);  // the plot's rectangle, not the window
+  CHECK(one.w < 1280);
 }

@@ -54,8 +54,12 @@ struct WalkSnapshot : Snapshot {
   double proposal = 0.0;
   double step_size = 0.0;
   std::vector<double> payload;  // gives snapshots a size for the budget
+  std::shared_ptr<const std::vector<char>> block;  // shared_kb: one block per 10 iterations, shared
   size_t byte_size() const override {
     return sizeof(*this) + (metrics.size() + payload.size()) * sizeof(double);
+  }
+  void shared_parts(std::vector<SharedPart>& out) const override {
+    if (block) out.push_back({block.get(), block->size()});
   }
 };
 
@@ -76,7 +80,7 @@ class Walk : public Module {
   }
   const ParamSpecs& params() const override {
     static const ParamSpecs kSpecs = [] {
-      ParamSpecs s(7);
+      ParamSpecs s(8);
       s[0].name = "step_size", s[0].min = 0.0, s[0].max = 10.0, s[0].def = 1.0, s[0].update = ParamUpdate::Live;
       s[1].name = "converge_at", s[1].type = ParamType::Int, s[1].max = 10000.0;
       s[2].name = "sleep_ms", s[2].type = ParamType::Int, s[2].max = 2000.0;
@@ -84,18 +88,24 @@ class Walk : public Module {
       s[4].name = "throw_at", s[4].type = ParamType::Int, s[4].max = 10000.0;  // 0: never
       s[5].name = "hold_reset", s[5].type = ParamType::Bool;  // reset waits at g_reset_gate
       s[6].name = "hold_step", s[6].type = ParamType::Bool;   // each step waits at g_step_gate
+      s[7].name = "shared_kb", s[7].type = ParamType::Int, s[7].max = 100000.0;  // a shared block per decade
       return s;
     }();
     return kSpecs;
   }
   void reset(std::shared_ptr<const Dataset>, const ParamValues& values, uint64_t seed) override {
-    if (get_bool(values, "hold_reset")) g_reset_gate.pass();
+    if (get_bool(values, "hold_reset")) {
+      report_progress("warming up the walk", 0.25);  // what Runner::progress() shows while held
+      g_reset_gate.pass();
+    }
     hold_step_ = get_bool(values, "hold_step");
     if (get_bool(values, "fail")) throw std::invalid_argument("walk: parameter 'fail' is set; unset it");
     step_size_ = get_real(values, "step_size");
     converge_at_ = get_int(values, "converge_at");
     sleep_ms_ = get_int(values, "sleep_ms");
     throw_at_ = get_int(values, "throw_at");
+    shared_kb_ = get_int(values, "shared_kb");
+    block_.reset();
     rng_.reseed(seed);
     x_ = proposal_ = 0.0;
     iteration_ = phase_ = 0;
@@ -155,12 +165,21 @@ class Walk : public Module {
     s->metrics = {x_, std::abs(x_)};
     s->payload.resize(32);
     for (size_t k = 0; k < s->payload.size(); ++k) s->payload[k] = x_ * static_cast<double>(k);
+    if (shared_kb_ > 0) {  // a new block each decade of iterations, shared by its snapshots (and clones)
+      if (!block_ || block_decade_ != iteration_ / 10) {
+        block_ = std::make_shared<const std::vector<char>>(static_cast<size_t>(shared_kb_) << 10, '\0');
+        block_decade_ = iteration_ / 10;
+      }
+      s->block = block_;
+    }
     snap_ = std::move(s);
   }
 
   Rng rng_;
   double x_ = 0.0, proposal_ = 0.0, step_size_ = 1.0;
   int converge_at_ = 0, sleep_ms_ = 0, throw_at_ = 0, iteration_ = 0, phase_ = 0;
+  int shared_kb_ = 0, block_decade_ = 0;
+  std::shared_ptr<const std::vector<char>> block_;
   bool hold_step_ = false;
   std::shared_ptr<const Snapshot> snap_;
 };
@@ -917,6 +936,62 @@ TEST_CASE("runner: a slow reset does not hold the caller, and its result comes w
   CHECK(r.done(t));
 }
 
+TEST_CASE("runner: progress() names what a held reset reports, then a burst's iterations, and nothing once idle") {
+  Runner r(walk_factory(), threaded());
+  CHECK_FALSE(r.progress().active());
+  g_reset_gate.close();
+  r.reset(nullptr, {{"step_size", 1.0}, {"hold_reset", 1.0}}, 4);
+  REQUIRE(eventually([&] { return g_reset_gate.waiting > 0; }, 60.0));
+  const Progress held = r.progress();
+  CHECK(held.stage == "warming up the walk");
+  CHECK(held.fraction == 0.25);
+  g_reset_gate.release();
+  r.wait_idle();
+  CHECK_FALSE(r.progress().active());  // the reset's stage ends with it
+
+  // A burst (a preset's replay): "iterations k of n" while a step is held.
+  g_step_gate.close();
+  r.reset(nullptr, {{"step_size", 1.0}, {"hold_step", 1.0}}, 4);
+  r.step_n(8);
+  REQUIRE(eventually([&] { return g_step_gate.waiting > 0; }, 60.0));
+  const Progress first = r.progress();
+  CHECK(first.stage == "iterations 0 of 8 (to iteration 8)");
+  CHECK(first.fraction == 0.0);
+  g_step_gate.release();
+  r.wait_idle();
+  CHECK(r.current_iteration() == 8);
+  CHECK_FALSE(r.progress().active());
+  // Reporting outside any runner (the CLI, a test): no sink, nothing happens.
+  report_progress("nobody listens", 0.5);
+  CHECK_FALSE(progress_wanted());
+}
+
+TEST_CASE("runner: a part shared by many stored snapshots counts once in the history budget") {
+  // 1 MiB shared by the snapshots of each decade of iterations (as a network copy
+  // is shared by ~100 ms of a trainer's snapshots): 51 snapshots hold 6 blocks.
+  constexpr double MiB = 1048576.0;
+  Runner r(walk_factory(), blocking(size_t(256) << 20));
+  r.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
+  r.run_steps(50);
+  REQUIRE(r.last_iteration() == 50);
+  for (int i = 0; i <= 50; ++i) REQUIRE(r.stored_snapshot(i));  // every one is kept (large budget)
+  // Blocks 0..5 once for the snapshots, once for the keyframes (clones at 0, 10, ..., 50
+  // hold theirs): 12 MiB, where counting each holder would give 57 MiB.
+  CHECK(r.history_bytes() / MiB > 11.9);
+  CHECK(r.history_bytes() / MiB < 12.5);
+  // Cut the line at 25: blocks 3, 4 and 5 have no holder left and leave the count.
+  r.seek(25);
+  r.step();
+  CHECK(r.last_iteration() == 26);
+  CHECK(r.history_bytes() / MiB > 5.9);
+  CHECK(r.history_bytes() / MiB < 6.5);
+  // A budget below that thins the snapshots, releasing blocks as their last holder goes.
+  Runner small(walk_factory(), blocking(size_t(5) << 20));
+  small.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
+  small.run_steps(50);
+  CHECK(small.history_bytes() <= size_t(5) << 20);
+}
+
 TEST_CASE("runner: a failing slow reset keeps the previous run and values and reports by ticket") {
   Runner r(walk_factory(), threaded());
   r.reset(nullptr, {{"step_size", 0.5}}, 3);
@@ -977,4 +1052,28 @@ TEST_CASE("runner: live changes and intents report by ticket, in blocking mode t
   const RunnerFrame g = r.take_frame();
   REQUIRE(g.results.size() == Runner::kMaxResults);  // nobody collected them: the oldest went
   CHECK(g.results.back().ticket == last);
+}
+
+TEST_CASE("runner: a smaller history budget set later thins the history at once, a larger one keeps more") {
+  Runner r(walk_factory(), blocking(size_t(256) << 20));
+  r.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
+  r.run_steps(50);
+  const size_t before = r.history_bytes();
+  REQUIRE(before > size_t(10) << 20);
+  r.set_history_budget(size_t(4) << 20);  // Compare A/B: A gives half of its budget to B
+  CHECK(r.history_bytes() <= size_t(4) << 20);
+  // The thinned run replays to the same states (keyframes are a cache).
+  Runner full(walk_factory(), blocking(size_t(256) << 20));
+  full.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
+  full.run_steps(50);
+  for (int i : {7, 23, 49}) {
+    r.seek(i);
+    full.seek(i);
+    check_same(r.latest(), full.latest());
+  }
+  r.set_history_budget(size_t(256) << 20);
+  r.seek(50);
+  r.run_steps(10);  // the run goes on within the larger budget
+  CHECK(r.last_iteration() == 60);
+  CHECK(r.history_bytes() <= size_t(256) << 20);
 }

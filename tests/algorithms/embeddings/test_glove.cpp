@@ -5,6 +5,7 @@
 #include "algorithms/embeddings/glove.h"
 
 #include "algorithms/core/parallel.h"
+#include "algorithms/core/progress.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/data/corpora.h"
 #include "algorithms/text/text.h"
@@ -295,4 +296,49 @@ TEST_CASE("glove: clear errors for data that is not text and a vocabulary too sm
     CHECK(m.find("glove") != std::string::npos);
     CHECK(m.find("min_count") != std::string::npos);
   }
+}
+
+TEST_CASE("glove: a reset says what it is doing (vocabulary, co-occurrence scans with a rising fraction, weights)") {
+  struct Recording : ProgressSink {
+    std::vector<std::pair<std::string, double>> seen;
+    void set(std::string stage, double fraction) override {
+      seen.emplace_back(stage, fraction);
+      ProgressSink::set(std::move(stage), fraction);
+    }
+  } sink;
+  // Over 2048 words, so rare pairs need their own scan after the counting one.
+  TinyTextSpec spec;
+  spec.words = 2600;
+  spec.docs = 3000;
+  spec.length = 40;
+  spec.seed = 77;
+  Glove g;
+  {
+    const ProgressScope scope(&sink);
+    g.reset(text_dataset(tiny_corpus(spec), "tiny-text", "tiny-text"), glove_values(g, {{"min_count", 1}}), 1);
+  }
+  auto has = [&](const std::string& prefix) {
+    for (const auto& [stage, f] : sink.seen)
+      if (stage.rfind(prefix, 0) == 0) return true;
+    return false;
+  };
+  CHECK(has("building the vocabulary"));
+  CHECK(has("encoding the corpus"));
+  CHECK(has("counting co-occurrences"));
+  CHECK(has("weighting the co-occurrence entries"));
+  double last = 0;
+  int counting = 0;
+  for (const auto& [stage, f] : sink.seen) {
+    if (stage.rfind("counting co-occurrences", 0) != 0) continue;
+    ++counting;
+    CHECK(f >= last);  // the scans go forward
+    CHECK(f <= 1.0);
+    last = f;
+  }
+  CHECK(counting >= 2);  // the counting scan and the rare rows' scan
+  // Without a sink (the CLI), nothing is recorded and nothing changes.
+  const size_t before = sink.seen.size();
+  Glove h;
+  h.reset(tiny_text(78), glove_values(h, {}), 1);
+  CHECK(sink.seen.size() == before);
 }

@@ -145,6 +145,8 @@ else
 fi
 
 # --- the installed binary, from another folder, without CILAB_ASSET_DIR
+[ -x "$bin" ] && [ -f "$assets/presets/kmeans-bad-init.json" ] && [ -f "$assets/iris.csv" ] ||
+  { echo "$failures failures; nothing installed to run"; exit 1; }
 mkdir -p "$tmp/work" "$tmp/config"
 run() { (cd "$tmp/work" && env -u CILAB_ASSET_DIR CILAB_CONFIG_DIR="$tmp/config" "$bin" "$@"); }
 out=$(run list 2>&1) || fail "cilab list failed: $(short "$out")"

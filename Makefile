@@ -4,6 +4,8 @@
 #   make test-asan  the suite again in an ASan + UBSan build (CI runs it too)
 #   make bench      benchmarks beside scikit-learn / numpy / PyTorch, same invocation
 #   make soak       the hour-long soak run of bench/run_soak.sh (peak RSS at 1, 10, 60 min)
+#   make install    build the app and install it under PREFIX (/usr/local; DESTDIR honoured)
+#   make deb        a Debian package of the app for other lab PCs: build/cilab_VERSION_ARCH.deb
 #   make clean
 
 BUILD      ?= build
@@ -34,7 +36,8 @@ export CCACHE_BASEDIR := $(CURDIR)
 export CCACHE_NOHASHDIR := 1
 CMAKE_FLAGS := -G Ninja -DCMAKE_BUILD_TYPE=Release -DCILAB_WERROR=ON $(LAUNCHER)
 
-.PHONY: run test test-asan bench soak deps deps-bench build build-app build-asan clean screenshot
+.PHONY: run test test-asan bench soak deps deps-bench build build-app build-asan clean screenshot \
+        install deb
 
 run: build-app
 	./$(BUILD)/cilab $(ARGS)
@@ -107,8 +110,37 @@ screenshot: build-app
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-gan.png --module gan \
 	  --set target=ring8 --set loss=minimax --steps 3000 --frames 12
 
+# Installing on a lab PC (README): the app, its assets (share/cilab/assets), a desktop
+# entry, an icon and the man page generated from cilab --help (CMake's install rules,
+# GNUInstallDirs). Installs with sudo when PREFIX (or DESTDIR) is not writable; the
+# build itself stays the invoking user's. Built for this machine's CPU, like make run.
+PREFIX  ?= /usr/local
+DESTDIR ?=
+
+install: deps
+	cmake -S . -B $(BUILD) $(CMAKE_FLAGS)
+	cmake --build $(BUILD) -j $(JOBS) --target cilab cilab_man
+	@d="$(DESTDIR)$(PREFIX)"; while [ ! -e "$$d" ]; do d=$$(dirname "$$d"); done; \
+	  s=; [ -w "$$d" ] || s="$(SUDO)"; \
+	  echo "$$s env DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)"; \
+	  $$s env DESTDIR=$(DESTDIR) cmake --install $(BUILD) --prefix $(PREFIX)
+
+# The Debian package (CPack's DEB generator, Depends computed by dpkg-shlibdeps): built in
+# its own directory without -march=native (CILAB_NATIVE=OFF), so it runs on any x86-64
+# lab PC, with no tests; the .deb is copied into build/. Install it with
+# `sudo apt install ./build/cilab_*.deb` (or dpkg -i, then apt-get -f install).
+DEB_BUILD ?= build-deb
+
+deb: deps
+	cmake -S . -B $(DEB_BUILD) -G Ninja -DCMAKE_BUILD_TYPE=Release -DCILAB_NATIVE=OFF -DBUILD_TESTING=OFF \
+	  -DCILAB_WERROR=ON $(LAUNCHER)
+	cmake --build $(DEB_BUILD) -j $(JOBS)
+	cd $(DEB_BUILD) && cpack -G DEB
+	mkdir -p $(BUILD) && cp $(DEB_BUILD)/cilab_*.deb $(BUILD)/
+	@ls -l $(BUILD)/cilab_*.deb
+
 clean:
-	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD)
+	rm -rf $(BUILD) $(ASAN_BUILD) $(FUZZ_BUILD) $(TSAN_BUILD) $(DEB_BUILD)
 
 # ---------------------------------------------------------------------------
 # Hardened input (issue 14): libFuzzer targets and ThreadSanitizer.

@@ -15,13 +15,13 @@ import sys
 
 root = sys.argv[1] if len(sys.argv) > 1 else os.path.join(os.path.dirname(__file__), "..")
 doc_path = os.path.join(root, "docs", "ARCHITECTURE.md")
-SOURCE_EXT = (".h", ".cpp", ".sh", ".py", ".txt", ".json", ".dict", ".supp", ".clang-format")
+SOURCE_EXT = (".h", ".cpp", ".sh", ".py", ".txt", ".json", ".dict", ".supp", ".clang-format", ".desktop")
 SOURCE_NAMES = ("Makefile", "CMakeLists.txt", "run")
 
 
 def tree_words():
     words = set()
-    for top in ("algorithms", "app", "views", "tests", "bench", "assets", ".ci"):
+    for top in ("algorithms", "app", "views", "tests", "bench", "assets", "packaging", ".ci"):
         for dirpath, _, files in os.walk(os.path.join(root, top)):
             for f in files:
                 if f.endswith(SOURCE_EXT) or f in SOURCE_NAMES:
@@ -38,7 +38,7 @@ def tree_words():
 
 def tree_files():
     out = []
-    for top in ("algorithms", "app", "views", "tests", "bench", "assets", "docs", ".ci"):
+    for top in ("algorithms", "app", "views", "tests", "bench", "assets", "packaging", "docs", ".ci"):
         for dirpath, _, fs in os.walk(os.path.join(root, top)):
             rel = os.path.relpath(dirpath, root)
             out.extend(os.path.join(rel, f) for f in fs)
@@ -101,7 +101,7 @@ def main():
                         missing.append(f"file `{q}` (in `{s}`)")
             continue
         if " " not in s and "/" in s and not re.search(r"[=:]", s):
-            if re.match(r"(algorithms|views|app|tests|bench|assets|docs)/", s) and "<" not in s and "*" not in s:
+            if re.match(r"(algorithms|views|app|tests|bench|assets|packaging|docs)/", s) and "<" not in s and "*" not in s:
                 for p in expand_braces(s):
                     if not os.path.exists(os.path.join(root, p.rstrip("/"))):
                         missing.append(f"folder `{p}` (in `{s}`)")

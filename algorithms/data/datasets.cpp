@@ -517,19 +517,38 @@ std::shared_ptr<const Dataset> load_fashion_mnist(const std::string& split, int 
   return out;
 }
 
-std::string asset_path(const std::string& file) {
-  const char* env = std::getenv("CILAB_ASSET_DIR");
-  if (env && *env) return (fs::path(env) / file).string();
-#ifdef CILAB_ASSET_DIR
-  {
-    std::error_code ec;
-    if (fs::is_directory(CILAB_ASSET_DIR, ec)) return (fs::path(CILAB_ASSET_DIR) / file).string();
-  }
+// Where an installed binary's assets are, relative to its folder: GNUInstallDirs'
+// bin/ -> share/cilab/assets. CMake passes the same relative path computed from
+// CMAKE_INSTALL_BINDIR and CMAKE_INSTALL_DATADIR (CMakeLists.txt), so it holds
+// for any prefix (make install PREFIX=..., DESTDIR, the Debian package's /usr).
+#ifndef CILAB_INSTALLED_ASSET_RELDIR
+#define CILAB_INSTALLED_ASSET_RELDIR "../share/cilab/assets"
 #endif
+
+std::string pick_asset_dir(const char* env_dir, const std::string& exe_path, const std::string& compiled_dir) {
+  if (env_dir && *env_dir) return env_dir;
+  std::error_code ec;
+  const fs::path exe_dir = fs::path(exe_path).parent_path();
+  if (!exe_path.empty()) {
+    const fs::path installed = (exe_dir / CILAB_INSTALLED_ASSET_RELDIR).lexically_normal();
+    if (fs::is_directory(installed, ec)) return installed.string();
+  }
+  if (!compiled_dir.empty() && fs::is_directory(compiled_dir, ec)) return compiled_dir;
+  if (!exe_path.empty()) return (exe_dir.parent_path() / "assets").string();
+  return "assets";
+}
+
+std::string asset_path(const std::string& file) {
   std::error_code ec;
   const fs::path exe = fs::read_symlink("/proc/self/exe", ec);
-  if (!ec) return (exe.parent_path().parent_path() / "assets" / file).string();
-  return (fs::path("assets") / file).string();
+#ifdef CILAB_ASSET_DIR
+  const std::string compiled = CILAB_ASSET_DIR;
+#else
+  const std::string compiled;
+#endif
+  return (fs::path(pick_asset_dir(std::getenv("CILAB_ASSET_DIR"), ec ? std::string() : exe.string(), compiled)) /
+          file)
+      .string();
 }
 
 std::shared_ptr<const Dataset> with_point_added(const Dataset& d, double x, double y, int label) {

@@ -105,9 +105,22 @@ std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOpti
 // n rows. Throws DataError (missing package: says how to install it).
 std::shared_ptr<const Dataset> load_fashion_mnist(const std::string& split, int n = -1);
 
-// Path of a shipped asset: env CILAB_ASSET_DIR, else the compile-time
-// CILAB_ASSET_DIR (when that directory exists), else <exe dir>/../assets.
+// Path of a shipped asset (iris.csv, faithful.csv, camera.png, stopwords-en.txt,
+// presets/): the file in the folder pick_asset_dir chooses for this process
+// (/proc/self/exe), env CILAB_ASSET_DIR and the compile-time CILAB_ASSET_DIR.
+// Every asset lookup goes through here (datasets, the photograph, stop words,
+// the shipped presets).
 std::string asset_path(const std::string& file);
+
+// The assets folder, first match wins:
+//   1. env_dir (env CILAB_ASSET_DIR) when set and not empty, as it is;
+//   2. <exe dir>/../share/cilab/assets when it is a folder: the installed layout
+//      (make install, the Debian package), so an installed binary uses its own
+//      assets even when the source tree it was built from still exists or is gone;
+//   3. compiled_dir (the source tree's assets/, compiled into datasets.cpp) when it
+//      is a folder: the binary in build/ and the tests;
+//   4. <exe dir>/../assets (a copied tree), or "assets" when exe_path is empty.
+std::string pick_asset_dir(const char* env_dir, const std::string& exe_path, const std::string& compiled_dir);
 
 // A copy of `d` with the point (x, y) appended (label -1 = unlabelled). `d`
 // must have 2 columns, or be empty with 0 columns (becomes 2-D). Throws DataError.

@@ -127,6 +127,28 @@ TEST_CASE("asset_path: env override, else the compile-time assets dir") {
   CHECK(std::filesystem::exists(cilab::asset_path("faithful.csv")));
 }
 
+TEST_CASE("pick_asset_dir: env, then the installed share/cilab/assets, then the source tree") {
+  cilab_test::TempDir tmp;
+  namespace fs = std::filesystem;
+  const fs::path root = tmp.dir();
+  const std::string exe = (root / "prefix" / "bin" / "cilab").string();
+  const std::string installed = (root / "prefix" / "share" / "cilab" / "assets").string();
+  const std::string source = (root / "src" / "assets").string();
+  fs::create_directories(root / "prefix" / "bin");
+  fs::create_directories(source);
+  // Not installed: the source tree's folder, then <exe dir>/../assets once that is gone too.
+  CHECK(cilab::pick_asset_dir(nullptr, exe, source) == source);
+  CHECK(cilab::pick_asset_dir(nullptr, exe, (root / "gone").string()) == (root / "prefix" / "assets").string());
+  CHECK(cilab::pick_asset_dir(nullptr, "", (root / "gone").string()) == "assets");
+  // Installed: its own assets win over a source tree that still exists.
+  fs::create_directories(installed);
+  CHECK(cilab::pick_asset_dir(nullptr, exe, source) == installed);
+  CHECK(cilab::pick_asset_dir("", exe, source) == installed);
+  CHECK(cilab::pick_asset_dir(nullptr, exe, "") == installed);
+  // The environment wins over both.
+  CHECK(cilab::pick_asset_dir("/elsewhere/assets", exe, source) == "/elsewhere/assets");
+}
+
 TEST_CASE("fashion-mnist: a directory without the files gives the install hint") {
   cilab_test::TempDir empty;
   EnvGuard env("CILAB_FASHION_MNIST_DIR", empty.dir());

@@ -143,7 +143,7 @@ void App::open_preset(const LabFile& preset) {
 void App::commit_preset(const LabFile& preset) {
   if (!preset.session || !preset.note.empty()) {
     preset_shown_ = std::make_shared<const LabFile>(preset);
-    preset_note_open_ = !preset.note.empty();
+    preset_note_open_ = !preset.note.empty() && preset.note_open;
   }
   pending_tab_ = preset.tab;
   if (!preset.panels.empty() && !panels_overridden_) {
@@ -217,9 +217,10 @@ LabFile App::session_of_current_state() const {
   LabFile lab;
   lab.session = true;
   lab.module = module_name_;
-  if (preset_shown_) {  // a session of a preset keeps its title and note
+  if (preset_shown_) {  // a session of a preset keeps its title and note, shown or hidden as now
     lab.title = preset_shown_->title;
     lab.note = preset_shown_->note;
+    lab.note_open = preset_note_open_;
   }
   if (!data_origin_.spec.empty()) lab.dataset = data_origin_.spec;
   else if (!data_origin_.file.empty()) lab.data_file = data_origin_.file;

@@ -163,7 +163,8 @@ bool valid_name(const std::string& name) {
 
 const std::vector<std::string> kKnownKeys = {"format", "version", "title", "chapter", "note",
                                              "module", "data",   "data_file", "params", "seed",
-                                             "iteration", "tab", "panels", "phase", "last_iteration", "edits", "data_embedded"};
+                                             "iteration", "tab", "panels", "phase", "last_iteration", "edits", "data_embedded",
+                                             "note_open"};
 const std::vector<std::string> kSessionOnlyKeys = {"phase", "last_iteration", "edits", "data_embedded"};
 const std::vector<std::string> kPanelNames = {"browser", "data", "params", "metrics"};
 
@@ -403,6 +404,10 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
                            (lab.edits.back().iteration == end && end == lab.iteration && lab.edits.back().phase > lab.phase)))
     fail(origin, "an edit comes after the end of the session's history (iteration " + std::to_string(end) + ")");
   if (doc.contains("tab")) lab.tab = static_cast<int>(get_count(doc["tab"], "tab", 9, origin));
+  if (doc.contains("note_open")) {
+    if (!doc["note_open"].is_boolean()) fail(origin, "'note_open' must be true or false, got " + type_of(doc["note_open"]));
+    lab.note_open = doc["note_open"].get<bool>();
+  }
   if (doc.contains("panels")) {
     const json& p = doc["panels"];
     if (!p.is_object()) fail(origin, "'panels' must be an object {\"metrics\": false, ...}, got " + type_of(p));
@@ -482,6 +487,7 @@ std::string write_lab_file(const LabFile& lab) {
   }
   if (lab.session && lab.data_embedded) o << ",\n  \"data_embedded\": " << write_embedded(*lab.data_embedded);
   if (lab.tab > 0) o << ",\n  \"tab\": " << lab.tab;
+  if (!lab.note_open && !lab.note.empty()) o << ",\n  \"note_open\": false";
   if (!lab.panels.empty()) {
     o << ",\n  \"panels\": {";
     bool first = true;

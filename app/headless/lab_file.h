@@ -44,6 +44,7 @@ struct LabFile {
   std::string title;    // "k-means: a bad initialisation"
   std::string chapter;  // menu group; "" = the module's chapter
   std::string note;     // what to look at and what to ask the class (shown on open)
+  bool note_open = true;  // the note is shown on open ("note_open": false: a session saved with it hidden)
   std::string module;   // registry name ("kmeans")
   // The data: at most one of a built-in dataset spec with its generator's seed
   // ("blobs:n=1500,centers=5,seed=4") or a file (absolute, or relative to the

@@ -270,3 +270,34 @@ TEST_CASE("gui annotations: the pen draws over the view, E clears it, L and P to
   CHECK(differing_pixels("gui_annotate_0.png", "gui_annotate_1.png", 720) > 200);
   CHECK(differing_pixels("gui_annotate_0.png", "gui_annotate_2.png", 720 - 40) == 0);
 }
+
+TEST_CASE("gui session: a note hidden when the session was saved stays hidden on reopen, a shown one shows") {
+  const QuietWindow window("note");
+  const std::string hidden = window.dir + "/hidden.cilab", shown = window.dir + "/shown.cilab";
+  {
+    std::ofstream script("gui_session_note.txt");
+    script << "preset kmeans-bad-init\n"
+              "expect text Five well-separated blobs\n"
+              "save-session " << shown << "\n"
+              "click preset-note:hide\n"
+              "wait 2\n"
+              "expect no-text Five well-separated blobs\n"
+              "save-session " << hidden << "\n"
+              "wait 2\n"
+              "quit\n";
+  }
+  const Proc a = run_gui("--frames 100000 --script gui_session_note.txt", "gui_session_note.png");
+  INFO("stderr: " << a.err);
+  REQUIRE(a.code == 0);
+  CHECK_FALSE(read_lab_file(hidden).note_open);
+  CHECK(read_lab_file(shown).note_open);
+  for (const auto& [file, visible] : {std::pair<std::string, bool>{hidden, false}, {shown, true}}) {
+    std::ofstream("gui_session_note_open.txt") << "settle\n"
+                                               << (visible ? "expect text" : "expect no-text")
+                                               << " Five well-separated blobs\nquit\n";
+    const Proc b = run_gui("--session " + file + " --frames 100000 --script gui_session_note_open.txt",
+                           "gui_session_note_open.png");
+    INFO("stderr: " << b.err);
+    CHECK(b.code == 0);
+  }
+}

@@ -71,7 +71,7 @@ TEST_CASE("lab file: every field parses, and what is written reads back equal") 
     "note": ["Line one.", "Line two."],
     "module": "kmeans", "data": "blobs:n=300,centers=4,seed=3",
     "params": {"k": 4, "init": "random", "tol": 0.001, "max_iter": 50},
-    "seed": 7, "iteration": 3, "tab": 2, "panels": {"metrics": false, "browser": true}
+    "seed": 7, "iteration": 3, "tab": 2, "panels": {"metrics": false, "browser": true}, "note_open": false
   })";
   const LabFile a = parse_lab_file(text, "t.json");
   CHECK(a.title == "k-means: a bad start");
@@ -86,6 +86,8 @@ TEST_CASE("lab file: every field parses, and what is written reads back equal") 
   CHECK(a.seed == 7);
   CHECK(a.iteration == 3);
   CHECK(a.tab == 2);
+  CHECK_FALSE(a.note_open);
+  CHECK(parse_lab_file(R"({"format": "cilab-preset", "version": 1, "title": "t", "module": "kmeans"})", "u").note_open);
   CHECK(a.panels.at("metrics") == false);
   CHECK(a.panels.at("browser") == true);
   CHECK(lab_assignments(a) == std::vector<std::string>{"k=4", "init=random", "tol=0.001", "max_iter=50"});
@@ -100,6 +102,7 @@ TEST_CASE("lab file: every field parses, and what is written reads back equal") 
   CHECK(b.seed == a.seed);
   CHECK(b.iteration == a.iteration);
   CHECK(b.tab == a.tab);
+  CHECK(b.note_open == a.note_open);
   CHECK(b.panels == a.panels);
   // Numbers are written as numbers, choices as strings.
   CHECK(has(write_lab_file(a), "\"k\": 4"));

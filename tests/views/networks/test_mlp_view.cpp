@@ -9,6 +9,7 @@
 #include "algorithms/networks/mlp.h"
 #include "views/common/jobs.h"
 #include "views/networks/mlp_view.h"
+#include "views/plot/plot.h"
 
 #include <doctest/doctest.h>
 
@@ -112,4 +113,29 @@ TEST_CASE("mlp view: image data shows the confusion matrix, weight images and mi
   CHECK(text.find("Confusion matrix") != std::string::npos);
   CHECK(text.find("top") != std::string::npos);
   CHECK(intents.empty());
+}
+
+TEST_CASE("mlp view: scrubbed back, the batch-loss line ends at the shown iteration") {
+  // Issue 29 section 2: at iteration 114 of 15 000 the grey batch line showed the whole future run.
+  Fixture f(make_dataset("moons:n=200"), {}, 300);
+  REQUIRE(f.stored.size() > 40);
+  REQUIRE(f.stored[40]);
+  const auto& shown = static_cast<const MlpSnapshot&>(*f.stored[40]);
+  const double shown_epochs = 40.0 / std::max(1, shown.batches_per_epoch);
+  const double run_epochs = static_cast<double>(f.history.size() - 1) / std::max(1, shown.batches_per_epoch);
+  REQUIRE(run_epochs > 4 * shown_epochs);
+  ImGuiHeadless ui;
+  MlpView view;
+  std::vector<ViewIntent> intents;
+  for (int i = 0; i < 3; ++i) ui.frame_in_window([&] { view.draw(shown, f.context(), intents); });
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  bool found = false;
+  for (int i = 0; i < n; ++i) {
+    if (std::string(rects[i].title_id) != "Loss per epoch##mlp") continue;
+    found = true;
+    CHECK(rects[i].limits.x_max < shown_epochs * 1.2 + 0.5);  // old: the whole run's epochs
+    CHECK(rects[i].limits.x_max >= shown_epochs);
+  }
+  CHECK(found);
 }

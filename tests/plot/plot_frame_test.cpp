@@ -1281,6 +1281,7 @@ TEST_CASE("scatter points outside a fixed view are marked by triangles at the ed
             const double xs[4] = {0.0, 5.0, 0.5, 9.0}, ys[4] = {0.0, 1.0, -7.0, 9.0};
             plot::Spec sp;
             sp.color = col;
+            sp.flags = plot::ItemFlags_NoFit;  // as the GAN's generated samples in its fixed box
             ImDrawList* dl = ImGui::GetWindowDrawList();
             const int v0 = dl->VtxBuffer.Size;
             plot::PlotScatter("samples", xs, ys, 4, sp);
@@ -1327,4 +1328,34 @@ TEST_CASE("SaveViews and RestoreViews put every plot's view back as it was") {
     CHECK(s.limits.y_min == before.y_min);
     CHECK(s.limits.y_max == before.y_max);
     CHECK(s.limits.x_max == before.x_max);
+}
+
+TEST_CASE("SetupAxisTicks replaces the automatic ticks by the view's values and labels") {
+    ImGuiHeadless ui;
+    const double rows[3] = {2.5, 1.5, 0.5};
+    const char* names[3] = {"cat", "dog", "a name longer than thirty-one bytes in all"};
+    std::string text;
+    for (int i = 0; i < 2; ++i)
+        text = frame_text(ui, [&] {
+            if (plot::BeginPlot("cm", ImVec2(500, 400))) {
+                plot::SetupAxesLimits(0, 3, 0, 3, plot::Cond::Always);
+                plot::SetupAxisTicks(plot::AxisId::Y, rows, 3, names);
+                plot::SetupAxisTicks(plot::AxisId::X, rows, 3, nullptr);
+                const double v[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+                plot::PlotHeatmap("##h", v, 3, 3, 0, 1, plot::Point{0, 0}, plot::Point{3, 3});
+                plot::EndPlot();
+            }
+        });
+    CHECK(text.find("cat") != std::string::npos);
+    CHECK(text.find("dog") != std::string::npos);
+    CHECK(numeric_tokens(text) == 0);  // no automatic number on either axis
+    const plot::PlotRect* r = rect_of("cm");
+    REQUIRE(r != nullptr);
+    const plot::PlotState& st = ui.plot_context()->plots.at(r->id);
+    REQUIRE(st.y_ticks_drawn.size() == 3);
+    CHECK(st.y_ticks_drawn[2].value == 2.5);  // in ascending order
+    CHECK(std::string(st.y_ticks_drawn[2].label) == "cat");
+    CHECK(std::string(st.y_ticks_drawn[0].label).size() == 31);  // cut to the tick's room
+    REQUIRE(st.x_ticks_drawn.size() == 3);
+    CHECK(st.x_ticks_drawn[1].label[0] == '\0');
 }

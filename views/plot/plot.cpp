@@ -432,6 +432,8 @@ void SetupAxisTicks(AxisId axis, const double* values, int count, const char* co
         if (labels != nullptr && labels[i] != nullptr) std::snprintf(t.label, sizeof t.label, "%s", labels[i]);
         ticks.push_back(t);
     }
+    // ascending, as the automatic ticks (the label placement skips a label that would overlap the last)
+    std::stable_sort(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
 }
 
 void SetDataKey(uint64_t key) { GetContextRef().data_key = key; }
@@ -912,6 +914,8 @@ void EndPlot() {
         st.y.apply_fit(c.fit_ext_y, padding);
     }
     st.edge_marks = c.edge_marks;
+    st.x_ticks_drawn = c.x_ticks;
+    st.y_ticks_drawn = c.y_ticks;
 
     // release textures of items that have not been drawn for a while
     const int frame = ImGui::GetFrameCount();

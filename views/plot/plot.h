@@ -22,8 +22,8 @@
 // run, dataset or shape) and when its data leaves the view (or, without SetupAxesLimits, shrinks
 // to less than kFollowShrink of it) - unless the user has panned or zoomed it: then the view
 // stays and a small "fit" hint in a corner returns it to following (as a double-click does).
-// SetupAxesLimits(Cond::Always) frames never move. Scatter points outside the view are marked
-// by small triangles at the edge they lie beyond.
+// SetupAxesLimits(Cond::Always) frames never move. Scatter points outside the view (PlotScatter,
+// fitted or not, up to the splat threshold) are marked by small triangles at the edge they lie beyond.
 // Interaction: left-drag pans, wheel zooms about the cursor (Ctrl: x only, Shift: y only),
 // double-click fits, right-click opens the context menu, legend entries toggle on click.
 // Text the library draws (titles, tick and axis labels, legend, colour bars) also goes to

@@ -86,6 +86,7 @@ struct PlotState {
     bool user_view = false;       // the user panned or zoomed since the last fit: the view stays put
     ImRect hint_rect{0, 0, 0, 0}; // last frame's "fit" hint (screen; empty when not shown)
     int edge_marks = 0;           // points of the last frame marked at the edge (outside the view)
+    std::vector<Tick> x_ticks_drawn, y_ticks_drawn;  // the last frame's ticks (tests read the labels)
     std::unordered_map<ImGuiID, ItemState> items;
     std::vector<ImGuiID> legend_order;  // items submitted this frame, in order
 };

@@ -724,13 +724,14 @@ private:
 };
 
 template <class Getter>
-void render_markers(Context& c, Getter get, int count, const Spec& spec, ImU32 base, Marker m, int stride) {
+void render_markers(Context& c, Getter get, int count, const Spec& spec, ImU32 base, Marker m, int stride,
+                    bool mark_edges = false) {
     if (m == Marker::None || count <= 0) return;
     const ImRect& pr = c.plot_rect;
     const Axis& ax = c.plot->x;
     const Axis& ay = c.plot->y;
-    // Points of a fitted item outside the view are marked at its edge (not the NoFit glyphs),
-    // drawn when `edges` goes, after the markers' batch `w`.
+    // A scatter's points outside the view are marked at its edge (mark_edges; fitted or not: a
+    // fixed frame's samples too), drawn when `edges` goes, after the markers' batch `w`.
     std::unique_ptr<EdgeMarks> edges;
     MarkerWriter w(c.draw_list, EnsureSpriteTexture(c), m);
     const float alpha = spec.fill_alpha;
@@ -740,7 +741,7 @@ void render_markers(Context& c, Getter get, int count, const Spec& spec, ImU32 b
         const float r = spec.sizes ? spec.sizes[i] : spec.marker_size;
         const float h = r * kSpriteScale;  // largest half-extent of any marker quad
         if (!(px >= pr.Min.x - h && px <= pr.Max.x + h && py >= pr.Min.y - h && py <= pr.Max.y + h)) {
-            if (!(spec.flags & ItemFlags_NoFit) && std::isfinite(p.x) && std::isfinite(p.y) &&
+            if (mark_edges && std::isfinite(p.x) && std::isfinite(p.y) &&
                 !(ax.is_log() && !(p.x > 0)) && !(ay.is_log() && !(p.y > 0))) {
                 if (!edges) edges = std::make_unique<EdgeMarks>(c);
                 edges->mark(px, py, spec.colors ? spec.colors[i] : base);
@@ -890,7 +891,7 @@ void plot_scatter_ex(const char* label_id, const T* xs, const T* ys, int count, 
     if (!(spec.flags & ItemFlags_NoFit)) fit_points(get, count);
     const Marker m = spec.marker == Marker::None ? Marker::Circle : spec.marker;
     if (count <= kScatterSplatThreshold) {
-        render_markers(c, get, count, spec, it->used_color, m, 1);
+        render_markers(c, get, count, spec, it->used_color, m, 1, true);
     } else if (c.provider != nullptr) {
         const ImRect& pr = c.plot_rect;
         const int div = count > kScatterHalfResThreshold ? 2 : 1;
@@ -924,7 +925,7 @@ void plot_scatter_ex(const char* label_id, const T* xs, const T* ys, int count, 
         }
     } else {
         const int stride = (count + kScatterSplatThreshold - 1) / kScatterSplatThreshold;
-        render_markers(c, get, count, spec, it->used_color, m, stride);
+        render_markers(c, get, count, spec, it->used_color, m, stride, true);
     }
     c.item = nullptr;
 }

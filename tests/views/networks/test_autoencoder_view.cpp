@@ -165,6 +165,8 @@ TEST_CASE("autoencoder view: the Diverged banner's button rewinds and halves lr"
 
 TEST_CASE("autoencoder view: the codes plot follows the codes as training moves them") {
   // Issue 29 section 2: "Codes z" went empty after ~25 s of play (the codes drift out of the first fit).
+  // (Here the codes stay near the first fit: this checks the view keeps them all on the plot both
+  // ways; the drift itself is the plot library's "a plot follows its data" case.)
   Fixture f(make_dataset("blobs:n=300,dim=3,centers=3"), {"test_fraction=0"}, 400);
   REQUIRE(f.stored.size() > 400);
   ImGuiHeadless ui;
@@ -193,6 +195,6 @@ TEST_CASE("autoencoder view: the codes plot follows the codes as training moves 
     return false;
   };
   CHECK(codes_inside(*f.stored[0]));
-  CHECK(codes_inside(*f.stored[400]));  // old: still the iteration-0 fit, most codes off the plot
-  CHECK(codes_inside(*f.stored[0]));    // and back
+  CHECK(codes_inside(*f.stored[400]));  // and on, whichever way the codes moved
+  CHECK(codes_inside(*f.stored[0]));  // and back
 }

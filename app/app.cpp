@@ -341,6 +341,7 @@ bool App::start_state() {
     runner_ = std::make_unique<Runner>([name] { return make_module(name); });
     runner_->set_speed(kDefaultStepsPerSecond);
     view_ = make_view(module_name_);
+    ++plot_data_key_;
     // A reset, the steps, and a session's edits at their positions (re-simulated).
     RunRecipe recipe;
     recipe.values = values_;

@@ -211,6 +211,12 @@ class App {
     int width = 0, height = 0;  // the first frame's size (all frames are cut to it)
   };
   std::unique_ptr<AnimationExport> anim_;
+  // The plots' views before the export, put back once the run shows return_to again (an export
+  // leaves the view as it found it); anim_views_at_ < 0: nothing to put back.
+  plot::SavedViews anim_views_;
+  int anim_views_at_ = -1;
+  uint64_t anim_views_key_ = 0;  // plot_data_key_ then: another run since drops them
+  void restore_views_after_animation();
   bool anim_request_ = false;     // open the Export animation popup this frame
   int anim_from_ = 0, anim_to_ = 0, anim_every_ = 1, anim_frame_ms_ = 100, anim_scale_ = 1;
   bool anim_gif_ = true, anim_window_ = false;
@@ -278,6 +284,9 @@ class App {
   std::shared_ptr<const Dataset> data_;
   DataOrigin data_origin_;  // how data_ was made (a preset saved now names it)
   uint64_t data_version_ = 0;
+  // plot::SetDataKey of every frame: a new module, run (a reset landed) or dataset bumps it, and
+  // every plot refits as new (plot.h's refit policy).
+  uint64_t plot_data_key_ = 0;
   // data_ is a module's default dataset (no --data/--dataset, nothing loaded): opening another
   // module replaces it with that module's default, so each module opens on data that shows its point.
   bool data_is_default_ = false;

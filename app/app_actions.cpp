@@ -257,6 +257,7 @@ void App::poll_pending() {
         if (pm.to_default) data_is_default_ = true;
         else if (pm.preset) data_is_default_ = false;  // the preset's data: kept when another module opens
         view_ = make_view(pm.name);
+        ++plot_data_key_;
         ++landed_edits_;
         stop_compare();  // B ran the previous module (or state)
         pending_.clear();  // edits of the previous module's runner
@@ -292,6 +293,7 @@ void App::poll_pending() {
         restart_b();  // B follows A onto the new data
       }
       if (view_) view_->on_reset();
+      ++plot_data_key_;
       continue;
     }
     show_error(e.error_prefix + r.error);

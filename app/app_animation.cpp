@@ -134,6 +134,9 @@ void App::start_animation_export(int from, int to, int every, bool gif, bool win
       a->delay_cs = std::max(2, (frame_ms + 5) / 10);
       a->return_to = runner_->current_iteration();
       each_run([](Runner& r) { r.pause(); });
+      anim_views_ = plot::SaveViews();
+      anim_views_at_ = -1;
+      anim_views_key_ = plot_data_key_;
       info_.clear();  // the banner above the view would shift it: gone for the export
       anim_ = std::move(a);
       return;
@@ -207,6 +210,15 @@ void App::capture_animation_after_render(int fb_w, int fb_h) {
   if (a.next == a.iterations.size()) end_animation_export("");
 }
 
+void App::restore_views_after_animation() {
+  if (anim_views_at_ >= 0 && anim_views_key_ != plot_data_key_) anim_views_at_ = -1;  // another run since
+  if (anim_ || anim_views_at_ < 0 || !shown_ || shown_->iteration != anim_views_at_ || runner_->busy()) return;
+  if (compare_ && (compare_->runner->busy() || !compare_->shown)) return;
+  plot::RestoreViews(anim_views_);
+  anim_views_ = plot::SavedViews();
+  anim_views_at_ = -1;
+}
+
 void App::end_animation_export(const std::string& error) {
   if (!anim_) return;
   AnimationExport& a = *anim_;
@@ -217,6 +229,7 @@ void App::end_animation_export(const std::string& error) {
   }
   const int back = a.return_to;
   each_run([back](Runner& r) { r.seek(back); });
+  anim_views_at_ = back;  // the views go back with the run (restore_views_after_animation)
   if (error.empty() && message.empty()) {
     char size[96];
     std::snprintf(size, sizeof size, " (%d x %d", a.width, a.height);

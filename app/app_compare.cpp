@@ -94,6 +94,7 @@ void App::poll_compare() {
     c.tickets.erase(it);
     if (r.ok) {
       if (c.view) c.view->on_reset();
+      ++plot_data_key_;
       continue;
     }
     show_error("B: " + r.error);

@@ -83,6 +83,8 @@ void App::draw_text_param(const ParamSpec& s) {
 
 void App::frame() {
   handle_shortcuts();
+  plot::SetDataKey(plot_data_key_);  // a new module, run or dataset: every plot refits
+  restore_views_after_animation();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
   ImGui::SetNextWindowSize(vp->WorkSize);

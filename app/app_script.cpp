@@ -677,6 +677,61 @@ ScriptFlow ScriptCommands::plots(App& a, ScriptLine& l, bool min_height) {
   return ScriptFlow::Next;
 }
 
+// The plots of the last frame whose label id contains `title` (plot::LastFramePlotRects).
+static std::vector<plot::PlotRect> plots_titled(const std::string& title) {
+  const plot::PlotRect* rects = nullptr;
+  const int n = plot::LastFramePlotRects(&rects);
+  std::vector<plot::PlotRect> out;
+  for (int i = 0; i < n; ++i)
+    if (std::string(rects[i].title_id).find(title) != std::string::npos) out.push_back(rects[i]);
+  return out;
+}
+
+static std::string describe_plot(const plot::PlotRect& r) {
+  char buf[320];
+  std::snprintf(buf, sizeof buf, "plot '%s' x %.9g %.9g y %.9g %.9g zoomed %d edge-marks %d", r.title_id, r.limits.x_min,
+                r.limits.x_max, r.limits.y_min, r.limits.y_max, r.user_view ? 1 : 0, r.edge_marks);
+  return buf;
+}
+
+ScriptFlow ScriptCommands::plot_limits(App&, ScriptLine& l) {
+  // One stdout line per plot of the last frame whose title holds TITLE: its view (tests compare them).
+  const std::string title = l.rest();
+  const std::vector<plot::PlotRect> found = plots_titled(title);
+  if (found.empty()) l.fail("no plot titled '" + title + "' in the last frame");
+  for (const plot::PlotRect& r : found) std::printf("%s\n", describe_plot(r).c_str());
+  std::fflush(stdout);
+  return ScriptFlow::Next;
+}
+
+ScriptFlow ScriptCommands::expect_plot(App&, ScriptLine& l) {
+  // expect plot WHAT OP V TITLE: WHAT x-min|x-max|y-min|y-max|edge-marks|zoomed, OP < > =.
+  std::string what, op;
+  double v = 0.0;
+  l.in >> what >> op >> v;
+  const std::string title = l.rest();
+  const std::vector<plot::PlotRect> found = plots_titled(title);
+  if (found.empty() || !(op == "<" || op == ">" || op == "=")) {
+    l.fail(found.empty() ? "no plot titled '" + title + "' in the last frame" : "expect plot: OP is <, > or =");
+    return ScriptFlow::Next;
+  }
+  const plot::PlotRect& r = found.front();
+  double have = NAN;
+  if (what == "x-min") have = r.limits.x_min;
+  else if (what == "x-max") have = r.limits.x_max;
+  else if (what == "y-min") have = r.limits.y_min;
+  else if (what == "y-max") have = r.limits.y_max;
+  else if (what == "edge-marks") have = r.edge_marks;
+  else if (what == "zoomed") have = r.user_view ? 1 : 0;
+  else {
+    l.fail("expect plot: WHAT is x-min, x-max, y-min, y-max, edge-marks or zoomed, not '" + what + "'");
+    return ScriptFlow::Next;
+  }
+  const bool ok = op == "<" ? have < v : op == ">" ? have > v : std::fabs(have - v) <= 1e-9 * std::max(1.0, std::fabs(v));
+  if (!ok) l.fail("expected " + what + " " + op + " " + std::to_string(v) + ": " + describe_plot(r));
+  return ScriptFlow::Next;
+}
+
 ScriptFlow ScriptCommands::expect_plots_min_height(App& a, ScriptLine& l) { return plots(a, l, true); }
 ScriptFlow ScriptCommands::expect_plots_inside_window(App& a, ScriptLine& l) { return plots(a, l, false); }
 
@@ -696,6 +751,8 @@ const std::vector<ScriptCommand>& script_commands() {
       {"settle", "", "draw frames until nothing runs in the background (runners, view jobs; at most 120 s)",
        C::settle},
       {"progress", "", "print \"progress iteration=I seconds=T last=L history_bytes=B\" (benches)", C::progress},
+      {"plot-limits", "TITLE", "print \"plot 'ID' x MIN MAX y MIN MAX zoomed 0|1 edge-marks N\" for the plots titled TITLE",
+       C::plot_limits},
       {"key", "NAME", "press a key: Space Right Left F1 F11 Escape Equal Minus, a letter or digit; Ctrl+NAME",
        C::key},
       {"step", "[N]", "N steps (default 1)", C::step},
@@ -766,6 +823,8 @@ const std::vector<ScriptCommand>& script_expectations() {
        C::expect_plots_min_height, false, true},
       {"plots-inside-window", "", "every plot of the last frame lies on screen and inside its panel",
        C::expect_plots_inside_window, false, true},
+      {"plot", "WHAT OP V TITLE", "the first plot whose title holds TITLE: WHAT (x-min x-max y-min y-max edge-marks "
+       "zoomed) OP (< > =) V", C::expect_plot},
       {"text", "TEXT", "TEXT was drawn in the main window in the last frame", C::expect_text},
       {"unmoved", "TARGET", "the widget is where it was when the script clicked it (nothing shifted)",
        C::expect_unmoved},

@@ -94,6 +94,7 @@ struct ScriptCommands {
   static ScriptFlow sweep_wait(App& a, ScriptLine& l);
   static ScriptFlow animation_wait(App& a, ScriptLine& l);
   static ScriptFlow progress(App& a, ScriptLine& l);
+  static ScriptFlow plot_limits(App& a, ScriptLine& l);
   // The run.
   static ScriptFlow key(App& a, ScriptLine& l);
   static ScriptFlow step(App& a, ScriptLine& l);
@@ -150,6 +151,7 @@ struct ScriptCommands {
   static ScriptFlow expect_sweep_rows(App& a, ScriptLine& l);
   static ScriptFlow expect_plots_min_height(App& a, ScriptLine& l);
   static ScriptFlow expect_plots_inside_window(App& a, ScriptLine& l);
+  static ScriptFlow expect_plot(App& a, ScriptLine& l);
   static ScriptFlow expect_text(App& a, ScriptLine& l);  // app_script_ui.cpp, as the four below
   static ScriptFlow expect_no_text(App& a, ScriptLine& l);
   static ScriptFlow expect_seed(App& a, ScriptLine& l);

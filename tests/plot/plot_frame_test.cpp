@@ -391,7 +391,7 @@ TEST_CASE("double-click fits the view to the data") {
     const double x[] = {100.0, 104.0, 102.0}, y[] = {-50.0, -42.0, -47.0};
     auto draw = [&] {
         if (plot::BeginPlot("fit", ImVec2(800, 600))) {
-            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            plot::SetupAxesLimits(90.0, 110.0, -60.0, -30.0);
             plot::PlotScatter("p", x, y, 3);
             record(s);
             plot::EndPlot();
@@ -399,7 +399,7 @@ TEST_CASE("double-click fits the view to the data") {
     };
     ui.frame_in_window(draw);
     ui.frame_in_window(draw);
-    CHECK(s.limits.x_max == doctest::Approx(1.0));  // Once limits respected, no auto fit
+    CHECK(s.limits.x_max == doctest::Approx(110.0));  // Once limits respected while the data is inside
     const ImVec2 c = center_of(s);
     ui.mouse_move(c.x + 200.0f, c.y + 100.0f);  // away from the legend
     ui.frame_in_window(draw);
@@ -810,15 +810,15 @@ TEST_CASE("SetupAxesFitKey without limits refits both axes to the items when the
     };
     for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
     CHECK(s.limits.y_max > 900.0);
-    scale = 1.0;  // a new run with smaller values, same key: the view stays (no AutoFit)
+    scale = 700.0;  // smaller values, same key, still most of the view: the view stays (no AutoFit)
     ui.frame_in_window(draw);
     ui.frame_in_window(draw);
     CHECK(s.limits.y_max > 900.0);
     key = 2;
     ui.frame_in_window(draw);
     ui.frame_in_window(draw);
-    CHECK(s.limits.y_max < 2.0);
-    CHECK(s.limits.y_max > 1.0);
+    CHECK(s.limits.y_max < 800.0);
+    CHECK(s.limits.y_max > 700.0);
 }
 
 TEST_CASE("SetupColorBar draws the colormap beside the plot area, with its label and scale ticks") {
@@ -1105,3 +1105,257 @@ TEST_CASE("the rotated y-axis label is clipped to its panel: it never bleeds out
 }
 
 }  // TEST_SUITE
+
+// ---- the refit policy (plot.h): plots follow their data unless the user zoomed -----------------
+
+namespace {
+
+// The PlotRect of the plot titled `title` in the last frame (nullptr if none).
+const plot::PlotRect* rect_of(const char* title) {
+    const plot::PlotRect* rects = nullptr;
+    const int n = plot::LastFramePlotRects(&rects);
+    for (int i = 0; i < n; ++i)
+        if (std::string(rects[i].title_id) == title) return &rects[i];
+    return nullptr;
+}
+
+bool contains(const plot::Limits& l, double x0, double x1, double y0, double y1) {
+    return l.x_min <= x0 && l.x_max >= x1 && l.y_min <= y0 && l.y_max >= y1;
+}
+
+}  // namespace
+
+TEST_CASE("a plot follows its data when it leaves the view and when it shrinks to a small part of it") {
+    ImGuiHeadless ui;
+    Seen s;
+    double shift = 0.0, scale = 1.0;
+    auto draw = [&] {
+        if (plot::BeginPlot("codes", ImVec2(600, 400))) {
+            const double xs[3] = {shift, shift + scale, shift + 0.5 * scale}, ys[3] = {0.0, scale, -scale};
+            plot::PlotScatter("z", xs, ys, 3);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(contains(s.limits, 0.0, 1.0, -1.0, 1.0));
+    const plot::Limits first = s.limits;
+    shift = 0.04;  // a small drift inside the view: the view stays
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.x_min == first.x_min);
+    CHECK(s.limits.x_max == first.x_max);
+    shift = 20.0;  // the codes drift out of the view: it follows
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(contains(s.limits, 20.0, 21.0, -1.0, 1.0));
+    CHECK(s.limits.x_max - s.limits.x_min < 2.0);
+    scale = 50.0;  // they spread out of it
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(contains(s.limits, 20.0, 70.0, -50.0, 50.0));
+    scale = 1.0;  // and collapse to a small part of it: it follows them back
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(contains(s.limits, 20.0, 21.0, -1.0, 1.0));
+    CHECK(s.limits.y_max - s.limits.y_min < 3.0);
+    const plot::PlotRect* r = rect_of("codes");
+    REQUIRE(r != nullptr);
+    CHECK_FALSE(r->user_view);
+    CHECK(r->limits.x_min == s.limits.x_min);
+}
+
+TEST_CASE("a plot with Once limits follows data that leaves them, not data smaller than them") {
+    ImGuiHeadless ui;
+    Seen s;
+    double top = 0.5;
+    auto draw = [&] {
+        if (plot::BeginPlot("unit", ImVec2(600, 400))) {
+            plot::SetupAxesLimits(-1.5, 1.5, -1.5, 1.5);
+            const double xs[2] = {-0.1, 0.1}, ys[2] = {0.0, top};
+            plot::PlotLine("v", xs, ys, 2);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.y_max == doctest::Approx(1.5));  // the view's own frame, though the data is small
+    CHECK(s.limits.x_max == doctest::Approx(1.5));
+    top = 8.0;
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.y_max >= 8.0);
+}
+
+TEST_CASE("a zoomed plot stays put with a fit hint, whose click fits and follows the data again") {
+    ImGuiHeadless ui;
+    Seen s;
+    double shift = 0.0;
+    auto draw = [&] {
+        if (plot::BeginPlot("zoomed", ImVec2(600, 400))) {
+            const double xs[3] = {shift, shift + 1.0, shift + 2.0}, ys[3] = {0.0, 1.0, 2.0};
+            plot::PlotScatter("##p", xs, ys, 3);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(frame_text(ui, draw).find("fit") == std::string::npos);  // following: no hint
+    const ImVec2 c = center_of(s);
+    ui.mouse_move(c.x, c.y);
+    ui.frame_in_window(draw);
+    ui.mouse_wheel(3.0f);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    const plot::Limits zoomed = s.limits;
+    REQUIRE(rect_of("zoomed") != nullptr);
+    CHECK(rect_of("zoomed")->user_view);
+    shift = 30.0;  // the data leaves the zoomed view: the user's view stays
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.x_min == zoomed.x_min);
+    CHECK(s.limits.x_max == zoomed.x_max);
+    CHECK(frame_text(ui, draw).find("fit") != std::string::npos);
+    // The hint sits in the top right corner of the plot area: click it.
+    ui.mouse_move(s.pos.x + s.size.x - 12.0f, s.pos.y + 10.0f);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(contains(s.limits, 30.0, 32.0, 0.0, 2.0));
+    CHECK_FALSE(rect_of("zoomed")->user_view);
+    ui.mouse_move(5.0f, 5.0f);
+    shift = -40.0;  // following again
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(contains(s.limits, -40.0, -38.0, 0.0, 2.0));
+}
+
+TEST_CASE("SetDataKey refits every plot as new: the user's zoom goes, a plot with no data shows [0, 1]") {
+    ImGuiHeadless ui;
+    Seen s, e;
+    bool has_data = true;
+    auto draw = [&] {
+        if (plot::BeginPlot("scores", ImVec2(500, 300))) {
+            const double xs[3] = {100.0, 101.0, 102.0}, ys[3] = {5.0, 6.0, 7.0};
+            plot::PlotScatter("##p", xs, ys, 3);
+            record(s);
+            plot::EndPlot();
+        }
+        if (plot::BeginPlot("metric", ImVec2(500, 200))) {
+            plot::SetupAxes("iteration", nullptr, plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
+            const double v[3] = {300.0, 200.0, 250.0};
+            if (has_data) plot::PlotLine("m", v, 3, 0.0, 1.0);
+            record(e);
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(e.limits.y_min > 100.0);
+    // the user zooms the scatter
+    ui.mouse_move(s.pos.x + s.size.x * 0.5f, s.pos.y + s.size.y * 0.5f);
+    ui.frame_in_window(draw);
+    ui.mouse_wheel(4.0f);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    const plot::Limits zoomed = s.limits;
+    CHECK(zoomed.x_max - zoomed.x_min < 2.0);
+    ui.mouse_move(2.0f, 2.0f);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_max == zoomed.x_max);
+    // another module: the scatter refits to its data, the metric without data shows [0, 1]
+    plot::SetDataKey(7);
+    has_data = false;
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(contains(s.limits, 100.0, 102.0, 5.0, 7.0));
+    CHECK(s.limits.x_max - s.limits.x_min > 2.0);
+    CHECK(e.limits.y_min == doctest::Approx(0.0));
+    CHECK(e.limits.y_max == doctest::Approx(1.0));
+    CHECK_FALSE(rect_of("scores")->user_view);
+}
+
+TEST_CASE("scatter points outside a fixed view are marked by triangles at the edge they lie beyond") {
+    ImGuiHeadless ui;
+    const ImU32 col = IM_COL32(200, 30, 60, 255);
+    Seen s;
+    int near_edge = 0;
+    auto draw = [&] {
+        if (plot::BeginPlot("box", ImVec2(600, 600))) {
+            plot::SetupAxesLimits(-3.0, 3.0, -3.0, 3.0, plot::Cond::Always);
+            // inside, beyond the right edge, below the bottom, beyond the top right corner
+            const double xs[4] = {0.0, 5.0, 0.5, 9.0}, ys[4] = {0.0, 1.0, -7.0, 9.0};
+            plot::Spec sp;
+            sp.color = col;
+            sp.flags = plot::ItemFlags_NoFit;  // as the GAN's generated samples in its fixed box
+            ImDrawList* dl = ImGui::GetWindowDrawList();
+            const int v0 = dl->VtxBuffer.Size;
+            plot::PlotScatter("samples", xs, ys, 4, sp);
+            record(s);
+            near_edge = 0;
+            for (int i = v0; i < dl->VtxBuffer.Size; ++i) {
+                const ImDrawVert& v = dl->VtxBuffer[i];
+                if (v.col != col) continue;
+                const float dx = std::min(std::fabs(v.pos.x - s.pos.x), std::fabs(v.pos.x - s.pos.x - s.size.x));
+                const float dy = std::min(std::fabs(v.pos.y - s.pos.y), std::fabs(v.pos.y - s.pos.y - s.size.y));
+                if (std::min(dx, dy) < 8.0f) ++near_edge;
+            }
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.x_max == doctest::Approx(3.0));  // the fixed frame does not move
+    CHECK(near_edge >= 9);                          // three triangles on the edges
+    REQUIRE(rect_of("box") != nullptr);
+    CHECK(rect_of("box")->edge_marks == 3);
+}
+
+TEST_CASE("SaveViews and RestoreViews put every plot's view back as it was") {
+    ImGuiHeadless ui;
+    Seen s;
+    double top = 1.0;
+    auto draw = [&] {
+        if (plot::BeginPlot("accuracy", ImVec2(500, 300))) {
+            const double xs[2] = {0.0, 1.0}, ys[2] = {0.0, top};
+            plot::PlotLine("a", xs, ys, 2);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    const plot::Limits before = s.limits;
+    const plot::SavedViews saved = plot::SaveViews();
+    top = 40.0;  // an export steps through other iterations: the view follows
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.y_max > 40.0);
+    top = 1.0;
+    plot::RestoreViews(saved);
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK(s.limits.y_min == before.y_min);
+    CHECK(s.limits.y_max == before.y_max);
+    CHECK(s.limits.x_max == before.x_max);
+}
+
+TEST_CASE("SetupAxisTicks replaces the automatic ticks by the view's values and labels") {
+    ImGuiHeadless ui;
+    const double rows[3] = {2.5, 1.5, 0.5};
+    const char* names[3] = {"cat", "dog", "a name longer than thirty-one bytes in all"};
+    std::string text;
+    for (int i = 0; i < 2; ++i)
+        text = frame_text(ui, [&] {
+            if (plot::BeginPlot("cm", ImVec2(500, 400))) {
+                plot::SetupAxesLimits(0, 3, 0, 3, plot::Cond::Always);
+                plot::SetupAxisTicks(plot::AxisId::Y, rows, 3, names);
+                plot::SetupAxisTicks(plot::AxisId::X, rows, 3, nullptr);
+                const double v[9] = {1, 0, 0, 0, 1, 0, 0, 0, 1};
+                plot::PlotHeatmap("##h", v, 3, 3, 0, 1, plot::Point{0, 0}, plot::Point{3, 3});
+                plot::EndPlot();
+            }
+        });
+    CHECK(text.find("cat") != std::string::npos);
+    CHECK(text.find("dog") != std::string::npos);
+    CHECK(numeric_tokens(text) == 0);  // no automatic number on either axis
+    const plot::PlotRect* r = rect_of("cm");
+    REQUIRE(r != nullptr);
+    const plot::PlotState& st = ui.plot_context()->plots.at(r->id);
+    REQUIRE(st.y_ticks_drawn.size() == 3);
+    CHECK(st.y_ticks_drawn[2].value == 2.5);  // in ascending order
+    CHECK(std::string(st.y_ticks_drawn[2].label) == "cat");
+    CHECK(std::string(st.y_ticks_drawn[0].label).size() == 31);  // cut to the tick's room
+    REQUIRE(st.x_ticks_drawn.size() == 3);
+    CHECK(st.x_ticks_drawn[1].label[0] == '\0');
+}

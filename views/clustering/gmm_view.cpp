@@ -1,6 +1,7 @@
 // The GMM view: main plot (soft colours, ellipses, density, draggable means),
 // the k-means comparison plot and the side column. The model-selection sweep
 // panel and its background job live in gmm_view_select.cpp.
+#include "views/common/curves.h"
 #include "views/clustering/gmm_view.h"
 #include "views/common/theme.h"
 #include "views/common/view_registry.h"
@@ -681,7 +682,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
       if (ctx.info->metrics[m].name == "log_likelihood") metric = static_cast<int>(m);
   std::vector<double> xs, ys;
   if (ctx.metric_history)
-    for (size_t i = 0; i < ctx.metric_history->size(); ++i) {
+    for (size_t i = 0; i < shown_rows(*ctx.metric_history, snap.iteration); ++i) {
       const std::vector<double>& m = (*ctx.metric_history)[i];
       xs.push_back(static_cast<double>(i));
       ys.push_back(metric < static_cast<int>(m.size()) ? m[metric] : NAN);

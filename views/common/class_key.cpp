@@ -53,4 +53,32 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
   }
 }
 
+void colour_key(const std::vector<ColourMeaning>& entries, const char* note) {
+  const float sw = ImGui::GetTextLineHeight() * 0.7f, gap = ImGui::GetFontSize() * 0.8f;
+  const float right = ImGui::GetCursorScreenPos().x + ImGui::GetContentRegionAvail().x;
+  bool first = true;
+  auto place = [&](float w) {  // on this line if it fits, else on the next
+    if (!first) {
+      ImGui::SameLine(0, gap);
+      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+    }
+    first = false;
+  };
+  for (const ColourMeaning& e : entries) {
+    place(sw + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(e.meaning).x);
+    ImGui::BeginGroup();
+    const ImVec2 p = ImGui::GetCursorScreenPos();
+    const float pad = (ImGui::GetTextLineHeight() - sw) / 2;
+    ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + sw, p.y + pad + sw), e.colour);
+    ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextUnformatted(e.meaning);
+    ImGui::EndGroup();
+  }
+  if (note && *note) {
+    place(ImGui::CalcTextSize(note).x);
+    ImGui::TextDisabled("%s", note);
+  }
+}
+
 }  // namespace cilab

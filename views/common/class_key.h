@@ -18,6 +18,17 @@ ImU32 class_colour(int c);
 void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
                const std::vector<const char*>& notes);
 
+// One entry of a colour_key: a colour and what it means.
+struct ColourMeaning {
+  ImU32 colour;
+  const char* meaning;
+};
+
+// The key of colours that carry a meaning without classes (the signs of weights, a prediction
+// and the truth): a swatch and its meaning per entry, on one line (wrapping when the window is
+// narrow), then `note` (grey) if given.
+void colour_key(const std::vector<ColourMeaning>& entries, const char* note = nullptr);
+
 // True when class `label` is drawn: unlabelled rows, classes beyond `hidden`, or not hidden.
 inline bool class_shown(const std::vector<char>& hidden, int label) {
   return label < 0 || label >= static_cast<int>(hidden.size()) || !hidden[static_cast<size_t>(label)];

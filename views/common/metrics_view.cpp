@@ -12,6 +12,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstdio>
+#include <cstdint>
 #include <cstring>
 #include <string>
 
@@ -37,13 +38,16 @@ std::string fmt(double v) { return format_number(v, "%.6g"); }
 // Four significant digits: two values share a caption (A/B compare).
 std::string short_fmt(double v) { return format_number(v, "%.4g"); }
 
-// One curve: value(i) for iteration i < size (NaN: no value), read in place.
+// One curve: value(i) for iteration i < size (NaN: no value), read in place, up to the iteration
+// shown (`end` rows: a curve never shows the future of a run scrubbed back).
 struct Series {
   const std::vector<std::vector<double>>* rows = nullptr;  // rows[i][index] ...
   int index = 0;
   const std::vector<double>* flat = nullptr;  // ... or flat[i]
   bool skip_first = false;                    // flat[0] is not a value (step time)
-  size_t size() const { return rows ? rows->size() : flat->size(); }
+  size_t end = SIZE_MAX;                      // rows shown: the shown iteration + 1
+  size_t size() const { return std::min(end, rows ? rows->size() : flat->size()); }
+  void end_at(int iteration) { end = static_cast<size_t>(std::max(0, iteration)) + 1; }
   double at(size_t i) const {
     if (rows) return index < static_cast<int>((*rows)[i].size()) ? (*rows)[i][index] : NAN;
     return skip_first && i == 0 ? NAN : (*flat)[i];
@@ -136,6 +140,37 @@ void decimated_line(ImGuiID id, const char* y_label, const Series& ys, uint64_t 
   }
   if (prev) lx.push_back(prev->x1), ly.push_back(prev->last);
   plot::PlotLine(y_label, lx.data(), ly.data(), static_cast<int>(lx.size()), spec);
+}
+
+// True when the series has values at a few iterations only (an epoch's words per second, a
+// recall measured now and then): a line through consecutive values would draw nothing, so
+// such a series is drawn as its values joined, with markers. Judged on at most ~2000 rows.
+bool sparse_series(const Series& s) {
+  const size_t n = s.size(), stride = std::max<size_t>(1, n / 2000);
+  size_t seen = 0, finite = 0;
+  for (size_t i = 0; i < n; i += stride, ++seen) finite += std::isfinite(s.at(i)) ? 1 : 0;
+  if (n > 0 && (n - 1) % stride != 0) ++seen, finite += std::isfinite(s.at(n - 1)) ? 1 : 0;
+  return finite > 0 && 2 * finite < seen;
+}
+
+// True when the series has a finite value (a full scan: called for series without one drawn).
+bool has_value(const Series& s) {
+  for (size_t i = 0; i < s.size(); ++i)
+    if (std::isfinite(s.at(i))) return true;
+  return false;
+}
+
+// The last value of the series at or before iteration `it` and its iteration (-1: none).
+double last_value(const Series& s, int it, int* at) {
+  *at = -1;
+  for (long i = std::min<long>(it, static_cast<long>(s.size()) - 1); i >= 0; --i) {
+    const double v = s.at(static_cast<size_t>(i));
+    if (std::isfinite(v)) {
+      *at = static_cast<int>(i);
+      return v;
+    }
+  }
+  return NAN;
 }
 
 // The nearest iteration to the mouse: a dot on its value and a tooltip (with b: on both
@@ -232,7 +267,13 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
       spec.color = c;
       spec.line_weight = 2.0f;
       const size_t n = s.size();
-      if (static_cast<double>(n) > 2.0 * plot::GetPlotSize().x) {
+      if (sparse_series(s)) {  // values at a few iterations: joined, each one marked
+        std::vector<double> xs, vs;
+        for (size_t i = 0; i < n; ++i)
+          if (std::isfinite(s.at(i))) xs.push_back(static_cast<double>(i)), vs.push_back(s.at(i));
+        if (xs.size() <= 200) spec.marker = plot::Marker::Circle, spec.marker_size = 2.5f;
+        plot::PlotLine(label, xs.data(), vs.data(), static_cast<int>(xs.size()), spec);
+      } else if (static_cast<double>(n) > 2.0 * plot::GetPlotSize().x) {
         decimated_line(cid, label, s, ver, spec);
       } else {
         std::vector<double> v(n);
@@ -243,6 +284,13 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
     };
     curve(b ? "A" : y_label, ys, cache_id, version, color);
     if (b) curve("B", *b, ImGui::GetID((std::string(id) + "#B").c_str()), b_version, compare_color(1));
+    if (ys.size() > 0 && !has_value(ys) && !(b && has_value(*b))) {
+      // Nothing to draw up to the shown iteration (a metric set at each epoch's end, before the
+      // first one ends): said in the plot, not left as an empty frame.
+      const plot::Limits lim = plot::GetPlotLimits();
+      plot::PlotText("no value yet", 0.5 * (lim.x_min + lim.x_max), 0.5 * (lim.y_min + lim.y_max), ImVec2(0, 0),
+                     colors().text_dim);
+    }
     current_marker(current);
     hover_readout(y_label, ys, color, hover, b, compare_color(1));
     plot::EndPlot();
@@ -276,10 +324,17 @@ bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vecto
   Series ys;
   ys.rows = &metrics;
   ys.index = metric_index;
+  ys.end_at(current_iteration);
   const double now =
       current_iteration >= 0 && current_iteration < static_cast<int>(metrics.size()) ? ys.at(current_iteration) : NAN;
   const bool log_y = metric_uses_log_axis(metric, metrics, metric_index);
-  const std::string title = metric.name + " = " + fmt(now) + (metric.log_scale && !log_y ? "  (linear: values <= 0)" : "");
+  std::string title = metric.name + " = " + fmt(now);
+  int at = -1;
+  if (!std::isfinite(now) && sparse_series(ys)) {  // measured now and then: its last measure
+    const double last = last_value(ys, current_iteration, &at);
+    if (at >= 0) title = metric.name + " = " + fmt(last) + " (iteration " + std::to_string(at) + ")";
+  }
+  title += metric.log_scale && !log_y ? "  (linear: values <= 0)" : "";
   return curve_plot(id, title.c_str(), metric.name.c_str(), metric.help.c_str(), log_y, ys, version,
                     current_iteration, width, height, plot::GetColormapColor(metric_index), hover);
 }
@@ -312,8 +367,10 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
     Series a_s, b_s;
     a_s.rows = &metrics;
     a_s.index = m;
+    a_s.end_at(current_iteration);
     b_s.rows = b->metrics;
     b_s.index = m;
+    b_s.end_at(b->current_iteration);
     const bool log_y = metric_uses_log_axis(mi, metrics, m) && metric_uses_log_axis(mi, *b->metrics, m);
     auto now = [](const Series& s, int it) { return it >= 0 && static_cast<size_t>(it) < s.size() ? s.at(it) : NAN; };
     const std::string title = mi.name + "\tA = " + short_fmt(now(a_s, current_iteration)) +
@@ -326,12 +383,14 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   Series ys;
   ys.flat = &step_ms;
   ys.skip_first = true;  // iteration 0 is the initial state, no step
+  ys.end_at(current_iteration);
   const double now = current_iteration > 0 && current_iteration < static_cast<int>(step_ms.size())
                          ? step_ms[current_iteration]
                          : NAN;
   Series bs;
   bs.flat = b ? b->step_ms : nullptr;
   bs.skip_first = true;
+  if (b) bs.end_at(b->current_iteration);
   std::string title = "step time = " + fmt(now) + " ms";
   if (bs.flat) {
     const int bi = b->current_iteration;

@@ -163,8 +163,8 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
   const std::vector<std::vector<double>> none;
   const std::vector<std::vector<double>>& hist = ctx.metric_history ? *ctx.metric_history : none;
   std::vector<double> train_it, train, test_it, test;
-  history_series(hist, Completion::kMetricTrainRmse, train_it, train);
-  history_series(hist, Completion::kMetricTestRmse, test_it, test);
+  history_series(hist, Completion::kMetricTrainRmse, s.iteration, train_it, train);
+  history_series(hist, Completion::kMetricTestRmse, s.iteration, test_it, test);
   const int current = s.iteration;
 
   ImGui::BeginGroup();

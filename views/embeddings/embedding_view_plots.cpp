@@ -64,7 +64,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   if (plot::BeginPlot("##emb_loss", ImVec2(w, h), plot::PlotFlags_NoTitle)) {
     plot::SetupLegend(plot::Location::NorthEast);
     plot::SetupAxes("iteration (chunk)", "loss", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
-    history_series(hist, 0, x, y);
+    history_series(hist, 0, s.iteration, x, y);
     plot::Spec a;
     a.color = plot::GetColormapColor(0);
     a.line_weight = 2.0f;
@@ -93,12 +93,12 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
       plot::Spec p;
       p.color = plot::GetColormapColor(1);
       p.line_weight = 2.0f;
-      history_series(hist, Word2Vec::kMetricSigmaPositive, x, y);
+      history_series(hist, Word2Vec::kMetricSigmaPositive, s.iteration, x, y);
       plot::PlotLine("positive pairs", x.data(), y.data(), static_cast<int>(x.size()), p);
       plot::Spec n;
       n.color = plot::GetColormapColor(3);
       n.line_weight = 2.0f;
-      history_series(hist, Word2Vec::kMetricSigmaNegative, x, y);
+      history_series(hist, Word2Vec::kMetricSigmaNegative, s.iteration, x, y);
       plot::PlotLine("negative pairs", x.data(), y.data(), static_cast<int>(x.size()), n);
       plot::PlotGuideX("##now", s.iteration, colors().guide, 1.5f);
       plot::EndPlot();

@@ -1,5 +1,6 @@
 // The gan view's curves (metric history: losses, D(real) and D(fake), grid KL
 // and JS, modes covered, gradient norms) and its images tab (image targets).
+#include "views/common/curves.h"
 #include "views/generative/gan_view.h"
 
 #include "views/common/mosaic_plot.h"
@@ -24,10 +25,11 @@ struct Series {
   bool dashed = false;
 };
 
-// A plot of metric history `series` against the iteration (thinned to ~max_points points),
+// A plot of metric history `series` against the iteration, rows 0..rows-1 (the shown iteration:
+// shown_rows; thinned to ~max_points points),
 // with a hover readout of every series at the iteration under the mouse; `half`: the 1/2 line.
 // key: a row of coloured names above the plot in place of its legend (narrow plots).
-void history_plot(const char* id, const char* y_label, const std::vector<std::vector<double>>& hst,
+void history_plot(const char* id, const char* y_label, const std::vector<std::vector<double>>& hst, size_t rows,
                   const std::vector<Series>& series, ImVec2 size, bool log_y, bool half,
                   const char* tip, int max_points, bool key) {
   ImGui::BeginGroup();
@@ -46,12 +48,12 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
                   plot::AxisFlags_AutoFit | (log_y ? plot::AxisFlags_LogScale : 0));
   plot::SetupLegend(plot::Location::NorthEast);
   const size_t stride =
-      std::max<size_t>(1, hst.size() / static_cast<size_t>(std::max(1, max_points)));
+      std::max<size_t>(1, rows / static_cast<size_t>(std::max(1, max_points)));
   std::vector<double> xs;
-  for (size_t i = 0; i < hst.size(); i += stride) xs.push_back(static_cast<double>(i));
+  for (size_t i = 0; i < rows; i += stride) xs.push_back(static_cast<double>(i));
   for (const Series& se : series) {
     std::vector<double> ys;
-    for (size_t i = 0; i < hst.size(); i += stride)
+    for (size_t i = 0; i < rows; i += stride)
       ys.push_back(hst[i][static_cast<size_t>(se.metric)]);
     plot::Spec sp;
     sp.color = se.colour;
@@ -59,8 +61,8 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
     if (se.dashed) sp.line_style = plot::LineStyle::Dashed;
     plot::PlotLine(se.name, xs.data(), ys.data(), static_cast<int>(xs.size()), sp);
   }
-  if (half && !hst.empty()) {
-    const double x[2] = {0.0, static_cast<double>(hst.size() - 1)}, y[2] = {0.5, 0.5};
+  if (half && rows != 0) {
+    const double x[2] = {0.0, static_cast<double>(rows - 1)}, y[2] = {0.5, 0.5};
     plot::Spec dash;
     dash.color = with_alpha(colors().text_dim, 170);
     dash.line_style = plot::LineStyle::Dashed;
@@ -68,9 +70,9 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
     dash.flags = plot::ItemFlags_NoLegend;
     plot::PlotLine("##half", x, y, 2, dash);
   }
-  if (plot::IsPlotHovered() && !hst.empty()) {
+  if (plot::IsPlotHovered() && rows != 0) {
     const plot::Point m = plot::GetPlotMousePos();
-    const long it = std::clamp(std::lround(m.x), 0L, static_cast<long>(hst.size()) - 1);
+    const long it = std::clamp(std::lround(m.x), 0L, static_cast<long>(rows) - 1);
     ImGui::BeginTooltip();
     ImGui::Text("iteration %ld", it);
     for (const Series& se : series)
@@ -194,7 +196,7 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
   for (size_t i = 0; i < panels.size(); ++i) {
     if (i % static_cast<size_t>(cols) != 0) ImGui::SameLine();
     const Panel& p = panels[i];
-    history_plot(p.id, p.y, hst, p.series, ImVec2(w, h), p.log_y, p.half, p.tip, kMaxCurvePoints,
+    history_plot(p.id, p.y, hst, shown_rows(hst, s.iteration), p.series, ImVec2(w, h), p.log_y, p.half, p.tip, kMaxCurvePoints,
                  key);
   }
   ImGui::EndGroup();

@@ -1,5 +1,6 @@
 // The vae view: pictures job, header, tabs, curves and controls (the tabs' drawing:
 // vae_view_tabs.cpp).
+#include "views/common/curves.h"
 #include "views/generative/vae_view.h"
 #include "views/common/training_header.h"
 #include "views/common/readout.h"
@@ -248,15 +249,16 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
   bool positive = true;
   if (ctx.metric_history && ctx.metric_history->size() > 1) {
     const auto& hst = *ctx.metric_history;
-    const size_t stride = std::max<size_t>(1, hst.size() / kMaxCurvePoints);
-    for (size_t i = 1; i < hst.size(); i += stride) {
+    const size_t n = shown_rows(hst, s.iteration);  // never past the iteration shown
+    const size_t stride = std::max<size_t>(1, n / kMaxCurvePoints);
+    for (size_t i = 1; i < n; i += stride) {
       bx.push_back(static_cast<double>(i) / bpe);
       bl.push_back(hst[i][Vae::kMetricBatchLoss]);
       br.push_back(hst[i][Vae::kMetricBatchRec]);
       bk.push_back(hst[i][Vae::kMetricBatchKl]);
       positive = positive && !(bl.back() <= 0) && !(br.back() <= 0) && !(bk.back() <= 0);
     }
-    for (size_t i = 2; i < hst.size(); ++i)
+    for (size_t i = 2; i < n; ++i)
       if (hst[i][Vae::kMetricBeta] != hst[i - 1][Vae::kMetricBeta] &&
           std::isfinite(hst[i][Vae::kMetricBeta]) && std::isfinite(hst[i - 1][Vae::kMetricBeta]))
         beta_changes.emplace_back(static_cast<double>(i) / bpe, hst[i][Vae::kMetricBeta]);

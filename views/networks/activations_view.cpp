@@ -28,6 +28,9 @@ ImVec4 bad_colour() { return colour_vec(colors().error); }     // vanishing / ex
 ImVec4 good_colour() { return colour_vec(colors().good); }     // stable
 constexpr int kCurveSamples = 400;
 constexpr double kVanishing = 0.1;  // grad_ratio below: vanishing; above 1 / this: exploding
+// grad_factor (the mean factor per layer) above 1 + this: exploding, below 1 / (1 + this): vanishing,
+// whatever the depth (tanh with gain 2: x1.16 per layer is x8.45 over 15 layers, x85 over 30).
+constexpr double kFactorDrift = 0.1;
 
 std::string fmt(double v, const char* f = "%.3g") { return format_number(v, f); }
 
@@ -71,11 +74,12 @@ std::string reading(const ActivationsSnapshot& s, bool* bad) {
     return "gradients overflowed: exploding";
   }
   const std::string per = " (x" + fmt(factor) + " per layer)";
-  if (ratio < kVanishing) {
+  // The label follows the measured factor per layer too: a steady growth explodes with depth.
+  if (ratio < kVanishing || factor < 1.0 / (1.0 + kFactorDrift)) {
     *bad = true;
     return "vanishing: ||dL/dh_1|| is " + fmt(ratio) + " of ||dL/dh_L||" + per;
   }
-  if (ratio > 1.0 / kVanishing) {
+  if (ratio > 1.0 / kVanishing || factor > 1.0 + kFactorDrift) {
     *bad = true;
     return "exploding: ||dL/dh_1|| is " + fmt(ratio) + " x ||dL/dh_L||" + per;
   }

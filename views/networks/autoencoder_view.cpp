@@ -1,3 +1,4 @@
+#include "views/common/curves.h"
 #include "views/common/training_header.h"
 #include "views/common/readout.h"
 #include "views/networks/autoencoder_view.h"
@@ -385,9 +386,10 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
     plot::SetupAxes("epoch", "loss", plot::AxisFlags_AutoFit, plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
     if (ctx.metric_history && ctx.metric_history->size() > 1) {
       const auto& hst = *ctx.metric_history;
-      const size_t stride = std::max<size_t>(1, hst.size() / 600);
+      const size_t n = shown_rows(hst, s.iteration);  // never past the iteration shown
+      const size_t stride = std::max<size_t>(1, n / 600);
       std::vector<double> bx, by;
-      for (size_t i = 1; i < hst.size(); i += stride) {
+      for (size_t i = 1; i < n; i += stride) {
         bx.push_back(static_cast<double>(i) / bpe);
         by.push_back(hst[i][Autoencoder::kMetricBatchLoss]);
       }
@@ -429,9 +431,10 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
       plot::SetupAxes("epoch", "rad or norm", plot::AxisFlags_AutoFit, plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
       if (ctx.metric_history && !ctx.metric_history->empty()) {
         const auto& hst = *ctx.metric_history;
-        const size_t stride = std::max<size_t>(1, hst.size() / 600);
+        const size_t n = shown_rows(hst, s.iteration);
+        const size_t stride = std::max<size_t>(1, n / 600);
         std::vector<double> bx, ang, prod, orth;
-        for (size_t i = 0; i < hst.size(); i += stride) {
+        for (size_t i = 0; i < n; i += stride) {
           bx.push_back(static_cast<double>(i) / bpe);
           ang.push_back(hst[i][Autoencoder::kMetricMaxAngle]);
           prod.push_back(hst[i][Autoencoder::kMetricProductError]);

@@ -1,5 +1,6 @@
 // The backprop view: layout, the computational graph, the side panel (the
 // current step's equation, the gradient-check table) and the loss curve.
+#include "views/common/class_key.h"
 #include "views/networks/backprop_view.h"
 #include "views/networks/backprop_view_internal.h"
 #include "views/common/metrics_view.h"
@@ -173,6 +174,11 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
                          "summed over the batch."
                        : "The point of this step (one point per step: batch = 1).");
   }
+
+  // The key of the graph's colours (its tooltip and the panel under the parameters say more).
+  colour_key({{positive_colour(), "w > 0"}, {negative_colour(), "w < 0"}, {forward_colour(), "node computed"},
+              {backward_colour(), "dL/dz known"}, {current_colour(), "this sub-step"}},
+             "edge width ~ |w|");
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;

@@ -1,3 +1,4 @@
+#include "views/common/curves.h"
 #include "views/common/training_header.h"
 #include "views/common/readout.h"
 #include "views/networks/mlp_view.h"
@@ -207,8 +208,11 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
       rgb_probability_ = show_probability;
       rgb_theme_ = theme_serial();
     }
+    // A background over the data's square: the view follows the data, not the picture's margin.
+    plot::Spec bg;
+    bg.flags = plot::ItemFlags_NoFit;
     plot::PlotImageRGB("##regions", rgb_.data(), pic.res, pic.res, plot::Point{pic.x_min, pic.y_min},
-                       plot::Point{pic.x_max, pic.y_max});
+                       plot::Point{pic.x_max, pic.y_max}, bg);
   }
   // The data: training rows as dots, test rows as hollow squares, the current batch ringed.
   const int n = data.rows();
@@ -364,6 +368,25 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
   if (plot::BeginPlot("confusion##mlp", psize, plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend | plot::PlotFlags_EqualAspect)) {
     plot::SetupAxes("predicted class", "true class");
     plot::SetupAxesLimits(0, k, 0, k, plot::Cond::Always);
+    // One tick per cell, at its centre, named by its class; class 0's row at the top (reading order).
+    // Columns take the names when the widest fits a cell, else the class numbers (the key beside
+    // the plot names them).
+    std::vector<double> col_at(static_cast<size_t>(k)), row_at(static_cast<size_t>(k));
+    std::vector<std::string> numbers(static_cast<size_t>(k));
+    std::vector<const char*> names(static_cast<size_t>(k)), cols(static_cast<size_t>(k));
+    float widest = 0.0f;
+    for (int c = 0; c < k; ++c) {
+      col_at[static_cast<size_t>(c)] = c + 0.5;
+      row_at[static_cast<size_t>(c)] = k - c - 0.5;
+      numbers[static_cast<size_t>(c)] = std::to_string(c);
+      names[static_cast<size_t>(c)] = pr.class_names[static_cast<size_t>(c)].c_str();
+      widest = std::max(widest, ImGui::CalcTextSize(names[static_cast<size_t>(c)]).x);
+    }
+    const bool named_cols = widest + ImGui::GetFontSize() < psize.x * 0.7f / static_cast<float>(k);
+    for (int c = 0; c < k; ++c)
+      cols[static_cast<size_t>(c)] = named_cols ? names[static_cast<size_t>(c)] : numbers[static_cast<size_t>(c)].c_str();
+    plot::SetupAxisTicks(plot::AxisId::X, col_at.data(), k, cols.data());
+    plot::SetupAxisTicks(plot::AxisId::Y, row_at.data(), k, names.data());
     plot::SetupColorBar("share of the true class", 0.0, 1.0, plot::Colormap::Viridis);
     plot::PlotHeatmap("##cm", share.data(), k, k, 0.0, 1.0, plot::Point{0, 0}, plot::Point{double(k), double(k)});
     // Counts in the cells when they fit (about 4 digits per cell).
@@ -411,9 +434,10 @@ void MlpView::draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 s
     // The mini-batch losses of every step (x = iteration / batches per epoch), thinned to ~600 points.
     if (ctx.metric_history && ctx.metric_history->size() > 1) {
       const auto& hst = *ctx.metric_history;
-      const size_t stride = std::max<size_t>(1, hst.size() / 600);
+      const size_t n = shown_rows(hst, s.iteration);  // never past the iteration shown
+      const size_t stride = std::max<size_t>(1, n / 600);
       std::vector<double> bx, by;
-      for (size_t i = 1; i < hst.size(); i += stride) {
+      for (size_t i = 1; i < n; i += stride) {
         bx.push_back(static_cast<double>(i) / bpe);
         by.push_back(hst[i][Mlp::kMetricLoss]);
       }

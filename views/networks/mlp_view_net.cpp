@@ -1,4 +1,5 @@
 // The mlp view's Neurons, Network and Errors tabs.
+#include "views/common/class_key.h"
 #include "views/networks/mlp_view.h"
 
 #include "views/plot/plot.h"
@@ -95,6 +96,8 @@ void MlpView::draw_neurons(const MlpSnapshot& s, ImVec2 size) {
     tooltip_text("Neuron j computes f(w_j . x + b_j): it responds to images that look like its weight image. "
                  "Blue: positive weights, orange: negative (scaled by the largest |w|). Network of iteration "
                  "shown in the header.");
+    colour_key({{diverging_u32(1.0f, 255), "w > 0"}, {diverging_u32(-1.0f, 255), "w < 0"}},
+               "brightness ~ |w| / max |w|");
     image_plot("##mlp_weights", rgb, h, wd, size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
     return;
   }
@@ -112,6 +115,9 @@ void MlpView::draw_neurons(const MlpSnapshot& s, ImVec2 size) {
                             "layers combine the simpler pictures of earlier ones."
                           : "Each line: a hidden neuron's output a_j^(l)(x) over the input range; the output layer "
                             "adds them up with its weights.");
+  if (pic.d == 2)
+    colour_key({{diverging_u32(1.0f, 255), "a > 0"}, {diverging_u32(-1.0f, 255), "a < 0"}, {diverging_u32(0.0f, 255), "a = 0"}},
+               "brightness ~ |a| / max |a| of the layer");
   const float avail_h = ImGui::GetContentRegionAvail().y;  // below the (wrapped) caption
   const float h = std::max(min_plot_height(true), (avail_h - (layers - 1) * ImGui::GetStyle().ItemSpacing.y) /
                                                       std::max(1, layers));
@@ -183,6 +189,8 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
   tooltip_text("Columns: the input, each hidden layer, the output. An edge is a weight w_ji: blue positive, orange "
                "negative, thickness and opacity ~ |w_ji| / max |w| of its layer. Large layers show their first "
                "neurons only (slider 'neurons per layer shown').");
+  colour_key({{diverging_u32(1.0f, 255), "w > 0"}, {diverging_u32(-1.0f, 255), "w < 0"}},
+             "edge width and opacity ~ |w| / max |w| of its layer");
   const ImVec2 p0 = ImGui::GetCursorScreenPos();
   const ImVec2 area(size.x, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::InvisibleButton("##mlp_graph", area);
@@ -265,6 +273,7 @@ void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
               ev.on_test ? "test" : "training", ev.epoch, count);
   tooltip_text("Each image with the network's prediction (red, above) and the true class (green, below), evaluated "
                "in eval mode at the end of the epoch.");
+  colour_key({{colors().error, "above: the network's prediction"}, {colors().good, "below: the true class"}});
   if (count == 0) return;
   const int rows = (count + cols - 1) / cols;
   const float pw = cols * cell_w, ph = rows * cell_h;

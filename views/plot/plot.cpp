@@ -13,6 +13,9 @@
 //  2026-11-25  first version (BeginPlot/SetupAxes/items/DragPoint/TextureProvider).
 //  2026-11-26  SetupAxesFitKey, SetupColorBar, PlotLegendEntry, Colormap::Labels, callers' caches
 //              (GetCache/SetCache), plot text logged for tests.
+//  2026-11-28  one refit policy: SetDataKey, plots follow their data unless the user zoomed (a
+//              "fit" hint then), scatter points outside the view marked at the edge,
+//              SaveViews/RestoreViews, PlotRect::limits/user_view/edge_marks.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -29,6 +32,7 @@ Context* g_context = nullptr;
 constexpr float kPad = 6.0f;             // frame padding (px)
 constexpr float kTickLen = 4.0f;         // tick mark length (px)
 constexpr double kFitPadding = 0.05;     // fractional padding of fits
+constexpr double kFollowPadding = 0.15;  // ... of a refit that follows data out of the view (room to drift)
 constexpr float kWheelZoom = 0.85f;      // zoom factor per wheel notch
 
 ImVec2 add(ImVec2 a, ImVec2 b) { return ImVec2(a.x + b.x, a.y + b.y); }
@@ -97,6 +101,10 @@ double major_spacing(const Axis& axis, const std::vector<Tick>& ticks) {
 
 // x ticks whose labels do not overlap: widen the spacing until the widest label fits.
 void locate_x_ticks(Context& c) {
+    if (c.custom_x) {
+        c.x_ticks = c.custom_x_ticks;
+        return;
+    }
     const float fh = ImGui::GetFontSize();
     double target = std::max(100.0, 6.0 * fh);
     for (int attempt = 0; attempt < 4; ++attempt) {
@@ -110,6 +118,10 @@ void locate_x_ticks(Context& c) {
 }
 
 void locate_y_ticks(Context& c) {
+    if (c.custom_y) {
+        c.y_ticks = c.custom_y_ticks;
+        return;
+    }
     const float fh = ImGui::GetFontSize();
     locate_ticks(c.plot->y, std::max(3.0 * fh, 48.0), c.y_ticks);
 }
@@ -353,6 +365,7 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
         st.id = id;
         st.first_frame = frame;
         st.fit_request = true;
+        st.data_key = c.data_key;
     }
     st.last_frame = frame;
     st.legend_order.clear();
@@ -368,6 +381,7 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     c.setup_done = false;
     c.setup_legend_location = 0;
     c.has_fit_key = false;
+    c.custom_x = c.custom_y = false;
     c.has_colorbar = false;
     c.has_limits = false;
     c.frame_rect = bb;
@@ -376,6 +390,8 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     c.hovered = c.held = false;
     c.interacting = false;
     c.fit_x = c.fit_y = false;
+    c.fresh = c.follow = c.follow_shrink = false;
+    c.edge_marks = 0;
     c.fit_ext_x.reset();
     c.fit_ext_y.reset();
     return true;
@@ -401,6 +417,26 @@ void SetupAxesFitKey(uint64_t key) {
     c.has_fit_key = true;
     c.fit_key = key;
 }
+
+void SetupAxisTicks(AxisId axis, const double* values, int count, const char* const* labels) {
+    Context& c = GetPlotContextRef("SetupAxisTicks");
+    IM_ASSERT(!c.setup_done && "SetupAxisTicks() must be called before any item");
+    std::vector<Tick>& ticks = axis == AxisId::X ? c.custom_x_ticks : c.custom_y_ticks;
+    (axis == AxisId::X ? c.custom_x : c.custom_y) = true;
+    ticks.clear();
+    for (int i = 0; values != nullptr && i < count; ++i) {
+        if (!std::isfinite(values[i])) continue;
+        Tick t;
+        t.value = values[i];
+        t.major = true;
+        if (labels != nullptr && labels[i] != nullptr) std::snprintf(t.label, sizeof t.label, "%s", labels[i]);
+        ticks.push_back(t);
+    }
+    // ascending, as the automatic ticks (the label placement skips a label that would overlap the last)
+    std::stable_sort(ticks.begin(), ticks.end(), [](const Tick& a, const Tick& b) { return a.value < b.value; });
+}
+
+void SetDataKey(uint64_t key) { GetContextRef().data_key = key; }
 
 void SetupColorBar(const char* label, double scale_min, double scale_max, Colormap cmap) {
     Context& c = GetPlotContextRef("SetupColorBar");
@@ -439,7 +475,13 @@ void SetupFinish() {
         st.fit_key = c.fit_key;
         if (key_changed) st.fit_request = true;
     }
-    const bool first = st.first_frame == ImGui::GetFrameCount() || key_changed;
+    // New data (SetDataKey: another module, run or dataset): the same, and the user's zoom goes.
+    const bool data_changed = st.data_key != c.data_key;
+    st.data_key = c.data_key;
+    if (data_changed) st.fit_request = true;
+    const bool first = st.first_frame == ImGui::GetFrameCount() || key_changed || data_changed;
+    if (first) st.user_view = false;
+    c.fresh = first;
 
     // 1. scales and limits
     const bool log_x = (c.x_flags & AxisFlags_LogScale) != 0;
@@ -458,7 +500,9 @@ void SetupFinish() {
     const bool lock_x = (c.x_flags & AxisFlags_Lock) != 0, lock_y = (c.y_flags & AxisFlags_Lock) != 0;
     c.fit_x = (c.x_flags & AxisFlags_AutoFit) || (st.fit_request && (!lock_x || first));
     c.fit_y = (c.y_flags & AxisFlags_AutoFit) || (st.fit_request && (!lock_y || first));
-    if (c.has_limits && c.limits_cond == Cond::Always) c.fit_x = c.fit_y = false;
+    const bool fixed = c.has_limits && c.limits_cond == Cond::Always;
+    if (fixed) c.fit_x = c.fit_y = false;
+    if (st.fit_request && (c.fit_x || c.fit_y)) st.user_view = false;  // Fit (menu, RequestFit)
     st.fit_request = false;
 
     // 3. layout: vertical first (title, x ticks, x label), then y tick label width
@@ -503,11 +547,19 @@ void SetupFinish() {
         const ImVec2 mouse = io.MousePos;
         if (st.held_drag != 0 && !ImGui::IsMouseDown(0)) st.held_drag = 0;
         const bool in_legend = in_rect(st.legend_rect, mouse);
+        const bool in_hint = st.user_view && in_rect(st.hint_rect, mouse);
         for (int b = 0; b < 3; ++b) {
             if (ImGui::IsMouseClicked(b)) {
-                st.press_inside[b] = hovered && !in_legend;
+                st.press_inside[b] = hovered && !in_legend && !in_hint;
                 st.press_consumed[b] = false;
             }
+        }
+        // the "fit" hint of a zoomed plot: fit now and follow the data again
+        if (hovered && in_hint && ImGui::IsMouseClicked(0)) {
+            st.press_consumed[0] = true;
+            c.fit_x = c.fit_x || !lock_x;
+            c.fit_y = c.fit_y || !lock_y;
+            st.user_view = false;
         }
         // pan (not on the press frame, so a DragPoint can claim the press first)
         if (held && ImGui::IsMouseDown(0) && !ImGui::IsMouseClicked(0) && st.press_inside[0] &&
@@ -515,6 +567,7 @@ void SetupFinish() {
             if (io.MouseDelta.x != 0.0f && !lock_x) st.x.pan(io.MouseDelta.x);
             if (io.MouseDelta.y != 0.0f && !lock_y) st.y.pan(io.MouseDelta.y);
             st.last_interaction_frame = ImGui::GetFrameCount();
+            if ((io.MouseDelta.x != 0.0f && !lock_x) || (io.MouseDelta.y != 0.0f && !lock_y)) st.user_view = !fixed;
         }
         // wheel zoom about the cursor (Ctrl: x only, Shift: y only)
         if (hovered && io.MouseWheel != 0.0f) {
@@ -522,11 +575,13 @@ void SetupFinish() {
             if (!lock_x && !io.KeyShift) st.x.zoom(f, mouse.x);
             if (!lock_y && !io.KeyCtrl) st.y.zoom(f, mouse.y);
             st.last_interaction_frame = ImGui::GetFrameCount();
+            if ((!lock_x && !io.KeyShift) || (!lock_y && !io.KeyCtrl)) st.user_view = !fixed;
         }
         // double-click: fit now (extents are gathered by this frame's items)
         if (hovered && !in_legend && ImGui::IsMouseDoubleClicked(0)) {
             c.fit_x = c.fit_x || !lock_x;
             c.fit_y = c.fit_y || !lock_y;
+            st.user_view = false;
         }
         // right-click (not a drag) opens the context menu
         if (!(c.flags & PlotFlags_NoMenus) && hovered && ImGui::IsMouseReleased(1) && st.press_inside[1] &&
@@ -537,6 +592,12 @@ void SetupFinish() {
     // While the user pans (button held) or wheels (within the last few frames), expensive images
     // may be drawn stretched from their previous limits instead of being recomputed every frame.
     c.interacting = (c.held && st.press_inside[0]) || ImGui::GetFrameCount() - st.last_interaction_frame <= 8;
+
+    // Follow the data (EndPlot refits when it leaves the view): not while the user's zoom holds,
+    // nor a frame the view fixes, nor axes fitted anyway.
+    c.follow = !fixed && !st.user_view && !(c.fit_x && c.fit_y) &&
+               !((c.x_flags & AxisFlags_AutoFit) && (c.y_flags & AxisFlags_AutoFit));
+    c.follow_shrink = c.follow && !c.has_limits;
 
     // 5. equal aspect, then final ticks
     if (c.equal_aspect) constrain_equal_aspect(st.x, st.y);
@@ -718,6 +779,46 @@ void draw_mouse_text(Context& c) {
     c.draw_list->AddText(p, ThemeText(0.9f), text);
 }
 
+// The "fit" hint of a plot the user panned or zoomed: a small framed "fit" in the top corner the
+// legend leaves free (a click fits: SetupFinish). The view no longer follows the data until then.
+void draw_fit_hint(Context& c) {
+    PlotState& st = *c.plot;
+    st.hint_rect = ImRect(0, 0, 0, 0);
+    if (!st.user_view || (c.flags & PlotFlags_NoInputs)) return;
+    const char* text = "fit";
+    const ImVec2 sz = ImGui::CalcTextSize(text);
+    const ImRect& pr = c.plot_rect;
+    const int loc = st.legend_location >= 0 ? st.legend_location : c.setup_legend_location;
+    const bool legend_ne = c.show_legend && !st.legend_order.empty() && loc == static_cast<int>(Location::NorthEast);
+    const float pad = 3.0f, w = sz.x + 2.0f * pad, h = sz.y + 2.0f;
+    const float x0 = legend_ne ? pr.Min.x + 4.0f : pr.Max.x - 4.0f - w;
+    const ImRect box(ImVec2(std::floor(x0), pr.Min.y + 4.0f), ImVec2(std::floor(x0 + w), pr.Min.y + 4.0f + h));
+    if (box.GetWidth() > pr.GetWidth() || box.GetHeight() > pr.GetHeight()) return;
+    st.hint_rect = box;
+    const bool hov = c.hovered && box.Contains(ImGui::GetIO().MousePos);
+    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+    bg.w = 0.86f;
+    c.draw_list->AddRectFilled(box.Min, box.Max, ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
+    if (hov) c.draw_list->AddRectFilled(box.Min, box.Max, ThemeText(0.10f), 3.0f);
+    c.draw_list->AddRect(box.Min, box.Max, ThemeText(0.45f), 3.0f);
+    AddPlotText(c.draw_list, ImVec2(box.Min.x + pad, box.Min.y + 1.0f), ThemeText(0.9f), text);
+    if (hov) ImGui::SetTooltip("Panned or zoomed: the plot stays where you put it.\nClick (or double-click the plot) "
+                               "to fit the data and follow it again.");
+}
+
+// Whether this frame's data leaves the view on `axis`, or (shrink) spans less than kFollowShrink
+// of it: pixel positions of the extents against the plot area's.
+bool leaves_view(const Axis& axis, const FitExtents& ext) {
+    const double a = axis.plot_to_pixels(ext.min), b = axis.plot_to_pixels(ext.max);
+    const double lo = std::min(axis.pixel_min(), axis.pixel_max()), hi = std::max(axis.pixel_min(), axis.pixel_max());
+    return std::min(a, b) < lo - 0.5 || std::max(a, b) > hi + 0.5;
+}
+bool small_in_view(const Axis& axis, const FitExtents& ext) {
+    if (is_nearly_constant(ext.min, ext.max)) return false;  // a constant fits as +-10 %: stays small
+    const double a = axis.plot_to_pixels(ext.min), b = axis.plot_to_pixels(ext.max);
+    return std::fabs(b - a) < kFollowShrink * axis.pixel_length();
+}
+
 void context_menu(Context& c) {
     if (c.flags & PlotFlags_NoMenus) return;
     PlotState& st = *c.plot;
@@ -764,6 +865,7 @@ void EndPlot() {
 
     dl->PushClipRect(pr.Min, pr.Max, true);
     draw_legend(c);
+    draw_fit_hint(c);
     draw_mouse_text(c);
     dl->PopClipRect();
     if (st.export_scale > 0 && !ImGui::IsPopupOpen(ImHashStr("##plot_menu", 0, st.id), 0)) {
@@ -781,8 +883,39 @@ void EndPlot() {
     context_menu(c);
 
     // fits gathered this frame take effect next frame (one-frame latency)
-    if (c.fit_x) st.x.apply_fit(c.fit_ext_x, kFitPadding);
-    if (c.fit_y) st.y.apply_fit(c.fit_ext_y, kFitPadding);
+    double padding = kFitPadding;
+    if (c.follow && c.fit_ext_x.valid() && c.fit_ext_y.valid()) {
+        // The refit policy (plot.h): follow the data when it leaves the view or shrinks in it.
+        // Per axis (an AutoFit or locked axis is left alone); an equal-aspect plot refits both.
+        const bool free_x = !(c.x_flags & (AxisFlags_Lock | AxisFlags_AutoFit)) && !c.fit_x;
+        const bool free_y = !(c.y_flags & (AxisFlags_Lock | AxisFlags_AutoFit)) && !c.fit_y;
+        bool rx = free_x && leaves_view(st.x, c.fit_ext_x), ry = free_y && leaves_view(st.y, c.fit_ext_y);
+        if (c.follow_shrink) {
+            const bool sx = free_x && small_in_view(st.x, c.fit_ext_x), sy = free_y && small_in_view(st.y, c.fit_ext_y);
+            if (!c.equal_aspect) rx = rx || sx, ry = ry || sy;
+            else if (sx && sy) rx = ry = true;
+        }
+        if (c.equal_aspect && (rx || ry)) rx = free_x, ry = free_y;
+        if (rx || ry) {
+            c.fit_x = c.fit_x || rx;
+            c.fit_y = c.fit_y || ry;
+            padding = kFollowPadding;
+        }
+    }
+    // A fresh plot with no data (a new module's "n/a" metric) starts from the default range, not
+    // from what the plot showed before.
+    const auto reset_empty = [](Axis& axis) { axis.is_log() ? axis.set_range(0.1, 10.0) : axis.set_range(0.0, 1.0); };
+    if (c.fit_x) {
+        if (c.fresh && !c.has_limits && !c.fit_ext_x.valid() && st.first_frame != ImGui::GetFrameCount()) reset_empty(st.x);
+        st.x.apply_fit(c.fit_ext_x, padding);
+    }
+    if (c.fit_y) {
+        if (c.fresh && !c.has_limits && !c.fit_ext_y.valid() && st.first_frame != ImGui::GetFrameCount()) reset_empty(st.y);
+        st.y.apply_fit(c.fit_ext_y, padding);
+    }
+    st.edge_marks = c.edge_marks;
+    st.x_ticks_drawn = c.x_ticks;
+    st.y_ticks_drawn = c.y_ticks;
 
     // release textures of items that have not been drawn for a while
     const int frame = ImGui::GetFrameCount();
@@ -834,6 +967,35 @@ ImVec2 GetPlotSize() {
 }
 
 void RequestFit() { GetPlotContextRef("RequestFit").plot->fit_request = true; }
+
+SavedViews SaveViews() {
+    SavedViews out;
+    for (const auto& kv : GetContextRef().plots) {
+        const PlotState& st = kv.second;
+        SavedViews::View v;
+        v.id = kv.first;
+        v.x_min = st.x.min();
+        v.x_max = st.x.max();
+        v.y_min = st.y.min();
+        v.y_max = st.y.max();
+        v.user_view = st.user_view;
+        out.views.push_back(v);
+    }
+    return out;
+}
+
+void RestoreViews(const SavedViews& saved) {
+    Context& c = GetContextRef();
+    for (const SavedViews::View& v : saved.views) {
+        auto it = c.plots.find(v.id);
+        if (it == c.plots.end()) continue;
+        PlotState& st = it->second;
+        st.x.set_range(v.x_min, v.x_max);
+        st.y.set_range(v.y_min, v.y_max);
+        st.user_view = v.user_view;
+        st.fit_request = false;
+    }
+}
 
 bool TakeExportRequest(ExportRequest* out) {
     Context* c = GetCurrentContext();
@@ -917,6 +1079,9 @@ int LastFramePlotRects(const PlotRect** rects) {
         const PlotState& st = it->second;
         r.area_min = ImVec2(static_cast<float>(st.x.pixel_min()), static_cast<float>(st.y.pixel_max()));
         r.area_max = ImVec2(static_cast<float>(st.x.pixel_max()), static_cast<float>(st.y.pixel_min()));
+        r.limits = Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
+        r.user_view = st.user_view;
+        r.edge_marks = st.edge_marks;
     }
     if (rects) *rects = done.data();
     return static_cast<int>(done.size());

@@ -17,6 +17,13 @@
 // TextureProvider (texture.h). Views hold no plot state: limits, fit requests, legend
 // visibility and image caches live in the context, keyed by the plot's ImGuiID.
 // Fits have one frame of latency (extents gathered this frame apply next frame), as in ImPlot.
+// Refit policy (one for every plot): a plot fits its items on its first frame and refits, as on
+// its first frame, when its SetupAxesFitKey or the context's SetDataKey changes (a new module,
+// run, dataset or shape) and when its data leaves the view (or, without SetupAxesLimits, shrinks
+// to less than kFollowShrink of it) - unless the user has panned or zoomed it: then the view
+// stays and a small "fit" hint in a corner returns it to following (as a double-click does).
+// SetupAxesLimits(Cond::Always) frames never move. Scatter points outside the view (PlotScatter,
+// fitted or not, up to the splat threshold) are marked by small triangles at the edge they lie beyond.
 // Interaction: left-drag pans, wheel zooms about the cursor (Ctrl: x only, Shift: y only),
 // double-click fits, right-click opens the context menu, legend entries toggle on click.
 // Text the library draws (titles, tick and axis labels, legend, colour bars) also goes to
@@ -29,6 +36,7 @@
 #include <imgui.h>
 
 #include <string>
+#include <vector>
 
 #include "views/plot/texture.h"
 
@@ -72,6 +80,9 @@ enum ItemFlags_ {
     ItemFlags_NoFit = 1 << 1,     // item does not take part in fits
 };
 using ItemFlags = int;
+
+// An axis, for SetupAxisTicks.
+enum class AxisId { X, Y };
 
 // When SetupAxesLimits applies.
 enum class Cond { Once, Always };
@@ -156,6 +167,17 @@ void SetupLegend(Location location);
 // behaves as on its first frame - Cond::Once limits apply again, otherwise both axes are fitted
 // to this frame's items (shown from the next frame). The first key seen only records it.
 void SetupAxesFitKey(uint64_t key);
+// Ticks of your own on one axis, in place of the automatic ones: a major tick at each of the
+// `count` values, labelled labels[i] (null: no labels), e.g. class names at the centres of a
+// confusion matrix's cells. Labels longer than 31 bytes are cut. Call before any item.
+void SetupAxisTicks(AxisId axis, const double* values, int count, const char* const* labels = nullptr);
+// What every plot of the context shows (the app: a hash of the module, the run and the data).
+// When it changes, each plot refits on its next frame as on its first (Cond::Once limits apply
+// again, the user's zoom is forgotten; a plot with no data goes back to [0, 1]).
+void SetDataKey(uint64_t key);
+// A plot whose data spans less than this share of the view on an axis refits (when it follows
+// its data and has no SetupAxesLimits; an equal-aspect plot when both axes are that small).
+constexpr double kFollowShrink = 1.0 / 3.0;
 // A colour bar at the right of the plot area (the area shrinks to make room): the colormap over
 // [scale_min, scale_max] with tick labels, and the label (text before "##") written along it.
 void SetupColorBar(const char* label, double scale_min, double scale_max, Colormap cmap = Colormap::Viridis);
@@ -198,10 +220,12 @@ void PlotImage(const char* label_id, ImTextureID texture, Point bounds_min, Poin
                ImVec2 uv0 = ImVec2(0, 0), ImVec2 uv1 = ImVec2(1, 1), ImU32 tint = IM_COL32_WHITE);
 // Grayscale image (h rows x w cols, row-major, row 0 at top) mapped vmin..vmax -> black..white.
 // Uses the texture provider (cached by content hash); without one, one rect per pixel.
+// spec.flags: ItemFlags_NoFit for a background the view should not follow (the data does).
 void PlotImageGray(const char* label_id, const float* pixels, int h, int w, float vmin, float vmax,
-                   Point bounds_min, Point bounds_max);
-// RGB image, 3 floats per pixel in [0, 1] (h x w x 3, row-major).
-void PlotImageRGB(const char* label_id, const float* rgb, int h, int w, Point bounds_min, Point bounds_max);
+                   Point bounds_min, Point bounds_max, const Spec& spec = Spec());
+// RGB image, 3 floats per pixel in [0, 1] (h x w x 3, row-major); spec as PlotImageGray.
+void PlotImageRGB(const char* label_id, const float* rgb, int h, int w, Point bounds_min, Point bounds_max,
+                  const Spec& spec = Spec());
 // A legend entry only (no data), for a group of points another item draws, e.g. one cluster of
 // a scatter coloured per point: swatch = spec.marker (circle if None) in spec.color. Returns
 // false while the user has hidden the entry from the legend (the caller then hides the group).
@@ -303,6 +327,20 @@ struct ExportRequest {
 };
 // True (and the request) when a plot asked this frame; the request is cleared.
 bool TakeExportRequest(ExportRequest* out);
+// The views of every plot of the context (axis ranges and whether the user zoomed), to put
+// back after frames that moved them: an animation export steps the run through other
+// iterations and returns; the plots then show what they showed before it.
+struct SavedViews {
+    struct View {
+        ImGuiID id = 0;
+        double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+        bool user_view = false;
+    };
+    std::vector<View> views;
+};
+SavedViews SaveViews();
+// Puts the saved views back (plots created since keep theirs).
+void RestoreViews(const SavedViews& saved);
 // A draggable handle at (*x, *y); returns true while the user drags it (and updates *x, *y).
 // While a DragPoint is held the plot does not pan.
 bool DragPoint(int id, double* x, double* y, ImU32 color = kAutoColor, float radius = 5.0f);
@@ -366,6 +404,9 @@ struct PlotRect {
     ImVec2 clip_min{0, 0}, clip_max{0, 0};    // visible region of the window it was drawn in
     bool window_scrolls = false;              // that window (or a parent) can scroll vertically
     bool canvas = false;                      // drawn with PlotFlags_CanvasOnly (an image tile, no axes)
+    Limits limits;                            // the view (data units) as the plot is now
+    bool user_view = false;                   // the user panned or zoomed it (the "fit" hint shows)
+    int edge_marks = 0;                       // scatter points marked at the edge (outside the view)
 };
 // Every plot drawn in the last completed frame of the current context, in drawing order
 // (a plot clipped away by ImGui is not drawn, so not listed). Empty before the first frame.

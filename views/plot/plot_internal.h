@@ -82,6 +82,11 @@ struct PlotState {
     int last_interaction_frame = -1000;  // last frame the user panned or zoomed
     bool has_fit_key = false;     // SetupAxesFitKey seen
     uint64_t fit_key = 0;
+    uint64_t data_key = 0;        // the context's SetDataKey when this plot last drew
+    bool user_view = false;       // the user panned or zoomed since the last fit: the view stays put
+    ImRect hint_rect{0, 0, 0, 0}; // last frame's "fit" hint (screen; empty when not shown)
+    int edge_marks = 0;           // points of the last frame marked at the edge (outside the view)
+    std::vector<Tick> x_ticks_drawn, y_ticks_drawn;  // the last frame's ticks (tests read the labels)
     std::unordered_map<ImGuiID, ItemState> items;
     std::vector<ImGuiID> legend_order;  // items submitted this frame, in order
 };
@@ -89,6 +94,7 @@ struct PlotState {
 // The plot context.
 struct Context {
     std::unordered_map<ImGuiID, PlotState> plots;
+    uint64_t data_key = 0;    // SetDataKey: what every plot shows (module, run, data)
     bool has_export = false;  // a plot asked to be saved as PNG this frame (TakeExportRequest)
     ExportRequest export_request;
     TextureProvider* provider = nullptr;
@@ -117,6 +123,10 @@ struct Context {
     bool hovered = false, held = false;
     bool interacting = false;     // pan/zoom in progress (large images may be reused, stretched)
     bool fit_x = false, fit_y = false;
+    bool fresh = false;           // first frame, new fit key or new data key: fitted as new
+    bool follow = false;          // refit when this frame's data leaves the view (no user zoom)
+    bool follow_shrink = false;   // ... and when it shrinks to a small part of it (no view limits)
+    int edge_marks = 0;           // points marked at the edge this frame
     FitExtents fit_ext_x, fit_ext_y;
     bool equal_aspect = false;
     bool show_legend = true;
@@ -129,6 +139,8 @@ struct Context {
     Colormap colorbar_cmap = Colormap::Viridis;
     ImRect colorbar_rect;           // bar (screen) when has_colorbar
     std::vector<Tick> x_ticks, y_ticks;
+    bool custom_x = false, custom_y = false;  // SetupAxisTicks of this frame ...
+    std::vector<Tick> custom_x_ticks, custom_y_ticks;  // ... its ticks
 
     // ---- scratch buffers, reused across frames (no per-point heap allocation)
     std::vector<ImVec2> points;

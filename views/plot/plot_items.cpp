@@ -17,6 +17,7 @@
 #include <algorithm>
 #include <cmath>
 #include <cstring>
+#include <memory>
 
 #include "views/plot/contour.h"
 #include "views/plot/plot_internal.h"
@@ -436,7 +437,7 @@ ImU32 GetItemColor() {
 bool FitThisFrame() {
     Context& c = GetPlotContextRef("FitThisFrame");
     if (!c.setup_done) SetupFinish();
-    return c.fit_x || c.fit_y;
+    return c.fit_x || c.fit_y || c.follow;  // following plots gather their extents every frame
 }
 
 void FitPoint(double x, double y) {
@@ -669,12 +670,69 @@ void fit_points(Getter get, int count) {
     }
 }
 
+// Marks of points outside the view: a small triangle on the edge they lie beyond (at a corner:
+// the corner), pointing outwards, in the point's colour; one per 3 px of the edge.
+class EdgeMarks {
+public:
+    explicit EdgeMarks(Context& c) : c_(c), pr_(c.plot_rect) {
+        const int w = std::max(1, static_cast<int>(pr_.GetWidth() / kCell) + 1);
+        const int h = std::max(1, static_cast<int>(pr_.GetHeight() / kCell) + 1);
+        w_ = w;
+        used_.assign(static_cast<size_t>(2 * (w + h)), 0);
+    }
+    void mark(double px, double py, ImU32 col) {
+        if (!std::isfinite(px) || !std::isfinite(py)) return;
+        const float x = static_cast<float>(std::clamp(px, static_cast<double>(pr_.Min.x), static_cast<double>(pr_.Max.x)));
+        const float y = static_cast<float>(std::clamp(py, static_cast<double>(pr_.Min.y), static_cast<double>(pr_.Max.y)));
+        const float dx = px < pr_.Min.x ? -1.0f : px > pr_.Max.x ? 1.0f : 0.0f;
+        const float dy = py < pr_.Min.y ? -1.0f : py > pr_.Max.y ? 1.0f : 0.0f;
+        // one slot per cell of the edge (top, bottom: by x; left, right: by y)
+        const int wc = w_, hc = static_cast<int>(used_.size()) / 2 - w_;
+        const int cx = std::clamp(static_cast<int>((x - pr_.Min.x) / kCell), 0, wc - 1);
+        const int cy = std::clamp(static_cast<int>((y - pr_.Min.y) / kCell), 0, hc - 1);
+        const size_t slot = dy != 0.0f ? static_cast<size_t>((dy < 0 ? 0 : wc) + cx)
+                                       : static_cast<size_t>(2 * wc + (dx < 0 ? 0 : hc) + cy);
+        if (slot >= used_.size() || used_[slot]) return;
+        used_[slot] = 1;
+        ++c_.edge_marks;
+        const float len = std::sqrt(dx * dx + dy * dy);
+        const float ux = dx / len, uy = dy / len;  // outwards
+        const float s = kSize;
+        // tip on the edge, base inside the plot
+        const ImVec2 tip(x, y), b(x - ux * s * 1.6f, y - uy * s * 1.6f);
+        const ImVec2 b1(b.x - uy * s, b.y + ux * s), b2(b.x + uy * s, b.y - ux * s);
+        const ImU32 a = (col >> IM_COL32_A_SHIFT) & 0xFF;
+        const ImU32 shown = (col & ~IM_COL32_A_MASK) | (std::max<ImU32>(a, 200) << IM_COL32_A_SHIFT);
+        tris_.push_back(Tri{tip, b1, b2, shown});
+    }
+    // Draws the marks (after the markers' batch, which holds the sprite texture).
+    ~EdgeMarks() {
+        for (const Tri& t : tris_) c_.draw_list->AddTriangleFilled(t.a, t.b, t.c, t.col);
+    }
+
+private:
+    static constexpr float kCell = 3.0f, kSize = 3.5f;
+    Context& c_;
+    ImRect pr_;
+    int w_ = 1;
+    std::vector<unsigned char> used_;
+    struct Tri {
+        ImVec2 a, b, c;
+        ImU32 col;
+    };
+    std::vector<Tri> tris_;
+};
+
 template <class Getter>
-void render_markers(Context& c, Getter get, int count, const Spec& spec, ImU32 base, Marker m, int stride) {
+void render_markers(Context& c, Getter get, int count, const Spec& spec, ImU32 base, Marker m, int stride,
+                    bool mark_edges = false) {
     if (m == Marker::None || count <= 0) return;
     const ImRect& pr = c.plot_rect;
     const Axis& ax = c.plot->x;
     const Axis& ay = c.plot->y;
+    // A scatter's points outside the view are marked at its edge (mark_edges; fitted or not: a
+    // fixed frame's samples too), drawn when `edges` goes, after the markers' batch `w`.
+    std::unique_ptr<EdgeMarks> edges;
     MarkerWriter w(c.draw_list, EnsureSpriteTexture(c), m);
     const float alpha = spec.fill_alpha;
     for (int i = 0; i < count; i += stride) {
@@ -682,7 +740,14 @@ void render_markers(Context& c, Getter get, int count, const Spec& spec, ImU32 b
         const double px = ax.plot_to_pixels(p.x), py = ay.plot_to_pixels(p.y);
         const float r = spec.sizes ? spec.sizes[i] : spec.marker_size;
         const float h = r * kSpriteScale;  // largest half-extent of any marker quad
-        if (!(px >= pr.Min.x - h && px <= pr.Max.x + h && py >= pr.Min.y - h && py <= pr.Max.y + h)) continue;
+        if (!(px >= pr.Min.x - h && px <= pr.Max.x + h && py >= pr.Min.y - h && py <= pr.Max.y + h)) {
+            if (mark_edges && std::isfinite(p.x) && std::isfinite(p.y) &&
+                !(ax.is_log() && !(p.x > 0)) && !(ay.is_log() && !(p.y > 0))) {
+                if (!edges) edges = std::make_unique<EdgeMarks>(c);
+                edges->mark(px, py, spec.colors ? spec.colors[i] : base);
+            }
+            continue;
+        }
         if (!(r > 0.0f)) continue;
         ImU32 col = spec.colors ? spec.colors[i] : base;
         if (alpha < 1.0f) col = ScaleAlpha(col, alpha);
@@ -826,7 +891,7 @@ void plot_scatter_ex(const char* label_id, const T* xs, const T* ys, int count, 
     if (!(spec.flags & ItemFlags_NoFit)) fit_points(get, count);
     const Marker m = spec.marker == Marker::None ? Marker::Circle : spec.marker;
     if (count <= kScatterSplatThreshold) {
-        render_markers(c, get, count, spec, it->used_color, m, 1);
+        render_markers(c, get, count, spec, it->used_color, m, 1, true);
     } else if (c.provider != nullptr) {
         const ImRect& pr = c.plot_rect;
         const int div = count > kScatterHalfResThreshold ? 2 : 1;
@@ -860,7 +925,7 @@ void plot_scatter_ex(const char* label_id, const T* xs, const T* ys, int count, 
         }
     } else {
         const int stride = (count + kScatterSplatThreshold - 1) / kScatterSplatThreshold;
-        render_markers(c, get, count, spec, it->used_color, m, stride);
+        render_markers(c, get, count, spec, it->used_color, m, stride, true);
     }
     c.item = nullptr;
 }
@@ -993,13 +1058,12 @@ namespace {
 // Shared by PlotImageGray/RGB: texture with content-hash cache, or per-pixel rects.
 template <class PixelColor>
 void plot_image_ex(const char* label_id, const void* data, size_t bytes, int h, int w, uint64_t extra, Point bmin,
-                   Point bmax, PixelColor color_of) {
+                   Point bmax, const Spec& spec, PixelColor color_of) {
     if (data == nullptr || h <= 0 || w <= 0) return;
-    Spec spec;
     ItemState* it = RegisterItem(label_id, spec, SwatchKind::Fill);
     if (it == nullptr) return;
     Context& c = *GetCurrentContext();
-    fit_bounds(bmin, bmax);
+    if (!(spec.flags & ItemFlags_NoFit)) fit_bounds(bmin, bmax);
     if (c.provider != nullptr) {
         uint64_t k = hash_bytes(data, bytes, extra);
         k = hash_value(w, hash_value(h, k));
@@ -1024,19 +1088,20 @@ int to_byte(double v) {
 }  // namespace
 
 void PlotImageGray(const char* label_id, const float* pixels, int h, int w, float vmin, float vmax, Point bounds_min,
-                   Point bounds_max) {
+                   Point bounds_max, const Spec& spec) {
     const double lo = vmin, span = vmax > vmin ? static_cast<double>(vmax) - vmin : 1.0;
     uint64_t extra = hash_value(vmin, hash_value(vmax, 7));
     plot_image_ex(label_id, pixels, static_cast<size_t>(h) * w * sizeof(float), h, w, extra, bounds_min, bounds_max,
-                  [&](int r, int q) {
+                  spec, [&](int r, int q) {
                       const int g = to_byte((pixels[static_cast<size_t>(r) * w + q] - lo) / span);
                       return IM_COL32(g, g, g, 255);
                   });
 }
 
-void PlotImageRGB(const char* label_id, const float* rgb, int h, int w, Point bounds_min, Point bounds_max) {
+void PlotImageRGB(const char* label_id, const float* rgb, int h, int w, Point bounds_min, Point bounds_max,
+                  const Spec& spec) {
     plot_image_ex(label_id, rgb, static_cast<size_t>(h) * w * 3 * sizeof(float), h, w, 11, bounds_min, bounds_max,
-                  [&](int r, int q) {
+                  spec, [&](int r, int q) {
                       const float* p = rgb + (static_cast<size_t>(r) * w + q) * 3;
                       return IM_COL32(to_byte(p[0]), to_byte(p[1]), to_byte(p[2]), 255);
                   });

@@ -1,3 +1,4 @@
+#include "views/common/curves.h"
 #include "views/svd/power_iteration_view.h"
 #include "views/common/readout.h"
 #include "views/common/theme.h"
@@ -431,7 +432,7 @@ void PowerIterationView::draw_plots(const PowerSnapshot& s, const ViewContext& c
   // Measured series from the history (phase-0 metrics), else the current point only.
   std::vector<double> ts, angles, rhos;
   if (ctx.metric_history) {
-    for (size_t i = 0; i < ctx.metric_history->size(); ++i) {
+    for (size_t i = 0; i < shown_rows(*ctx.metric_history, s.iteration); ++i) {
       const std::vector<double>& m = (*ctx.metric_history)[i];
       ts.push_back(static_cast<double>(i));
       angles.push_back(m.size() > 1 ? m[1] : NAN);

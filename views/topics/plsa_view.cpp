@@ -218,9 +218,9 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
   const std::vector<std::vector<double>> none;
   const std::vector<std::vector<double>>& hist = ctx.metric_history ? *ctx.metric_history : none;
   std::vector<double> it, ll, perp_it, perp, test_it, test;
-  history_series(hist, Plsa::kMetricLogLikelihood, it, ll);
-  history_series(hist, Plsa::kMetricPerplexity, perp_it, perp);
-  history_series(hist, Plsa::kMetricTestPerplexity, test_it, test);
+  history_series(hist, Plsa::kMetricLogLikelihood, s.iteration, it, ll);
+  history_series(hist, Plsa::kMetricPerplexity, s.iteration, perp_it, perp);
+  history_series(hist, Plsa::kMetricTestPerplexity, s.iteration, test_it, test);
   std::vector<double> hx, hy;  // E-step half points
   for (const auto& [t, v] : e_step_ll_) {
     hx.push_back(t - 0.5);

@@ -3,12 +3,14 @@
 // value, NaN gaps stay gaps, and the incremental decimation (version) draws
 // what a full recomputation draws.
 #include "tests/support/imgui_headless.h"
+#include "tests/support/screen_text.h"
 #include "views/common/metrics_view.h"
 #include "views/plot/plot_internal.h"
 
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <string>
 #include <vector>
 
 using namespace cilab;
@@ -133,7 +135,7 @@ TEST_CASE("metrics view: the decimation caches live in the plot context and go w
     ui.frame_in_window([&] {
       for (int p = 0; p < plots; ++p) {
         const std::string id = "##curve" + std::to_string(p);
-        draw_metric_plot(id.c_str(), loss_info(false), h, 0, 10, kPlotW, 120.0f, nullptr, 1);
+        draw_metric_plot(id.c_str(), loss_info(false), h, 0, 19999, kPlotW, 120.0f, nullptr, 1);
       }
     });
   };
@@ -154,7 +156,8 @@ TEST_CASE("metrics view: a new run's curve is shown in full, not in the previous
     plot::Limits lim;
     for (int k = 0; k < 3; ++k)
       ui.frame_in_window([&] {
-        draw_metric_plot("##run", loss_info(false), h, 0, 0, kPlotW, kPlotH, nullptr, version);
+        draw_metric_plot("##run", loss_info(false), h, 0, static_cast<int>(h.size()) - 1, kPlotW, kPlotH, nullptr,
+                         version);
         const plot::PlotState& st = ui.plot_context()->plots.at(ImGui::GetID("##run"));
         lim = plot::Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
       });
@@ -167,4 +170,64 @@ TEST_CASE("metrics view: a new run's curve is shown in full, not in the previous
   CHECK(b.y_max < 1.0);
   CHECK(b.y_min > 0.4);
   CHECK(b.x_max < 10.0);
+}
+
+TEST_CASE("metrics view: scrubbed back, every curve of the strip ends at the shown iteration") {
+  // Issue 29 section 2: at iteration 114 of 15 000 the curves showed the whole future run.
+  ImGuiHeadless ui;
+  const std::vector<std::vector<double>> h = history(15000);
+  std::vector<double> step_ms(15000, 0.5);
+  ModuleInfo info;
+  info.metrics = {loss_info(false)};
+  MetricHover hover;
+  ImGuiID alone = 0;
+  int seen = 0;
+  for (int part = 0; part < 2; ++part) {
+    for (int k = 0; k < 3; ++k)
+      ui.frame_in_window([&] {
+        if (part == 0) draw_metric_plots(info, h, step_ms, 114, 1);
+        if (part == 1) draw_metric_plot("##alone", loss_info(true), h, 0, 114, kPlotW, kPlotH, &hover, 1);
+        alone = ImGui::GetID("##alone");
+      });
+    const plot::PlotRect* rects = nullptr;
+    const int n = plot::LastFramePlotRects(&rects);
+    for (int i = 0; i < n; ++i) {
+      CAPTURE(rects[i].title_id);
+      CHECK(rects[i].limits.x_max < 130.0);  // fitted to iterations 0..114 (old: 0..14 999)
+      CHECK(rects[i].limits.x_max > 100.0);
+      ++seen;
+    }
+  }
+  CHECK(seen == 3);  // loss, step time, alone
+  // hovering the right end reads the shown iteration, not a later one
+  const plot::PlotState& st = ui.plot_context()->plots.at(alone);
+  ui.mouse_move(static_cast<float>(st.x.pixel_max()) - 2.0f, static_cast<float>(st.y.pixel_max() + st.y.pixel_min()) * 0.5f);
+  for (int k = 0; k < 2; ++k)
+    ui.frame_in_window([&] { draw_metric_plot("##alone", loss_info(true), h, 0, 114, kPlotW, kPlotH, &hover, 1); });
+  CHECK(hover.active);
+  CHECK(hover.iteration <= 114);
+}
+
+TEST_CASE("metrics view: a metric measured at a few iterations (epoch ends) is drawn, its caption the last measure") {
+  // Issue 29 section 2: word2vec's words_per_s and recall, glove's entries_per_s stayed empty.
+  ImGuiHeadless ui;
+  std::vector<std::vector<double>> sparse(350, std::vector<double>{NAN}), none = sparse;
+  for (size_t i : {100u, 200u, 300u}) sparse[i][0] = 1000.0 + static_cast<double>(i);
+  const MetricInfo wps{"words_per_s", "per epoch", false};
+  auto vertices = [&](const std::vector<std::vector<double>>& h) {
+    FrameStats s;
+    for (int k = 0; k < 3; ++k) s = ui.frame_in_window([&] { draw_metric_plot("##wps", wps, h, 0, 340, kPlotW, kPlotH); });
+    return s.vertices;
+  };
+  const int empty = vertices(none);
+  const int drawn = vertices(sparse);
+  CHECK(drawn > empty + 20);  // a line through the three measures and their markers (old: nothing)
+  const std::string text = frame_text(ui, [&] { draw_metric_plot("##wps", wps, sparse, 0, 340, kPlotW, kPlotH); });
+  CHECK(text.find("words_per_s = 1300 (iteration 300)") != std::string::npos);
+  // before the first measure the plot says there is none yet (old: an empty frame)
+  const std::string before = frame_text(ui, [&] { draw_metric_plot("##wps", wps, sparse, 0, 90, kPlotW, kPlotH); });
+  CHECK(before.find("no value yet") != std::string::npos);
+  // scrubbed back before the third measure: the caption and curve stop at the second
+  const std::string back = frame_text(ui, [&] { draw_metric_plot("##wps", wps, sparse, 0, 250, kPlotW, kPlotH); });
+  CHECK(back.find("words_per_s = 1200 (iteration 200)") != std::string::npos);
 }

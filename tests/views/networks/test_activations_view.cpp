@@ -123,3 +123,23 @@ TEST_CASE("activations view: one layer and an overflow are explained, not drawn 
     CHECK(has(text, "overflowed the float range"));
   }
 }
+
+TEST_CASE("activations view: the reading follows the factor per layer (tanh with gain 2 explodes over 15 layers)") {
+  // Issue 29 section 5: x1.16 per layer (x8.45 over 15 layers) read "stable".
+  ImGuiHeadless ui;
+  {
+    Fixture f({"activation=tanh", "init=glorot", "gain=2", "layers=15"});
+    const std::vector<double>& m = f.mod.snapshot()->metrics;
+    const double ratio = m[Activations::kMetricGradRatio], factor = m[Activations::kMetricGradFactor];
+    CAPTURE(ratio);
+    CAPTURE(factor);
+    CHECK(factor > 1.1);  // grows more than 10 % per layer (x1.16) ...
+    CHECK(ratio < 10.0);  // ... though less than x10 over the 15 layers (x8.45)
+    ActivationsView view;
+    std::vector<ViewIntent> out;
+    frame_text(ui, [&] { view.draw(*f.mod.snapshot(), f.context(), out); });
+    REQUIRE(view.header().size() >= 2);
+    CHECK(has(view.header()[1], "exploding"));  // ... so it explodes, whatever the total (old: "stable" below x10)
+    CHECK_FALSE(has(view.header()[1], "stable"));
+  }
+}

@@ -192,3 +192,13 @@ TEST_CASE("backprop view: the nodes of the largest network fit the window withou
       }
   }
 }
+
+TEST_CASE("backprop view: the graph's colours have a key on screen") {
+  // Issue 29 section 5: the blue and orange edges (and the nodes' colours) had no key.
+  Fixture f;
+  ImGuiHeadless ui;
+  BackpropView view;
+  std::vector<ViewIntent> out;
+  const std::string text = frame_text(ui, [&] { view.draw(f.snap(), f.context(), out); });
+  for (const char* w : {"w > 0", "w < 0", "node computed", "dL/dz known"}) CHECK_MESSAGE(has(text, w), w);
+}

@@ -112,3 +112,32 @@ TEST_CASE("gui word2vec: File > Export > Word vectors writes the vectors shown, 
   }
   CHECK(rows == v);
 }
+
+// Issue 29 §3: after "trained 1 epoch (raise epochs to train longer)", raising epochs continues that
+// run from where it stopped. epochs was a Rebuild parameter: the panel restarted the run from
+// iteration 0 and lost what it had trained.
+TEST_CASE("gui word2vec: epochs raised after the run stopped continues it") {
+  std::ofstream script("gui_word2vec_budget.txt");
+  script << R"(expect module word2vec
+step 5
+expect iteration 1
+expect status stopped
+settle
+expect text raise epochs to train longer
+set epochs=3
+expect no-error
+expect iteration 1
+expect status running
+step 5
+expect iteration 3
+expect status stopped
+quit
+)";
+  script.close();
+  const Proc p = run_gui("--module word2vec --dataset tiny-text --set epochs=1 --frames 100000 --script gui_word2vec_budget.txt",
+                         "gui_word2vec_budget_end.png");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}

@@ -282,6 +282,50 @@ std::string check_set_live(const ModuleEntry& e) {
                        [&] { m->set_live("no_such_parameter", 1.0); });
 }
 
+// A budget (LiveRole::Budget: max_iter, epochs, max_epochs, max_steps) stops the run when it is
+// spent, and raised after that, the run continues from where it stopped: the same iteration
+// count goes on, nothing restarts (issue 29: word2vec's epochs restarted from iteration 0 and
+// lost the 2 180 iterations trained). Every parameter named like a budget must be declared one.
+std::string check_budget_continues(const ModuleEntry& e) {
+  std::unique_ptr<Module> probe = e.make();
+  const ParamSpecs& specs = probe->params();
+  for (const ParamSpec& s : specs) {
+    const bool budget_name = s.name == "max_iter" || s.name == "epochs" || s.name == "max_epochs" || s.name == "max_steps";
+    if (budget_name && s.role != LiveRole::Budget)
+      return "'" + s.name + "' is a budget but not declared one (.budget(): live, raised after a stop it continues)";
+    if (s.role == LiveRole::Budget && s.update != ParamUpdate::Live) return "budget '" + s.name + "' is not live";
+  }
+  for (const ParamSpec& s : specs) {
+    if (s.role != LiveRole::Budget) continue;
+    ParamValues v = default_values(specs);
+    v[s.name] = s.min;
+    std::unique_ptr<Module> m = fresh(e, &v);
+    constexpr int kCap = 20000;
+    for (int i = 0; i < kCap && !is_terminal(m->snapshot()->status); ++i) m->step();
+    const std::shared_ptr<const Snapshot> stopped = m->snapshot();
+    if (stopped->status != Status::Stopped)
+      return "with " + s.name + " = " + format_value(s, s.min) + " the run is " + status_name(stopped->status) +
+             " after " + std::to_string(stopped->iteration) + " iterations, not Stopped at its budget";
+    const double raised = std::min(s.max, s.min + 2);
+    try {
+      m->set_live(s.name, raised);
+    } catch (const std::exception& ex) {
+      return "raising " + s.name + " after the stop threw: " + ex.what();
+    }
+    if (is_terminal(m->snapshot()->status))
+      return "raising " + s.name + " to " + format_value(s, raised) + " left the run " +
+             status_name(m->snapshot()->status) + ": '" + m->snapshot()->message + "'";
+    m->step();
+    const std::shared_ptr<const Snapshot> next = m->snapshot();
+    if (next->iteration != stopped->iteration + 1)
+      return "raising " + s.name + " after the stop at iteration " + std::to_string(stopped->iteration) +
+             ", one step reached iteration " + std::to_string(next->iteration) + " (not the next one)";
+    if (next->status == Status::Diverged || next->status == Status::Failed)
+      return "the continued run is " + std::string(status_name(next->status)) + ": " + next->message;
+  }
+  return "";
+}
+
 std::string check_bad_values(const ModuleEntry& e) {
   std::unique_ptr<Module> m = e.make();
   const ParamSpecs& specs = m->params();
@@ -522,6 +566,7 @@ const std::vector<Check>& checks() {
       {"runner rewind reproduces the metrics", check_rewind},
       {"sits in its chapter's folder", check_chapter_folder},
       {"a trainer diverges with the rewind advice", check_trainer_diverges},
+      {"a budget raised after the stop continues the run", check_budget_continues},
   };
   return kChecks;
 }

@@ -242,6 +242,15 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
       plot::PlotScatter("oracle violated", oracle_.bad_x.data(), oracle_.bad_y.data(),
                         static_cast<int>(oracle_.bad_x.size()), bad);
     }
+    // Live changes of the objective (lambda, tau): the curve jumps there by definition.
+    for (size_t i = 0; i < oracle_.rebase_x.size(); ++i) {
+      char id[32];
+      std::snprintf(id, sizeof id, "##rebase%zu", i);
+      plot::PlotGuideX(id, oracle_.rebase_x[i], colors().accent, 1.0f);
+      const std::string text = "objective changed: " + oracle_.rebase_label[i];
+      plot::PlotText(text.c_str(), oracle_.rebase_x[i], plot::GetPlotLimits().y_max,
+                     ImVec2(ImGui::CalcTextSize(text.c_str()).x * 0.5f + 4, ImGui::GetTextLineHeight()), colors().accent);
+    }
     plot::PlotGuideX("##now", current, colors().guide, 1.5f);
     plot::EndPlot();
   }

@@ -749,6 +749,7 @@ void App::draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<
     changes.push_back({e.iteration, e.phase, e.name, e.value, spec ? spec->role : LiveRole::Other});
   }
   ctx.live_changes = &changes;
+  ctx.mark_target = [this](const std::string& name) { mark_target(name); };
   view.draw(*snap, ctx, intents);
   for (ViewIntent& vi : intents)
     if (vi.kind == ViewIntent::Kind::AddPoint && vi.label < 0 && data_ && data_->has_labels()) vi.label = add_label_;

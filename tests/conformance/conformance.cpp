@@ -2,11 +2,13 @@
 #include "conformance.h"
 
 #include "../support/imgui_headless.h"
+#include "../support/screen_text.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/nn/trainer.h"
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
+#include "views/common/fonts.h"
 #include "views/common/view_registry.h"
 #include "cilab_test_paths.h"
 
@@ -454,6 +456,61 @@ std::string check_frames(const ModuleEntry& e) {
   return frames("after a sub-step");
 }
 
+// The labels the view draws, on every tab its number keys choose (1..6), have their glyphs in
+// the lab's font (views/common/fonts.h): nothing is drawn as "?" (issue 29).
+std::string check_view_glyphs(const ModuleEntry& e) {
+  static ImFontAtlas* atlas = [] {
+    auto* a = new ImFontAtlas();
+    add_lab_font(a, 15.0f);
+    a->Build();
+    return a;
+  }();
+  if (atlas->Fonts.empty()) return "DejaVu Sans (fonts-dejavu-core) is not installed";
+  const ImFont& font = *atlas->Fonts[0];
+  std::unique_ptr<Module> m = fresh(e);
+  std::unique_ptr<ModuleView> view = make_view(e.name);
+  const std::shared_ptr<const Dataset> data = default_data(m->info());
+  const ParamValues values = default_values(m->params());
+  std::vector<std::vector<double>> history;
+  ImGuiHeadless ui;
+  std::string missing;
+  auto frames = [&](int tab) {
+    const std::shared_ptr<const Snapshot> snap = m->snapshot();
+    std::vector<int> keys{'0' + tab};
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &m->info();
+    ctx.metric_history = &history;
+    ctx.values = &values;
+    ctx.seed = kSeed;
+    ctx.data_version = 1;
+    ctx.stored_snapshot = [](int) { return std::shared_ptr<const Snapshot>(); };
+    std::string text;
+    for (int f = 0; f < 2; ++f) {
+      ctx.keys = f == 0 && tab > 0 ? &keys : nullptr;
+      std::vector<ViewIntent> intents;
+      ui.frame_in_window([&] {
+        ImGui::LogToBuffer();
+        view->draw(*snap, ctx, intents);
+        view->draw_controls(*snap, ctx);
+        if (GImGui->LogEnabled) text = GImGui->LogBuffer.c_str();
+        ImGui::LogFinish();
+      });
+    }
+    for (unsigned c : missing_glyphs(font, text)) {
+      char b[48];
+      std::snprintf(b, sizeof b, "%sU+%04X (key %d)", missing.empty() ? "" : ", ", c, tab);
+      if (missing.find(b + (missing.empty() ? 0 : 2)) == std::string::npos) missing += b;
+    }
+  };
+  history.push_back(m->snapshot()->metrics);
+  frames(0);
+  m->step();
+  if (m->snapshot()->phase == 0) history.push_back(m->snapshot()->metrics);
+  for (int tab = 1; tab <= 6; ++tab) frames(tab);
+  return missing.empty() ? "" : "the view draws glyphs the lab font lacks: " + missing;
+}
+
 std::string check_cli_columns(const ModuleEntry& e) {
   std::unique_ptr<Module> m = e.make();
   const ModuleInfo& info = m->info();
@@ -567,6 +624,7 @@ const std::vector<Check>& checks() {
       {"sits in its chapter's folder", check_chapter_folder},
       {"a trainer diverges with the rewind advice", check_trainer_diverges},
       {"a budget raised after the stop continues the run", check_budget_continues},
+      {"view labels have their glyphs", check_view_glyphs},
   };
   return kChecks;
 }

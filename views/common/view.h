@@ -57,7 +57,14 @@ struct ViewContext {
   // The live parameter changes of the line shown, in order (nullptr: none known).
   // Monotonicity oracles re-base at a LiveRole::Objective change and mark it.
   const std::vector<LiveChange>* live_changes = nullptr;
+  // --script click targets: names the last item drawn (the shell's mark_target); empty in tests.
+  std::function<void(const std::string& name)> mark_target;
 };
+
+// Names the last item drawn as a --script click target ("field:probes"), when the shell asks.
+inline void mark_item(const ViewContext& ctx, const std::string& name) {
+  if (ctx.mark_target) ctx.mark_target(name);
+}
 
 // Number of presses of `key` in ctx.keys.
 inline int key_presses(const ViewContext& ctx, int key) {

@@ -92,7 +92,8 @@ settle
 expect no-text ROSE
 expect text never rose after a half-step
 expect text re-based at 2 live changes of the objective
-expect text objective changed: lambda = 20
+expect text lambda = 20
+expect text blue lines: the objective changed, the oracle re-based
 screenshot gui_completion_rebase.png
 quit
 )";

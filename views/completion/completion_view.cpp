@@ -143,7 +143,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
                "loss 1/2 ||Pi_Omega(Z - A)||^2; ALS's l(U, V) never rises after a half-step (V-sweep, U-sweep); "
                "SVT's Y_t is supported on Omega. A violation is marked red on the Curves tab. A live change of lambda or "
                "tau changes the objective itself: the oracle re-bases there (compares nothing across it) and the "
-               "Curves tab marks it with a dashed line.");
+               "Curves tab marks it with a blue line labelled with the new value.");
   // The data: its description, then what it does not say already (m x n, observed %).
   std::string data = p.what;
   const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.n);

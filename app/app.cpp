@@ -5,6 +5,7 @@
 #include "app/gl_textures.h"
 #include "app/png_export.h"
 #include "views/plot/plot.h"
+#include "views/common/fonts.h"
 #include "views/common/theme.h"
 
 #include <GLFW/glfw3.h>
@@ -29,10 +30,6 @@ constexpr double kDefaultStepsPerSecond = 4.0;  // slow enough to follow in a le
 // this share of one core (wait = frame time * (1 / share - 1)), at most 30 fps.
 constexpr double kUiDutyCycle = 0.1;
 constexpr double kMinFrameSeconds = 1.0 / 30.0;
-const char* const kFontPaths[] = {
-    "/usr/share/fonts/truetype/dejavu/DejaVuSans.ttf",
-    "/usr/share/fonts/TTF/DejaVuSans.ttf",
-};
 
 void glfw_error(int code, const char* text) { std::fprintf(stderr, "cilab: GLFW error %d: %s\n", code, text); }
 
@@ -49,9 +46,14 @@ void window_size_callback(GLFWwindow* w, int width, int height) {
 
 // ImGui's backend first (text fields, its key state), then the app's queue: a
 // press and release between two frames still counts as one press.
+//
+// A text field takes the keyboard only when clicked: with none active, Tab is
+// not ImGui's (its tab-focusing would put the keys into the view's first text
+// field, e.g. word2vec's Map words); Enter and Escape in a field end the edit.
 void key_callback(GLFWwindow* w, int key, int scancode, int action, int mods) {
   App* app = static_cast<App*>(glfwGetWindowUserPointer(w));
-  if (!app || !app->defer_key_release(key, scancode, action, mods))
+  const bool tab_unfocused = key == GLFW_KEY_TAB && !ImGui::GetIO().WantTextInput;
+  if (!tab_unfocused && (!app || !app->defer_key_release(key, scancode, action, mods)))
     ImGui_ImplGlfw_KeyCallback(w, key, scancode, action, mods);
   if (app) app->on_key(key, action, mods);
 }
@@ -253,25 +255,16 @@ void App::apply_ui_scale() {
   const float scale = std::clamp(settings_.ui_scale, 0.5f, 3.0f);
   ImGuiIO& io = ImGui::GetIO();
   io.Fonts->Clear();
-  ImFont* font = nullptr;
-  for (const char* p : kFontPaths) {
-    if (std::filesystem::exists(p)) {
-      font = io.Fonts->AddFontFromFileTTF(p, kBaseFontPx * scale);
-      if (font) break;
-    }
-  }
+  // DejaVu Sans with the glyphs the lab's text uses (Greek, math operators, arrows, sub- and
+  // superscripts: views/common/fonts.h); ImGui's default ranges drew "?" for >= alpha sigma.
+  ImFont* font = add_lab_font(io.Fonts, kBaseFontPx * scale);
   if (!font) {
     ImFontConfig cfg;
     cfg.SizePixels = 13.0f * scale;
     io.Fonts->AddFontDefault(&cfg);
   }
-  big_font_ = nullptr;  // the presentation read-outs: the same face at 1.6 times the size
-  for (const char* p : kFontPaths) {
-    if (std::filesystem::exists(p)) {
-      big_font_ = io.Fonts->AddFontFromFileTTF(p, kBaseFontPx * scale * 1.6f);
-      if (big_font_) break;
-    }
-  }
+  // The presentation read-outs: the same face at 1.6 times the size.
+  big_font_ = add_lab_font(io.Fonts, kBaseFontPx * scale * 1.6f);
   io.Fonts->Build();
   ImGui_ImplOpenGL3_DestroyFontsTexture();
   ImGui_ImplOpenGL3_CreateFontsTexture();

@@ -511,13 +511,21 @@ void App::draw_module_browser() {
 
 void App::draw_data_panel() {
   if (!ImGui::CollapsingHeader("Data", ImGuiTreeNodeFlags_DefaultOpen)) return;
-  if (const ModuleInfo* info = runner_->info(); info && !info->needs_dataset) {
-    ImGui::PushTextWrapPos(0);
-    ImGui::TextColored(colour_vec(colors().text_dim),
-                       "%s needs no data: what you load here is used only where a parameter "
-                       "asks for it (see the parameter tooltips).",
-                       info->name.c_str());
-    ImGui::PopTextWrapPos();
+  // What the module works on when it is not the dataset below (its parameters decide): said,
+  // not warned about.
+  if (const ModuleInfo* info = runner_->info()) {
+    const std::string use = info->data_use ? info->data_use(running_) : std::string();
+    if (!use.empty() || !info->needs_dataset) {
+      ImGui::PushTextWrapPos(0);
+      if (!use.empty())
+        ImGui::TextColored(colour_vec(colors().text_dim), "%s.", use.c_str());
+      else
+        ImGui::TextColored(colour_vec(colors().text_dim),
+                           "%s needs no data: what you load here is used only where a parameter "
+                           "asks for it (see the parameter tooltips).",
+                           info->name.c_str());
+      ImGui::PopTextWrapPos();
+    }
   }
   if (data_) {
     ImGui::PushTextWrapPos(0);
@@ -769,6 +777,15 @@ void App::draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<
   ctx.seed = seed_;
   ctx.keys = &view_keys_;
   ctx.jobs = jobs_.get();
+  // The live changes of the line shown, each with its parameter's role (the oracles re-base there).
+  std::vector<LiveChange> changes;
+  for (const RunEdit& e : runner.recipe().edits) {
+    if (!e.live) continue;
+    const ParamSpec* spec = find_param(specs_, e.name);
+    changes.push_back({e.iteration, e.phase, e.name, e.value, spec ? spec->role : LiveRole::Other});
+  }
+  ctx.live_changes = &changes;
+  ctx.mark_target = [this](const std::string& name) { mark_target(name); };
   view.draw(*snap, ctx, intents);
   for (ViewIntent& vi : intents)
     if (vi.kind == ViewIntent::Kind::AddPoint && vi.label < 0 && data_ && data_->has_labels()) vi.label = add_label_;

@@ -790,7 +790,7 @@ const std::vector<ScriptCommand>& script_commands() {
        C::export_animation},
       {"animation-wait", "", "draw frames until the animated export has ended", C::animation_wait},
       {"click", "TARGET [ctrl]", "move the mouse to a named widget and click it (3 frames)", C::click},
-      {"type", "TEXT [enter]", "type TEXT (one frame), then optionally press Enter", C::type},
+      {"type", "TEXT [enter|escape]", "type TEXT (one frame), then optionally press Enter or Escape", C::type},
       {"scale", "S", "set the UI scale, as View > UI scale does", C::scale},
       {"theme", "NAME", "set the theme, as the View menu does", C::theme},
       {"palette", "NAME", "set the palette, as the View menu does", C::palette},

@@ -3,7 +3,7 @@
 // app_script.cpp):
 //
 //   click TARGET [ctrl]     move the mouse to a named widget and click it (3 frames)
-//   type TEXT [enter]       type TEXT (one frame), then optionally press Enter
+//   type TEXT [enter|escape] type TEXT (one frame), then optionally press Enter or Escape
 //   scale S                 set the UI scale, as View > UI scale does
 //   expect text TEXT        TEXT (case-sensitive, the rest of the line) was drawn
 //                           in the main window in the last frame (on a frame with a
@@ -75,13 +75,16 @@ ScriptFlow ScriptCommands::click(App& a, ScriptLine& l) {
 
 ScriptFlow ScriptCommands::type(App& a, ScriptLine& l) {
   std::string text = l.rest();
-  bool enter = false;
+  int end_key = -1;  // " enter" / " escape" after the text: that key, in ImGui's own state
   if (text.size() >= 6 && text.compare(text.size() - 6, 6, " enter") == 0) {
-    enter = true;
+    end_key = GLFW_KEY_ENTER;
     text.resize(text.size() - 6);
+  } else if (text.size() >= 7 && text.compare(text.size() - 7, 7, " escape") == 0) {
+    end_key = GLFW_KEY_ESCAPE;
+    text.resize(text.size() - 7);
   }
   a.script_.input.push_back({-1.0f, -1.0f, false, false, text, -1});
-  if (enter) a.script_.input.push_back({-1.0f, -1.0f, false, false, "", GLFW_KEY_ENTER});
+  if (end_key >= 0) a.script_.input.push_back({-1.0f, -1.0f, false, false, "", end_key});
   a.script_.input.push_back({});  // one frame for the result to show
   return ScriptFlow::Next;
 }

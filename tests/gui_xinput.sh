@@ -4,6 +4,8 @@
 # delay, as a presenter remote or a quick finger does), then creates FLAG so
 # that the app's --script (`wait-file FLAG`) checks what the taps did.
 #   tests/gui_xinput.sh BINARY FLAG "KEY KEY ..." [cilab args...]
+# KEY_DELAY (ms between taps, default 1: several taps within one frame; 300 puts
+# each tap in a frame of its own, as a person types).
 # Exit status: the app's (the script's expectations decide it).
 set -euo pipefail
 bin=$1
@@ -22,7 +24,7 @@ app=$!
 win=$(timeout 120 xdotool search --sync --onlyvisible --name '^CILab$' | head -n 1)
 xdotool windowfocus --sync "$win"
 # shellcheck disable=SC2086
-xdotool key --delay 1 $KEYS  # XTEST: real input through the X server, as a keyboard sends it
+xdotool key --delay "${KEY_DELAY:-1}" $KEYS  # XTEST: real input through the X server, as a keyboard sends it
 touch "$FLAG"
 wait $app
 INNER

@@ -161,7 +161,7 @@ const ParamTable<Gmm::Params>& param_table() {
           .help("added to every covariance diagonal in the M-step (scikit-learn: reg_covar); 0 "
                 "allows the singularity (a component collapsing onto one point)")
           .formula("Sigma_j = (1/N_j) sum_i q_ij (x_i - mu_j)(x_i - mu_j)^T + reg I"),
-      Int("max_iter", &P::max_iter, 1, 10000).live().help("iteration budget (scikit-learn's default 100)"),
+      Int("max_iter", &P::max_iter, 1, 10000).budget().help("iteration budget (scikit-learn's default 100)"),
       Real("tol", &P::tol, 0.0, 1.0)
           .live()
           .log_scale()

@@ -105,7 +105,7 @@ const ParamTable<KMeans::Params>& param_table() {
           .help("how the initial centroids are chosen")
           .formula("p_i = D_i^2 / sum_j D_j^2 (kmeans++)"),
       Int("max_iter", &P::max_iter, 1, 10000)
-          .live()
+          .budget()
           .help("iteration budget; the run stops when it is spent (scikit-learn's default 300)"),
   };
   return kTable;

@@ -51,7 +51,7 @@ const ParamTable<Completion::Params>& param_table() {
             .help("rank of the factorisation (svd_impute, als, sgd); scikit-learn TruncatedSVD: n_components")
             .formula("A = U V^T, U: m x k, V: n x k"),
         Real("lambda", &P::lambda, 0, 1000)
-            .live()
+            .objective()
             .help("ridge penalty on the factors (als, sgd)")
             .formula("l = 1/2 ||Pi_Omega(Z - U V^T)||^2 + lambda/2 (||U||^2 + ||V||^2)"),
         Choice("normalize", &P::normalize, {"none", "rows", "columns", "both"})
@@ -74,7 +74,7 @@ const ParamTable<Completion::Params>& param_table() {
             .help("step size of singular value projection (svd_impute); eta <= 1 never raises the observed loss")
             .formula("A <- [A + eta Pi_Omega(Z - A)]_k"),
         Real("tau", &P::tau, 0, 1e9)
-            .live()
+            .objective()
             .help("singular value threshold of svt; 0 = Cai-Candes-Shen's 5 sqrt(m n) s_Z (s_Z: RMS of the "
                   "normalised training entries)")
             .formula("shrink_tau(Y) = U diag((sigma_i - tau)_+) V^T"),
@@ -100,7 +100,7 @@ const ParamTable<Completion::Params>& param_table() {
         Choice("holes", &P::holes, {"random", "blocks"})
             .choice_help({"entries hidden uniformly at random", "8 x 8 blocks hidden (harder: whole regions missing)"})
             .help("complete data only: how the missing entries are chosen"),
-        Int("max_iter", &P::max_iter, 1, 100000).live().help("iteration budget; the run stops there"),
+        Int("max_iter", &P::max_iter, 1, 100000).budget().help("iteration budget; the run stops there"),
         Real("tol", &P::tol, 0, 1)
             .live()
             .log_scale()
@@ -258,6 +258,9 @@ struct Completion::State : RunPosition {
   std::vector<double> spectrum_before;
   double last_change_ratio = kNaN;
   double half_objective = kNaN;
+  // svt's divergence test: the training RMSE of iteration 1 and the lowest one so far (when).
+  double svt_first_rmse = kNaN, svt_best_rmse = kNaN;
+  int svt_best_iteration = 0;
   // als, sgd: U (m x k) then V (n x k), row-major, in one buffer (the optimizer's theta).
   Eigen::VectorXd factors, grad;
   std::vector<double> reg_row, reg_col;  // sgd: 1 / |Omega_i|, 1 / |Omega_j|
@@ -300,6 +303,7 @@ struct Completion::State : RunPosition {
   void sgd_epoch();
   void svp_step();
   void svt_step();
+  bool svt_oscillates();  // judge(): svt's swing detected (sets Diverged and the message)
   // Measures the new estimate against the previous one and judges the status.
   void measure(const std::shared_ptr<const CompletionEstimate>& next, bool count_change);
   void judge();
@@ -662,6 +666,35 @@ void Completion::State::measure(const std::shared_ptr<const CompletionEstimate>&
   cache.reset();
 }
 
+// SVT is dual ascent on Y with step delta; Cai, Candes and Shen prove convergence for
+// 0 < delta < 2 and recommend 1.2 m n / |Omega| for uniformly sampled entries. Above 2 on data
+// that is not (the ratings' popular items, a photo's structure) the iterate can start to swing:
+// the rank and the objective jump between two levels each step (5e6 <-> 5e7), the training RMSE
+// rises far above its best, and every step costs more (a Lanczos SVD of the growing rank). A
+// training RMSE 1.5 times its best so far, and above it by more than 1 % of the first
+// iteration's, is that swing (a converging run never rises so; exact recovery's tiny RMSEs are
+// kept out by the 1 %): Diverged, with the cause and the fix.
+bool Completion::State::svt_oscillates() {
+  const double r = metrics[kMetricTrainRmse];
+  if (iteration == 1 || !std::isfinite(svt_first_rmse)) svt_first_rmse = r;
+  if (!std::isfinite(svt_best_rmse) || r <= svt_best_rmse) {
+    svt_best_rmse = r;
+    svt_best_iteration = iteration;
+    return false;
+  }
+  if (!(r > 1.5 * svt_best_rmse && r - svt_best_rmse > 0.01 * svt_first_rmse)) return false;
+  status = Status::Diverged;
+  char line[512];
+  std::snprintf(line, sizeof line,
+                "svt oscillates: the training RMSE rose from %.3g (iteration %d) to %.3g and the rank and objective "
+                "swing; the step delta = %.3g is above 2, where Cai-Candes-Shen's iteration need not converge (their "
+                "1.2 m n / |Omega| assumes uniformly sampled entries): rewind, then set delta below 2 (e.g. "
+                "delta=1.9) or raise tau (now %.3g)",
+                svt_best_rmse, svt_best_iteration, r, delta, tau);
+  message = line;
+  return true;
+}
+
 void Completion::State::judge() {
   for (int i : {kMetricTrainRmse, kMetricObjective})
     if (!std::isfinite(metrics[static_cast<size_t>(i)])) {
@@ -670,6 +703,7 @@ void Completion::State::judge() {
                 " is not finite: the iteration diverged (try a smaller lr, eta or delta)";
       return;
     }
+  if (p.method == Method::Svt && iteration > 0 && svt_oscillates()) return;
   message.clear();
   if (iteration > 0 && last_change_ratio <= p.tol) {
     status = Status::Converged;

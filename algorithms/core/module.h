@@ -27,6 +27,7 @@
 #include <cstddef>
 #include <cstdint>
 #include <initializer_list>
+#include <functional>
 #include <memory>
 #include <string>
 #include <vector>
@@ -87,6 +88,11 @@ struct ModuleInfo {
   // in this order, when a module has more metrics than its CSV needs (the
   // rest are for the window: curves, readouts). Empty: every metric.
   std::vector<std::string> iteration_columns;
+  // What the module works on instead of the loaded dataset under `values` (its parameter
+  // values), one sentence for the data panel ("shrinkage uses the shipped photograph
+  // (input=photo); input=dataset thresholds the dataset below"); empty, or no function: the
+  // loaded dataset. The panel says this instead of warning about data that is not used.
+  std::function<std::string(const ParamValues& values)> data_use;
 };
 
 // Metric tables: one row per per-iteration scalar. The module's enum gives the

@@ -1,5 +1,6 @@
 #include "algorithms/core/params.h"
 
+#include <algorithm>
 #include <cerrno>
 #include <cmath>
 #include <cstdlib>
@@ -270,6 +271,14 @@ bool param_shown(const ParamSpecs& specs, const ParamSpec& spec, const ParamValu
     if (bar == std::string::npos) return false;
     start = bar + 1;
   }
+}
+
+std::string choice_name(const ParamSpecs& specs, const ParamValues& values, const std::string& name) {
+  const ParamSpec* s = find_param(specs, name);
+  if (!s || s->type != ParamType::Choice || s->choices.empty()) return "";
+  const auto it = values.find(name);
+  const int i = static_cast<int>(it != values.end() ? it->second : s->def);
+  return s->choices[static_cast<size_t>(std::clamp(i, 0, static_cast<int>(s->choices.size()) - 1))];
 }
 
 const std::string& get_text(const ParamValues& v, const std::string& name) {

@@ -31,6 +31,17 @@ enum class ParamType { Int, Real, Choice, Bool, Text, IntList };
 // restarts the run from iteration 0.
 enum class ParamUpdate { Live, Rebuild };
 
+// What a Live parameter's change means for the run, so the shell and the
+// oracles treat every module alike:
+//   Other      a setting (a learning rate, a tolerance, what is shown);
+//   Objective  it enters the objective the module reports (a ridge penalty, a
+//              threshold): after a change the objective is another function, so a
+//              monotonicity oracle re-bases there instead of calling the jump a
+//              violation, and the curves mark the change;
+//   Budget     a budget (max_iter, epochs, max_epochs, max_steps): raised after
+//              the run stopped at it, the run continues from where it stopped.
+enum class LiveRole { Other, Objective, Budget };
+
 struct ParamSpec {
   std::string name;                  // CLI key, e.g. "k", "init"
   ParamType type = ParamType::Real;
@@ -50,6 +61,7 @@ struct ParamSpec {
   // The parameter still exists and is validated; the CLI is unaffected.
   std::string shown_if;
   size_t max_items = 16;             // IntList only: at most this many entries
+  LiveRole role = LiveRole::Other;   // Live only: see LiveRole
 };
 
 using ParamSpecs = std::vector<ParamSpec>;
@@ -116,6 +128,10 @@ int get_choice(const ParamValues& v, const std::string& name);
 // true when shown_if is empty or names no known Choice parameter).
 bool param_shown(const ParamSpecs& specs, const ParamSpec& spec, const ParamValues& values);
 
+// The option name of Choice parameter `name` under `values` (its default when absent; "" when
+// `name` is no Choice).
+std::string choice_name(const ParamSpecs& specs, const ParamValues& values, const std::string& name);
+
 // A Text parameter's value (throws std::invalid_argument if absent).
 const std::string& get_text(const ParamValues& v, const std::string& name);
 
@@ -177,6 +193,18 @@ struct ParamField {
   ParamField& formula(std::string f) { spec.formula = std::move(f); return *this; }
   ParamField& live(bool on = true) {
     spec.update = on ? ParamUpdate::Live : ParamUpdate::Rebuild;
+    return *this;
+  }
+  // Live, and it enters the objective (LiveRole::Objective).
+  ParamField& objective() {
+    spec.update = ParamUpdate::Live;
+    spec.role = LiveRole::Objective;
+    return *this;
+  }
+  // Live, and a budget: raised after the run stopped, the run continues (LiveRole::Budget).
+  ParamField& budget() {
+    spec.update = ParamUpdate::Live;
+    spec.role = LiveRole::Budget;
     return *this;
   }
   ParamField& log_scale(bool on = true) { spec.log_scale = on; return *this; }

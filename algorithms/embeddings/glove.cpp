@@ -69,13 +69,13 @@ const ParamTable<Glove::Params>& param_table() {
             .help("AdaGrad learning rate (GloVe: eta; torch.optim.Adagrad lr with initial_accumulator_value=1)")
             .formula("theta -= lr g / sqrt(1 + sum of g^2)"),
         Real("lambda", &P::lambda, 0, 1e6)
-            .live()
+            .objective()
             .help("ridge penalty of the ALS solver on the vectors (0 allowed when every word has enough entries)")
             .formula("J + lambda (||X||^2 + ||Y||^2)"),
         Int("batch_entries", &P::batch_entries, 1, 100000000)
             .live()
             .help("co-occurrence entries per iteration (adagrad); an epoch is one pass over all of them"),
-        Int("epochs", &P::epochs, 1, 100000).live().help("passes over the entries; the run stops there (GloVe: max_iter)"),
+        Int("epochs", &P::epochs, 1, 100000).budget().help("passes over the entries; the run stops there (GloVe: max_iter)"),
         Int("recall_probes", &P::recall_probes, 1, 100000)
             .help("size of the WordNet synonym oracle's probe set (the most frequent words with a synonym)"),
         Text("probe", &P::probe)

@@ -56,7 +56,10 @@ const ParamTable<Word2Vec::Params>& param_table() {
                 "0 = keep every word (gensim: sample)")
           .formula("keep(w) = min(1, (sqrt(f_w/t) + 1) t / f_w)"),
       Int("min_count", &P::min_count, 1, 1000000).help("drop words seen fewer times (gensim: min_count)"),
-      Int("epochs", &P::epochs, 1, 10000).help("passes over the corpus (gensim: epochs)"),
+      Int("epochs", &P::epochs, 1, 10000)
+          .budget()
+          .help("passes over the corpus (gensim: epochs); raised after the run stopped, training continues (the "
+                "learning rate then decays over the new total)"),
       Real("lr", &P::lr, 1e-6, 1)
           .log_scale()
           .help("initial learning rate, decayed linearly to min_lr over all epochs (gensim: alpha)")
@@ -476,10 +479,33 @@ struct Word2Vec::State {
 
   int total_chunks() const { return prob->chunks() * p.epochs; }
 
+  std::string stop_message() const {
+    return "trained " + std::to_string(p.epochs) + " epoch" + (p.epochs == 1 ? "" : "s") +
+           " (raise epochs to train longer)";
+  }
+
+  // The budget `epochs` changed live: a stopped run below the new budget continues from where
+  // it stopped (the learning rate decays over the new total from here); a run at an epoch
+  // boundary at or past it stops.
+  void rebudget() {
+    if (status == Status::Stopped && epoch < p.epochs) {
+      status = Status::Running;
+      message = prob->recall_note;
+    } else if (status == Status::Running && chunk == 0 && epoch >= p.epochs && epoch > 0) {
+      status = Status::Stopped;
+      message = stop_message();
+    } else {
+      return;
+    }
+    publish();
+  }
+
   float lr_at(int epoch_index, int chunk_index) const {
     const double done = static_cast<double>(epoch_index) * static_cast<double>(prob->epoch_words) +
                         static_cast<double>(prob->seg_start[static_cast<size_t>(prob->chunk_seg[static_cast<size_t>(chunk_index)])]);
-    const double progress = done / (static_cast<double>(p.epochs) * static_cast<double>(prob->epoch_words));
+    // At most 1: epochs lowered live below the epoch running ends at min_lr, never below it.
+    const double progress =
+        std::min(1.0, done / (static_cast<double>(p.epochs) * static_cast<double>(prob->epoch_words)));
     return static_cast<float>(p.lr - (p.lr - p.min_lr) * progress);
   }
 
@@ -653,8 +679,7 @@ void Word2Vec::step() {
     s.epochs = rows;
     if (s.epoch >= s.p.epochs) {
       s.status = Status::Stopped;
-      s.message = "trained " + std::to_string(s.p.epochs) + " epoch" + (s.p.epochs == 1 ? "" : "s") +
-                  " (raise epochs to train longer)";
+      s.message = s.stop_message();
     }
   } else if (s.since_copy_ms >= kCopyMs) {
     s.take_copy();
@@ -680,7 +705,11 @@ bool Word2Vec::settle() {
 std::shared_ptr<const Snapshot> Word2Vec::snapshot() const { return st_->snap; }
 std::shared_ptr<const Word2VecSnapshot> Word2Vec::word2vec_snapshot() const { return st_->snap; }
 
-void Word2Vec::set_live(const std::string& name, double value) { param_table().set_live(st_->p, name, value, "word2vec"); }
+void Word2Vec::set_live(const std::string& name, double value) {
+  State& s = *st_;
+  param_table().set_live(s.p, name, value, "word2vec");
+  if (name == "epochs" && s.prob) s.rebudget();
+}
 
 size_t Word2Vec::state_bytes() const {
   const State& s = *st_;

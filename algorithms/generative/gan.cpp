@@ -71,7 +71,7 @@ const ParamTable<Gan::Params>& param_table() {
         batch_param(&P::batch, "mini-batch size m: real rows and noise vectors per step"),
         init_param(&P::init),
         Int("max_steps", &P::max_steps, 1, 100000000)
-            .live()
+            .budget()
             .help("training budget in iterations (one iteration = d_steps D steps + one G step); the run stops there"),
     };
     std::vector<ParamField<P>> g = prefixed_optimizer_params(&P::g_optim, "g_", "generator");
@@ -118,6 +118,12 @@ const ModuleInfo& module_info() {
     m.sub_steps = {"D step", "G step"};
     m.default_dataset = "moons";
     m.default_cli_steps = 1000;
+    m.data_use = [](const ParamValues& v) -> std::string {
+      const std::string t = choice_name(param_table().specs(), v, "target");
+      if (t == "data" || t.empty()) return "";
+      return "gan learns the built-in target " + t + " (target=" + t +
+             "); target=data learns the dataset below instead";
+    };
     m.iteration_columns = {"d_loss", "g_loss", "d_real", "d_fake", "modes_covered"};
     return m;
   }();

@@ -253,7 +253,7 @@ const ParamTable<Optimizers::Params>& param_table() {
     rows.push_back(Real<P>("start_y", [](P& p) -> double& { return p.start.y(); }, -100, 100)
                        .help("second coordinate of the start point")
                        .formula("theta_0"));
-    rows.push_back(Int("max_iter", &P::max_iter, 1, 10000000).live().help("iteration budget of every racer"));
+    rows.push_back(Int("max_iter", &P::max_iter, 1, 10000000).budget().help("iteration budget of every racer"));
     rows.push_back(Real("tol", &P::tol, 0, 1)
                        .live()
                        .help("a racer has converged when the full-batch gradient norm falls below tol")
@@ -314,6 +314,16 @@ const ModuleInfo& Optimizers::info() const {
     m.sub_steps = {"gradient", "update"};
     m.needs_dataset = false;
     m.default_cli_steps = 500;
+    m.data_use = [](const ParamValues& v) -> std::string {
+      const ParamSpecs& specs = param_table().specs();
+      const std::string f = choice_name(specs, v, "function");
+      if (f != "least_squares" && f != "logistic")
+        return "optimizers races on the 2-D function " + f + " (function=" + f +
+               "); the dataset below is used only by least_squares and logistic with data=loaded";
+      if (choice_name(specs, v, "data") != "loaded")
+        return "optimizers fits " + f + " on its built-in data (data=builtin); data=loaded fits the dataset below";
+      return "";
+    };
     return m;
   }();
   return kInfo;

@@ -95,7 +95,7 @@ ParamField<P> standardize_param(bool P::*m, std::string help) {
 template <class P>
 ParamField<P> max_epochs_param(int P::*m, std::string help = "training budget in epochs (passes over the "
                                                              "training set); the run stops there") {
-  return Int("max_epochs", m, 1, 1000000).live().help(std::move(help));
+  return Int("max_epochs", m, 1, 1000000).budget().help(std::move(help));
 }
 
 // The module's wording of the optimizer group's rows it rewords (empty: the group's own).

@@ -172,7 +172,7 @@ const ParamTable<PowerIteration::Params>& param_table() {
           .log_scale()
           .help("a component has converged when ||A v - rho v|| <= tol |rho| (0: run to max_iter)")
           .live(),
-      Int("max_iter", &P::max_iter, 1, 100000).help("iteration budget per component").live(),
+      Int("max_iter", &P::max_iter, 1, 100000).help("iteration budget per component").budget(),
   };
   return kTable;
 }
@@ -208,6 +208,11 @@ const ModuleInfo& PowerIteration::info() const {
     m.sub_steps = {"multiply", "normalise"};
     m.default_dataset = "iris";
     m.default_cli_steps = 100;
+    m.data_use = [](const ParamValues& v) -> std::string {
+      if (choice_name(param_table().specs(), v, "matrix") != "synthetic") return "";
+      return "power-iteration iterates with a synthetic symmetric matrix of known spectrum (matrix=synthetic: "
+             "dim, ratio); matrix=covariance uses the covariance of the dataset below instead";
+    };
     return m;
   }();
   return kInfo;

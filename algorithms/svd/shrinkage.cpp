@@ -82,6 +82,7 @@ struct Shrinkage::State {
   double soft_error = 0.0, hard_error = 0.0;              // measured from the entries
   Status status = Status::Running;
   std::string message;
+  std::string k_note;  // reset lowered k to the input's rank: said until k is set again
   std::vector<double> metrics;
   std::vector<std::vector<double>> table;
   mutable std::shared_ptr<const ShrinkageSnapshot> cache;
@@ -116,6 +117,11 @@ const ModuleInfo& Shrinkage::info() const {
     m.table_columns = {"operator", "tau_or_k",        "rank",           "nuclear_norm",
                        "frobenius_error", "predicted_error", "relative_error", "objective"};
     m.default_cli_steps = 0;  // reset computes everything
+    m.data_use = [](const ParamValues& v) -> std::string {
+      if (choice_name(param_table().specs(), v, "input") != "photo") return "";
+      return "shrinkage uses the shipped photograph (input=photo, 512 x 512); input=dataset thresholds the "
+             "dataset below instead";
+    };
     m.iterative = false;
     return m;
   }();
@@ -138,13 +144,15 @@ size_t Shrinkage::state_bytes() const {
 
 void Shrinkage::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t) {
   State& s = *st_;
-  const Params p = params_from(values);
+  Params p = params_from(values);
   std::shared_ptr<SvdFactors> f = input_matrix(data, p.input, p.index, info().name, SvdLowRank::kMaxCost);
   const int r = static_cast<int>(std::min(f->a.rows(), f->a.cols()));
-  if (p.k > r)
-    throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) + " exceeds the largest rank r = min(m, n) = " +
-                                std::to_string(r) + " of the " + std::to_string(f->a.rows()) + " x " +
-                                std::to_string(f->a.cols()) + " matrix; try k in [0, " + std::to_string(r) + "]");
+  std::string k_note;  // k above this input's rank: lowered to it, and said so
+  if (p.k > r) {
+    k_note = "k = " + std::to_string(p.k) + " lowered to " + std::to_string(r) + ", the largest rank of the " +
+             std::to_string(f->a.rows()) + " x " + std::to_string(f->a.cols()) + " input (r = min(m, n))";
+    p.k = r;
+  }
   compute_svd(*f, info().name);
   s.tolerance = rank_tolerance(f->sigma, f->a.rows(), f->a.cols());
   s.svd = std::move(f);
@@ -153,8 +161,8 @@ void Shrinkage::reset(std::shared_ptr<const Dataset> data, const ParamValues& va
   s.compute_soft();
   s.compute_hard();
   s.measure();
-  if (p.input == MatrixInput::Photo && data && s.status == Status::Converged)
-    s.message = "input=photo: the dataset '" + data->name + "' is not used (set input=dataset to threshold it)";
+  s.k_note = k_note;
+  if (s.status == Status::Converged) s.message = k_note;
 }
 
 void Shrinkage::State::compute_soft() {
@@ -219,7 +227,8 @@ void Shrinkage::set_live(const std::string& name, double value) {
                                 "] (r = min(m, n) of the input), got '" + fmt_g(value) + "'");
   s.p = p;
   if (!s.svd) return;
-  s.message.clear();
+  if (name == "k") s.k_note.clear();
+  s.message = s.k_note;
   if (name == "tau") s.compute_soft();
   else s.compute_hard();
   s.measure();

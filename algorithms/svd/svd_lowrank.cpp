@@ -228,6 +228,11 @@ const ModuleInfo& SvdLowRank::info() const {
     m.default_dataset = "fashion-mnist:split=test,n=1000";
     m.table_columns = {"rank", "frobenius_error", "spectral_error", "sigma_next"};
     m.default_cli_steps = 64;
+    m.data_use = [](const ParamValues& v) -> std::string {
+      if (choice_name(param_table().specs(), v, "input") != "photo") return "";
+      return "svd-lowrank uses the shipped photograph (input=photo, 512 x 512); input=dataset decomposes the "
+             "dataset below instead";
+    };
     return m;
   }();
   return kInfo;
@@ -243,13 +248,15 @@ SvdLowRank::Params SvdLowRank::params_from(const ParamValues& values) { return p
 
 void SvdLowRank::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {
   State& s = *st_;
-  const Params p = params_from(values);
+  Params p = params_from(values);
   std::shared_ptr<SvdFactors> f = input_matrix(data, p.input, p.index, info().name, kMaxCost);
   const int r = static_cast<int>(std::min(f->a.rows(), f->a.cols()));
-  if (p.k > r)
-    throw std::invalid_argument("parameter 'k' = " + std::to_string(p.k) + " exceeds the largest rank r = min(m, n) = " +
-                                std::to_string(r) + " of the " + shape(f->a.rows(), f->a.cols()) +
-                                " matrix; try k in [0, " + std::to_string(r) + "]");
+  std::string k_note;  // k above this input's rank: lowered to it, and said so
+  if (p.k > r) {
+    k_note = "k = " + std::to_string(p.k) + " lowered to " + std::to_string(r) + ", the largest rank of the " +
+             shape(f->a.rows(), f->a.cols()) + " input (r = min(m, n))";
+    p.k = r;
+  }
   compute_svd(*f, info().name);
 
   s.svd = std::move(f);
@@ -260,8 +267,7 @@ void SvdLowRank::reset(std::shared_ptr<const Dataset> data, const ParamValues& v
   s.message.clear();
   s.set_rank(p.k);
   s.measure();
-  if (p.input == Input::Photo && data && s.status == Status::Running)
-    s.message = "input=photo: the dataset '" + data->name + "' is not used (set input=dataset to decompose it)";
+  if (!k_note.empty() && s.status != Status::Diverged) s.message = s.message.empty() ? k_note : k_note + "; " + s.message;
   s.invalidate();
 }
 

@@ -74,7 +74,7 @@ const ParamTable<Plsa::Params>& param_table() {
                 "gives probability 0 does not make test_perplexity infinite (training and l are untouched; 0 = the raw "
                 "model)")
           .formula("p_eps(w|d) = (p(w|d) + eps) / (1 + m eps)"),
-      Int("max_iter", &P::max_iter, 1, 100000).live().help("iteration budget; the run stops there"),
+      Int("max_iter", &P::max_iter, 1, 100000).budget().help("iteration budget; the run stops there"),
       Real("tol", &P::tol, 0, 1)
           .live()
           .log_scale()

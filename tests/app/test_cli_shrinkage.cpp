@@ -50,11 +50,15 @@ TEST_CASE("cli shrinkage: rows soft and hard, tau and k echoed, same rank -> har
 }
 
 TEST_CASE("cli shrinkage: bad values exit 2 naming the parameter") {
-  for (const char* bad : {"tau=-1", "k=513", "input=video", "tau=abc"}) {
+  for (const char* bad : {"tau=-1", "k=8193", "input=video", "tau=abc"}) {
     CAPTURE(bad);
     const CliRun r = cli({"run", "shrinkage", "--set", bad});
     CHECK(r.code == 2);
     const std::string name = std::string(bad).substr(0, std::string(bad).find('='));
     CHECK(r.err.find(name) != std::string::npos);
   }
+  // k above the input's rank (the photo's 512) is lowered to it (issue 29), not refused.
+  const CliRun r = cli({"run", "shrinkage", "--set", "k=513"});
+  CHECK(r.code == 0);
+  CHECK(r.out.find("\nhard,512,512,") != std::string::npos);
 }

@@ -66,3 +66,44 @@ quit
     CHECK(st.distinct > 200);
   }
 }
+
+// Raising lambda live changes the objective itself: l(U, V) after the change is another function,
+// so the jump is no violation. The oracle re-bases at the change (issue 29 §3), says so, and the
+// Curves tab marks it; once at an iteration boundary, once between the V- and the U-sweep. The old oracle compared across the change and reported "ROSE".
+TEST_CASE("gui completion: raising lambda live re-bases the ALS oracle instead of reporting a rise") {
+  std::ofstream script("gui_completion_rebase.txt");
+  script << R"(expect module completion
+set method=als
+expect no-error
+step 6
+expect iteration 6
+set lambda=20
+expect no-error
+step 4
+expect iteration 10
+substep
+set lambda=60
+expect no-error
+substep
+expect iteration 11
+step 2
+key 3
+settle
+expect no-text ROSE
+expect text never rose after a half-step
+expect text re-based at 2 live changes of the objective
+expect text lambda = 20
+expect text blue lines: the objective changed, the oracle re-based
+screenshot gui_completion_rebase.png
+quit
+)";
+  script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui("--module completion --frames 100000 --script gui_completion_rebase.txt",
+                         "gui_completion_rebase_end.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}

@@ -31,6 +31,7 @@ settle
 expect text vectors of iteration 8
 expect no-text vectors of iteration 2
 screenshot gui_glove_neighbours_8.png
+click field:probes
 type king, water enter
 settle
 key 1
@@ -71,6 +72,7 @@ TEST_CASE("gui glove: after a few AdaGrad epochs the neighbour table says the co
 expect iteration 18
 key 2
 settle
+click field:probes
 type king, water, music enter
 settle
 expect text vectors of iteration 18

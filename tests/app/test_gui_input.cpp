@@ -2,6 +2,7 @@
 // (tests/gui_xinput.sh), and edits that must not freeze the window (--script).
 #include <doctest/doctest.h>
 
+#include <cstdlib>
 #include <fstream>
 #include <string>
 
@@ -109,6 +110,28 @@ quit
 )";
   }
   const Proc p = run_gui("--frames 100000 --script gui_async.txt", "gui_async_end.png");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}
+
+// Issue 29 §4, with real key taps (the defect lived between GLFW and ImGui): in word2vec, 2 opens
+// the Neighbours tab and 3 4 5 then switch tabs (the old view had put the keyboard into the probe
+// field, so they were typed: "345 not in the vocabulary"); Tab with no field clicked does not put
+// the keyboard into the Map tab's words field (ImGui's tab focusing did), so 9 8 type nothing.
+TEST_CASE("gui input: real number keys switch word2vec's tabs and never type into its fields") {
+  {
+    std::ofstream script("gui_keys_w2v.txt");
+    script << "expect module word2vec\nwait-file gui_keys_w2v.flag\nwait 3\nsettle\n"
+              "expect no-text not in the vocabulary\n"
+              "expect text PC 1\nexpect no-error\nquit\n";
+  }
+  // 300 ms apart: each tap in a frame of its own, as a person types (the probe field of the old
+  // view was active from the frame after key 2 on).
+  setenv("KEY_DELAY", "300", 1);
+  const Proc p = run_with_keys("2 3 4 5 3 Tab 9 8", "gui_keys_w2v.flag",
+                               "--module word2vec --dataset tiny-text --set probe=wa,wb --frames 100000 --script gui_keys_w2v.txt");
+  unsetenv("KEY_DELAY");
   INFO("stderr: " << p.err);
   CHECK(p.code == 0);
   CHECK(p.err.find("script line") == std::string::npos);

@@ -67,3 +67,47 @@ quit
     CHECK(st.distinct > 100);  // pictures, curves, colour bars
   }
 }
+
+// Issue 29 §3: the data panel says what a module works on when it is not the dataset (the photo, a
+// synthetic matrix, a 2-D function, a built-in target) instead of warning that the dataset is not
+// used; and switching shrinkage's input to a 28 x 28 item while k = 30 lowers k to 28 and says so
+// (it was refused: "k exceeds 28", the run kept the photo).
+TEST_CASE("gui shrinkage: the data panel says what a module uses, and a new input lowers k to its rank") {
+  std::ofstream script("gui_shrink_data.txt");
+  script << R"(module shrinkage
+expect module shrinkage
+settle
+expect no-text is not used
+expect text shrinkage uses the shipped photograph (input=photo, 512 x 512)
+set k=30
+expect no-error
+set input=dataset
+settle
+expect no-error
+expect param input=dataset
+expect text k = 30 lowered to 28, the largest rank of the 28 x 28 input
+expect no-text shrinkage uses the shipped photograph
+module svd-lowrank
+settle
+expect no-text is not used
+expect text svd-lowrank uses the shipped photograph
+module power-iteration
+settle
+expect text power-iteration iterates with a synthetic symmetric matrix
+module optimizers
+settle
+expect text optimizers races on the 2-D function rosenbrock
+module gan
+settle
+expect text gan learns the built-in target ring8
+quit
+)";
+  script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui("--frames 100000 --script gui_shrink_data.txt", "gui_shrink_data_end.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}

@@ -28,6 +28,7 @@ settle
 expect text probe words:
 expect text vectors of iteration 5
 screenshot gui_word2vec_neighbours_5.png
+click field:probes
 type king, water, horse, quickly enter
 settle
 expect text horse
@@ -111,4 +112,79 @@ TEST_CASE("gui word2vec: File > Export > Word vectors writes the vectors shown, 
     ++rows;
   }
   CHECK(rows == v);
+}
+
+// Issue 29 §4: number keys switch tabs and nothing else; a text field takes the keyboard only when
+// clicked, and Enter or Escape gives it back. The old view put the keyboard into the probe field
+// when key 2 opened its tab (text selected), so the next keys were typed into it ("345 not in the
+// vocabulary") instead of switching tabs.
+TEST_CASE("gui word2vec: key 2 opens the probes without taking the keyboard, a clicked field gives it back on Enter and Escape") {
+  std::ofstream script("gui_word2vec_fields.txt");
+  script << R"(expect module word2vec
+step 3
+settle
+key 2
+settle
+type zqx
+settle
+expect text probe words:
+expect no-text not in the vocabulary
+expect no-text zqx
+key 3
+settle
+expect text PC 1
+key 2
+settle
+click field:probes
+type cat, dog enter
+settle
+expect text dog
+key 3
+settle
+expect text PC 1
+click field:map-words
+type cat escape
+key 1
+settle
+expect text mean sigma(score)
+quit
+)";
+  script.close();
+  setenv("CILAB_SCREEN", "1280x720", 1);
+  const Proc p = run_gui("--module word2vec --dataset tiny-text --set probe=wa,wb --frames 100000 --script gui_word2vec_fields.txt",
+                         "gui_word2vec_fields_end.png");
+  unsetenv("CILAB_SCREEN");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+}
+
+// Issue 29 §3: after "trained 1 epoch (raise epochs to train longer)", raising epochs continues that
+// run from where it stopped. epochs was a Rebuild parameter: the panel restarted the run from
+// iteration 0 and lost what it had trained.
+TEST_CASE("gui word2vec: epochs raised after the run stopped continues it") {
+  std::ofstream script("gui_word2vec_budget.txt");
+  script << R"(expect module word2vec
+step 5
+expect iteration 1
+expect status stopped
+settle
+expect text raise epochs to train longer
+set epochs=3
+expect no-error
+expect iteration 1
+expect status running
+step 5
+expect iteration 3
+expect status stopped
+quit
+)";
+  script.close();
+  const Proc p = run_gui("--module word2vec --dataset tiny-text --set epochs=1 --frames 100000 --script gui_word2vec_budget.txt",
+                         "gui_word2vec_budget_end.png");
+  INFO("stdout: " << p.out);
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
 }

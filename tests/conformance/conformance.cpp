@@ -2,11 +2,13 @@
 #include "conformance.h"
 
 #include "../support/imgui_headless.h"
+#include "../support/screen_text.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/nn/trainer.h"
 #include "app/headless/cli.h"
 #include "app/headless/runner.h"
+#include "views/common/fonts.h"
 #include "views/common/view_registry.h"
 #include "cilab_test_paths.h"
 
@@ -282,6 +284,50 @@ std::string check_set_live(const ModuleEntry& e) {
                        [&] { m->set_live("no_such_parameter", 1.0); });
 }
 
+// A budget (LiveRole::Budget: max_iter, epochs, max_epochs, max_steps) stops the run when it is
+// spent, and raised after that, the run continues from where it stopped: the same iteration
+// count goes on, nothing restarts (issue 29: word2vec's epochs restarted from iteration 0 and
+// lost the 2 180 iterations trained). Every parameter named like a budget must be declared one.
+std::string check_budget_continues(const ModuleEntry& e) {
+  std::unique_ptr<Module> probe = e.make();
+  const ParamSpecs& specs = probe->params();
+  for (const ParamSpec& s : specs) {
+    const bool budget_name = s.name == "max_iter" || s.name == "epochs" || s.name == "max_epochs" || s.name == "max_steps";
+    if (budget_name && s.role != LiveRole::Budget)
+      return "'" + s.name + "' is a budget but not declared one (.budget(): live, raised after a stop it continues)";
+    if (s.role == LiveRole::Budget && s.update != ParamUpdate::Live) return "budget '" + s.name + "' is not live";
+  }
+  for (const ParamSpec& s : specs) {
+    if (s.role != LiveRole::Budget) continue;
+    ParamValues v = default_values(specs);
+    v[s.name] = s.min;
+    std::unique_ptr<Module> m = fresh(e, &v);
+    constexpr int kCap = 20000;
+    for (int i = 0; i < kCap && !is_terminal(m->snapshot()->status); ++i) m->step();
+    const std::shared_ptr<const Snapshot> stopped = m->snapshot();
+    if (stopped->status != Status::Stopped)
+      return "with " + s.name + " = " + format_value(s, s.min) + " the run is " + status_name(stopped->status) +
+             " after " + std::to_string(stopped->iteration) + " iterations, not Stopped at its budget";
+    const double raised = std::min(s.max, s.min + 2);
+    try {
+      m->set_live(s.name, raised);
+    } catch (const std::exception& ex) {
+      return "raising " + s.name + " after the stop threw: " + ex.what();
+    }
+    if (is_terminal(m->snapshot()->status))
+      return "raising " + s.name + " to " + format_value(s, raised) + " left the run " +
+             status_name(m->snapshot()->status) + ": '" + m->snapshot()->message + "'";
+    m->step();
+    const std::shared_ptr<const Snapshot> next = m->snapshot();
+    if (next->iteration != stopped->iteration + 1)
+      return "raising " + s.name + " after the stop at iteration " + std::to_string(stopped->iteration) +
+             ", one step reached iteration " + std::to_string(next->iteration) + " (not the next one)";
+    if (next->status == Status::Diverged || next->status == Status::Failed)
+      return "the continued run is " + std::string(status_name(next->status)) + ": " + next->message;
+  }
+  return "";
+}
+
 std::string check_bad_values(const ModuleEntry& e) {
   std::unique_ptr<Module> m = e.make();
   const ParamSpecs& specs = m->params();
@@ -410,6 +456,61 @@ std::string check_frames(const ModuleEntry& e) {
   return frames("after a sub-step");
 }
 
+// The labels the view draws, on every tab its number keys choose (1..6), have their glyphs in
+// the lab's font (views/common/fonts.h): nothing is drawn as "?" (issue 29).
+std::string check_view_glyphs(const ModuleEntry& e) {
+  static ImFontAtlas* atlas = [] {
+    auto* a = new ImFontAtlas();
+    add_lab_font(a, 15.0f);
+    a->Build();
+    return a;
+  }();
+  if (atlas->Fonts.empty()) return "DejaVu Sans (fonts-dejavu-core) is not installed";
+  const ImFont& font = *atlas->Fonts[0];
+  std::unique_ptr<Module> m = fresh(e);
+  std::unique_ptr<ModuleView> view = make_view(e.name);
+  const std::shared_ptr<const Dataset> data = default_data(m->info());
+  const ParamValues values = default_values(m->params());
+  std::vector<std::vector<double>> history;
+  ImGuiHeadless ui;
+  std::string missing;
+  auto frames = [&](int tab) {
+    const std::shared_ptr<const Snapshot> snap = m->snapshot();
+    std::vector<int> keys{'0' + tab};
+    ViewContext ctx;
+    ctx.data = data.get();
+    ctx.info = &m->info();
+    ctx.metric_history = &history;
+    ctx.values = &values;
+    ctx.seed = kSeed;
+    ctx.data_version = 1;
+    ctx.stored_snapshot = [](int) { return std::shared_ptr<const Snapshot>(); };
+    std::string text;
+    for (int f = 0; f < 2; ++f) {
+      ctx.keys = f == 0 && tab > 0 ? &keys : nullptr;
+      std::vector<ViewIntent> intents;
+      ui.frame_in_window([&] {
+        ImGui::LogToBuffer();
+        view->draw(*snap, ctx, intents);
+        view->draw_controls(*snap, ctx);
+        if (GImGui->LogEnabled) text = GImGui->LogBuffer.c_str();
+        ImGui::LogFinish();
+      });
+    }
+    for (unsigned c : missing_glyphs(font, text)) {
+      char b[48];
+      std::snprintf(b, sizeof b, "%sU+%04X (key %d)", missing.empty() ? "" : ", ", c, tab);
+      if (missing.find(b + (missing.empty() ? 0 : 2)) == std::string::npos) missing += b;
+    }
+  };
+  history.push_back(m->snapshot()->metrics);
+  frames(0);
+  m->step();
+  if (m->snapshot()->phase == 0) history.push_back(m->snapshot()->metrics);
+  for (int tab = 1; tab <= 6; ++tab) frames(tab);
+  return missing.empty() ? "" : "the view draws glyphs the lab font lacks: " + missing;
+}
+
 std::string check_cli_columns(const ModuleEntry& e) {
   std::unique_ptr<Module> m = e.make();
   const ModuleInfo& info = m->info();
@@ -522,6 +623,8 @@ const std::vector<Check>& checks() {
       {"runner rewind reproduces the metrics", check_rewind},
       {"sits in its chapter's folder", check_chapter_folder},
       {"a trainer diverges with the rewind advice", check_trainer_diverges},
+      {"a budget raised after the stop continues the run", check_budget_continues},
+      {"view labels have their glyphs", check_view_glyphs},
   };
   return kChecks;
 }

@@ -90,6 +90,12 @@ TEST_CASE("conformance: every module's files sit in its chapter's folder, in eve
 TEST_CASE("conformance: every trainer that diverges ends Diverged with the rewind advice and stays there") {
   run_check("a trainer diverges with the rewind advice");
 }
+TEST_CASE("conformance: every module's view labels render with no missing glyph, on every tab") {
+  run_check("view labels have their glyphs");
+}
+TEST_CASE("conformance: a budget raised after the run stopped continues that run, for every module") {
+  run_check("a budget raised after the stop continues the run");
+}
 
 TEST_CASE("conformance: a registry entry whose module has no view fails the suite, naming the check") {
   const ModuleEntry broken{"unviewed-kmeans", [] { return std::make_unique<Renamed>(std::make_unique<KMeans>()); }};

@@ -22,6 +22,17 @@ namespace cilab {
 class BackgroundJobs;
 
 // What the app lends a view for one frame.
+// A live parameter change on the line of the run shown: made at `iteration`
+// (after sub-step `phase`), so it applies from the next step on; `role` is its
+// ParamSpec's (LiveRole::Objective: the objective itself changed there).
+struct LiveChange {
+  int iteration = 0;
+  int phase = 0;
+  std::string name;
+  double value = 0.0;
+  LiveRole role = LiveRole::Other;
+};
+
 struct ViewContext {
   const Dataset* data = nullptr;     // the run's dataset (nullptr if none)
   const ModuleInfo* info = nullptr;
@@ -43,7 +54,17 @@ struct ViewContext {
   // (sweeps). nullptr when there are none (tests): a view then refuses such
   // work politely. A view keeps only the JobHandles it got, never this pointer.
   BackgroundJobs* jobs = nullptr;
+  // The live parameter changes of the line shown, in order (nullptr: none known).
+  // Monotonicity oracles re-base at a LiveRole::Objective change and mark it.
+  const std::vector<LiveChange>* live_changes = nullptr;
+  // --script click targets: names the last item drawn (the shell's mark_target); empty in tests.
+  std::function<void(const std::string& name)> mark_target;
 };
+
+// Names the last item drawn as a --script click target ("field:probes"), when the shell asks.
+inline void mark_item(const ViewContext& ctx, const std::string& name) {
+  if (ctx.mark_target) ctx.mark_target(name);
+}
 
 // Number of presses of `key` in ctx.keys.
 inline int key_presses(const ViewContext& ctx, int key) {

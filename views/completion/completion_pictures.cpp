@@ -125,9 +125,26 @@ bool rises(double a, double b) {
 }
 
 OracleStatus completion_oracle(int method, double eta, const std::vector<std::vector<double>>& history,
-                               size_t y_support, size_t train) {
+                               size_t y_support, size_t train, const std::vector<ObjectiveChange>& changes) {
   OracleStatus o;
   char line[256] = "";
+  const size_t rows = history.size();
+  // changed_before[t]: a change made at iteration t - 1 at phase 0 (before step t began);
+  // changed_mid[t]: one made after the first half of step t (iteration t - 1, phase 1).
+  std::vector<char> changed_before(rows + 1, 0), changed_mid(rows + 1, 0);
+  for (const ObjectiveChange& c : changes) {
+    const size_t t = static_cast<size_t>(std::max(0, c.iteration)) + 1;
+    if (t >= rows) continue;  // applies past the history shown
+    (c.phase > 0 ? changed_mid : changed_before)[t] = 1;
+    o.rebase_x.push_back(c.iteration + (c.phase > 0 ? 0.5 : 0.0));
+    o.rebase_label.push_back(c.label);
+  }
+  const int rebased = static_cast<int>(o.rebase_x.size());
+  // " (re-based at 2 live changes of the objective)"
+  char rebase_note[96] = "";
+  if (rebased > 0)
+    std::snprintf(rebase_note, sizeof rebase_note, " (re-based at %d live change%s of the objective)", rebased,
+                  rebased == 1 ? "" : "s");
   const auto at = [&](size_t t, int metric) {
     const std::vector<double>& row = history[t];
     return static_cast<size_t>(metric) < row.size() ? row[static_cast<size_t>(metric)]
@@ -150,15 +167,16 @@ OracleStatus completion_oracle(int method, double eta, const std::vector<std::ve
       }
       o.applies = true;
       for (size_t t = 1; t <= steps; ++t) {
+        if (changed_before[t] || changed_mid[t]) continue;
         const double a = at(t - 1, Completion::kMetricObservedLoss), b = at(t, Completion::kMetricObservedLoss);
         if (rises(a, b)) mark(static_cast<double>(t), b, static_cast<int>(t));
       }
       if (o.violations == 0)
-        std::snprintf(line, sizeof line, "oracle (eta <= 1): the observed loss never rose - holds over %zu steps",
-                      steps);
+        std::snprintf(line, sizeof line, "oracle (eta <= 1): the observed loss never rose - holds over %zu steps%s",
+                      steps, rebase_note);
       else
-        std::snprintf(line, sizeof line, "oracle (eta <= 1): the observed loss ROSE at %d steps (first: iteration %d)",
-                      o.violations, o.first_violation);
+        std::snprintf(line, sizeof line, "oracle (eta <= 1): the observed loss ROSE at %d steps (first: iteration %d)%s",
+                      o.violations, o.first_violation, rebase_note);
       break;
     }
     case Completion::Method::Als: {
@@ -167,18 +185,19 @@ OracleStatus completion_oracle(int method, double eta, const std::vector<std::ve
         const double prev = at(t - 1, Completion::kMetricObjective), half = at(t, Completion::kMetricHalfObjective),
                      full = at(t, Completion::kMetricObjective);
         if (std::isfinite(half)) {
-          if (rises(prev, half)) mark(static_cast<double>(t) - 0.5, half, static_cast<int>(t));
-          if (rises(half, full)) mark(static_cast<double>(t), full, static_cast<int>(t));
-        } else if (rises(prev, full)) {
+          if (!changed_before[t] && rises(prev, half)) mark(static_cast<double>(t) - 0.5, half, static_cast<int>(t));
+          if (!changed_mid[t] && rises(half, full)) mark(static_cast<double>(t), full, static_cast<int>(t));
+        } else if (!changed_before[t] && !changed_mid[t] && rises(prev, full)) {
           mark(static_cast<double>(t), full, static_cast<int>(t));
         }
       }
       if (o.violations == 0)
-        std::snprintf(line, sizeof line, "oracle: l(U, V) never rose after a half-step - holds over %zu steps (%zu half-steps)",
-                      steps, 2 * steps);
+        std::snprintf(line, sizeof line,
+                      "oracle: l(U, V) never rose after a half-step - holds over %zu steps (%zu half-steps)%s", steps,
+                      2 * steps, rebase_note);
       else
-        std::snprintf(line, sizeof line, "oracle: l(U, V) ROSE after %d half-steps (first: iteration %d)", o.violations,
-                      o.first_violation);
+        std::snprintf(line, sizeof line, "oracle: l(U, V) ROSE after %d half-steps (first: iteration %d)%s",
+                      o.violations, o.first_violation, rebase_note);
       break;
     }
     case Completion::Method::Svt: {

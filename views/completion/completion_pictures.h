@@ -45,6 +45,15 @@ void rank_staircase(const std::vector<double>& sigma, double tau_max, std::vecto
 int rank_above(const std::vector<double>& sigma, double tau);
 bool spectrum_descending(const std::vector<double>& sigma);
 
+// A live change of a parameter that enters the objective (lambda, tau: LiveRole::Objective),
+// made at `iteration` after sub-step `phase`: the objective after it is another function, so the
+// oracle compares nothing across it (it re-bases) and the curve marks it at x = iteration + phase / 2.
+struct ObjectiveChange {
+  int iteration = 0;
+  int phase = 0;
+  std::string label;  // "lambda = 5"
+};
+
 // A live oracle of the method, judged on the metric history (phase-0 metrics, ModuleInfo order).
 struct OracleStatus {
   bool applies = false;        // the method has a monotonicity oracle here
@@ -53,11 +62,15 @@ struct OracleStatus {
   int first_violation = -1;    // the first iteration where it broke (-1 none)
   // Points where it broke, for markers: x (iteration, or t - 1/2 for an ALS half-step), y.
   std::vector<double> bad_x, bad_y;
+  // The objective changes inside the history judged (the oracle re-based there): x and label.
+  std::vector<double> rebase_x;
+  std::vector<std::string> rebase_label;
 };
 // method: Completion::Method as int; eta: the step size in use (svd_impute);
 // y_support, train: the svt support check (|Y's stored values| against |Omega|).
+// changes: the objective changes of the run (any order; those past the history are ignored).
 OracleStatus completion_oracle(int method, double eta, const std::vector<std::vector<double>>& history,
-                               size_t y_support, size_t train);
+                               size_t y_support, size_t train, const std::vector<ObjectiveChange>& changes = {});
 
 // Nearest-neighbour subsample of a row-major m x n grid to at most max_rows x max_cols cells
 // (*rows x *cols): cell (r, c) is values[floor((r + 1/2) m / rows), floor((c + 1/2) n / cols)], so

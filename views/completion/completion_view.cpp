@@ -122,7 +122,17 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
   header_.push_back(line);
   ImGui::TextUnformatted(line);
   // The live oracle, on the first line when it fits.
-  if (ctx.metric_history) oracle_ = completion_oracle(s.method, s.eta, *ctx.metric_history, s.y_support, p.train_row.size());
+  if (ctx.metric_history) {
+    std::vector<ObjectiveChange> changes;  // lambda, tau changed live: the oracle re-bases there
+    if (ctx.live_changes)
+      for (const LiveChange& c : *ctx.live_changes)
+        if (c.role == LiveRole::Objective) {
+          char label[96];
+          std::snprintf(label, sizeof label, "%s = %g", c.name.c_str(), c.value);
+          changes.push_back({c.iteration, c.phase, label});
+        }
+    oracle_ = completion_oracle(s.method, s.eta, *ctx.metric_history, s.y_support, p.train_row.size(), changes);
+  }
   header_.push_back(oracle_.text);
   const ImVec4 oc = oracle_.violations > 0 ? colour_vec(colors().error)
                     : oracle_.applies      ? colour_vec(colors().good)
@@ -131,7 +141,9 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
   ImGui::TextColored(oc, "%s", oracle_.text.c_str());
   tooltip_text("Checked live on every iteration of this run: svd_impute with eta <= 1 never raises the observed "
                "loss 1/2 ||Pi_Omega(Z - A)||^2; ALS's l(U, V) never rises after a half-step (V-sweep, U-sweep); "
-               "SVT's Y_t is supported on Omega. A violation is marked red on the Curves tab.");
+               "SVT's Y_t is supported on Omega. A violation is marked red on the Curves tab. A live change of lambda or "
+               "tau changes the objective itself: the oracle re-bases there (compares nothing across it) and the "
+               "Curves tab marks it with a blue line labelled with the new value.");
   // The data: its description, then what it does not say already (m x n, observed %).
   std::string data = p.what;
   const std::string shape = std::to_string(p.m) + " x " + std::to_string(p.n);

@@ -242,6 +242,20 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
       plot::PlotScatter("oracle violated", oracle_.bad_x.data(), oracle_.bad_y.data(),
                         static_cast<int>(oracle_.bad_x.size()), bad);
     }
+    // Live changes of the objective (lambda, tau): the curve jumps there by definition.
+    for (size_t i = 0; i < oracle_.rebase_x.size(); ++i) {
+      char id[32];
+      std::snprintf(id, sizeof id, "##rebase%zu", i);
+      plot::PlotGuideX(id, oracle_.rebase_x[i], colors().accent, 1.0f);
+      // Below the legend, one line per change, on the side of the line with more room.
+      const std::string& text = oracle_.rebase_label[i];
+      const plot::Limits lim = plot::GetPlotLimits();
+      const float half_w = ImGui::CalcTextSize(text.c_str()).x * 0.5f + 4;
+      const bool left = oracle_.rebase_x[i] > 0.5 * (lim.x_min + lim.x_max);
+      plot::PlotText(text.c_str(), oracle_.rebase_x[i], lim.y_max,
+                     ImVec2(left ? -half_w : half_w, ImGui::GetTextLineHeight() * (2.2f + static_cast<float>(i))),
+                     colors().accent);
+    }
     plot::PlotGuideX("##now", current, colors().guide, 1.5f);
     plot::EndPlot();
   }
@@ -251,7 +265,8 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
     ImGui::TextColored(colour_vec(colors().error), "x marks: %s", oracle_.text.c_str());
     ImGui::PopTextWrapPos();
   } else {
-    ImGui::TextDisabled("%s", oracle_.applies ? "no oracle violation (a rise would be marked x)" : "");
+    ImGui::TextDisabled("%s%s", oracle_.applies ? "no oracle violation (a rise would be marked x)" : "",
+                        oracle_.rebase_x.empty() ? "" : "; blue lines: the objective changed, the oracle re-based");
   }
   ImGui::EndGroup();
 }

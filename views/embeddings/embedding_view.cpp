@@ -243,16 +243,15 @@ void EmbeddingView::draw(const Snapshot& snap, const ViewContext& ctx, std::vect
     std::snprintf(labels[t], sizeof labels[t], "%s##emb_tab%d", model ? kGloveModelTab : kTabNames[t], t);
     tabs[t] = {labels[t], model ? kGloveModelHelp : kTabHelp[t]};
   }
-  bool by_key = false;
-  tab_ = static_cast<Tab>(tab_bar_with_keys("##embedding_tabs", ctx, tabs, kNumTabs, static_cast<int>(tab_), &by_key));
-  if (by_key && tab_ == Tab::Neighbours) focus_probes_ = true;
+  // Number keys only switch tabs: a text field takes the keyboard when clicked, never by itself.
+  tab_ = static_cast<Tab>(tab_bar_with_keys("##embedding_tabs", ctx, tabs, kNumTabs, static_cast<int>(tab_)));
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const ImVec2 size(avail.x, std::max(min_plot_height(true) + ImGui::GetTextLineHeightWithSpacing() * 2,
                                       avail.y - 2 * ImGui::GetStyle().ItemSpacing.y));
   switch (tab_) {
     case Tab::Curves: draw_curves(s, ctx, size); break;
-    case Tab::Neighbours: draw_neighbours(s, size); break;
-    case Tab::Map: draw_map(s, size); break;
+    case Tab::Neighbours: draw_neighbours(s, ctx, size); break;
+    case Tab::Map: draw_map(s, ctx, size); break;
     case Tab::Analogies: draw_analogies(s, size); break;
     case Tab::Model:
       if (is_glove(s))
@@ -263,7 +262,7 @@ void EmbeddingView::draw(const Snapshot& snap, const ViewContext& ctx, std::vect
   }
 }
 
-void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, ImVec2 size) {
+void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, const ViewContext& ctx, ImVec2 size) {
   // A probe whose 10th neighbour is still at cosine > 0.98: the vectors share one direction.
   static constexpr const char* kNearOne = "cosines near 1";
   bool near_one = false;
@@ -278,12 +277,9 @@ void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, ImVec2 size) {
   ImGui::SetNextItemWidth(std::max(ImGui::GetFontSize() * 8,
                                    std::min({size.x * 0.6f, ImGui::GetFontSize() * 40,
                                              ImGui::GetContentRegionAvail().x - after - spacing})));
-  if (focus_probes_) {  // the tab's key puts the keyboard here (its text selected: typing replaces it)
-    ImGui::SetKeyboardFocusHere();
-    focus_probes_ = false;
-  }
   ImGui::InputText("##emb_probes", probe_buf_.data(), probe_buf_.size());
-  tooltip_text("Comma-separated words (case is ignored; key 2 selects this field, Enter leaves it). Each one's 10 nearest neighbours by cosine "
+  mark_item(ctx, "field:probes");
+  tooltip_text("Comma-separated words (case is ignored; click to type, Enter or Escape gives the keys back). Each one's 10 nearest neighbours by cosine "
                "cos(x_w, x_v) = <x_w, x_v> / (|x_w| |x_v|), recomputed from the latest vectors a few times a second.");
   ImGui::SameLine();
   if (pics_.vectors_iteration >= 0)

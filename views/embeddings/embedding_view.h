@@ -78,8 +78,8 @@ class EmbeddingView : public ModuleView {
   void update_pictures(const EmbeddingSnapshot& s, const ViewContext& ctx);
   void draw_header(const EmbeddingSnapshot& s, const ViewContext& ctx);
   void draw_curves(const EmbeddingSnapshot& s, const ViewContext& ctx, ImVec2 size);
-  void draw_neighbours(const EmbeddingSnapshot& s, ImVec2 size);
-  void draw_map(const EmbeddingSnapshot& s, ImVec2 size);
+  void draw_neighbours(const EmbeddingSnapshot& s, const ViewContext& ctx, ImVec2 size);
+  void draw_map(const EmbeddingSnapshot& s, const ViewContext& ctx, ImVec2 size);
   void draw_analogies(const EmbeddingSnapshot& s, ImVec2 size);
   void draw_word2vec_model(const EmbeddingSnapshot& s, ImVec2 size);
   void draw_glove_model(const EmbeddingSnapshot& s, ImVec2 size);
@@ -94,7 +94,6 @@ class EmbeddingView : public ModuleView {
   std::array<char, 512> map_buf_{};
   std::array<char, 64> a_buf_{}, b_buf_{}, c_buf_{}, expected_buf_{};
   bool analogy_seeded_ = false;
-  bool focus_probes_ = false;  // key 2 opened the Neighbours tab: the probe field takes the keyboard
   EmbeddingRequest req_;
   // The pictures shown and the job computing the next ones.
   EmbeddingPictures pics_;

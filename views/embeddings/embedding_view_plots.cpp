@@ -147,12 +147,13 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   ImGui::EndGroup();
 }
 
-void EmbeddingView::draw_map(const EmbeddingSnapshot& s, ImVec2 size) {
+void EmbeddingView::draw_map(const EmbeddingSnapshot& s, const ViewContext& ctx, ImVec2 size) {
   ImGui::TextUnformatted("words:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(size.x * 0.6f, ImGui::GetFontSize() * 40));
   ImGui::InputTextWithHint("##emb_map_words", "empty: the probes and their neighbours", map_buf_.data(),
                            map_buf_.size());
+  mark_item(ctx, "field:map-words");
   tooltip_text("Comma-separated words to map; empty: the probe words (large points) and their 6 nearest "
                "neighbours each.");
   const WordMap& m = pics_.map;

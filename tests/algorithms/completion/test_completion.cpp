@@ -276,3 +276,24 @@ TEST_CASE("completion: bad parameters and data are refused with the reason") {
   CHECK(s->problem->data->fraction() == doctest::Approx(0.5).epsilon(1e-6));
   CHECK(s->message.find("missing") != std::string::npos);
 }
+
+// Issue 29: svt with Cai-Candes-Shen's defaults on the default ratings swings after ~30 iterations
+// (training RMSE 0.34 <-> 1.2, the objective 5e6 <-> 5e7, steps of 0.8 s) and nothing said so.
+// The run now ends Diverged at the swing, naming the cause (delta above 2) and the fix (delta, tau);
+// with delta below 2 the same run does not.
+TEST_CASE("completion: svt's swing on the default ratings ends Diverged naming delta and tau, a step below 2 does not") {
+  const DataPtr ratings = make_dataset("ratings");
+  Completion c;
+  c.reset(ratings, values({"method=svt"}), 0);
+  for (int i = 0; i < 60 && !is_terminal(c.snapshot()->status); ++i) c.step();
+  const std::shared_ptr<const Snapshot> s = c.snapshot();
+  CHECK(s->status == Status::Diverged);
+  CHECK(s->iteration <= 45);
+  CHECK(s->message.find("delta") != std::string::npos);
+  CHECK(s->message.find("tau") != std::string::npos);
+  CHECK(s->message.find("rewind") != std::string::npos);
+  c.reset(ratings, values({"method=svt", "delta=1.9"}), 0);
+  for (int i = 0; i < 60; ++i) c.step();
+  CHECK(c.snapshot()->status == Status::Running);
+  CHECK(c.snapshot()->iteration == 60);
+}

@@ -389,3 +389,45 @@ TEST_CASE("completion pictures: the subsampled grid picks cells of the grid, eve
       CHECK(static_cast<int>(v) % 1000 == 3 * b + 1);       // the middle column of each block of 3
     }
 }
+
+// Issue 29: raising lambda live makes l(U, V) another function, so its jump is no violation. The
+// oracle compares nothing across an objective change (at an iteration boundary: the step after it
+// is compared from its half-step on; between the half-steps: its second half is skipped) and lists
+// the changes for the curve's marks. The old oracle reported "ROSE" here.
+TEST_CASE("completion pictures: the oracle re-bases at a live change of the objective and marks it") {
+  const int n = Completion::kNumMetrics;
+  auto row = [&](double obj, double half, double observed) {
+    std::vector<double> r(static_cast<size_t>(n), NAN);
+    r[Completion::kMetricObjective] = obj;
+    r[Completion::kMetricHalfObjective] = half;
+    r[Completion::kMetricObservedLoss] = observed;
+    return r;
+  };
+  const int als = static_cast<int>(Completion::Method::Als);
+  // lambda raised after iteration 1: l jumps from 7 to 20 at the next half-step, then falls.
+  const std::vector<std::vector<double>> jump = {row(10, NAN, 10), row(7, 8, 7), row(19, 20, 6), row(18, 18.5, 5)};
+  OracleStatus o = completion_oracle(als, 1.0, jump, 0, 0);
+  CHECK(o.violations == 1);  // unaware of the change: the jump reads as a rise
+  CHECK(o.text.find("ROSE") != std::string::npos);
+  o = completion_oracle(als, 1.0, jump, 0, 0, {{1, 0, "lambda = 5"}});
+  CHECK(o.violations == 0);
+  CHECK(o.text.find("ROSE") == std::string::npos);
+  CHECK(o.text.find("re-based at 1 live change of the objective") != std::string::npos);
+  CHECK(o.rebase_x == std::vector<double>{1.0});
+  CHECK(o.rebase_label == std::vector<std::string>{"lambda = 5"});
+  // A real rise after the change is still caught (18.5 -> 19 is not in the data; make one).
+  std::vector<std::vector<double>> later = jump;
+  later.push_back(row(21, 18, 4));
+  o = completion_oracle(als, 1.0, later, 0, 0, {{1, 0, "lambda = 5"}});
+  CHECK(o.violations == 1);
+  CHECK(o.first_violation == 4);
+  // Changed between the V- and the U-sweep of step 2 (iteration 1, phase 1): only that half is skipped.
+  const std::vector<std::vector<double>> mid = {row(10, NAN, 10), row(6, 6.5, 6), row(19, 6.8, 6)};
+  CHECK(completion_oracle(als, 1.0, mid, 0, 0, {{1, 1, "lambda = 5"}}).violations == 1);  // 6 -> 6.8 before it
+  const std::vector<std::vector<double>> mid_ok = {row(10, NAN, 10), row(6, 6.5, 6), row(19, 5.5, 6)};
+  o = completion_oracle(als, 1.0, mid_ok, 0, 0, {{1, 1, "lambda = 5"}});
+  CHECK(o.violations == 0);
+  CHECK(o.rebase_x == std::vector<double>{1.5});
+  // A change past the history shown is not marked.
+  CHECK(completion_oracle(als, 1.0, mid_ok, 0, 0, {{5, 0, "lambda = 1"}}).rebase_x.empty());
+}

@@ -26,7 +26,7 @@ namespace {
 // Classes a user can draw (the label palette has 10 colours).
 constexpr int kMaxDrawnClasses = 10;
 // Most lines the module list shows before it scrolls.
-constexpr float kBrowserMaxLines = 12.0f;
+constexpr float kBrowserMaxLines = 9.0f;
 
 std::string param_tooltip(const ParamSpec& s) {
   std::ostringstream os;
@@ -453,7 +453,8 @@ void App::draw_module_browser() {
   for (const ModuleInfo& info : module_infos_)
     full += ImGui::CalcTextSize(info.title.c_str(), nullptr, false, wrap).y + style.ItemSpacing.y;
   // Its height: all it needs when the Data and Parameters panels below are hidden or
-  // collapsed, else up to kBrowserMaxLines lines within 45 % of the sidebar; it scrolls inside.
+  // collapsed, else up to kBrowserMaxLines lines within 35 % of the sidebar (the panels below
+  // keep their room); it scrolls inside.
   const ImGuiStorage* st = ImGui::GetStateStorage();
   auto open_below = [&](const char* scope, const char* header, bool shown) {
     if (!shown) return false;
@@ -467,7 +468,7 @@ void App::draw_module_browser() {
   ImGui::PushID("modules");
   const float avail = ImGui::GetContentRegionAvail().y;
   const float rest = (settings_.show_data ? line * 1.3f : 0.0f) + (settings_.show_params ? line * 1.3f : 0.0f);
-  const float cap = below ? std::max(line * 4, std::min(line * kBrowserMaxLines, avail * 0.45f))
+  const float cap = below ? std::max(line * 4, std::min(line * kBrowserMaxLines, avail * 0.35f))
                           : std::max(line * 4, avail - rest);
   ImGui::BeginChild("##module_list", ImVec2(0, std::min(full, cap)), false);
   for (const std::string& ch : chapters) {

@@ -279,6 +279,7 @@ TEST_CASE("gui session: a note hidden when the session was saved stays hidden on
     script << "preset kmeans-bad-init\n"
               "expect text Five well-separated blobs\n"
               "save-session " << shown << "\n"
+              "wait 2\n"  // the "Saved" line above the view moves the note down: click where it is now
               "click preset-note:hide\n"
               "wait 2\n"
               "expect no-text Five well-separated blobs\n"

@@ -290,11 +290,11 @@ TEST_CASE("gui shell: the module list never moves under the pointer - a click op
   fresh_config("module_list");
   write_script("shell_module_list.txt", R"(wait 2
 expect module kmeans
-click module:shrinkage
+click module:svd-lowrank
 wait 2
-expect module shrinkage
+expect module svd-lowrank
 wait 2
-expect unmoved module:shrinkage
+expect unmoved module:svd-lowrank
 screenshot shell_module_list_after.png
 quit
 )");

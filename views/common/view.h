@@ -108,7 +108,7 @@ struct ViewIntent {
 // The least height of a view, in font sizes (ImGui::GetFontSize()): the shell's vertical
 // budget (app_panels.cpp, draw_center) gives a view at least this much of the centre, the
 // preset's note and then the metrics strip yielding (one line each) when it would get less.
-constexpr float kViewMinHeightEm = 24.0f;
+constexpr float kViewMinHeightEm = 20.0f;
 
 class ModuleView {
  public:

@@ -46,6 +46,20 @@ std::future<std::shared_ptr<const Dataset>> load_async(std::shared_ptr<ProgressS
 
 class GlTextureProvider;
 
+// The centre's vertical budget (App::draw_center): the heights of the preset's note and of the
+// metrics strip, and which of them collapsed to one line so that the view keeps `view_min`.
+// note_whole / strip_whole: the user asked for it whole (F2, F3): it does not yield.
+struct CentreBudget {
+  float note_h = 0.0f, strip_h = 0.0f;
+  bool note_collapsed = false, strip_collapsed = false;
+};
+CentreBudget centre_budget(float height, float spacing, float view_min, float note_full, float note_line,
+                           float strip_full, float strip_min, float strip_line, bool note_whole, bool strip_whole);
+
+// Comparing A and B, each view gets at least this many font sizes of width: else the sidebar
+// yields (a rail with a button that brings it back).
+constexpr float kCompareMinHalfEm = 36.0f;
+
 class App {
  public:
   explicit App(GuiOptions opts);
@@ -136,7 +150,11 @@ class App {
   void save_session(const std::string& path);
   void draw_save_session_popup();
   void draw_presets_menu();
-  float draw_preset_note(float width);  // returns the height it took (0 when hidden)
+  // The note box: whole, or `collapsed` to its title line when the view needs the room (the
+  // vertical budget, draw_center); returns the height it took (0 when hidden).
+  float draw_preset_note(float width, bool collapsed);
+  float preset_note_height(float width, bool collapsed) const;  // the same, measured only
+  bool preset_note_shown() const;
   void draw_save_preset_popup();
 
   // ---- sweep (app_sweep.cpp): Run > Sweep
@@ -240,7 +258,8 @@ class App {
   void draw_data_panel();
   void draw_params_panel();
   void draw_center(float width, float height);
-  void draw_metrics(float height);
+  void draw_metric_strip();      // the strip's plots (A's, and B's when comparing) in the current window
+  void draw_metrics_overlay();  // after the main window: the collapsed strip, hovered, shown whole
   void draw_status_bar();
   void draw_presentation_readouts();  // F11: position, status and key metrics in the large font
   // ---- annotations (app_annotate.cpp): laser pointer (L), pen (P), E clears the pen's strokes
@@ -363,7 +382,15 @@ class App {
   std::vector<std::string> preset_errors_;
   std::shared_ptr<const LabFile> preset_shown_;
   bool preset_note_open_ = false;
-  int pending_tab_ = 0;
+  // The vertical budget's overrides (F2, F3, a click): the note or the metrics strip stays whole
+  // even where it would yield to the view. strip_overlay_: the collapsed strip hovered, shown whole
+  // over the view (draw_metrics_overlay) in the rectangle strip_overlay_min_/max_.
+  bool note_expanded_ = false;
+  bool compare_sidebar_shown_ = false;  // comparing: the sidebar shown although the views are narrow
+  bool strip_expanded_ = false;
+  bool strip_overlay_ = false;
+  ImVec2 strip_overlay_min_, strip_overlay_max_;
+  float strip_full_h_ = 0.0f;  int pending_tab_ = 0;
   bool save_preset_request_ = false;  // open the Save as preset popup this frame
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration

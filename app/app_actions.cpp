@@ -540,6 +540,8 @@ void App::handle_key(int key, int mods, bool repeat) {
     case GLFW_KEY_P: set_annotate(Annotate::Pen); break;
     case GLFW_KEY_E: strokes_.clear(); break;
     case GLFW_KEY_F1: show_shortcuts_ = !show_shortcuts_; break;
+    case GLFW_KEY_F2: note_expanded_ = !note_expanded_; break;    // the note whole / yielding to the view
+    case GLFW_KEY_F3: strip_expanded_ = !strip_expanded_; break;  // the metrics strip likewise
     case GLFW_KEY_F11: toggle_presentation(); break;
     case GLFW_KEY_ESCAPE:
       if (presenting_) toggle_presentation();

@@ -124,15 +124,28 @@ void App::frame() {
   const float status_h = ImGui::GetFrameHeight() + ImGui::GetStyle().ItemSpacing.y;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float body_h = std::max(100.0f, avail.y - status_h);
-  const bool sidebar = settings_.show_browser || settings_.show_data || settings_.show_params;
-  const float side_w = sidebar ? std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f) : 0.0f;
-  if (sidebar) {
+  bool sidebar = settings_.show_browser || settings_.show_data || settings_.show_params;
+  float side_w = sidebar ? std::min(ImGui::GetFontSize() * 22.0f, avail.x * 0.4f) : 0.0f;
+  // Comparing, the sidebar yields to the two views when they would be narrower than
+  // kCompareMinHalfEm: a rail whose button brings it back (compare_sidebar_shown_).
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  if (sidebar && compare_ && !compare_sidebar_shown_ &&
+      (avail.x - side_w - 2.0f * gap) * 0.5f < ImGui::GetFontSize() * kCompareMinHalfEm) {
+    side_w = ImGui::GetFrameHeight() + 2.0f * ImGui::GetStyle().WindowPadding.x;
+    ImGui::BeginChild("sidebar_rail", ImVec2(side_w, body_h), true, ImGuiWindowFlags_NoScrollbar);
+    if (ImGui::ArrowButton("##show_sidebar", ImGuiDir_Right)) compare_sidebar_shown_ = true;
+    mark_target("sidebar:show");
+    if (ImGui::IsItemHovered())
+      ImGui::SetTooltip("Show the modules, data and parameters (comparing, they make room for the two views)");
+    ImGui::EndChild();
+    ImGui::SameLine();
+  } else if (sidebar) {
     if (locked) ImGui::BeginDisabled();
     draw_sidebar(side_w, body_h);
     if (locked) ImGui::EndDisabled();
     ImGui::SameLine();
   }
-  draw_center(avail.x - (sidebar ? side_w + ImGui::GetStyle().ItemSpacing.x : 0.0f), body_h);
+  draw_center(avail.x - (sidebar ? side_w + gap : 0.0f), body_h);
   draw_status_bar();
   // (ImGui ends a log at the end of any top-level window, a combo's or a menu's
   // popup too: on a frame with one open, the text after it is not captured.)
@@ -142,6 +155,7 @@ void App::frame() {
   }
   ImGui::End();
 
+  draw_metrics_overlay();
   draw_save_preset_popup();
   draw_save_session_popup();
   draw_sweep_window();
@@ -792,13 +806,45 @@ void App::draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<
     if (vi.kind == ViewIntent::Kind::AddPoint && vi.label < 0 && data_ && data_->has_labels()) vi.label = add_label_;
 }
 
+// The centre's vertical budget: the view keeps at least its min_height_em() font sizes. When it
+// would get less, the preset's note yields first (to its title line, whole on hover or F2), then
+// the metrics strip (down to one row of plots, then to one line of values, whole over the view on
+// hover or F3). Presentation mode has neither.
+CentreBudget centre_budget(float height, float spacing, float view_min, float note_full, float note_line,
+                           float strip_full, float strip_min, float strip_line, bool note_whole, bool strip_whole) {
+  CentreBudget b;
+  b.note_h = note_full;
+  b.strip_h = strip_full;
+  const auto view_h = [&] { return height - b.note_h - (b.strip_h > 0 ? b.strip_h + spacing : 0.0f); };
+  if (view_h() >= view_min) return b;
+  if (!note_whole && note_full > 0) {
+    b.note_h = note_line;
+    b.note_collapsed = true;
+  }
+  if (view_h() >= view_min || strip_whole || strip_full <= 0) return b;
+  b.strip_h = std::max(strip_min, height - b.note_h - spacing - view_min);
+  if (view_h() >= view_min) return b;
+  b.strip_h = strip_line;
+  b.strip_collapsed = true;
+  return b;
+}
+
 void App::draw_center(float width, float height) {
   ImGui::BeginGroup();
-  if (!presenting_) height -= draw_preset_note(width);
   const ModuleInfo* run_info = runner_->info();
   const bool show_metrics = !presenting_ && settings_.show_metrics && (!run_info || run_info->iterative);
-  const float metrics_h = show_metrics ? std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f) : 0.0f;
-  const float view_h = height - (show_metrics ? metrics_h + ImGui::GetStyle().ItemSpacing.y : 0.0f);
+  const ImGuiStyle& style = ImGui::GetStyle();
+  strip_full_h_ = std::max(ImGui::GetFontSize() * 11.0f, height * 0.26f);
+  const float view_min = ImGui::GetFontSize() * (view_ ? view_->min_height_em() : kViewMinHeightEm);
+  const CentreBudget budget =
+      presenting_ ? CentreBudget{}
+                  : centre_budget(height, style.ItemSpacing.y, view_min, preset_note_height(width, false),
+                                  preset_note_height(width, true), show_metrics ? strip_full_h_ : 0.0f,
+                                  metric_strip_min_height(), ImGui::GetFrameHeightWithSpacing() + 2.0f * style.WindowPadding.y,
+                                  note_expanded_, strip_expanded_);
+  if (!presenting_) height -= draw_preset_note(width, budget.note_collapsed);
+  const float metrics_h = show_metrics ? budget.strip_h : 0.0f;
+  const float view_h = height - (show_metrics ? metrics_h + style.ItemSpacing.y : 0.0f);
   const ImGuiWindowFlags view_flags = ImGuiWindowFlags_NoScrollbar | ImGuiWindowFlags_NoScrollWithMouse;
   // Incremental: only iterations new since the last frame are copied.
   metric_mirror_.sync(runner_->metric_history().get());
@@ -862,23 +908,71 @@ void App::draw_center(float width, float height) {
       if (!compare_) break;  // B's view ended the comparison (a new dataset...)
     }
   }
-  if (show_metrics) {
+  strip_overlay_ = false;
+  if (show_metrics && !budget.strip_collapsed) {
     ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true);
-    const ModuleInfo* info = runner_->info();
-    MetricCompare b;
-    if (compare_) {
-      b.metrics = &compare_->mirror.metrics();
-      b.step_ms = &compare_->mirror.step_ms();
-      b.current_iteration = compare_->runner->current_iteration();
-      b.version = compare_->mirror.version();
-    }
-    if (info) draw_metric_plots(*info, metric_history, metric_mirror_.step_ms(), runner_->current_iteration(),
-                                metric_mirror_.version(), compare_ ? &b : nullptr);
+    draw_metric_strip();
     ImGui::EndChild();
+  } else if (show_metrics) {
+    // One line of values; hovering it (or the strip it opened) shows the whole strip over the view.
+    ImGui::BeginChild("metrics", ImVec2(width, metrics_h), true, ImGuiWindowFlags_NoScrollbar);
+    const char* hint = "(F3: the curves)";
+    const float hint_w = ImGui::CalcTextSize(hint).x;
+    const float room = ImGui::GetContentRegionAvail().x - hint_w - style.ItemSpacing.x;
+    if (const ModuleInfo* info = runner_->info()) {
+      MetricCompare b;
+      if (compare_) {
+        b.metrics = &compare_->mirror.metrics();
+        b.current_iteration = compare_->runner->current_iteration();
+      }
+      draw_metric_line(*info, metric_history, runner_->current_iteration(), room, compare_ ? &b : nullptr);
+      ImGui::SameLine(ImGui::GetWindowContentRegionMax().x - hint_w);
+    }
+    ImGui::TextDisabled("%s", hint);
+    const ImVec2 line_min = ImGui::GetWindowPos();
+    const ImVec2 line_max(line_min.x + width, line_min.y + metrics_h);
+    const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows);
+    if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) strip_expanded_ = true;
+    ImGui::EndChild();
+    // The whole strip above the line, over the view, while the mouse is on the line or on it.
+    const float full = std::min(strip_full_h_, line_max.y - ImGui::GetMainViewport()->WorkPos.y);
+    const ImVec2 over_min(line_min.x, line_max.y - full);
+    const ImVec2 mouse = ImGui::GetIO().MousePos;
+    const bool in_overlay = mouse.x >= over_min.x && mouse.x < line_max.x && mouse.y >= over_min.y && mouse.y < line_max.y;
+    strip_overlay_ = hovered || (in_overlay && strip_overlay_min_.y == over_min.y);
+    strip_overlay_min_ = over_min;
+    strip_overlay_max_ = line_max;
   }
   ImGui::EndGroup();
   centre_min_ = ImGui::GetItemRectMin();  // what an animated export saves
   centre_max_ = ImGui::GetItemRectMax();
+}
+
+void App::draw_metric_strip() {
+  const ModuleInfo* info = runner_->info();
+  MetricCompare b;
+  if (compare_) {
+    b.metrics = &compare_->mirror.metrics();
+    b.step_ms = &compare_->mirror.step_ms();
+    b.current_iteration = compare_->runner->current_iteration();
+    b.version = compare_->mirror.version();
+  }
+  if (info) draw_metric_plots(*info, metric_mirror_.metrics(), metric_mirror_.step_ms(), runner_->current_iteration(),
+                              metric_mirror_.version(), compare_ ? &b : nullptr);
+}
+
+void App::draw_metrics_overlay() {
+  if (!strip_overlay_ || presenting_) return;
+  ImGui::SetNextWindowPos(strip_overlay_min_);
+  ImGui::SetNextWindowSize(ImVec2(strip_overlay_max_.x - strip_overlay_min_.x, strip_overlay_max_.y - strip_overlay_min_.y));
+  const ImGuiWindowFlags flags = ImGuiWindowFlags_NoDecoration | ImGuiWindowFlags_NoMove | ImGuiWindowFlags_NoSavedSettings |
+                                 ImGuiWindowFlags_NoFocusOnAppearing | ImGuiWindowFlags_NoNav;
+  ImGui::PushStyleColor(ImGuiCol_WindowBg, ImGui::GetStyleColorVec4(ImGuiCol_ChildBg).w > 0.5f
+                                               ? ImGui::GetStyleColorVec4(ImGuiCol_ChildBg)
+                                               : ImGui::GetStyleColorVec4(ImGuiCol_WindowBg));
+  if (ImGui::Begin("##metrics_overlay", nullptr, flags)) draw_metric_strip();
+  ImGui::End();
+  ImGui::PopStyleColor();
 }
 
 void App::draw_presentation_readouts() {
@@ -999,6 +1093,7 @@ void App::draw_about() {
                                {"Ctrl+S", "save the session"},  {"L / P / E", "laser pointer / pen / erase the pen"},  {"F11 / Esc", "presentation mode: the view, large read-outs"},
                                {"Ctrl+= / Ctrl+-", "UI scale"}, {"Double-click plot", "fit the view"},
                                {"Wheel / drag", "zoom / pan a plot"}, {"Shift+click", "add a point (2-D data)"},
+                               {"F2 / F3", "the preset's note / the metrics strip whole (where they yield to the view)"},
                                {"F1", "this window"},          {"Ctrl+Q", "quit"}};
       if (ImGui::BeginTable("keys", 2, ImGuiTableFlags_RowBg)) {
         for (const auto& r : rows) {

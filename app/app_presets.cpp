@@ -146,7 +146,10 @@ void App::commit_preset(const LabFile& preset) {
     preset_note_open_ = !preset.note.empty() && preset.note_open;
   }
   pending_tab_ = preset.tab;
-  if (!preset.panels.empty() && !panels_overridden_) {
+  // A preset's layout lasts while it is open: the previous preset's ends here (a preset that hid
+  // the metrics strip does not hide it for the next one), then this one's applies.
+  restore_user_panels();
+  if (!preset.panels.empty()) {
     panels_overridden_ = true;
     user_panels_[0] = settings_.show_browser;
     user_panels_[1] = settings_.show_data;
@@ -537,22 +540,57 @@ void App::draw_presets_menu() {
   }
 }
 
-float App::draw_preset_note(float width) {
-  if (!preset_note_open_ || !preset_shown_ || preset_shown_->note.empty()) return 0.0f;
+bool App::preset_note_shown() const { return preset_note_open_ && preset_shown_ && !preset_shown_->note.empty(); }
+
+float App::preset_note_height(float width, bool collapsed) const {
+  if (!preset_note_shown()) return 0.0f;
   const ImGuiStyle& style = ImGui::GetStyle();
+  const float frame = 2.0f * style.WindowPadding.y + 4.0f + style.ItemSpacing.y;
+  if (collapsed) return ImGui::GetTextLineHeightWithSpacing() + frame;
   const float wrap = width - 2.0f * style.WindowPadding.x - ImGui::GetFontSize() * 1.0f;
-  const std::vector<std::string> lines = wrap_on_spaces(preset_shown_->note, wrap);
-  const float text_h = static_cast<float>(lines.size()) * ImGui::GetTextLineHeightWithSpacing();
-  const float h = std::min(ImGui::GetTextLineHeightWithSpacing() + text_h + 2.0f * style.WindowPadding.y + 4.0f,
-                           ImGui::GetIO().DisplaySize.y * 0.3f);
+  const size_t lines = wrap_on_spaces(preset_shown_->note, wrap).size();
+  return std::min(ImGui::GetTextLineHeightWithSpacing() * static_cast<float>(lines + 1) + frame - style.ItemSpacing.y,
+                  ImGui::GetIO().DisplaySize.y * 0.3f) +
+         style.ItemSpacing.y;
+}
+
+float App::draw_preset_note(float width, bool collapsed) {
+  if (!preset_note_shown()) return 0.0f;
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const float h = preset_note_height(width, collapsed) - style.ItemSpacing.y;
+  const float wrap = width - 2.0f * style.WindowPadding.x - ImGui::GetFontSize() * 1.0f;
   ImGui::PushStyleColor(ImGuiCol_ChildBg, colors().note_bg);
-  ImGui::BeginChild("preset_note", ImVec2(width, h), true);
+  ImGui::BeginChild("preset_note", ImVec2(width, h), true, collapsed ? ImGuiWindowFlags_NoScrollbar : 0);
+  const float hide_x = width - 2.0f * style.WindowPadding.x - ImGui::CalcTextSize("Hide").x - 2.0f * style.FramePadding.x;
   ImGui::TextColored(colour_vec(colors().accent), "Preset: %s", preset_shown_->title.c_str());
-  ImGui::SameLine(width - 2.0f * style.WindowPadding.x - ImGui::CalcTextSize("Hide").x - 2.0f * style.FramePadding.x);
+  if (collapsed) {
+    // One line (the view needs the room): the note's start, the whole note on hover or F2.
+    const char* hint = "(F2: the whole note)";
+    const float hint_w = ImGui::CalcTextSize(hint).x;
+    ImGui::SameLine();
+    const float room = hide_x - ImGui::GetCursorPosX() - hint_w - 2.0f * style.ItemSpacing.x;
+    if (room > ImGui::GetFontSize() * 4.0f) {
+      const std::vector<std::string> first = wrap_on_spaces(preset_shown_->note, room - ImGui::CalcTextSize(" ...").x);
+      ImGui::TextUnformatted(first.empty() ? "" : (first[0] + (first.size() > 1 ? " ..." : "")).c_str());
+      ImGui::SameLine();
+    }
+    if (ImGui::GetCursorPosX() + hint_w < hide_x) ImGui::TextDisabled("%s", hint);
+  }
+  ImGui::SameLine(hide_x);
   if (ImGui::SmallButton("Hide")) preset_note_open_ = false;
   mark_target("preset-note:hide");
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Hide the note (Presets > Show the note brings it back)");
-  for (const std::string& l : lines) ImGui::TextUnformatted(l.c_str());
+  if (!collapsed)
+    for (const std::string& l : wrap_on_spaces(preset_shown_->note, wrap)) ImGui::TextUnformatted(l.c_str());
+  const bool hovered = ImGui::IsWindowHovered(ImGuiHoveredFlags_ChildWindows) && !ImGui::IsAnyItemHovered();
+  if (collapsed && hovered) {
+    ImGui::BeginTooltip();
+    const float tip_w = std::min(ImGui::GetFontSize() * 40.0f, ImGui::GetIO().DisplaySize.x * 0.8f);
+    for (const std::string& l : wrap_on_spaces(preset_shown_->note, tip_w)) ImGui::TextUnformatted(l.c_str());
+    ImGui::TextDisabled("F2 or a click keeps it open (the view gets smaller)");
+    ImGui::EndTooltip();
+  }
+  if (hovered && ImGui::IsMouseClicked(ImGuiMouseButton_Left)) note_expanded_ = !note_expanded_;
   ImGui::EndChild();
   ImGui::PopStyleColor();
   return h + style.ItemSpacing.y;

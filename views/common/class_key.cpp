@@ -18,13 +18,21 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
   hidden.resize(static_cast<size_t>(classes), 0);
   const float sw = ImGui::GetTextLineHeight() * 0.7f;
   const float right = ImGui::GetCursorScreenPos().x + width, gap = ImGui::GetFontSize() * 0.8f;
+  // Short of height (a 1280 x 720 window at a large UI scale), the key keeps to one line: the
+  // names that fit, then swatches alone (the name in the tooltip), the notes behind a "(?)".
+  const bool one_line = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kClassKeyOneLineEm;
+  const float more_w = one_line && !notes.empty() ? ImGui::CalcTextSize("(?)").x + gap : 0.0f;
+  bool names_fit = true;
   for (int c = 0; c < classes; ++c) {
     const char* name = names[static_cast<size_t>(c)].c_str();
     const float w = sw + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(name).x;
     if (c > 0) {  // on this line if it fits in the column, else on the next
-      ImGui::SameLine(0, gap);
-      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+      ImGui::SameLine(0, one_line ? gap * 0.5f : gap);
+      if (!one_line && ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
     }
+    // One line: a name while the rest still fits as swatches, else the swatch alone.
+    const float rest = static_cast<float>(classes - c - 1) * (sw + gap * 0.5f) + more_w;
+    names_fit = names_fit && (!one_line || ImGui::GetCursorScreenPos().x + w + rest <= right);
     ImGui::BeginGroup();
     const ImVec2 p = ImGui::GetCursorScreenPos();
     const float pad = (ImGui::GetTextLineHeight() - sw) / 2;
@@ -33,15 +41,30 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
         ImVec2(p.x, p.y + pad), ImVec2(p.x + sw, p.y + pad + sw),
         off ? with_alpha(colors().text_dim, 90) : class_colour(c));
     ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
-    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-    if (off)
-      ImGui::TextDisabled("%s", name);
-    else
-      ImGui::TextUnformatted(name);
+    if (names_fit) {
+      ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+      if (off)
+        ImGui::TextDisabled("%s", name);
+      else
+        ImGui::TextUnformatted(name);
+    }
     ImGui::EndGroup();
     if (ImGui::IsItemClicked()) hidden[static_cast<size_t>(c)] = off ? 0 : 1;
     if (ImGui::IsItemHovered())
-      ImGui::SetTooltip("class %d: click to %s its points", c, off ? "show" : "hide");
+      ImGui::SetTooltip("class %d (%s): click to %s its points", c, name, off ? "show" : "hide");
+  }
+  if (one_line) {
+    if (notes.empty()) return;
+    if (classes > 0) ImGui::SameLine(0, gap);
+    ImGui::PushTextWrapPos(-1.0f);  // whole, whatever wrap width the view set
+    ImGui::TextDisabled("(?)");
+    ImGui::PopTextWrapPos();
+    if (ImGui::IsItemHovered()) {
+      ImGui::BeginTooltip();
+      for (const char* n : notes) ImGui::TextUnformatted(n);
+      ImGui::EndTooltip();
+    }
+    return;
   }
   // Notes on the other marks, after the classes, wrapping the same way.
   for (size_t i = 0; i < notes.size(); ++i) {

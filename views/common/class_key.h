@@ -13,8 +13,13 @@ namespace cilab {
 // The lab's colour of true class c (the Labels colormap); grey for c < 0 (unlabelled).
 ImU32 class_colour(int c);
 
+// Below this many font sizes of height left, class_key keeps to one line.
+constexpr float kClassKeyOneLineEm = 20.0f;
+
 // Swatches and names of `names`, wrapping at `width` pixels; a click on a name toggles
-// hidden[c] (resized to the classes); `notes` (grey) explain the plot's other marks.
+// hidden[c] (resized to the classes); `notes` (grey) explain the plot's other marks. With less
+// than kClassKeyOneLineEm of height left under it, one line: the names that fit, then swatches
+// alone (the name in their tooltip), the notes behind a "(?)" tooltip.
 void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
                const std::vector<const char*>& notes);
 

@@ -341,6 +341,41 @@ bool draw_metric_plot(const char* id, const MetricInfo& metric, const std::vecto
 
 float metric_plot_min_height() { return min_plot_height() + ImGui::GetTextLineHeightWithSpacing(); }
 
+float metric_strip_min_height() { return metric_plot_min_height() + 2.0f * ImGui::GetStyle().WindowPadding.y; }
+
+int draw_metric_line(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics, int current_iteration,
+                     float width, const MetricCompare* b) {
+  const float right = ImGui::GetCursorScreenPos().x + width;
+  const float gap = ImGui::GetFontSize();
+  auto value_at = [](const std::vector<std::vector<double>>& rows, size_t m, int it) {
+    return it >= 0 && static_cast<size_t>(it) < rows.size() && m < rows[static_cast<size_t>(it)].size()
+               ? rows[static_cast<size_t>(it)][m]
+               : NAN;
+  };
+  int shown = 0;
+  for (size_t m = 0; m < info.metrics.size(); ++m) {
+    std::string value = short_fmt(value_at(metrics, m, current_iteration));
+    if (b && b->metrics) value = "A " + value + "  B " + short_fmt(value_at(*b->metrics, m, b->current_iteration));
+    const std::string& name = info.metrics[m].name;
+    const float w = ImGui::CalcTextSize(name.c_str()).x + ImGui::GetStyle().ItemInnerSpacing.x +
+                    ImGui::CalcTextSize(value.c_str()).x;
+    const float ellipsis = ImGui::CalcTextSize("...").x + gap;
+    if (shown > 0) ImGui::SameLine(0, gap);
+    // The last metric needs no room for "..." after it.
+    if (ImGui::GetCursorScreenPos().x + w + (m + 1 < info.metrics.size() ? ellipsis : 0.0f) > right) {
+      ImGui::TextDisabled("...");
+      break;
+    }
+    ImGui::BeginGroup();
+    ImGui::TextColored(colour_vec(colors().text_dim), "%s", name.c_str());
+    ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
+    ImGui::TextUnformatted(value.c_str());
+    ImGui::EndGroup();
+    ++shown;
+  }
+  return shown;
+}
+
 void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics,
                        const std::vector<double>& step_ms, int current_iteration, uint64_t version,
                        const MetricCompare* b) {

@@ -30,6 +30,16 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
                        const std::vector<double>& step_ms, int current_iteration, uint64_t version = 0,
                        const MetricCompare* b = nullptr);
 
+// The least height of the strip's panel that shows its plots: one row (metric_plot_min_height)
+// and the panel's padding. Below it the shell collapses the strip to draw_metric_line.
+float metric_strip_min_height();
+
+// The strip collapsed to one line (the shell's vertical budget, when the view would fall below
+// its least height): each metric's name and current value (with b: A's and B's), as many as fit
+// `width`, then "..." . Returns how many metrics it showed.
+int draw_metric_line(const ModuleInfo& info, const std::vector<std::vector<double>>& metrics, int current_iteration,
+                     float width, const MetricCompare* b = nullptr);
+
 // What the mouse points at in a metric plot: the nearest iteration and its
 // recorded value (exact, also when the curve is drawn decimated).
 struct MetricHover {

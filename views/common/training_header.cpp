@@ -42,7 +42,12 @@ TrainingColumns training_columns(float side_share) {
 }
 
 ImVec2 training_side_size(const TrainingColumns& c) {
-  return ImVec2(std::min(c.side_w, ImGui::GetContentRegionAvail().x), c.avail.y);
+  const float left = ImGui::GetContentRegionAvail().x;
+  if (left >= ImGui::GetFontSize() * kSideMinEm) return ImVec2(std::min(c.side_w, left), c.avail.y);
+  // No room beside the picture (a narrow Compare half at a large UI scale): the curves go under
+  // it, the whole width (the view scrolls to them).
+  ImGui::NewLine();
+  return ImVec2(c.avail.x, std::max(c.avail.y * 0.5f, ImGui::GetFontSize() * kSideMinEm));
 }
 
 void draw_no_model_yet(const Snapshot& snap, const char* what) {

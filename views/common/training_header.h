@@ -40,6 +40,9 @@ TrainingColumns training_columns(float side_share);
 // The curves column's size, called after the picture's group and SameLine(): side_w, or
 // what is left of the row when the picture's column came out wider than main_w (a tab bar
 // wider than the column at 1280 x 720), so that the curves never run off the view.
+// When less than kSideMinEm font sizes are left beside the picture, the curves go under it
+// (after a NewLine), the whole width.
+constexpr float kSideMinEm = 10.0f;
 ImVec2 training_side_size(const TrainingColumns& c);
 
 // The view's only line before the module has a model: "No <what> yet: <message>".

@@ -126,6 +126,11 @@ struct ViewIntent {
   }
 };
 
+// The least height of a view, in font sizes (ImGui::GetFontSize()): the shell's vertical
+// budget (app_panels.cpp, draw_center) gives a view at least this much of the centre, the
+// preset's note and then the metrics strip yielding (one line each) when it would get less.
+constexpr float kViewMinHeightEm = 20.0f;
+
 class ModuleView {
  public:
   virtual ~ModuleView() = default;
@@ -140,6 +145,9 @@ class ModuleView {
   // may wait longer than the script's `settle` quiet period before it submits the next.
   // Views paced at >= 4 Hz need not say so (settle waits longer than their pause).
   virtual bool pictures_pending() const { return false; }
+  // The least height (in font sizes) the view needs to show its plots at a readable size:
+  // the note and the metrics strip yield to it (see kViewMinHeightEm).
+  virtual float min_height_em() const { return kViewMinHeightEm; }
 };
 
 // The view of a module by name, or a generic view (metrics + status) if none.

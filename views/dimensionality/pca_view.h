@@ -38,6 +38,8 @@ struct PcaSnapshot;
 
 class PcaView : public ModuleView {
  public:
+  // Many-feature data: two rows of plots and pictures under a two-line header.
+  float min_height_em() const override { return 26.0f; }
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
   void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
   void on_reset() override;

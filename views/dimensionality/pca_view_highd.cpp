@@ -93,7 +93,10 @@ void PcaView::draw_high_d(const PcaSnapshot& s, const Dataset& data, const ViewC
 
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float sp = ImGui::GetStyle().ItemSpacing.x;
-  const float top_h = avail.y * 0.5f - sp;
+  // The top row's plots keep a readable area (the scree's caption row and controls around it); the
+  // eigen-images and reconstructions below are pictures and take what is left.
+  const float top_need = min_plot_height() + 2 * ImGui::GetFrameHeightWithSpacing();
+  const float top_h = std::max(avail.y * 0.5f - sp, std::min(top_need, avail.y - ImGui::GetFontSize() * 5.0f));
   const float bottom_h = avail.y - top_h - ImGui::GetStyle().ItemSpacing.y;
   const float left_w = avail.x * 0.42f;
   const float right_w = avail.x - left_w - sp;

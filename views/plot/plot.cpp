@@ -351,9 +351,15 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     if (window->SkipItems) return false;
     const ImGuiID id = window->GetID(title_id);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
-    const ImVec2 frame_size = ImGui::CalcItemSize(size, std::max(avail.x, 100.0f), 300.0f);
+    ImVec2 frame_size = ImGui::CalcItemSize(size, std::max(avail.x, 100.0f), 300.0f);
+    // A plot never runs off its panel sideways: a width wider than what is left of the line (a
+    // narrow Compare half, a large UI scale) is cut to it; the height stays.
+    // A chart keeps at least 60 px a side; a picture (canvas only: an image tile) may be as small as
+    // it was asked to be, down to 16 px.
+    const float min_side = (flags & PlotFlags_CanvasOnly) == PlotFlags_CanvasOnly ? 16.0f : 60.0f;
+    if (avail.x >= min_side && frame_size.x > avail.x + 0.5f) frame_size.x = avail.x;
     const ImVec2 pos = window->DC.CursorPos;
-    const ImRect bb(pos, add(pos, ImVec2(std::max(frame_size.x, 60.0f), std::max(frame_size.y, 60.0f))));
+    const ImRect bb(pos, add(pos, ImVec2(std::max(frame_size.x, min_side), std::max(frame_size.y, min_side))));
     ImGui::ItemSize(bb);
     if (!ImGui::ItemAdd(bb, id)) return false;
 
@@ -514,6 +520,8 @@ void SetupFinish() {
     const bool x_tick_labels = !(c.x_flags & AxisFlags_NoTickLabels);
     const bool y_tick_labels = !(c.y_flags & AxisFlags_NoTickLabels);
     float top = fr.Min.y + kPad + (show_title ? fh + kPad : 0.0f);
+    c.legend_row_y = top;
+    if (c.show_legend && st.legend_row_h > 0.0f) top += st.legend_row_h;
     float bottom = fr.Max.y - kPad - (x_tick_labels ? fh + kTickLen : 0.0f) - (x_label ? fh + 2.0f : 0.0f);
     if (bottom < top + 10.0f) bottom = top + 10.0f;
     st.y.set_pixels(bottom, top);
@@ -696,7 +704,9 @@ void draw_legend(Context& c) {
     const float sw = fh * 1.3f, gap = fh * 0.4f, pad = fh * 0.45f, row = fh + 4.0f;
     float text_w = 0.0f;
     for (ImGuiID id : st.legend_order) text_w = std::max(text_w, ImGui::CalcTextSize(st.items[id].label.c_str()).x);
-    const ImRect& pr = c.plot_rect;
+    // The plot area as it is without a key row (the box is judged against it).
+    ImRect pr = c.plot_rect;
+    if (st.legend_row_h > 0.0f) pr.Min.y = c.legend_row_y;
     // Entries wrap into columns when the plot is too short for one.
     const int n = static_cast<int>(st.legend_order.size());
     const int fit_rows = std::max(1, static_cast<int>((pr.GetHeight() - 16.0f - pad * 2 + 4.0f) / row));
@@ -704,23 +714,57 @@ void draw_legend(Context& c) {
     const int rows = (n + cols - 1) / cols;
     const float col_w = sw + gap + text_w + pad;
     const ImVec2 size(pad + col_w * static_cast<float>(cols), pad * 2 + row * static_cast<float>(rows) - 4.0f);
-    const int loc = st.legend_location >= 0 ? st.legend_location : c.setup_legend_location;
-    const bool east = loc == static_cast<int>(Location::NorthEast) || loc == static_cast<int>(Location::SouthEast);
-    const bool south = loc == static_cast<int>(Location::SouthWest) || loc == static_cast<int>(Location::SouthEast);
-    const ImVec2 p0(east ? pr.Max.x - 8.0f - size.x : pr.Min.x + 8.0f, south ? pr.Max.y - 8.0f - size.y : pr.Min.y + 8.0f);
-    const ImRect box(p0, add(p0, size));
+    // A box that would hide too much of a small plot: the entries go in a key row above the plot
+    // area instead, left to right (wrapping), laid out from the next frame on.
+    // (Only while the plot area keeps kLegendRowMinArea px of height under the row.)
+    std::vector<ImVec2> at(static_cast<size_t>(n));
+    std::vector<float> width(static_cast<size_t>(n));
+    ImRect box;
+    const float x_min = c.plot_rect.Min.x, x_max = c.frame_rect.Max.x - kPad;
+    float rx = x_min, ry = c.legend_row_y;
+    for (int i = 0; i < n; ++i) {
+        const float w = sw + gap + ImGui::CalcTextSize(st.items[st.legend_order[static_cast<size_t>(i)]].label.c_str()).x + pad;
+        if (rx > x_min && rx + w > x_max) {
+            rx = x_min;
+            ry += row;
+        }
+        at[static_cast<size_t>(i)] = ImVec2(rx - pad, ry);
+        width[static_cast<size_t>(i)] = w;
+        rx += w + gap;
+    }
+    const float row_h = ry + row - c.legend_row_y + 2.0f;
+    const bool as_row = size.x * size.y > kLegendCoverShare * pr.GetWidth() * pr.GetHeight() &&
+                        pr.GetHeight() - row_h >= kLegendRowMinArea;
+    if (as_row) {
+        box = ImRect(ImVec2(x_min, c.legend_row_y), ImVec2(x_max, ry + row));
+        st.legend_row_h = row_h;
+    } else {
+        st.legend_row_h = 0.0f;
+        const int loc = st.legend_location >= 0 ? st.legend_location : c.setup_legend_location;
+        const bool east = loc == static_cast<int>(Location::NorthEast) || loc == static_cast<int>(Location::SouthEast);
+        const bool south = loc == static_cast<int>(Location::SouthWest) || loc == static_cast<int>(Location::SouthEast);
+        const ImRect& cr = c.plot_rect;
+        const ImVec2 p0(east ? cr.Max.x - 8.0f - size.x : cr.Min.x + 8.0f, south ? cr.Max.y - 8.0f - size.y : cr.Min.y + 8.0f);
+        box = ImRect(p0, add(p0, size));
+        for (int i = 0; i < n; ++i) {
+            at[static_cast<size_t>(i)] = ImVec2(box.Min.x + col_w * static_cast<float>(i / rows),
+                                                box.Min.y + pad + row * static_cast<float>(i % rows));
+            width[static_cast<size_t>(i)] = col_w;
+        }
+        ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+        bg.w = 0.86f;
+        dl->AddRectFilled(box.Min, box.Max, ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
+        dl->AddRect(box.Min, box.Max, ThemeText(0.22f), 3.0f);
+    }
     st.legend_rect = box;
-    ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
-    bg.w = 0.86f;
-    dl->AddRectFilled(box.Min, box.Max, ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
-    dl->AddRect(box.Min, box.Max, ThemeText(0.22f), 3.0f);
     const ImVec2 mouse = ImGui::GetIO().MousePos;
     for (int i = 0; i < n; ++i) {
         ItemState& it = st.items[st.legend_order[static_cast<size_t>(i)]];
-        const float y = box.Min.y + pad + row * static_cast<float>(i % rows);
-        const float x0 = box.Min.x + col_w * static_cast<float>(i / rows);
+        const float y = at[static_cast<size_t>(i)].y;
+        const float x0 = at[static_cast<size_t>(i)].x;
+        const float col_w = width[static_cast<size_t>(i)];
         const ImRect entry(ImVec2(x0, y - 2.0f), ImVec2(x0 + col_w, y + row - 2.0f));
-        const bool hov = c.hovered && entry.Contains(mouse);
+        const bool hov = (as_row ? ImGui::IsWindowHovered() : c.hovered) && entry.Contains(mouse);
         if (hov) {
             dl->AddRectFilled(entry.Min, entry.Max, ThemeText(0.08f));
             if (ImGui::IsMouseClicked(0)) {

@@ -78,6 +78,9 @@ struct PlotState {
     bool press_inside[3] = {false, false, false};
     bool press_consumed[3] = {false, false, false};
     ImRect legend_rect{0, 0, 0, 0};  // last frame's legend box (screen)
+    // A legend that would cover more than kLegendCoverShare of the plot area becomes a key row
+    // above it: the row's height, reserved by the layout from the next frame on (0: a box inside).
+    float legend_row_h = 0.0f;
     int next_color = 0;
     int last_interaction_frame = -1000;  // last frame the user panned or zoomed
     bool has_fit_key = false;     // SetupAxesFitKey seen
@@ -92,6 +95,11 @@ struct PlotState {
 };
 
 // The plot context.
+// A legend box covering more than this share of its plot area becomes a key row above it.
+constexpr float kLegendCoverShare = 1.0f / 3.0f;
+// ... while the plot area keeps at least this height under the row (else the box stays).
+constexpr float kLegendRowMinArea = 90.0f;
+
 struct Context {
     std::unordered_map<ImGuiID, PlotState> plots;
     uint64_t data_key = 0;    // SetDataKey: what every plot shows (module, run, data)
@@ -138,6 +146,7 @@ struct Context {
     double colorbar_min = 0.0, colorbar_max = 1.0;
     Colormap colorbar_cmap = Colormap::Viridis;
     ImRect colorbar_rect;           // bar (screen) when has_colorbar
+    float legend_row_y = 0.0f;      // where a legend's key row starts (under the title)
     std::vector<Tick> x_ticks, y_ticks;
     bool custom_x = false, custom_y = false;  // SetupAxisTicks of this frame ...
     std::vector<Tick> custom_x_ticks, custom_y_ticks;  // ... its ticks

@@ -303,6 +303,9 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
   }
   ImGui::EndGroup();
   ImGui::SameLine();
+  // No room left beside the grid (its captions made it wider: a narrow Compare half at a large UI
+  // scale): the plots go under it, the whole width.
+  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 10.0f) ImGui::NewLine();
 
   // ---- spectrum and the error against the rank, stacked.
   const ImVec2 rest = ImGui::GetContentRegionAvail();

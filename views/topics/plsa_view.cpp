@@ -27,6 +27,9 @@ namespace {
 
 const char* const kMethodTitles[] = {"pLSA by EM", "NMF, KL loss (scikit-learn mu)",
                                      "NMF, Frobenius loss (scikit-learn mu)"};
+// Below this many font sizes of height, the header keeps the data and the oracles to a line each.
+constexpr float kCompactHeaderEm = 26.0f;
+
 const char* const kTabNames[] = {"Curves", "Topics", "Documents", "Matrices", "Categories"};
 const char* const kTabHelp[] = {
     "Log-likelihood, training and held-out perplexity per iteration",
@@ -148,10 +151,14 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
                                       "p(w|d) barely moves and EM separates the pair in the next iterations."
                                     : "K is at its limit (the vocabulary size or 200 topics).");
 
+  // Short of height (1280 x 720 at a large UI scale) the data and the oracles keep to a line each:
+  // the data's line cut at the view's edge, the oracles by name in their colour (all in tooltips).
+  const bool compact = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kCompactHeaderEm;
   // The data.
-  ImGui::PushTextWrapPos(0.0f);
+  ImGui::PushTextWrapPos(compact ? -1.0f : 0.0f);
   ImGui::TextDisabled("%s", p.what.c_str());
   ImGui::PopTextWrapPos();
+  if (compact) tooltip_text(p.what.c_str());
   header_.push_back(p.what);
 
   // The oracles on one wrapping row.
@@ -165,9 +172,10 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
     char text[256];
     std::snprintf(text, sizeof text, "%s: %s (%s)", o.name.c_str(), oracle_word(o.state), o.value.c_str());
     all += std::string("  ") + text;
-    same_line_if_fits(ImGui::CalcTextSize(text).x, ImGui::GetFontSize());
-    ImGui::TextColored(oracle_colour(o.state), "%s", text);
-    tooltip_text(o.formula.c_str());
+    const char* shown = compact ? o.name.c_str() : text;
+    same_line_if_fits(ImGui::CalcTextSize(shown).x, ImGui::GetFontSize());
+    ImGui::TextColored(oracle_colour(o.state), "%s", shown);
+    tooltip_text(compact ? (std::string(text) + "\n" + o.formula).c_str() : o.formula.c_str());
   }
   header_.push_back(all);
   if (!s.message.empty()) {
@@ -229,6 +237,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
   const bool plsa = s.method == static_cast<int>(Plsa::Method::Plsa);
 
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);  // the read-outs wrap inside the column
   ImGui::TextUnformatted("log-likelihood l per iteration");
   tooltip_text(
       "l = sum_ij N_ij log sum_z p(w_j|z) p(z|d_i) on the training counts. pLSA's EM never lowers it: "
@@ -260,6 +269,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
   tooltip_text(
       "The saturated bound sum_ij N_ij log(N_ij / s_i): the largest l any p(w|d) can reach (each "
       "document its own word frequencies). pLSA's l stays below it.");
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   ImGui::SameLine();
 

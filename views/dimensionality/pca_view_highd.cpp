@@ -281,10 +281,17 @@ void PcaView::draw_components(const PcaSnapshot& s, const Dataset& data, float w
     tooltip_text("Each principal axis u_k (a unit vector in pixel space) drawn as an image: mid-grey = 0, white "
                  "= positive, black = negative weights (scale +-max|u_k|). The mean is the image the "
                  "reconstruction starts from (K = 0).");
-    const int count = std::min(kEigenImages, s.k()) + 1;
-    const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(count * w / std::max(1.0f, h)))));
-    const int rows = (count + cols - 1) / cols;
-    const float cell = std::min((w - 4) / cols, (h - ImGui::GetTextLineHeightWithSpacing() - 4) / rows) - 3;
+    // As many tiles as fit the panel at 16 px or more each: rows with their spacing, all inside.
+    const float gap = ImGui::GetStyle().ItemSpacing.y;
+    const float room = h - ImGui::GetTextLineHeightWithSpacing() - 4;
+    int count = std::min(kEigenImages, s.k()) + 1, cols = 1, rows = 1;
+    float cell = 0;
+    for (;; --count) {
+      cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(count * w / std::max(1.0f, h)))));
+      rows = (count + cols - 1) / cols;
+      cell = std::floor(std::min((w - 4) / cols - 3, (room - (rows - 1) * gap) / rows - 1));
+      if (cell >= 16.0f || count <= 1) break;
+    }
     std::vector<float> px(static_cast<size_t>(ih) * iw);
     for (int t = 0; t < count; ++t) {
       if (t % cols) ImGui::SameLine(0, 3);

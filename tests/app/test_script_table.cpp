@@ -30,7 +30,7 @@ TEST_CASE("script table: an unknown command or expectation fails naming the know
   const Proc p = run_gui("--module kmeans --frames 100000 --script script_table_bad.txt", "script_table_bad.png");
   INFO("stderr: " << p.err);
   CHECK(p.code == 1);  // two expectations failed
-  CHECK(p.err.find("script line 2: unknown command 'bogus-command'; known: wait, wait-file, idle, drain, settle") !=
+  CHECK(p.err.find("script line 2: unknown command 'bogus-command'; known: wait, wait-file, wait-text, screenshot-now, idle, drain, settle") !=
         std::string::npos);
   CHECK(p.err.find("script line 3: unknown expectation 'bogus'; known: restarting, iteration, status") !=
         std::string::npos);

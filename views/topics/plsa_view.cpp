@@ -172,7 +172,9 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
     char text[256];
     std::snprintf(text, sizeof text, "%s: %s (%s)", o.name.c_str(), oracle_word(o.state), o.value.c_str());
     all += std::string("  ") + text;
-    const char* shown = compact ? o.name.c_str() : text;
+    // Compact: the name and its verdict ("l never falls: holds"), the value in the tooltip.
+    const std::string brief = o.name + ": " + oracle_word(o.state);
+    const char* shown = compact ? brief.c_str() : text;
     same_line_if_fits(ImGui::CalcTextSize(shown).x, ImGui::GetFontSize());
     ImGui::TextColored(oracle_colour(o.state), "%s", shown);
     tooltip_text(compact ? (std::string(text) + "\n" + o.formula).c_str() : o.formula.c_str());

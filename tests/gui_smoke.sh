@@ -22,5 +22,5 @@ rm -f "$out"
 if [ -n "${DISPLAY:-}" ]; then
   exec "$bin" "${args[@]}" --screenshot "$out"
 else
-  exec xvfb-run -a -s "-screen 0 ${CILAB_SCREEN:-1600x1000}x24" "$bin" "${args[@]}" --screenshot "$out"
+  exec "$(dirname "$0")/with_xvfb.sh" "${CILAB_SCREEN:-1600x1000}" "$bin" "${args[@]}" --screenshot "$out"
 fi

@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# Real X input for the end-to-end GUI tests: runs the app under its own Xvfb,
+# Real X input for the end-to-end GUI tests: runs the app under its own Xvfb (with_xvfb.sh),
 # waits for its window, sends key taps with xdotool (press and release with no
 # delay, as a presenter remote or a quick finger does), then creates FLAG so
 # that the app's --script (`wait-file FLAG`) checks what the taps did.
@@ -29,4 +29,4 @@ touch "$FLAG"
 wait $app
 INNER
 )
-BIN=$bin FLAG=$flag KEYS=$keys exec xvfb-run -a -s "-screen 0 1280x720x24" bash -c "$inner" bash "$@"
+BIN=$bin FLAG=$flag KEYS=$keys exec "$(dirname "$0")/with_xvfb.sh" 1280x720 bash -c "$inner" bash "$@"

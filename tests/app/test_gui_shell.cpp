@@ -335,3 +335,21 @@ TEST_CASE("gui shell: a plot's Save as PNG asks where (the export folder first),
   CHECK(std::abs(two.w - 2 * one.w) <= 2);  // the plot's rectangle, not the window
   CHECK(one.w < 1280);
 }
+
+TEST_CASE("gui shell: a plot's Save as PNG to a folder that does not exist says so and keeps the run") {
+  fresh_config("plot_png_bad");
+  write_script("shell_plot_png_bad.txt", "wait 2\n"
+                                         "step 2\n"
+                                         "plot-save 1 0\n"
+                                         "wait 2\n"
+                                         "type /nonexistent-cilab-folder/bars.png enter\n"
+                                         "wait 6\n"
+                                         "expect error\n"
+                                         "expect iteration 2\n"
+                                         "quit\n");
+  const Proc p = run_gui("--module kmeans --frames 100000 --script shell_plot_png_bad.txt", "shell_plot_png_bad.png");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+  CHECK(p.err.find("script line") == std::string::npos);
+  CHECK_FALSE(std::filesystem::exists("/nonexistent-cilab-folder/bars.png"));
+}

@@ -126,6 +126,8 @@ TEST_CASE("lab file: bad input gives one line naming the file, the place and the
             "not several"));
   CHECK(has(parse_error(R"({"module": "kmeans", "title": "x", "panels": {"sidebar": true}})"),
             "unknown panel 'sidebar'"));
+  CHECK(has(parse_error(R"({"module": "kmeans", "title": "x", "note_open": "no"})"),
+            "'note_open' must be true or false"));
   CHECK(has(parse_error(R"({"module": "kmeans", "title": "x", "version": 2})"), "version 2"));
   CHECK(has(parse_error(R"({"module": "kmeans", "title": "x", "format": "cilab-game"})"), "'format'"));
   CHECK(has(parse_error(std::string(100000, '[')), "nested deeper than"));

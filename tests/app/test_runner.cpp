@@ -235,6 +235,14 @@ std::vector<std::shared_ptr<const Snapshot>> record_run(Runner& r, int n) {
 }
 
 // Polls `pred` for up to `seconds` (generous: ctest -j under ASan on 2 cores is slow, never wrong).
+// A blocking walk of 50 steps whose snapshots share a 1 MiB block per decade of iterations.
+std::unique_ptr<Runner> shared_block_walk(size_t budget) {
+  auto r = std::make_unique<Runner>(walk_factory(), blocking(budget));
+  r->reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
+  r->run_steps(50);
+  return r;
+}
+
 template <class Pred>
 bool eventually(Pred pred, double seconds = 60.0) {
   const Clock::time_point t0 = Clock::now();
@@ -970,9 +978,8 @@ TEST_CASE("runner: a part shared by many stored snapshots counts once in the his
   // 1 MiB shared by the snapshots of each decade of iterations (as a network copy
   // is shared by ~100 ms of a trainer's snapshots): 51 snapshots hold 6 blocks.
   constexpr double MiB = 1048576.0;
-  Runner r(walk_factory(), blocking(size_t(256) << 20));
-  r.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
-  r.run_steps(50);
+  const std::unique_ptr<Runner> run = shared_block_walk(size_t(256) << 20);
+  Runner& r = *run;
   REQUIRE(r.last_iteration() == 50);
   for (int i = 0; i <= 50; ++i) REQUIRE(r.stored_snapshot(i));  // every one is kept (large budget)
   // Blocks 0..5 once for the snapshots, once for the keyframes (clones at 0, 10, ..., 50
@@ -986,10 +993,7 @@ TEST_CASE("runner: a part shared by many stored snapshots counts once in the his
   CHECK(r.history_bytes() / MiB > 5.9);
   CHECK(r.history_bytes() / MiB < 6.5);
   // A budget below that thins the snapshots, releasing blocks as their last holder goes.
-  Runner small(walk_factory(), blocking(size_t(5) << 20));
-  small.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
-  small.run_steps(50);
-  CHECK(small.history_bytes() <= size_t(5) << 20);
+  CHECK(shared_block_walk(size_t(5) << 20)->history_bytes() <= size_t(5) << 20);
 }
 
 TEST_CASE("runner: a failing slow reset keeps the previous run and values and reports by ticket") {
@@ -1055,21 +1059,18 @@ TEST_CASE("runner: live changes and intents report by ticket, in blocking mode t
 }
 
 TEST_CASE("runner: a smaller history budget set later thins the history at once, a larger one keeps more") {
-  Runner r(walk_factory(), blocking(size_t(256) << 20));
-  r.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
-  r.run_steps(50);
+  const std::unique_ptr<Runner> run = shared_block_walk(size_t(256) << 20);
+  Runner& r = *run;
   const size_t before = r.history_bytes();
   REQUIRE(before > size_t(10) << 20);
   r.set_history_budget(size_t(4) << 20);  // Compare A/B: A gives half of its budget to B
   CHECK(r.history_bytes() <= size_t(4) << 20);
   // The thinned run replays to the same states (keyframes are a cache).
-  Runner full(walk_factory(), blocking(size_t(256) << 20));
-  full.reset(nullptr, {{"step_size", 1.0}, {"shared_kb", 1024.0}}, 5);
-  full.run_steps(50);
+  const std::unique_ptr<Runner> full = shared_block_walk(size_t(256) << 20);
   for (int i : {7, 23, 49}) {
     r.seek(i);
-    full.seek(i);
-    check_same(r.latest(), full.latest());
+    full->seek(i);
+    check_same(r.latest(), full->latest());
   }
   r.set_history_budget(size_t(256) << 20);
   r.seek(50);

@@ -203,9 +203,13 @@ class App {
   bool any_playing() const;
   void toggle_play_all();
   // Draws one run's view into the current child window (A: side 0, B: side 1).
+  // `keys`: the view's keys this frame; *shown_tab receives the tab it drew (ViewContext::shown_tab).
   void draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<const Snapshot>& snap,
                      const std::vector<std::vector<double>>& metric_history, const ParamValues& running,
-                     std::vector<ViewIntent>& intents);
+                     const std::vector<int>& keys, int* shown_tab, std::vector<ViewIntent>& intents);
+  // A reopened session's zoomed plots (LabFile::plot_views), each put back once its plot has drawn
+  // for the session's run; dropped when another run, module or dataset replaces it.
+  void restore_session_plot_views();
 
   // ---- animated export (app_animation.cpp): File > Export > Animation. The app seeks every
   // run to each iteration of the range in turn, waits until the view shows it (its pictures
@@ -390,7 +394,14 @@ class App {
   bool strip_expanded_ = false;
   bool strip_overlay_ = false;
   ImVec2 strip_overlay_min_, strip_overlay_max_;
-  float strip_full_h_ = 0.0f;  int pending_tab_ = 0;
+  float strip_full_h_ = 0.0f;
+  // Tabs: a preset's (or session's) to choose as its number key would (pending_tab_); B's when a
+  // comparison starts (A's, so both show the same); the tab A and B drew last frame (1-9; 0: none).
+  int pending_tab_ = 0, pending_tab_b_ = 0;
+  int shown_tab_ = 0, shown_tab_b_ = 0;
+  std::vector<LabPlotView> pending_plot_views_;
+  uint64_t pending_views_key_ = 0;  // plot_data_key_ of the session they belong to
+  uint64_t frame_data_key_ = 0;     // plot_data_key_ as given to plot::SetDataKey this frame
   bool save_preset_request_ = false;  // open the Save as preset popup this frame
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration

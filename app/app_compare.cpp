@@ -50,6 +50,7 @@ void App::start_compare() {
     if (runner_->playing()) c->runner->play();  // joins A mid-play from A's position
     c->view = make_view(name);
     compare_ = std::move(c);
+    pending_tab_b_ = shown_tab_;  // B opens on the tab A shows
     edit_b_ = true;  // the next change is B's: that is what a comparison is for
     if (!settings_.show_params) settings_.show_params = true;
     info_ = "Comparing A and B: the parameter panel now edits B (switch at its top); the transport drives both";

@@ -84,6 +84,7 @@ void App::draw_text_param(const ParamSpec& s) {
 void App::frame() {
   handle_shortcuts();
   plot::SetDataKey(plot_data_key_);  // a new module, run or dataset: every plot refits
+  frame_data_key_ = plot_data_key_;
   restore_views_after_animation();
   const ImGuiViewport* vp = ImGui::GetMainViewport();
   ImGui::SetNextWindowPos(vp->WorkPos);
@@ -164,6 +165,28 @@ void App::frame() {
   draw_annotations();
   if (!browser_.last_folder().empty()) settings_.last_folder = browser_.last_folder();
   draw_about();
+  restore_session_plot_views();
+}
+
+void App::restore_session_plot_views() {
+  if (pending_plot_views_.empty()) return;
+  if (plot_data_key_ != pending_views_key_) {  // another run, module or dataset since the session opened
+    pending_plot_views_.clear();
+    return;
+  }
+  if (frame_data_key_ != plot_data_key_) return;  // this frame's plots drew for the previous run
+  std::vector<LabPlotView> left;
+  for (const LabPlotView& v : pending_plot_views_) {
+    plot::SavedViews::View view;
+    view.id = v.plot;
+    view.x_min = v.x_min;
+    view.x_max = v.x_max;
+    view.y_min = v.y_min;
+    view.y_max = v.y_max;
+    view.user_view = true;
+    if (!plot::RestoreView(view)) left.push_back(v);  // not drawn yet (another tab): later
+  }
+  pending_plot_views_ = std::move(left);
 }
 
 void App::draw_menu_bar() {
@@ -779,7 +802,7 @@ void App::draw_params_panel() {
 
 void App::draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<const Snapshot>& snap,
                         const std::vector<std::vector<double>>& metric_history, const ParamValues& running,
-                        std::vector<ViewIntent>& intents) {
+                        const std::vector<int>& keys, int* shown_tab, std::vector<ViewIntent>& intents) {
   ViewContext ctx;
   ctx.data = data_.get();
   ctx.info = runner.info();
@@ -790,7 +813,9 @@ void App::draw_run_view(ModuleView& view, Runner& runner, const std::shared_ptr<
   ctx.data_version = data_version_;
   ctx.values = &running;
   ctx.seed = seed_;
-  ctx.keys = &view_keys_;
+  ctx.keys = &keys;
+  if (shown_tab) *shown_tab = 0;  // a view without tabs leaves it so
+  ctx.shown_tab = shown_tab;
   ctx.jobs = jobs_.get();
   // The live changes of the line shown, each with its parameter's role (the oracles re-base there).
   std::vector<LiveChange> changes;
@@ -853,11 +878,17 @@ void App::draw_center(float width, float height) {
     view_keys_.push_back('0' + pending_tab_);
     pending_tab_ = 0;
   }
+  // B's keys: A's, and when the comparison has just started, A's tab (B opens where A is).
+  std::vector<int> keys_b = view_keys_;
+  if (compare_ && compare_->shown && pending_tab_b_ > 0) {
+    keys_b.push_back('0' + pending_tab_b_);
+    pending_tab_b_ = 0;
+  }
   if (!compare_) {
     ImGui::BeginChild("view", ImVec2(width, view_h), true, view_flags);
     std::vector<ViewIntent> intents;
     if (shown_ && view_) {
-      draw_run_view(*view_, *runner_, shown_, metric_history, running_, intents);
+      draw_run_view(*view_, *runner_, shown_, metric_history, running_, view_keys_, &shown_tab_, intents);
       apply_intents(intents);
     } else {
       ImGui::TextColored(colour_vec(colors().text_dim), "No run yet: choose a module and data on the left.");
@@ -899,7 +930,8 @@ void App::draw_center(float width, float height) {
       std::vector<ViewIntent> intents;
       if (snap && (side ? c.view : view_)) {
         draw_run_view(side ? *c.view : *view_, r, snap, side ? c.mirror.metrics() : metric_history,
-                      side ? c.running : running_, intents);
+                      side ? c.running : running_, side ? keys_b : view_keys_, side ? &shown_tab_b_ : &shown_tab_,
+                      intents);
         if (side) apply_intents_b(intents);
         else apply_intents(intents);
       }

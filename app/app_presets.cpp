@@ -146,6 +146,8 @@ void App::commit_preset(const LabFile& preset) {
     preset_note_open_ = !preset.note.empty() && preset.note_open;
   }
   pending_tab_ = preset.tab;
+  pending_plot_views_ = preset.plot_views;  // a session's zoomed plots, put back as they draw
+  pending_views_key_ = plot_data_key_;
   // A preset's layout lasts while it is open: the previous preset's ends here (a preset that hid
   // the metrics strip does not hide it for the next one), then this one's applies.
   restore_user_panels();
@@ -209,6 +211,7 @@ LabFile App::preset_of_current_state() const {
     }
     lab.seed = seed_;
     lab.iteration = save_iteration_ ? std::max(0, runner_->current_iteration()) : 0;
+    lab.tab = shown_tab_;  // the preset opens on the tab shown now
     return lab;
   }
   throw std::invalid_argument(
@@ -259,6 +262,12 @@ LabFile App::session_of_current_state() const {
     }
     lab.edits.push_back(std::move(l));
   }
+  lab.tab = shown_tab_;
+  // The plots the user zoomed or panned (of this run; in a stable order).
+  for (const plot::SavedViews::View& v : plot::SaveViews().views)
+    if (v.user_view && v.current_data) lab.plot_views.push_back({v.id, v.x_min, v.x_max, v.y_min, v.y_max});
+  std::sort(lab.plot_views.begin(), lab.plot_views.end(),
+            [](const LabPlotView& a, const LabPlotView& b) { return a.plot < b.plot; });
   lab.panels = {{"browser", settings_.show_browser},
                 {"data", settings_.show_data},
                 {"params", settings_.show_params},

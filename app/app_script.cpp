@@ -715,13 +715,47 @@ ScriptFlow ScriptCommands::plot_limits(App&, ScriptLine& l) {
   return ScriptFlow::Next;
 }
 
+ScriptFlow ScriptCommands::plot_zoom(App&, ScriptLine& l) {
+  // plot-zoom FACTOR TITLE: the first plot titled TITLE shows 1/FACTOR of its view about the centre,
+  // as the wheel zooms it (the plot then keeps the user's view).
+  double factor = 0.0;
+  l.in >> factor;
+  const std::string title = l.rest();
+  const std::vector<plot::PlotRect> found = plots_titled(title);
+  if (found.empty() || !(factor > 0.0) || !std::isfinite(factor)) {
+    l.fail(found.empty() ? "no plot titled '" + title + "' in the last frame" : "plot-zoom: FACTOR must be a positive number");
+    return ScriptFlow::Next;
+  }
+  const plot::PlotRect& r = found.front();
+  plot::SavedViews::View v;
+  v.id = r.id;
+  const double cx = 0.5 * (r.limits.x_min + r.limits.x_max), hx = 0.5 * (r.limits.x_max - r.limits.x_min) / factor;
+  const double cy = 0.5 * (r.limits.y_min + r.limits.y_max), hy = 0.5 * (r.limits.y_max - r.limits.y_min) / factor;
+  v.x_min = cx - hx;
+  v.x_max = cx + hx;
+  v.y_min = cy - hy;
+  v.y_max = cy + hy;
+  v.user_view = true;
+  if (!plot::RestoreView(v)) l.fail("plot-zoom: the plot titled '" + title + "' drew for another run");
+  return ScriptFlow::Next;
+}
+
 ScriptFlow ScriptCommands::expect_plot(App&, ScriptLine& l) {
-  // expect plot WHAT OP V TITLE: WHAT x-min|x-max|y-min|y-max|edge-marks|zoomed, OP < > =.
+  // expect plot WHAT OP V TITLE: WHAT x-min|x-max|y-min|y-max|edge-marks|zoomed|count, OP < > =.
   std::string what, op;
   double v = 0.0;
   l.in >> what >> op >> v;
   const std::string title = l.rest();
   const std::vector<plot::PlotRect> found = plots_titled(title);
+  const auto holds = [&](double have) {
+    return op == "<" ? have < v : op == ">" ? have > v : std::fabs(have - v) <= 1e-9 * std::max(1.0, std::fabs(v));
+  };
+  if (what == "count" && (op == "<" || op == ">" || op == "=")) {  // how many plots hold TITLE (0: none drawn)
+    if (!holds(static_cast<double>(found.size())))
+      l.fail("expected count " + op + " " + std::to_string(v) + ": " + std::to_string(found.size()) + " plots titled '" +
+             title + "' in the last frame");
+    return ScriptFlow::Next;
+  }
   if (found.empty() || !(op == "<" || op == ">" || op == "=")) {
     l.fail(found.empty() ? "no plot titled '" + title + "' in the last frame" : "expect plot: OP is <, > or =");
     return ScriptFlow::Next;
@@ -735,11 +769,10 @@ ScriptFlow ScriptCommands::expect_plot(App&, ScriptLine& l) {
   else if (what == "edge-marks") have = r.edge_marks;
   else if (what == "zoomed") have = r.user_view ? 1 : 0;
   else {
-    l.fail("expect plot: WHAT is x-min, x-max, y-min, y-max, edge-marks or zoomed, not '" + what + "'");
+    l.fail("expect plot: WHAT is x-min, x-max, y-min, y-max, edge-marks, zoomed or count, not '" + what + "'");
     return ScriptFlow::Next;
   }
-  const bool ok = op == "<" ? have < v : op == ">" ? have > v : std::fabs(have - v) <= 1e-9 * std::max(1.0, std::fabs(v));
-  if (!ok) l.fail("expected " + what + " " + op + " " + std::to_string(v) + ": " + describe_plot(r));
+  if (!holds(have)) l.fail("expected " + what + " " + op + " " + std::to_string(v) + ": " + describe_plot(r));
   return ScriptFlow::Next;
 }
 
@@ -764,6 +797,8 @@ const std::vector<ScriptCommand>& script_commands() {
       {"progress", "", "print \"progress iteration=I seconds=T last=L history_bytes=B\" (benches)", C::progress},
       {"plot-limits", "TITLE", "print \"plot 'ID' x MIN MAX y MIN MAX zoomed 0|1 edge-marks N\" for the plots titled TITLE",
        C::plot_limits},
+      {"plot-zoom", "FACTOR TITLE", "zoom the first plot titled TITLE by FACTOR about its centre, as the wheel does",
+       C::plot_zoom},
       {"key", "NAME", "press a key: Space Right Left F1 F2 F3 F11 Escape Equal Minus, a letter or digit; Ctrl+NAME",
        C::key},
       {"step", "[N]", "N steps (default 1)", C::step},
@@ -835,7 +870,7 @@ const std::vector<ScriptCommand>& script_expectations() {
       {"plots-inside-window", "", "every plot of the last frame lies on screen and inside its panel",
        C::expect_plots_inside_window, false, true},
       {"plot", "WHAT OP V TITLE", "the first plot whose title holds TITLE: WHAT (x-min x-max y-min y-max edge-marks "
-       "zoomed) OP (< > =) V", C::expect_plot},
+       "zoomed; count: how many plots hold TITLE) OP (< > =) V", C::expect_plot},
       {"text", "TEXT", "TEXT was drawn in the main window in the last frame", C::expect_text},
       {"unmoved", "TARGET", "the widget is where it was when the script clicked it (nothing shifted)",
        C::expect_unmoved},

@@ -95,6 +95,7 @@ struct ScriptCommands {
   static ScriptFlow animation_wait(App& a, ScriptLine& l);
   static ScriptFlow progress(App& a, ScriptLine& l);
   static ScriptFlow plot_limits(App& a, ScriptLine& l);
+  static ScriptFlow plot_zoom(App& a, ScriptLine& l);
   // The run.
   static ScriptFlow key(App& a, ScriptLine& l);
   static ScriptFlow step(App& a, ScriptLine& l);

@@ -164,8 +164,8 @@ bool valid_name(const std::string& name) {
 const std::vector<std::string> kKnownKeys = {"format", "version", "title", "chapter", "note",
                                              "module", "data",   "data_file", "params", "seed",
                                              "iteration", "tab", "panels", "phase", "last_iteration", "edits", "data_embedded",
-                                             "note_open"};
-const std::vector<std::string> kSessionOnlyKeys = {"phase", "last_iteration", "edits", "data_embedded"};
+                                             "note_open", "plot_views"};
+const std::vector<std::string> kSessionOnlyKeys = {"phase", "last_iteration", "edits", "data_embedded", "plot_views"};
 const std::vector<std::string> kPanelNames = {"browser", "data", "params", "metrics"};
 
 std::string join(const std::vector<std::string>& v) {
@@ -408,6 +408,34 @@ LabFile parse_lab_file(const std::string& text, const std::string& origin) {
     if (!doc["note_open"].is_boolean()) fail(origin, "'note_open' must be true or false, got " + type_of(doc["note_open"]));
     lab.note_open = doc["note_open"].get<bool>();
   }
+  if (doc.contains("plot_views")) {
+    const json& pv = doc["plot_views"];
+    if (!pv.is_array() || pv.size() > 256)
+      fail(origin, "'plot_views' must be an array of {\"plot\": \"1a2b3c4d\", \"x\": [min, max], \"y\": [min, max]}");
+    for (size_t i = 0; i < pv.size(); ++i) {
+      const std::string at = "'plot_views' entry " + std::to_string(i + 1);
+      const json& e = pv[i];
+      if (!e.is_object() || !e.contains("plot") || !e.contains("x") || !e.contains("y"))
+        fail(origin, at + ": expected {\"plot\": \"1a2b3c4d\", \"x\": [min, max], \"y\": [min, max]}");
+      const std::string id = get_string(e["plot"], at + " plot", origin);
+      if (id.empty() || id.size() > 8 || id.find_first_not_of("0123456789abcdefABCDEF") != std::string::npos)
+        fail(origin, at + ": 'plot' must be 1 to 8 hexadecimal digits, got '" + printable(id) + "'");
+      LabPlotView v;
+      v.plot = static_cast<uint32_t>(std::stoul(id, nullptr, 16));
+      auto range = [&](const char* key, double* lo, double* hi) {
+        const json& r = e[key];
+        if (!r.is_array() || r.size() != 2 || !r[0].is_number() || !r[1].is_number())
+          fail(origin, at + ": '" + key + "' must be [min, max]");
+        *lo = r[0].get<double>();
+        *hi = r[1].get<double>();
+        if (!std::isfinite(*lo) || !std::isfinite(*hi) || !(*lo < *hi))
+          fail(origin, at + ": '" + key + "' must be [min, max] with finite min < max");
+      };
+      range("x", &v.x_min, &v.x_max);
+      range("y", &v.y_min, &v.y_max);
+      lab.plot_views.push_back(v);
+    }
+  }
   if (doc.contains("panels")) {
     const json& p = doc["panels"];
     if (!p.is_object()) fail(origin, "'panels' must be an object {\"metrics\": false, ...}, got " + type_of(p));
@@ -488,6 +516,18 @@ std::string write_lab_file(const LabFile& lab) {
   if (lab.session && lab.data_embedded) o << ",\n  \"data_embedded\": " << write_embedded(*lab.data_embedded);
   if (lab.tab > 0) o << ",\n  \"tab\": " << lab.tab;
   if (!lab.note_open && !lab.note.empty()) o << ",\n  \"note_open\": false";
+  if (lab.session && !lab.plot_views.empty()) {
+    o << ",\n  \"plot_views\": [";
+    for (size_t i = 0; i < lab.plot_views.size(); ++i) {
+      const LabPlotView& v = lab.plot_views[i];
+      char id[16];
+      std::snprintf(id, sizeof id, "%08x", static_cast<unsigned>(v.plot));
+      o << (i ? ",\n    " : "\n    ") << "{\"plot\": \"" << id << "\", \"x\": [" << exact_number_text(v.x_min) << ", "
+        << exact_number_text(v.x_max) << "], \"y\": [" << exact_number_text(v.y_min) << ", "
+        << exact_number_text(v.y_max) << "]}";
+    }
+    o << "\n  ]";
+  }
   if (!lab.panels.empty()) {
     o << ",\n  \"panels\": {";
     bool first = true;

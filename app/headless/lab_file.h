@@ -33,6 +33,13 @@ struct LabEdit {
   std::vector<double> values;
 };
 
+// A plot the user zoomed or panned in a session: its identity in the view (the plot library's
+// ImGuiID: its title under the view's ID stack) and the ranges it showed.
+struct LabPlotView {
+  uint32_t plot = 0;
+  double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
+};
+
 struct LabFile {
   // A session ("format": "cilab-session") reopens a saved state exactly: it
   // may embed its data and carries the edits made during the run and the
@@ -70,6 +77,8 @@ struct LabFile {
   // Sidebar/strip panels to show or hide on open: "browser", "data", "params",
   // "metrics" (absent = left as the user has them).
   std::map<std::string, bool> panels;
+  // Sessions only: the plots the user had zoomed or panned ("plot_views"), put back on open.
+  std::vector<LabPlotView> plot_views;
 };
 
 // The panel names a lab file may set.

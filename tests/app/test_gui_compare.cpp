@@ -176,3 +176,26 @@ TEST_CASE("gui compare: a live change of B applies from B's position while A run
   CHECK(same(std::vector<double>(a.begin(), a.begin() + 11), std::vector<double>(b.begin(), b.begin() + 11)));  // the same run up to the change
   CHECK(a[25] != b[25]);
 }
+
+TEST_CASE("gui compare: B opens on the tab A shows, then both follow the number keys") {
+  const QuietWindow window("compare_tab", "ui_scale=1\n");
+  std::ofstream("gui_compare_tab.txt") << "step 5\n"
+                                          "settle\n"
+                                          "expect plot count = 1 decision regions##mlp\n"
+                                          "key 3\n"  // A on the Network tab
+                                          "wait 2\n"
+                                          "expect plot count = 0 decision regions##mlp\n"
+                                          "compare on\n"
+                                          "settle\n"
+                                          "wait 3\n"
+                                          // old: B opened on the Model tab, its regions drawn
+                                          "expect plot count = 0 decision regions##mlp\n"
+                                          "key 1\n"
+                                          "wait 3\n"
+                                          "expect plot count = 2 decision regions##mlp\n"
+                                          "quit\n";
+  const Proc p = run_gui("--module mlp --dataset moons:n=300,seed=2 --seed 3 --frames 100000 --script gui_compare_tab.txt",
+                         "gui_compare_tab.png");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+}

@@ -9,7 +9,9 @@
 #include <cstdlib>
 #include <filesystem>
 #include <fstream>
+#include <sstream>
 #include <string>
+#include <vector>
 
 #include "algorithms/data/datasets.h"
 #include "app/headless/lab_file.h"
@@ -301,4 +303,64 @@ TEST_CASE("gui session: a note hidden when the session was saved stays hidden on
     INFO("stderr: " << b.err);
     CHECK(b.code == 0);
   }
+}
+
+TEST_CASE("gui session: the tab shown and the plots zoomed are what a reopened session shows") {
+  const QuietWindow window("views", "ui_scale=1\n");
+  const std::string session = window.dir + "/mlp.cilab";
+  {
+    std::ofstream script("gui_session_views.txt");
+    script << "step 30\n"
+              "settle\n"
+              "wait 2\n"
+              "plot-zoom 2 decision regions##mlp\n"  // as the wheel would, in the Model tab
+              "plot-zoom 4 Loss per epoch##mlp\n"
+              "wait 2\n"
+              "expect plot zoomed = 1 decision regions##mlp\n"
+              "plot-limits decision regions##mlp\n"
+              "plot-limits Loss per epoch##mlp\n"
+              "key 3\n"  // the Network tab: the zoomed regions are not drawn when the session is saved
+              "wait 2\n"
+              "expect text The network of iteration\n"
+              "save-session " << session << "\n"
+              "wait 2\n"
+              "quit\n";
+  }
+  const Proc a = run_gui("--module mlp --dataset moons:n=300,seed=2 --seed 3 --frames 100000 --script gui_session_views.txt",
+                         "gui_session_views_a.png");
+  INFO("stdout a: " << a.out);
+  INFO("stderr a: " << a.err);
+  REQUIRE(a.code == 0);
+  const LabFile lab = read_lab_file(session);
+  CHECK(lab.tab == 3);
+  CHECK(lab.plot_views.size() == 2);
+  {
+    std::ofstream script("gui_session_views_open.txt");
+    script << "settle\n"
+              "wait 2\n"
+              "expect text The network of iteration\n"  // the tab it was saved on
+              "plot-limits Loss per epoch##mlp\n"
+              "key 1\n"  // the Model tab: its zoomed plot is put back as soon as it draws
+              "wait 3\n"
+              "plot-limits decision regions##mlp\n"
+              "quit\n";
+  }
+  const Proc b = run_gui("--session " + session + " --frames 100000 --script gui_session_views_open.txt",
+                         "gui_session_views_b.png");
+  INFO("stdout b: " << b.out);
+  INFO("stderr b: " << b.err);
+  REQUIRE(b.code == 0);
+  auto lines = [](const std::string& out) {
+    std::vector<std::string> v;
+    std::istringstream in(out);
+    for (std::string line; std::getline(in, line);)
+      if (line.rfind("plot '", 0) == 0) v.push_back(line);
+    return v;
+  };
+  const std::vector<std::string> la = lines(a.out), lb = lines(b.out);
+  REQUIRE(la.size() == 2);
+  REQUIRE(lb.size() == 2);
+  CHECK(la[0].find("zoomed 1") != std::string::npos);
+  CHECK(lb[1] == la[0]);  // the decision regions, zoomed as they were
+  CHECK(lb[0] == la[1]);  // the loss curve
 }

@@ -136,6 +136,40 @@ TEST_CASE("lab file: bad input gives one line naming the file, the place and the
   CHECK(parse_error(R"({"module": "kmeans", "title": "x"})").empty());
 }
 
+TEST_CASE("lab file: a session's zoomed plots read back exactly, a preset may not carry them, bad ones are named") {
+  const std::string text = R"({"format": "cilab-session", "version": 1, "module": "mlp", "iteration": 4, "tab": 3,
+    "plot_views": [{"plot": "0a1b2c3d", "x": [-0.5, 1.25], "y": [0.1, 0.30000000000000004]},
+                   {"plot": "ffffffff", "x": [1e-300, 2], "y": [-3, 3]}]})";
+  const LabFile a = parse_lab_file(text, "s.cilab");
+  REQUIRE(a.plot_views.size() == 2);
+  CHECK(a.plot_views[0].plot == 0x0a1b2c3du);
+  CHECK(a.plot_views[0].y_max == 0.30000000000000004);
+  CHECK(a.plot_views[1].plot == 0xffffffffu);
+  CHECK(a.plot_views[1].x_min == 1e-300);
+  const LabFile b = parse_lab_file(write_lab_file(a), "round trip");
+  REQUIRE(b.plot_views.size() == 2);
+  for (size_t i = 0; i < 2; ++i) {  // bit for bit
+    CHECK(b.plot_views[i].plot == a.plot_views[i].plot);
+    CHECK(b.plot_views[i].x_min == a.plot_views[i].x_min);
+    CHECK(b.plot_views[i].x_max == a.plot_views[i].x_max);
+    CHECK(b.plot_views[i].y_min == a.plot_views[i].y_min);
+    CHECK(b.plot_views[i].y_max == a.plot_views[i].y_max);
+  }
+  CHECK(b.tab == 3);
+  const auto session = [](const std::string& views) {
+    return parse_error(R"({"format": "cilab-session", "module": "mlp", "plot_views": )" + views + "}");
+  };
+  CHECK(has(parse_error(R"({"module": "mlp", "title": "x", "plot_views": []})"), "'plot_views' belongs in a session"));
+  CHECK(has(session("{}"), "'plot_views' must be an array"));
+  CHECK(has(session(R"([{"plot": "xyz", "x": [0, 1], "y": [0, 1]}])"), "entry 1: 'plot' must be 1 to 8 hexadecimal digits"));
+  CHECK(has(session(R"([{"plot": "123456789", "x": [0, 1], "y": [0, 1]}])"), "hexadecimal digits"));
+  CHECK(has(session(R"([{"plot": "1", "x": [0, 1], "y": [0, 1]}, {"plot": "2", "x": [1, 0], "y": [0, 1]}])"),
+            "entry 2: 'x' must be [min, max] with finite min < max"));
+  CHECK(has(session(R"([{"plot": "1", "x": [0, 1], "y": [0]}])"), "entry 1: 'y' must be [min, max]"));
+  CHECK(has(session(R"([{"plot": "1", "x": [0, 1]}])"), "entry 1: expected {"));
+  CHECK(session(R"([{"plot": "1", "x": [0, 1], "y": [0, 1]}])").empty());
+}
+
 TEST_CASE("presets: every shipped preset parses, is unique, and opens and runs 10 steps headless") {
   std::vector<std::string> errors;
   const std::vector<LabFile> presets = load_presets(&errors);

@@ -44,10 +44,13 @@ int tab_bar_with_keys(const char* id, const ViewContext& ctx, const TabItem* ite
                       int current, bool* by_key) {
   const int wanted = tab_key_pressed(ctx, count);
   if (by_key) *by_key = wanted >= 0;
-  return tab_bar(id, items, count, current, wanted);
+  const int shown = tab_bar(id, items, count, current, wanted);
+  if (ctx.shown_tab) *ctx.shown_tab = shown + 1;
+  return shown;
 }
 
-TabSubset::TabSubset(const ViewContext& ctx, std::vector<int> offered, int current) : offered_(std::move(offered)) {
+TabSubset::TabSubset(const ViewContext& ctx, std::vector<int> offered, int current)
+    : offered_(std::move(offered)), shown_tab_(ctx.shown_tab) {
   if (offered_.empty()) offered_.push_back(0);
   const auto it = std::find(offered_.begin(), offered_.end(), current);
   pos_ = it == offered_.end() ? 0 : static_cast<int>(it - offered_.begin());
@@ -60,6 +63,7 @@ int TabSubset::draw(const char* id, const TabItem* all) {
   items.reserve(offered_.size());
   for (int t : offered_) items.push_back(all[t]);
   pos_ = tab_bar(id, items.data(), static_cast<int>(items.size()), pos_, wanted_);
+  if (shown_tab_) *shown_tab_ = pos_ + 1;
   return tab();
 }
 

@@ -16,7 +16,8 @@ struct TabItem {
 // Draws the tab bar `id` with `count` tabs (at most 9 have keys) and returns
 // the tab to draw this frame: the one a number key chose (selected in the bar
 // too), else the one the bar shows (a click), else `current` (out of range:
-// 0). *by_key (when not null) tells whether a key chose it this frame.
+// 0). *by_key (when not null) tells whether a key chose it this frame. Sets
+// *ctx.shown_tab (when not null) to the drawn tab's key number.
 int tab_bar_with_keys(const char* id, const ViewContext& ctx, const TabItem* items, int count,
                       int current, bool* by_key = nullptr);
 
@@ -47,6 +48,7 @@ class TabSubset {
   std::vector<int> offered_;
   int pos_ = 0;
   int wanted_ = -1;
+  int* shown_tab_ = nullptr;  // ViewContext::shown_tab
 };
 
 }  // namespace cilab

@@ -59,6 +59,9 @@ struct ViewContext {
   const std::vector<LiveChange>* live_changes = nullptr;
   // --script click targets: names the last item drawn (the shell's mark_target); empty in tests.
   std::function<void(const std::string& name)> mark_target;
+  // Set by the tab helpers (tab_bar.h) to the number key of the tab drawn this frame (1-9; left
+  // alone by a view without tabs): a saved session or preset keeps the tab shown ("tab").
+  int* shown_tab = nullptr;
 };
 
 // Names the last item drawn as a --script click target ("field:probes"), when the shell asks.

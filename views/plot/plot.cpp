@@ -15,7 +15,9 @@
 //              (GetCache/SetCache), plot text logged for tests.
 //  2026-11-28  one refit policy: SetDataKey, plots follow their data unless the user zoomed (a
 //              "fit" hint then), scatter points outside the view marked at the edge,
-//              SaveViews/RestoreViews, PlotRect::limits/user_view/edge_marks.
+//              SaveViews/RestoreViews, PlotRect::limits/user_view/edge_marks. RestoreView (one plot,
+//              once it has drawn for the current data: a reopened session's zoom),
+//              SavedViews::View::current_data.
 #include <algorithm>
 #include <cctype>
 #include <cmath>
@@ -1023,22 +1025,35 @@ SavedViews SaveViews() {
         v.y_min = st.y.min();
         v.y_max = st.y.max();
         v.user_view = st.user_view;
+        v.current_data = st.initialized && st.data_key == GetContextRef().data_key;
         out.views.push_back(v);
     }
     return out;
 }
 
+namespace {
+void put_view(PlotState& st, const SavedViews::View& v) {
+    st.x.set_range(v.x_min, v.x_max);
+    st.y.set_range(v.y_min, v.y_max);
+    st.user_view = v.user_view;
+    st.fit_request = false;
+}
+}  // namespace
+
 void RestoreViews(const SavedViews& saved) {
     Context& c = GetContextRef();
     for (const SavedViews::View& v : saved.views) {
         auto it = c.plots.find(v.id);
-        if (it == c.plots.end()) continue;
-        PlotState& st = it->second;
-        st.x.set_range(v.x_min, v.x_max);
-        st.y.set_range(v.y_min, v.y_max);
-        st.user_view = v.user_view;
-        st.fit_request = false;
+        if (it != c.plots.end()) put_view(it->second, v);
     }
+}
+
+bool RestoreView(const SavedViews::View& view) {
+    Context& c = GetContextRef();
+    auto it = c.plots.find(view.id);
+    if (it == c.plots.end() || !it->second.initialized || it->second.data_key != c.data_key) return false;
+    put_view(it->second, view);
+    return true;
 }
 
 bool TakeExportRequest(ExportRequest* out) {

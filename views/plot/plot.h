@@ -335,12 +335,17 @@ struct SavedViews {
         ImGuiID id = 0;
         double x_min = 0, x_max = 1, y_min = 0, y_max = 1;
         bool user_view = false;
+        bool current_data = false;  // drawn with the context's current SetDataKey
     };
     std::vector<View> views;
 };
 SavedViews SaveViews();
 // Puts the saved views back (plots created since keep theirs).
 void RestoreViews(const SavedViews& saved);
+// Puts one view back on its plot if that plot has drawn with the context's current data key
+// (SetDataKey); false otherwise (not drawn yet, or drawn for other data). A reopened session's
+// zoomed plots are restored this way, each one after its first frame.
+bool RestoreView(const SavedViews::View& view);
 // A draggable handle at (*x, *y); returns true while the user drags it (and updates *x, *y).
 // While a DragPoint is held the plot does not pan.
 bool DragPoint(int id, double* x, double* y, ImU32 color = kAutoColor, float radius = 5.0f);

@@ -348,7 +348,14 @@ class App {
     // values and seed, and for a preset or session the position and the edits.
     RunRecipe recipe;
     std::shared_ptr<const LabFile> preset;  // opened from a preset or session: its note, tab and panels on success
+    int trim_in_frames = 3;  // frames until malloc_trim hands back the leaving run's thinned history
   };
+  // While another module opens, the run shown keeps only this much history (Runner::set_history_budget),
+  // so the new module's reset does not come on top of a full budget (the soak test's switches); a
+  // failed open gives it back its budget (restore_history_budget).
+  static constexpr size_t kLeavingHistoryBytes = size_t(32) << 20;
+  void thin_leaving_history();
+  void restore_history_budget();
   std::unique_ptr<PendingModule> pending_module_;
   std::vector<std::future<std::shared_ptr<const Dataset>>> abandoned_loads_;  // dropped once ready
   std::vector<std::unique_ptr<Runner>> retired_runners_;  // destroyed once idle (never blocks a frame)

@@ -94,9 +94,21 @@ void App::open_module(const std::string& name) {
       if (pending_module_->data_load.valid()) abandoned_loads_.push_back(std::move(pending_module_->data_load));
     }
     pending_module_ = std::move(pm);
+    thin_leaving_history();
   } catch (const std::exception& e) {
     show_error(std::string("cannot open module ") + name + ": " + e.what());
   }
+}
+
+void App::thin_leaving_history() {
+  if (runner_) runner_->set_history_budget(kLeavingHistoryBytes);
+  if (compare_) compare_->runner->set_history_budget(kLeavingHistoryBytes);
+}
+
+void App::restore_history_budget() {
+  const size_t full = RunnerConfig{}.history_budget_bytes;
+  if (runner_) runner_->set_history_budget(compare_ ? full / 2 : full);  // A and B share it (start_compare)
+  if (compare_) compare_->runner->set_history_budget(full / 2);
 }
 
 void App::set_dataset(std::shared_ptr<const Dataset> data, DataOrigin origin) {
@@ -224,12 +236,16 @@ void App::poll_pending() {
   if (pending_module_) {
     PendingModule& pm = *pending_module_;
     bool drop = false;
+    // The leaving run has thinned its history by now (thin_leaving_history): give the pages back
+    // before the new module's reset allocates (its worker's arena would not reuse them).
+    if (pm.trim_in_frames > 0 && --pm.trim_in_frames == 0) malloc_trim(0);
     if (pm.ticket == 0 && ready(pm.data_load)) {
       try {
         pm.data = pm.data_load.get();
         pm.ticket = pm.runner->replay_recipe(pm.data, pm.recipe);
       } catch (const std::exception& e) {
         show_error("cannot open " + pm.name + ": " + e.what());
+        restore_history_budget();
         drop = true;
       }
     }
@@ -264,6 +280,7 @@ void App::poll_pending() {
         if (pm.preset) commit_preset(*pm.preset);
       } else {
         show_error("cannot open " + pm.name + ": " + error);
+        restore_history_budget();  // the run shown stays: its budget too
       }
       drop = true;
     }

@@ -135,6 +135,7 @@ void App::open_preset(const LabFile& preset) {
       if (pending_module_->data_load.valid()) abandoned_loads_.push_back(std::move(pending_module_->data_load));
     }
     pending_module_ = std::move(pm);
+    thin_leaving_history();
   } catch (const std::exception& e) {
     show_error(std::string("cannot open the ") + what + ": " + e.what());
   }

@@ -2,13 +2,17 @@
 # Soak benchmark (issue 14; `make soak` = 60 minutes, `make bench` runs the
 # 5-minute default): the heaviest training module, the vae (the issue-12
 # benchmark VAE 784-400-20, Bernoulli, batch 128, Adam 1e-3) on all 60 000
-# Fashion-MNIST training rows, in the real window under xvfb-run, with its view
+# Fashion-MNIST training rows, in the real window under Xvfb (tests/with_xvfb.sh), with its view
 # drawing (latent space, decoded manifold and reconstructions: background
 # picture jobs). A generated --script loops for MINUTES: play ~PERIOD seconds,
 # pause, scrub back to a random earlier iteration (seek P%), sometimes step
 # from there (the later history is cut), back to the end, change a live
 # parameter (lr, beta), switch the view's tab, and every ~10 minutes change a
 # rebuild parameter (batch 128 <-> 256: the run restarts from iteration 0).
+# Every 8 cycles it compares A/B for two cycles (B with another lr: two vae
+# runs sharing the one history budget), and every ~10 minutes (twice in a
+# short run) it switches to kmeans on the same 60 000 images, steps it, and
+# comes back to the vae (a new run, its parameters set again).
 # Wall-clock pacing: the script waits for tick files that this script creates.
 #
 # Every SAMPLE seconds it reads VmRSS and VmHWM of the app from /proc/PID/status
@@ -20,10 +24,12 @@
 #   unchanged) + a margin of 179 + 128 MiB.
 # The vae fills most of the budget within the first minute, so the RSS at one
 # minute already holds most of it: subtracting what it held keeps the bound from
-# counting the history twice. 179 MiB of the margin is a rebuild's transient: the
-# new module is reset (a failed reset keeps the old one) with its own float copy
-# of the training data (60 000 x 784 x 4 bytes) before the old module and its
-# history are freed. The other 128 MiB are for what malloc keeps and does not
+# counting the history twice. 2 x 179 MiB of the margin are a module's float copy
+# of the training data (60 000 x 784 x 4 bytes): once for a rebuild's transient
+# (the new module is reset - a failed reset keeps the old one - before the old
+# module is freed) and once for run B's module while comparing. A module switch
+# stays within the same margin because the leaving run keeps only 32 MiB of
+# history while the new module opens (App::kLeavingHistoryBytes). The other 128 MiB are for what malloc keeps and does not
 # return: glibc raises its mmap threshold (up to 32 MiB) after the first freed
 # multi-MiB block, so the multi-MiB network copies of the snapshots the budget
 # thins out come from the heap and per-thread arenas (runner, picture jobs),
@@ -44,7 +50,7 @@ rows=60000 features=784
 # A rebuild builds the new module (with its own float copy of the training data,
 # rows x features x 4 bytes) before the old one and its history are freed.
 rebuild_mib=$((rows * features * 4 / 1048576))
-margin_mib=${SOAK_MARGIN_MIB:-$((rebuild_mib + 128))}  # SOAK_MARGIN_MIB overrides (to see the check fail)
+margin_mib=${SOAK_MARGIN_MIB:-$((2 * rebuild_mib + 128))}  # SOAK_MARGIN_MIB overrides (to see the check fail)
 bin=$build/cilab
 [ -x "$bin" ] || { echo "run_soak: $bin is missing; build it first (make build)"; exit 1; }
 export LIBGL_ALWAYS_SOFTWARE=1
@@ -95,6 +101,24 @@ RANDOM=14
     if ((c % rebuild_every == 0 && c < cycles)); then
       echo "set batch=$(((c / rebuild_every) % 2 == 1 ? 256 : 128))"
     fi
+    case $((c % 8)) in  # Compare A/B for two cycles: B learns at another rate
+      3) echo "compare on"; echo "settle"; echo "set-b lr=0.003" ;;
+      5) echo "compare off" ;;
+    esac
+    if ((c % rebuild_every == rebuild_every / 2 && c < cycles)); then  # another module, then back
+      echo "module kmeans"
+      echo "settle"
+      echo "expect module kmeans"
+      echo "step 5"
+      echo "wait 10"
+      echo "module vae"
+      echo "settle"
+      echo "set latent=20"
+      echo "set hidden=400"
+      echo "set batch=128"
+      echo "settle"
+      echo "expect param latent=20"
+    fi
     echo "expect no-error"
   done
   echo "progress"
@@ -103,7 +127,7 @@ RANDOM=14
 } >"$work/script"
 
 # --- the app
-xvfb-run -a -s "-screen 0 1600x1000x24" sh -c 'echo $$ >"$0"; exec "$@"' "$pidfile" \
+"$here/../tests/with_xvfb.sh" 1600x1000 sh -c 'echo $$ >"$0"; exec "$@"' "$pidfile" \
   "$bin" --module vae --dataset fashion-mnist:n=$rows --set latent=20 --set hidden=400 --set batch=128 \
   --set lr=0.001 --script "$work/script" >"$out" 2>"$work/stderr" &
 xvfb_pid=$!
@@ -147,7 +171,8 @@ wait "$xvfb_pid" || rc=$?
 echo
 echo "Soak: vae 784-400-20 (Bernoulli) on Fashion-MNIST (60 000 rows), batch 128/256, Adam; $minutes min,"
 echo "a cycle every $period s (play, pause, scrub, step from the past, lr/beta changes, tabs, a rebuild every"
-echo "$((rebuild_every * period)) s); samples every $sample s in $csv; load $(loadavg)"
+echo "$((rebuild_every * period)) s, Compare A/B 2 cycles in 8, kmeans and back every $((rebuild_every * period)) s);"
+echo "samples every $sample s in $csv; load $(loadavg)"
 awk -F, -v budget="$budget_mib" -v margin="$margin_mib" '
   NR == 1 { next }
   { t[++n] = $1; rss[n] = $2; hwm[n] = $3; it[n] = $4; last[n] = $5; hist[n] = $6

@@ -375,10 +375,12 @@ DocTermMatrix doc_term_matrix(const TextCorpus& corpus, const Vocabulary& vocab,
 
 double Cooccurrence::total() const { return std::accumulate(value.begin(), value.end(), 0.0); }
 
-Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window, CoocWeight weight) {
-  if (vocab_size < 0 || window < 0)
-    throw std::invalid_argument("cooccurrence: expected vocab_size >= 0 and window >= 0, found " +
-                                std::to_string(vocab_size) + " and " + std::to_string(window));
+Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window, CoocWeight weight,
+                          int64_t bucket_pairs) {
+  if (vocab_size < 0 || window < 0 || bucket_pairs < 1)
+    throw std::invalid_argument("cooccurrence: expected vocab_size >= 0, window >= 0 and bucket_pairs >= 1, found " +
+                                std::to_string(vocab_size) + ", " + std::to_string(window) + " and " +
+                                std::to_string(bucket_pairs));
   // Each token pair (t, t + delta), delta in 1..window, is counted once in the
   // upper triangle (row = the smaller id w, column c >= w) and mirrored at the
   // end. The most frequent words (vocabulary ids are by descending count)
@@ -421,12 +423,11 @@ Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window,
     else
       ++sparse_count[static_cast<size_t>(w)];
   });
-  constexpr int64_t kBudget = int64_t(1) << 22;  // bucketed pairs held at once (32 MiB)
-  // The row ranges below, each as many rows as fit kBudget pairs (at least one).
+  // The row ranges below, each as many rows as fit bucket_pairs pairs (at least one).
   auto next_range = [&](size_t r0, int64_t* held) {
     size_t r1 = r0;
     *held = 0;
-    while (r1 < V && (r1 == r0 || *held + sparse_count[r1] <= kBudget)) *held += sparse_count[r1++];
+    while (r1 < V && (r1 == r0 || *held + sparse_count[r1] <= bucket_pairs)) *held += sparse_count[r1++];
     return r1;
   };
   scan = 1;

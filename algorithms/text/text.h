@@ -160,7 +160,12 @@ struct Cooccurrence {
   int64_t nnz() const { return static_cast<int64_t>(col.size()); }
   double total() const;
 };
-Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window, CoocWeight weight);
+// Pairs with a word beyond the 2048 most frequent are bucketed by row, as many rows at a time as
+// `bucket_pairs` pairs (8 bytes each; the default, 128 MiB, holds GCIDE's 13 million in one range:
+// two scans of the corpus in all, where 32 MiB took five); tests pass a small one to cover ranges.
+constexpr int64_t kCoocBucketPairs = int64_t(1) << 24;
+Cooccurrence cooccurrence(const EncodedCorpus& text, int vocab_size, int window, CoocWeight weight,
+                          int64_t bucket_pairs = kCoocBucketPairs);
 
 // ---------------------------------------------------------------- subsampling
 

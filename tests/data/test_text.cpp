@@ -401,6 +401,13 @@ TEST_CASE("text: co-occurrence beyond the dense block (a vocabulary of thousands
   REQUIRE(v.size() > 2048);
   const cilab::EncodedCorpus e = cilab::encode(*c, v);
   const cilab::Cooccurrence n = cilab::cooccurrence(e, v.size(), 3, CoocWeight::Count);
+  // Rows bucketed a few at a time (many scans of the corpus) give the same matrix, bit for bit.
+  const cilab::Cooccurrence ranged = cilab::cooccurrence(e, v.size(), 3, CoocWeight::Count, 5000);
+  CHECK(ranged.row_start == n.row_start);
+  CHECK(ranged.col == n.col);
+  CHECK(ranged.value == n.value);
+  CHECK_THROWS_WITH_AS(cilab::cooccurrence(e, v.size(), 3, CoocWeight::Count, 0),
+                       doctest::Contains("bucket_pairs >= 1"), std::invalid_argument);
   // Reference: every pair tallied in a map.
   std::map<std::pair<int, int>, double> want;
   for (int d = 0; d < e.docs(); ++d)

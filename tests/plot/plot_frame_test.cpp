@@ -754,6 +754,70 @@ TEST_CASE("SetupLegend puts the legend in the requested corner, many entries wra
     CHECK(st.legend_rect.GetWidth() > 1.5f * one_column_w);
 }
 
+TEST_CASE("a legend too big for its plot: a key row above a plot with room, else a small key tab that opens on hover") {
+    ImGuiHeadless ui;
+    Seen s;
+    ImVec2 plot_size(700, 420);
+    int entries = 2;
+    auto draw = [&] {
+        if (plot::BeginPlot("keys", plot_size)) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            for (int i = 0; i < entries; ++i) {
+                const double xs[2] = {0.0, 1.0}, ys[2] = {0.05 * i, 0.05 * i};
+                plot::PlotLine(("a long series name " + std::to_string(i)).c_str(), xs, ys, 2);
+            }
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    auto area = [&] { return s.size.x * s.size.y; };
+    const plot::PlotState* st = nullptr;
+    auto settle = [&] {
+        for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+        st = &ui.plot_context()->plots.begin()->second;
+    };
+    // Two entries in a large plot: the usual box inside it, small.
+    ui.mouse_move(5000, 5000);
+    settle();
+    CHECK(st->legend_row_h == 0.0f);
+    CHECK(st->legend_rect.GetArea() < plot::kLegendCoverShare * area());
+    // Forty: the box would hide more than a third of the plot; there is room for a key row above it.
+    entries = 40;
+    settle();
+    CHECK(st->legend_row_h > 0.0f);
+    CHECK(st->legend_rect.Max.y <= s.pos.y + 1.0f);  // above the plot area
+    // Twelve in a small plot (no room for a row): a "key" tab in the corner, the plot left free.
+    entries = 12;
+    plot_size = ImVec2(330, 150);
+    settle();
+    CHECK(st->legend_row_h == 0.0f);
+    const ImRect tab = st->legend_rect;
+    CHECK(tab.GetArea() > 0.0f);
+    CHECK(tab.GetArea() < 0.1f * area());
+    CHECK(tab.Min.x == doctest::Approx(s.pos.x + 8.0f));
+    // The pointer on the tab opens the whole key over the plot; its entries still toggle.
+    ui.mouse_move(tab.GetCenter().x, tab.GetCenter().y);
+    settle();
+    CHECK(st->legend_open);
+    CHECK(st->legend_rect.GetArea() > 3.0f * tab.GetArea());
+    const float fh = ImGui::GetFontSize();
+    const ImVec2 entry(st->legend_rect.Min.x + fh * 1.5f, st->legend_rect.Min.y + fh * 0.45f + fh * 0.5f);
+    ui.mouse_move(entry.x, entry.y);  // onto the open box: it stays open
+    settle();
+    CHECK(st->legend_open);
+    REQUIRE(st->items.at(st->legend_order[0]).show);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    settle();
+    CHECK_FALSE(st->items.at(st->legend_order[0]).show);  // the first entry's series hidden
+    // Away from it: the tab again.
+    ui.mouse_move(5000, 5000);
+    settle();
+    CHECK_FALSE(st->legend_open);
+    CHECK(st->legend_rect.GetArea() == doctest::Approx(tab.GetArea()));
+}
+
 TEST_CASE("SetupAxesFitKey: a new key re-applies Once limits (an image of a new shape), the same key keeps the view") {
     // Issue 9 B6: a 28x28 image shown in the old 512x512 axes until double-clicked.
     ImGuiHeadless ui;

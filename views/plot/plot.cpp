@@ -748,6 +748,31 @@ void draw_legend(Context& c) {
         const ImRect& cr = c.plot_rect;
         const ImVec2 p0(east ? cr.Max.x - 8.0f - size.x : cr.Min.x + 8.0f, south ? cr.Max.y - 8.0f - size.y : cr.Min.y + 8.0f);
         box = ImRect(p0, add(p0, size));
+        // Too big for the plot and no room for a key row: a small "key" tab in the corner; the box
+        // opens over the plot while the pointer is on the tab or on the open box.
+        if (size.x * size.y > kLegendCoverShare * pr.GetWidth() * pr.GetHeight()) {
+            const char* label = "key";
+            const ImVec2 ts = ImGui::CalcTextSize(label);
+            const ImVec2 tab_size(ts.x + 2.0f * pad, ts.y + pad);
+            const ImVec2 t0(east ? cr.Max.x - 8.0f - tab_size.x : cr.Min.x + 8.0f,
+                            south ? cr.Max.y - 8.0f - tab_size.y : cr.Min.y + 8.0f);
+            const ImRect tab(t0, add(t0, tab_size));
+            const ImVec2 m = ImGui::GetIO().MousePos;
+            const bool here = ImGui::IsWindowHovered(ImGuiHoveredFlags_AllowWhenBlockedByActiveItem);
+            st.legend_open = here && (tab.Contains(m) || (st.legend_open && box.Contains(m)));
+            if (!st.legend_open) {
+                ImVec4 bg = ImGui::GetStyle().Colors[ImGuiCol_WindowBg];
+                bg.w = 0.86f;
+                dl->AddRectFilled(tab.Min, tab.Max, ImGui::ColorConvertFloat4ToU32(bg), 3.0f);
+                dl->AddRect(tab.Min, tab.Max, ThemeText(0.35f), 3.0f);
+                AddPlotText(dl, ImVec2(tab.Min.x + pad, tab.Min.y + pad * 0.5f), ThemeText(0.85f), label);
+                st.legend_rect = tab;
+                return;
+            }
+            box.Add(tab);  // the tab lies in the box's corner: the pointer stays on the open box
+        } else {
+            st.legend_open = false;
+        }
         for (int i = 0; i < n; ++i) {
             at[static_cast<size_t>(i)] = ImVec2(box.Min.x + col_w * static_cast<float>(i / rows),
                                                 box.Min.y + pad + row * static_cast<float>(i % rows));

@@ -81,6 +81,7 @@ struct PlotState {
     // A legend that would cover more than kLegendCoverShare of the plot area becomes a key row
     // above it: the row's height, reserved by the layout from the next frame on (0: a box inside).
     float legend_row_h = 0.0f;
+    bool legend_open = false;  // a collapsed legend ("key" tab) shown whole: the pointer is on it
     int next_color = 0;
     int last_interaction_frame = -1000;  // last frame the user panned or zoomed
     bool has_fit_key = false;     // SetupAxesFitKey seen
@@ -97,7 +98,9 @@ struct PlotState {
 // The plot context.
 // A legend box covering more than this share of its plot area becomes a key row above it.
 constexpr float kLegendCoverShare = 1.0f / 3.0f;
-// ... while the plot area keeps at least this height under the row (else the box stays).
+// ... while the plot area keeps at least this height under the row; a plot too small for that
+// shows a small "key" tab in the legend's corner instead, the box opening over the plot while
+// the pointer is on the tab or the box (PlotState::legend_open).
 constexpr float kLegendRowMinArea = 90.0f;
 
 struct Context {

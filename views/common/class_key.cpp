@@ -13,14 +13,14 @@ ImU32 class_colour(int c) {
 }
 
 void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
-               const std::vector<const char*>& notes) {
+               const std::vector<const char*>& notes, bool column) {
   const int classes = static_cast<int>(names.size());
   hidden.resize(static_cast<size_t>(classes), 0);
   const float sw = ImGui::GetTextLineHeight() * 0.7f;
   const float right = ImGui::GetCursorScreenPos().x + width, gap = ImGui::GetFontSize() * 0.8f;
   // Short of height (a 1280 x 720 window at a large UI scale), the key keeps to one line: the
   // names that fit, then swatches alone (the name in the tooltip), the notes behind a "(?)".
-  const bool one_line = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kClassKeyOneLineEm;
+  const bool one_line = !column && ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kClassKeyOneLineEm;
   const float more_w = one_line && !notes.empty() ? ImGui::CalcTextSize("(?)").x + gap : 0.0f;
   bool names_fit = true;
   for (int c = 0; c < classes; ++c) {
@@ -28,7 +28,10 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
     const float w = sw + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(name).x;
     if (c > 0) {  // on this line if it fits in the column, else on the next
       ImGui::SameLine(0, one_line ? gap * 0.5f : gap);
-      if (!one_line && ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+      // (one line: a swatch alone that would still run off wraps, as a last resort)
+      if ((!one_line && ImGui::GetCursorScreenPos().x + w > right) ||
+          (one_line && !names_fit && ImGui::GetCursorScreenPos().x + sw + more_w > right))
+        ImGui::NewLine();
     }
     // One line: a name while the rest still fits as swatches, else the swatch alone.
     const float rest = static_cast<float>(classes - c - 1) * (sw + gap * 0.5f) + more_w;

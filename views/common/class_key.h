@@ -19,9 +19,11 @@ constexpr float kClassKeyOneLineEm = 20.0f;
 // Swatches and names of `names`, wrapping at `width` pixels; a click on a name toggles
 // hidden[c] (resized to the classes); `notes` (grey) explain the plot's other marks. With less
 // than kClassKeyOneLineEm of height left under it, one line: the names that fit, then swatches
-// alone (the name in their tooltip), the notes behind a "(?)" tooltip.
+// alone (the name in their tooltip; swatches that do not fit wrap, none runs off), the notes behind
+// a "(?)" tooltip. `column`: the key is a column of its own that scrolls (pLSA's categories): always
+// whole.
 void class_key(const std::vector<std::string>& names, float width, std::vector<char>& hidden,
-               const std::vector<const char*>& notes);
+               const std::vector<const char*>& notes, bool column = false);
 
 // One entry of a colour_key: a colour and what it means.
 struct ColourMeaning {

@@ -223,8 +223,11 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
     }
     plot::EndPlot();
   }
-  ImGui::TextDisabled("%s", labels ? "coloured by category (key: click a name to hide it); hover a point"
+  // Wrapped at the plot's width: a longer line would widen the group and push the key off the panel.
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + plot_w);
+  ImGui::TextDisabled("%s", labels ? "colour: category (click a key name to hide it)"
                                    : "the corpus has no categories; hover a point for its text");
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   if (!labels) return;
   ImGui::SameLine();
@@ -237,7 +240,7 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
   if (ImGui::SmallButton("none")) hidden_categories_.assign(p.label_names.size(), 1);
   tooltip_text("Hide every category (then click the ones to show).");
   if (ImGui::BeginChild("##plsa_key", ImVec2(key_w, h - line - ImGui::GetStyle().ItemSpacing.y), false)) {
-    class_key(p.label_names, key_w - ImGui::GetStyle().ScrollbarSize, hidden_categories_, {});
+    class_key(p.label_names, key_w - ImGui::GetStyle().ScrollbarSize, hidden_categories_, {}, /*column=*/true);
   }
   ImGui::EndChild();
   ImGui::EndGroup();

@@ -649,10 +649,11 @@ ScriptFlow ScriptCommands::param(App& a, ScriptLine& l, bool b) {
 ScriptFlow ScriptCommands::expect_param(App& a, ScriptLine& l) { return param(a, l, false); }
 ScriptFlow ScriptCommands::expect_b_param(App& a, ScriptLine& l) { return param(a, l, true); }
 
-ScriptFlow ScriptCommands::plots(App& a, ScriptLine& l, bool min_height) {
+ScriptFlow ScriptCommands::plots(App& a, ScriptLine& l, PlotCheck check) {
   // Layout of the last frame's plots (plot::LastFramePlotRects): every chart's plot area at
-  // least N px tall, or every plot inside the part of the window the screen shows (and inside
-  // its panel unless that panel scrolls).
+  // least N px tall (or wide), or every plot inside the part of the window the screen shows (and
+  // inside its panel unless that panel scrolls).
+  const bool min_height = check == PlotCheck::MinHeight, min_width = check == PlotCheck::MinWidth;
   float min_h = 0.0f;
   l.in >> min_h;
   int wx = 0, wy = 0;
@@ -675,6 +676,8 @@ ScriptFlow ScriptCommands::plots(App& a, ScriptLine& l, bool min_height) {
     // (image tiles - eigen-images, thumbnails, drawn canvas-only - are pictures, not charts)
     if (min_height && !r.canvas && r.area_max.y - r.area_min.y < min_h)
       l.fail(std::string(buf) + ": shorter than " + std::to_string(static_cast<int>(min_h)) + " px");
+    if (min_width && !r.canvas && r.area_max.x - r.area_min.x < min_h)
+      l.fail(std::string(buf) + ": narrower than " + std::to_string(static_cast<int>(min_h)) + " px");
     // In a panel that scrolls vertically the plot may lie partly below or above it (scroll to
     // it); what shows is the part inside the panel, and that must be on screen.
     const float top = r.window_scrolls ? std::max(r.frame_min.y, r.clip_min.y) : r.frame_min.y;
@@ -682,7 +685,7 @@ ScriptFlow ScriptCommands::plots(App& a, ScriptLine& l, bool min_height) {
     const bool off_screen = r.frame_min.x < lo.x - 1 || top < lo.y - 1 || r.frame_max.x > hi.x + 1 || bottom > hi.y + 1;
     const bool off_panel = r.frame_min.x < r.clip_min.x - 1 || r.frame_max.x > r.clip_max.x + 1 ||
                            (!r.window_scrolls && (r.frame_min.y < r.clip_min.y - 1 || r.frame_max.y > r.clip_max.y + 1));
-    if (!min_height && (off_screen || off_panel))
+    if (check == PlotCheck::Inside && (off_screen || off_panel))
       l.fail(std::string(buf) + (off_screen ? ": runs off the screen" : ": runs off its panel (sideways, or it does not scroll)"));
   }
   return ScriptFlow::Next;
@@ -776,8 +779,9 @@ ScriptFlow ScriptCommands::expect_plot(App&, ScriptLine& l) {
   return ScriptFlow::Next;
 }
 
-ScriptFlow ScriptCommands::expect_plots_min_height(App& a, ScriptLine& l) { return plots(a, l, true); }
-ScriptFlow ScriptCommands::expect_plots_inside_window(App& a, ScriptLine& l) { return plots(a, l, false); }
+ScriptFlow ScriptCommands::expect_plots_min_height(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::MinHeight); }
+ScriptFlow ScriptCommands::expect_plots_min_width(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::MinWidth); }
+ScriptFlow ScriptCommands::expect_plots_inside_window(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::Inside); }
 
 // ---------------------------------------------------------------- the tables
 
@@ -867,6 +871,8 @@ const std::vector<ScriptCommand>& script_expectations() {
       {"sweep-rows", "N", "runs the sweep has finished (failed ones included)", C::expect_sweep_rows, false, true},
       {"plots-min-height", "N", "every chart of the last frame has a plot area at least N px tall",
        C::expect_plots_min_height, false, true},
+      {"plots-min-width", "N", "every chart of the last frame has a plot area at least N px wide",
+       C::expect_plots_min_width, false, true},
       {"plots-inside-window", "", "every plot of the last frame lies on screen and inside its panel",
        C::expect_plots_inside_window, false, true},
       {"plot", "WHAT OP V TITLE", "the first plot whose title holds TITLE: WHAT (x-min x-max y-min y-max edge-marks "

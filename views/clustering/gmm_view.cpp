@@ -352,13 +352,21 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
       show_model_selection
           ? std::max(sweep_min, std::max(std::min(ImGui::GetFontSize() * 12, avail.y * 0.5f), avail.y * 0.36f))
           : 0.0f;
-  const float top_h =
+  float top_h =
       std::max(min_plot_height(true) + ImGui::GetFontSize() * 4, avail.y - sweep_h - (sweep_h > 0 ? style.ItemSpacing.y : 0));
+  // GMM beside k-means while each keeps 16 font sizes of width, else one above the other (a
+  // Compare half at 150 %), each at least a readable plot tall (the column then scrolls).
+  const bool stacked = snap.kmeans && (left_w - style.ScrollbarSize - style.ItemSpacing.x) * 0.5f < ImGui::GetFontSize() * 16;
+  const float pair_h = std::max(min_plot_height(true) + ImGui::GetFontSize() * 2.5f, (top_h - style.ItemSpacing.y) * 0.5f);
+  if (stacked) top_h = 2 * pair_h + style.ItemSpacing.y;
   const bool left_scrolls = top_h + (sweep_h > 0 ? sweep_h + style.ItemSpacing.y : 0) > avail.y + 0.5f;
   if (left_scrolls) ImGui::BeginChild("##gmm_left", ImVec2(left_w, avail.y), false);
   const float inner_w = left_scrolls ? left_w - style.ScrollbarSize : left_w;
   ImGui::BeginGroup();
-  if (snap.kmeans) {
+  if (stacked) {
+    draw_gmm_plot(snap, ctx, ImVec2(inner_w, pair_h), out);
+    draw_kmeans_plot(snap, data, ImVec2(inner_w, pair_h));
+  } else if (snap.kmeans) {
     const float w = (inner_w - style.ItemSpacing.x) * 0.5f;
     draw_gmm_plot(snap, ctx, ImVec2(w, top_h), out);
     ImGui::SameLine();

@@ -6,6 +6,7 @@
 #include "views/common/ui.h"
 
 #include <algorithm>
+#include <string>
 #include <cmath>
 #include <cstddef>
 #include <cstdint>
@@ -16,8 +17,15 @@ MatrixPanelHit matrix_panel(const char* title, const char* help, const char* id,
                             bool image, float vmin, float vmax, ImVec2 size, const MatrixPanelStyle& style) {
   MatrixPanelHit hit;
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
-  tooltip_text(help);
+  // The title keeps to the panel's width (elided, whole in the tooltip): a longer one would widen
+  // the group and push the panels beside it off their column.
+  std::string shown = title;
+  if (ImGui::CalcTextSize(title).x > size.x) {
+    while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > size.x) shown.pop_back();
+    shown += "...";
+  }
+  ImGui::TextUnformatted(shown.c_str());
+  tooltip_text(shown == title ? help : (std::string(title) + "\n" + help).c_str());
   plot::PlotFlags flags = plot::PlotFlags_CanvasOnly;
   if (image) flags |= plot::PlotFlags_EqualAspect;
   if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), flags)) {

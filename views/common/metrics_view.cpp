@@ -385,7 +385,7 @@ void draw_metric_plots(const ModuleInfo& info, const std::vector<std::vector<dou
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   // Each plot keeps a readable area (min_plot_height below its one-line caption); the strip scrolls.
-  const float min_w = ImGui::GetFontSize() * 11.0f, min_h = metric_plot_min_height();
+  const float min_w = ImGui::GetFontSize() * 14.0f, min_h = metric_plot_min_height();
   const int cols = std::clamp(static_cast<int>((avail.x + spacing) / (min_w + spacing)), 1, n);
   const int rows = (n + cols - 1) / cols;
   const float w = std::max(80.0f, (avail.x - spacing * (cols - 1)) / cols);

@@ -53,7 +53,9 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   const std::vector<std::vector<double>>& hist = ctx.metric_history ? *ctx.metric_history : none;
   std::vector<double> x, y;
 
+  // Each panel's texts wrap at its width: a wider group would push the next panel off the view.
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
   ImGui::TextUnformatted(glove ? "loss J / |entries| per iteration" : "SGNS loss per iteration");
   tooltip_text(glove ? "J = sum f(N_vw) (<x_v, y_w> + b_v + c_w - log N_vw)^2 over the nonzero entries, "
                        "f(N) = min(1, (N/x_max)^alpha); shown as the mean over the entries of each chunk (AdaGrad) "
@@ -74,6 +76,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     plot::EndPlot();
   }
   ImGui::Text("loss %s", readout_number(s.metrics.empty() ? NAN : s.metrics[0]).c_str());
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 
   if (!glove) {
@@ -104,18 +107,22 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
       plot::EndPlot();
     }
     const auto metric = [&](size_t m) { return readout_number(m < s.metrics.size() ? s.metrics[m] : NAN, "%.3f"); };
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     ImGui::Text("positive %s, negative %s", metric(Word2Vec::kMetricSigmaPositive).c_str(),
                 metric(Word2Vec::kMetricSigmaNegative).c_str());
+    ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
 
   ImGui::SameLine();
   ImGui::BeginGroup();
+  const float recall_w = size.x - (w + spacing) * static_cast<float>(panels - 1);
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + recall_w);
   ImGui::TextUnformatted("synonym recall@10 per epoch");
   tooltip_text(kSynonymRecallHelp);
   std::vector<double> ex, ey;
   if (s.epochs) epoch_series(*s.epochs, glove ? static_cast<int>(Glove::kMetricRecall) : static_cast<int>(Word2Vec::kMetricRecall), ex, ey);
-  if (plot::BeginPlot("##emb_recall", ImVec2(size.x - (w + spacing) * static_cast<float>(panels - 1), h),
+  if (plot::BeginPlot("##emb_recall", ImVec2(recall_w, h),
                       plot::PlotFlags_NoTitle)) {
     // Top left: the recall starts low and rises, and the live point sits low in the running epoch.
     plot::SetupLegend(plot::Location::NorthWest);
@@ -144,6 +151,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     plot::EndPlot();
   }
   ImGui::Text("live %s", readout_number(s.live_recall, "%.3f").c_str());
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
 

@@ -298,7 +298,9 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
   const double fstar = s.landscape->min_value();
   const std::vector<Eigen::Vector2d> minima = s.landscape->minima();
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
-  const float w = minima.empty() ? size.x : (size.x - spacing) / 2;
+  // Side by side while each keeps 16 font sizes of width, else one above the other (the panel scrolls).
+  const bool stacked = !minima.empty() && (size.x - spacing) / 2 < ImGui::GetFontSize() * 16;
+  const float w = minima.empty() || stacked ? size.x : (size.x - spacing) / 2;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float h = std::max(min_plot_height(), size.y - line - ImGui::GetStyle().ItemSpacing.y);
   const int last_t = s.iteration;
@@ -306,10 +308,12 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
   for (int which = 0; which < 2; ++which) {
     const bool dist = which == 1;
     if (dist && minima.empty()) break;  // no known minimum: the loss takes the width
-    if (which == 1) ImGui::SameLine();
+    if (which == 1 && !stacked) ImGui::SameLine();
     ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     ImGui::TextUnformatted(dist ? "||theta_t - theta*|| (dashed: predicted)"
                                 : (std::isfinite(fstar) ? "f(theta_t) - f*" : "f(theta_t), linear axis (f* unknown)"));
+    ImGui::PopTextWrapPos();
     tooltip_text(dist ? "Distance of each racer to the nearest known minimum theta*, log scale: a straight line = a "
                         "linear rate. Dashed: d_0 r^t with the predicted rate r (quadratics: GD, heavy ball)."
                  : std::isfinite(fstar)

@@ -213,6 +213,19 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   const float top_h = std::max(min_h, (avail.y - sp_y) * 0.5f);
   const float bottom_h = std::max(min_h, avail.y - top_h - sp_y);
   const float w3 = std::max(120.0f, (avail.x - 2 * sp_x) / 3.0f);
+  if (w3 < ImGui::GetFontSize() * 11) {
+    // Too narrow for three in a row (a Compare half at a large UI scale): one plot per row in a
+    // column that scrolls.
+    ImGui::BeginChild("##act_rows", avail, false);
+    const float row_w = avail.x - ImGui::GetStyle().ScrollbarSize;
+    draw_function_plot(s, row_w, top_h);
+    draw_norms_plot(s, row_w, top_h);
+    draw_stats_plot(s, row_w, top_h);
+    draw_heatmap(s, false, row_w, bottom_h);
+    draw_heatmap(s, true, row_w, bottom_h);
+    ImGui::EndChild();
+    return;
+  }
   draw_function_plot(s, w3, top_h);
   ImGui::SameLine();
   draw_norms_plot(s, w3, top_h);

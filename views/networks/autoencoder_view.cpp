@@ -195,8 +195,11 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   const float key_top = ImGui::GetCursorPosY();
   class_key(td.class_names, size.x, hidden_classes_, {});
   const float used = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetCursorPosY() - key_top;
-  const float w = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
-  const float h = std::max(min_plot_height(true), size.y - used);
+  // Codes beside the PCA scores while each keeps 12 font sizes of width, else one above the other.
+  const bool stacked = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2 < ImGui::GetFontSize() * 12;
+  const float w = stacked ? size.x : (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  const float h = stacked ? std::max(min_plot_height(true), (size.y - used - ImGui::GetStyle().ItemSpacing.y) / 2)
+                          : std::max(min_plot_height(true), size.y - used);
   const float dot = pic.rows > 1000 ? 2.5f : 3.5f;
   const std::string code_title = pic.code_projected ? "Codes z, projected (m = " + std::to_string(s.m) + ")##ae"
                                                     : "Codes z (m = " + std::to_string(s.m) + ")##ae";
@@ -213,7 +216,7 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
                    ? "The codes z = encoder(x) of the pictured rows, projected on the first two principal axes of the "
                      "codes themselves (m > 2 cannot be drawn as is). Colour: the row's class (never trained on)."
                    : "The codes z = encoder(x) of the pictured rows. Colour: the row's class (never trained on).");
-  ImGui::SameLine();
+  if (!stacked) ImGui::SameLine();
   if (plot::BeginPlot("PCA scores at the same m##ae", ImVec2(w, h))) {
     plot::SetupAxes("PC 1 score u_1 . (x - mean)", s.m > 1 ? "PC 2 score u_2 . (x - mean)" : "(m = 1: 0)");
     if (!pic.pca_x.empty()) class_scatter("pca", pic.pca_x, pic.pca_y, pic.labels, hidden_classes_, dot);

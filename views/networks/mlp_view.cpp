@@ -363,8 +363,25 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
   ImGui::TextUnformatted(title);
   tooltip_text("Cell (i, j): rows of true class i predicted as class j, as a share of class i's rows (the number "
                "is the count). The diagonal is each class's recall.");
-  const float key_w = ImGui::GetFontSize() * 9;
-  const ImVec2 psize(std::max(size.x - key_w, min_plot_height()), std::max(min_plot_height(), size.y - ImGui::GetFrameHeightWithSpacing()));
+  // The recall key beside the plot takes the width of its longest line; the plot keeps the rest.
+  float key_w = ImGui::CalcTextSize("class (recall)").x;
+  for (int c = 0; c < k; ++c) {
+    char line[160];
+    std::snprintf(line, sizeof line, "%d %s (0.00)", c, pr.class_names[static_cast<size_t>(c)].c_str());
+    key_w = std::max(key_w, ImGui::CalcTextSize(line).x);
+  }
+  key_w += ImGui::GetStyle().ItemSpacing.x;
+  // Narrow (a Compare half, a large UI scale): the key goes under the matrix as wrapped text, and
+  // the matrix takes the width.
+  std::string key_text = "classes:";
+  for (int c = 0; c < k; ++c)
+    key_text += std::string(c ? ", " : " ") + std::to_string(c) + " " + pr.class_names[static_cast<size_t>(c)];
+  const bool key_below = size.x - key_w < ImGui::GetFontSize() * 18;
+  const float below_h = key_below ? ImGui::CalcTextSize(key_text.c_str(), nullptr, false, size.x).y +
+                                        ImGui::GetStyle().ItemSpacing.y
+                                  : 0.0f;
+  const ImVec2 psize(std::max(key_below ? size.x : size.x - key_w, min_plot_height()),
+                     std::max(min_plot_height(), size.y - ImGui::GetFrameHeightWithSpacing() - below_h));
   if (plot::BeginPlot("confusion##mlp", psize, plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend | plot::PlotFlags_EqualAspect)) {
     plot::SetupAxes("predicted class", "true class");
     plot::SetupAxesLimits(0, k, 0, k, plot::Cond::Always);
@@ -383,11 +400,18 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
       widest = std::max(widest, ImGui::CalcTextSize(names[static_cast<size_t>(c)]).x);
     }
     const bool named_cols = widest + ImGui::GetFontSize() < psize.x * 0.7f / static_cast<float>(k);
-    for (int c = 0; c < k; ++c)
+    // Rows take the names while they leave the matrix most of the width, else the numbers too.
+    const bool named_rows = widest < psize.x * 0.22f;
+    std::vector<const char*> rows(static_cast<size_t>(k));
+    for (int c = 0; c < k; ++c) {
       cols[static_cast<size_t>(c)] = named_cols ? names[static_cast<size_t>(c)] : numbers[static_cast<size_t>(c)].c_str();
+      rows[static_cast<size_t>(c)] = named_rows ? names[static_cast<size_t>(c)] : numbers[static_cast<size_t>(c)].c_str();
+    }
     plot::SetupAxisTicks(plot::AxisId::X, col_at.data(), k, cols.data());
-    plot::SetupAxisTicks(plot::AxisId::Y, row_at.data(), k, names.data());
-    plot::SetupColorBar("share of the true class", 0.0, 1.0, plot::Colormap::Viridis);
+    plot::SetupAxisTicks(plot::AxisId::Y, row_at.data(), k, rows.data());
+    // The colour bar's title only where it leaves the matrix room (its tooltip says the same).
+    plot::SetupColorBar(psize.x > ImGui::GetFontSize() * 24 ? "share of the true class" : "##share", 0.0, 1.0,
+                        plot::Colormap::Viridis);
     plot::PlotHeatmap("##cm", share.data(), k, k, 0.0, 1.0, plot::Point{0, 0}, plot::Point{double(k), double(k)});
     // Counts in the cells when they fit (about 4 digits per cell).
     if (k <= 12 && psize.x / (k + 3) > ImGui::CalcTextSize("0000").x) {
@@ -402,13 +426,29 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
     }
     plot::EndPlot();
   }
+  if (key_below) {
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+    ImGui::TextUnformatted(key_text.c_str());
+    ImGui::PopTextWrapPos();
+    std::string recall = "The classes by number (the matrix's ticks). Recall (the diagonal cell of each row):";
+    for (int c = 0; c < k; ++c) {
+      char r[160];
+      std::snprintf(r, sizeof r, "\n%d %s: %.2f", c, pr.class_names[static_cast<size_t>(c)].c_str(),
+                    share[static_cast<size_t>(c * k + c)]);
+      recall += r;
+    }
+    tooltip_text(recall.c_str());
+    return;
+  }
   ImGui::SameLine();
   ImGui::BeginGroup();
+  ImGui::PushTextWrapPos(-1.0f);  // each line whole (the key is as wide as its longest line)
   ImGui::TextDisabled("class (recall)");
   for (int c = 0; c < k; ++c) {
     const double recall = share[static_cast<size_t>(c * k + c)];
     ImGui::Text("%d %s (%.2f)", c, pr.class_names[static_cast<size_t>(c)].c_str(), recall);
   }
+  ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
 

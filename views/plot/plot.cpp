@@ -750,7 +750,7 @@ void draw_legend(Context& c) {
         box = ImRect(p0, add(p0, size));
         // Too big for the plot and no room for a key row: a small "key" tab in the corner; the box
         // opens over the plot while the pointer is on the tab or on the open box.
-        if (size.x * size.y > kLegendCoverShare * pr.GetWidth() * pr.GetHeight()) {
+        if (size.x * size.y > kLegendCollapseShare * pr.GetWidth() * pr.GetHeight()) {
             const char* label = "key";
             const ImVec2 ts = ImGui::CalcTextSize(label);
             const ImVec2 tab_size(ts.x + 2.0f * pad, ts.y + pad);

@@ -99,9 +99,12 @@ struct PlotState {
 // A legend box covering more than this share of its plot area becomes a key row above it.
 constexpr float kLegendCoverShare = 1.0f / 3.0f;
 // ... while the plot area keeps at least this height under the row; a plot too small for that
-// shows a small "key" tab in the legend's corner instead, the box opening over the plot while
+// shows a small "key" tab in the legend's corner instead (kLegendCollapseShare), the box opening over the plot while
 // the pointer is on the tab or the box (PlotState::legend_open).
 constexpr float kLegendRowMinArea = 90.0f;
+// ... and only a box that would cover more than this share of the plot (a legend that hides less
+// stays readable as a box).
+constexpr float kLegendCollapseShare = 0.5f;
 
 struct Context {
     std::unordered_map<ImGuiID, PlotState> plots;

@@ -1,6 +1,7 @@
 // Room for the picture at a projector's 1280 x 720: every module of the registry in the real app
 // (under a virtual display), at 100 % and 150 % UI scale, on its own, with its first preset's note
-// open and in Compare A/B, every plot area at least 80 px tall and no plot off the screen or off a
+// open and in Compare A/B, every chart's plot area at least 80 px tall and 80 px wide (side-by-side
+// plots stack when a half is narrow) and no plot off the screen or off a
 // panel that cannot scroll (the shell's vertical budget: the note and the metrics strip yield to
 // the view; comparing, the sidebar yields to the two halves). A module registered tomorrow, and its
 // presets, are covered the day they are. Also: what a preset's note names is on screen.

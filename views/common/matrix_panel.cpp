@@ -17,18 +17,16 @@ MatrixPanelHit matrix_panel(const char* title, const char* help, const char* id,
                             bool image, float vmin, float vmax, ImVec2 size, const MatrixPanelStyle& style) {
   MatrixPanelHit hit;
   ImGui::BeginGroup();
-  // The title keeps to the panel's width (elided, whole in the tooltip): a longer one would widen
-  // the group and push the panels beside it off their column.
-  std::string shown = title;
-  if (ImGui::CalcTextSize(title).x > size.x) {
-    while (!shown.empty() && ImGui::CalcTextSize((shown + "...").c_str()).x > size.x) shown.pop_back();
-    shown += "...";
-  }
-  ImGui::TextUnformatted(shown.c_str());
-  tooltip_text(shown == title ? help : (std::string(title) + "\n" + help).c_str());
+  // The title wraps at the panel's width (a longer line would widen the group and push the panels
+  // beside it off their column); the picture takes what the title leaves of the height.
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
+  ImGui::TextUnformatted(title);
+  ImGui::PopTextWrapPos();
+  tooltip_text(help);
+  const float title_h = ImGui::CalcTextSize(title, nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;
   plot::PlotFlags flags = plot::PlotFlags_CanvasOnly;
   if (image) flags |= plot::PlotFlags_EqualAspect;
-  if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), flags)) {
+  if (plot::BeginPlot(id, ImVec2(size.x, size.y - std::max(title_h, ImGui::GetTextLineHeightWithSpacing())), flags)) {
     const plot::AxisFlags none = plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines;
     const plot::AxisFlags axis = image ? none : plot::AxisFlags_NoGridLines;
     plot::SetupAxes(image ? nullptr : style.col_axis, image ? nullptr : style.row_axis, axis,

@@ -15,6 +15,14 @@ using namespace cilab::test_support;
 
 namespace {
 
+// Under the sanitizers the vae trains some twenty times slower: its 200 steps would outlast the
+// script's waits and CI's time. The Release suite runs it; the sanitizer build skips it.
+#if defined(__SANITIZE_ADDRESS__) || defined(__SANITIZE_THREAD__)
+constexpr bool kSanitized = true;
+#else
+constexpr bool kSanitized = false;
+#endif
+
 std::vector<long long> history_bytes(const std::string& out) {
   std::vector<long long> v;
   std::istringstream in(out);
@@ -27,7 +35,8 @@ std::vector<long long> history_bytes(const std::string& out) {
 
 }  // namespace
 
-TEST_CASE("gui memory: a module that opens thins the run shown to 32 MiB of history, and a failed open gives the budget back") {
+TEST_CASE("gui memory: a module that opens thins the run shown to 32 MiB of history, and a failed open gives the budget back" *
+          doctest::skip(kSanitized)) {
   const QuietWindow window("memory_switch", "ui_scale=1\n");
   const std::string bad = window.dir + "/too-many-clusters.cilab";  // fails in its reset: k > rows
   std::ofstream(bad) << R"({"format": "cilab-session", "version": 1, "module": "kmeans", "data": "blobs:n=5",

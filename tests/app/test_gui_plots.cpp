@@ -16,14 +16,8 @@ using namespace cilab::test_support;
 
 namespace {
 
-// The stdout lines starting with "plot '" (the script's plot-limits), in order.
-std::vector<std::string> plot_lines(const std::string& out) {
-  std::vector<std::string> lines;
-  std::istringstream in(out);
-  for (std::string line; std::getline(in, line);)
-    if (line.rfind("plot '", 0) == 0) lines.push_back(line);
-  return lines;
-}
+// The stdout lines of the script's plot-limits, in order.
+std::vector<std::string> plot_lines(const std::string& out) { return lines_starting(out, "plot '"); }
 
 }  // namespace
 

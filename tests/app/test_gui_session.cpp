@@ -350,14 +350,7 @@ TEST_CASE("gui session: the tab shown and the plots zoomed are what a reopened s
   INFO("stdout b: " << b.out);
   INFO("stderr b: " << b.err);
   REQUIRE(b.code == 0);
-  auto lines = [](const std::string& out) {
-    std::vector<std::string> v;
-    std::istringstream in(out);
-    for (std::string line; std::getline(in, line);)
-      if (line.rfind("plot '", 0) == 0) v.push_back(line);
-    return v;
-  };
-  const std::vector<std::string> la = lines(a.out), lb = lines(b.out);
+  const std::vector<std::string> la = lines_starting(a.out, "plot '"), lb = lines_starting(b.out, "plot '");
   REQUIRE(la.size() == 2);
   REQUIRE(lb.size() == 2);
   CHECK(la[0].find("zoomed 1") != std::string::npos);

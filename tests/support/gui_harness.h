@@ -20,13 +20,9 @@
 #include <filesystem>
 #include <fstream>
 #include <set>
+#include <sstream>
 #include <string>
-
-#include <unistd.h>
-
-#include <cstdlib>
-#include <filesystem>
-#include <fstream>
+#include <vector>
 
 #include "cilab_test_paths.h"
 #include "tests/support/process.h"
@@ -38,6 +34,15 @@ namespace cilab::test_support {
 inline Proc run_gui(const std::string& args, const std::string& png) {
   const std::string cmd = std::string(CILAB_SOURCE_DIR "/tests/gui_smoke.sh ") + CILAB_BINARY + " " + png + " " + args;
   return run_captured(cmd, png + ".out.txt", png + ".err.txt");
+}
+
+// The stdout lines of a --script run that start with `prefix` ("plot '" for plot-limits), in order.
+inline std::vector<std::string> lines_starting(const std::string& out, const std::string& prefix) {
+  std::vector<std::string> lines;
+  std::istringstream in(out);
+  for (std::string line; std::getline(in, line);)
+    if (line.rfind(prefix, 0) == 0) lines.push_back(line);
+  return lines;
 }
 
 // Size of a screenshot and its number of distinct colours (sampled every 3rd pixel).

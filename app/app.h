@@ -59,6 +59,9 @@ CentreBudget centre_budget(float height, float spacing, float view_min, float no
 // Comparing A and B, each view gets at least this many font sizes of width: else the sidebar
 // yields (a rail with a button that brings it back).
 constexpr float kCompareMinHalfEm = 36.0f;
+// The transport row's history scrubber keeps at least this many font sizes (its label "iteration
+// 123 (after assign)"): the buttons shrink to their labels first, then the scrubber takes a row.
+constexpr float kScrubberMinEm = 14.0f;
 
 class App {
  public:
@@ -117,6 +120,7 @@ class App {
   void change_param(const ParamSpec& spec, double value);  // live: set_live; rebuild: restart
   void change_text(const ParamSpec& spec, const std::string& text);  // Text params: restart
   void draw_text_param(const ParamSpec& spec);
+  float param_label_room_ = 0.0f;  // width right of the parameter widgets for their labels (draw_params_panel)
   void sync_data_panel();  // built-in combo + options follow the loaded dataset
   void show_error(const std::string& message);
   void apply_intents(std::vector<ViewIntent>& intents);
@@ -348,7 +352,6 @@ class App {
     // values and seed, and for a preset or session the position and the edits.
     RunRecipe recipe;
     std::shared_ptr<const LabFile> preset;  // opened from a preset or session: its note, tab and panels on success
-    int trim_in_frames = 3;  // frames until malloc_trim hands back the leaving run's thinned history
   };
   // While another module opens, the run shown keeps only this much history (Runner::set_history_budget),
   // so the new module's reset does not come on top of a full budget (the soak test's switches); a
@@ -356,6 +359,17 @@ class App {
   static constexpr size_t kLeavingHistoryBytes = size_t(32) << 20;
   void thin_leaving_history();
   void restore_history_budget();
+  // When a run's history budget shrinks (a module opening, Compare starting), its worker frees the
+  // thinned snapshots into its own malloc arena, which the other threads (B's or the new module's
+  // worker) do not reuse: once each run holds at most `bytes` of history (or kTrimWaitFrames frames
+  // later), malloc_trim hands the pages back to the system (poll_pending).
+  struct PendingTrim {
+    size_t bytes = 0;
+    int frames_left = 0;  // 0: none pending
+  };
+  static constexpr int kTrimWaitFrames = 600;
+  PendingTrim pending_trim_;
+  void trim_when_history_within(size_t bytes);
   std::unique_ptr<PendingModule> pending_module_;
   std::vector<std::future<std::shared_ptr<const Dataset>>> abandoned_loads_;  // dropped once ready
   std::vector<std::unique_ptr<Runner>> retired_runners_;  // destroyed once idle (never blocks a frame)

@@ -103,6 +103,12 @@ void App::open_module(const std::string& name) {
 void App::thin_leaving_history() {
   if (runner_) runner_->set_history_budget(kLeavingHistoryBytes);
   if (compare_) compare_->runner->set_history_budget(kLeavingHistoryBytes);
+  trim_when_history_within(kLeavingHistoryBytes);
+}
+
+void App::trim_when_history_within(size_t bytes) {
+  pending_trim_.bytes = bytes;
+  pending_trim_.frames_left = kTrimWaitFrames;
 }
 
 void App::restore_history_budget() {
@@ -231,14 +237,20 @@ void App::poll_pending() {
   // hand the freed pages back to the system, or malloc keeps them (its arenas and
   // raised mmap threshold) and a long session's resident memory only grows.
   if (retired_runners_.size() < retired) malloc_trim(0);
+  // A run that thinned its history (thin_leaving_history, start_compare): give the pages back.
+  if (pending_trim_.frames_left > 0) {
+    const bool thinned = (!runner_ || runner_->history_bytes() <= pending_trim_.bytes) &&
+                         (!compare_ || compare_->runner->history_bytes() <= pending_trim_.bytes);
+    if (thinned || --pending_trim_.frames_left == 0) {
+      malloc_trim(0);
+      pending_trim_ = {};
+    }
+  }
 
   // A module being opened: reset its runner once its data is there; swap on success.
   if (pending_module_) {
     PendingModule& pm = *pending_module_;
     bool drop = false;
-    // The leaving run has thinned its history by now (thin_leaving_history): give the pages back
-    // before the new module's reset allocates (its worker's arena would not reuse them).
-    if (pm.trim_in_frames > 0 && --pm.trim_in_frames == 0) malloc_trim(0);
     if (pm.ticket == 0 && ready(pm.data_load)) {
       try {
         pm.data = pm.data_load.get();

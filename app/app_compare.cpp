@@ -40,6 +40,7 @@ void App::start_compare() {
     half.history_budget_bytes = RunnerConfig{}.history_budget_bytes / 2;
     c->runner = std::make_unique<Runner>([name] { return make_module(name); }, half);
     runner_->set_history_budget(half.history_budget_bytes);
+    trim_when_history_within(half.history_budget_bytes);  // A's thinned half back to the system, not kept for A
     c->runner->set_speed(runner_->speed());
     c->runner->set_play_sub_steps(runner_->play_sub_steps());
     // The recipe of the position A shows: B re-simulates it (deterministic), so it starts equal.

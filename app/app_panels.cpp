@@ -59,7 +59,7 @@ void App::draw_text_param(const ParamSpec& s) {
   }
   char tmp[512];
   std::snprintf(tmp, sizeof tmp, "%s", buf.c_str());
-  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
+  ImGui::SetNextItemWidth(-param_label_room_);
   const bool enter = ImGui::InputText(s.name.c_str(), tmp, sizeof tmp, ImGuiInputTextFlags_EnterReturnsTrue);
   if (buf != tmp) {
     buf = tmp;
@@ -356,15 +356,23 @@ void App::set_theme_setting(const std::string& theme, const std::string& palette
 
 void App::draw_transport() {
   const bool playing = any_playing();
-  const float btn = ImGui::GetFontSize() * 5.0f;
+  const ModuleInfo* info = runner_->info();
+  const bool has_sub = info && !info->sub_steps.empty();
+  // The buttons are 5 em wide when the row keeps kScrubberMinEm for the scrubber, else as wide as
+  // their labels; a scrubber with less room than that goes to a row of its own (a large UI scale).
+  const float em = ImGui::GetFontSize();
+  const ImGuiStyle& style = ImGui::GetStyle();
+  const auto checkbox_w = [&](const char* label) {
+    return ImGui::GetFrameHeight() + style.ItemInnerSpacing.x + ImGui::CalcTextSize(label).x + style.ItemSpacing.x;
+  };
+  const float fixed = em * 9 + checkbox_w("max") + (has_sub ? checkbox_w("slow-mo") : 0.0f) + style.ItemSpacing.x * 6;
+  const float btn = ImGui::GetContentRegionAvail().x - fixed - em * kScrubberMinEm >= 25.0f * em ? 5.0f * em : 0.0f;
   if (ImGui::Button(playing ? "Pause" : "Play", ImVec2(btn, 0))) toggle_play_all();
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("Run continuously (Space)");
   ImGui::SameLine();
   if (ImGui::Button("Step", ImVec2(btn, 0))) each_run([](Runner& r) { r.step(); });
   if (ImGui::IsItemHovered()) ImGui::SetTooltip("One full iteration (Right arrow)");
   ImGui::SameLine();
-  const ModuleInfo* info = runner_->info();
-  const bool has_sub = info && !info->sub_steps.empty();
   if (ImGui::Button("Sub-step", ImVec2(btn, 0))) each_run([](Runner& r) { r.sub_step(); });
   if (ImGui::IsItemHovered()) {
     std::string t = "Half an iteration (S)";
@@ -413,6 +421,7 @@ void App::draw_transport() {
 
   // History scrubber.
   ImGui::SameLine();
+  if (ImGui::GetContentRegionAvail().x < em * kScrubberMinEm) new_row_after_same_line();
   int it = runner_->current_iteration();
   const int last = std::max(0, std::max(runner_->last_iteration(), compare_ ? compare_->runner->last_iteration() : 0));
   // The shown position in the shared wording (part-way through an iteration:
@@ -694,7 +703,21 @@ void App::draw_params_panel() {
   // Seed first: every module has one. 64 bits, as in the CLI (same seed, same
   // run); applied on Enter or when the field loses focus, not per keystroke.
   if (!seed_editing_) seed_edit_ = seed_;
-  ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
+  // The labels sit right of the widgets, in one column as wide as the widest label shown (at
+  // least 7.5 em), the widgets keeping 6 em at least: a long name ("negative (live)") is never cut.
+  const ParamValues& shown_values = side_b ? compare_->values : values_;
+  float label_w = ImGui::CalcTextSize("seed").x;
+  for (const ParamSpec& s : specs_)
+    if (!is_compound(s) && param_shown(specs_, s, shown_values))
+      label_w = std::max(label_w, ImGui::CalcTextSize((s.name + (s.update == ParamUpdate::Rebuild || is_text_valued(s)
+                                                                     ? ""
+                                                                     : " (live)"))
+                                                          .c_str())
+                                      .x);
+  const float em = ImGui::GetFontSize();
+  param_label_room_ = std::clamp(label_w + ImGui::GetStyle().ItemInnerSpacing.x + 2.0f, em * 7.5f,
+                                 std::max(em * 7.5f, ImGui::GetContentRegionAvail().x - em * 6.0f));
+  ImGui::SetNextItemWidth(-param_label_room_);
   const uint64_t seed_max = static_cast<uint64_t>(INT64_MAX);  // the CLI's range, [0, 2^63)
   ImGui::InputScalar("seed", ImGuiDataType_U64, &seed_edit_, nullptr, nullptr, "%llu",
                      ImGuiInputTextFlags_AutoSelectAll | ImGuiInputTextFlags_CharsDecimal);
@@ -722,7 +745,7 @@ void App::draw_params_panel() {
     }
     double& v = panel_values[s.name];
     bool changed = false;
-    ImGui::SetNextItemWidth(-ImGui::GetFontSize() * 7.5f);
+    ImGui::SetNextItemWidth(-param_label_room_);
     const std::string label = s.name + (s.update == ParamUpdate::Rebuild ? "" : " (live)");
     switch (s.type) {
       case ParamType::Choice: {
@@ -1066,7 +1089,17 @@ void App::draw_status_bar() {
   const std::shared_ptr<const Snapshot>& snap = shown_;
   const ModuleInfo* info = runner_->info();
   const float gap = ImGui::GetFontSize() * 1.5f;
-  std::string full;  // the whole line, for the tooltip (the window may cut it)
+  std::string full;  // the whole line, for the tooltip (a narrow window drops its last parts)
+  // One row: after the position and the state, the run's message (cut to the room left), then
+  // each part that still fits (the others are in the tooltip).
+  const auto room = [&] {  // right of the last item drawn, on its row
+    return ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x - ImGui::GetItemRectMax().x - gap;
+  };
+  const auto part = [&](const std::string& text, const ImVec4& colour) {
+    if (room() < ImGui::CalcTextSize(text.c_str()).x) return;
+    ImGui::SameLine(0, gap);
+    ImGui::TextColored(colour, "%s", text.c_str());
+  };
   ImGui::BeginGroup();
   if (snap) {
     const std::string at = position_label(*snap, info);
@@ -1078,30 +1111,28 @@ void App::draw_status_bar() {
     ImGui::TextColored(paused ? colour_vec(colors().text_dim) : status_colour(snap->status), "%s",
                        state);
     full = at + "   " + state;
-    if (!snap->message.empty()) {
+    if (!snap->message.empty() && room() > ImGui::GetFontSize() * 6) {
       ImGui::SameLine(0, gap);
-      ImGui::TextColored(snap->status == Status::Diverged || snap->status == Status::Failed
-                             ? colour_vec(colors().error)
-                             : colour_vec(colors().text_dim),
-                         "%s", snap->message.c_str());
-      full += "\n" + snap->message;
+      ImGui::PushStyleColor(ImGuiCol_Text, snap->status == Status::Diverged || snap->status == Status::Failed
+                                               ? colour_vec(colors().error)
+                                               : colour_vec(colors().text_dim));
+      cut_text_unformatted(snap->message.c_str());
+      ImGui::PopStyleColor();
     }
+    if (!snap->message.empty()) full += "\n" + snap->message;
   }
   if (!settings_.show_browser || !settings_.show_data || !settings_.show_params || !settings_.show_metrics) {
-    ImGui::SameLine(0, gap);
-    ImGui::TextColored(colour_vec(colors().text_dim), "hidden panels: View > Reset layout");
+    part("hidden panels: View > Reset layout", colour_vec(colors().text_dim));
     full += "\nSome panels are hidden: the View menu shows them one by one, or all with Reset layout.";
   }
   char timing[160];
   std::snprintf(timing, sizeof timing, "step %.2f ms   frame %.1f ms   history %.1f MiB", runner_->last_step_ms(),
                 last_frame_ms_, runner_->history_bytes() / 1048576.0);
-  ImGui::SameLine(0, gap);
-  ImGui::TextColored(colour_vec(colors().text_dim), "%s", timing);
+  part(timing, colour_vec(colors().text_dim));
   full += std::string("\n") + timing;
   if (data_) {
     const std::string d = describe(*data_);
-    ImGui::SameLine(0, gap);
-    ImGui::TextColored(colour_vec(colors().text_dim), "%s", d.c_str());
+    part(d, colour_vec(colors().text_dim));
     full += "\n" + d;
   }
   ImGui::EndGroup();

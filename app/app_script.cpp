@@ -875,6 +875,8 @@ const std::vector<ScriptCommand>& script_expectations() {
        C::expect_plots_min_width, false, true},
       {"plots-inside-window", "", "every plot of the last frame lies on screen and inside its panel",
        C::expect_plots_inside_window, false, true},
+      {"text-inside-panels", "", "no window or panel of the last frame has an item (a line of text) running past its "
+       "right edge where it cannot scroll sideways", C::expect_text_inside_panels, false, true},
       {"plot", "WHAT OP V TITLE", "the first plot whose title holds TITLE: WHAT (x-min x-max y-min y-max edge-marks "
        "zoomed; count: how many plots hold TITLE) OP (< > =) V", C::expect_plot},
       {"text", "TEXT", "TEXT was drawn in the main window in the last frame", C::expect_text},

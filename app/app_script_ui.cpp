@@ -9,6 +9,9 @@
 //                           in the main window in the last frame (on a frame with a
 //                           combo or menu open, only the text drawn before it)
 //   expect no-text TEXT     ... was not drawn
+//   expect text-inside-panels  no window or panel of the last frame holds an item
+//                           that runs past its right edge where it cannot scroll
+//                           sideways (a line of text cut off: elide it instead)
 //   expect seed N           the seed of the run is N
 //   expect metric NAME V    the shown snapshot's metric NAME is V (relative 1e-9);
 //                           NAME < V | NAME > V: below / above a bound
@@ -20,6 +23,7 @@
 // a popup's items exist once it has been open for a frame: `wait 1` first).
 #include "app/app.h"
 #include "views/common/theme.h"
+#include "views/common/ui.h"
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
@@ -140,6 +144,14 @@ ScriptFlow ScriptCommands::text(App& a, ScriptLine& l, bool present) {
 }
 
 ScriptFlow ScriptCommands::expect_text(App& a, ScriptLine& l) { return text(a, l, true); }
+
+ScriptFlow ScriptCommands::expect_text_inside_panels(App&, ScriptLine& l) {
+  // Runs before the next NewFrame: the windows drawn last frame are still the active ones.
+  std::string cut;
+  for (const std::string& line : panels_cut_sideways()) cut += "\n  " + line;
+  if (!cut.empty()) l.fail("expected every item inside its panel:" + cut);
+  return ScriptFlow::Next;
+}
 
 ScriptFlow ScriptCommands::expect_unmoved(App& a, ScriptLine& l) {
   const std::string target = l.rest();

@@ -156,6 +156,7 @@ struct ScriptCommands {
   static ScriptFlow expect_plot(App& a, ScriptLine& l);
   static ScriptFlow expect_text(App& a, ScriptLine& l);  // app_script_ui.cpp, as the four below
   static ScriptFlow expect_no_text(App& a, ScriptLine& l);
+  static ScriptFlow expect_text_inside_panels(App& a, ScriptLine& l);
   static ScriptFlow expect_seed(App& a, ScriptLine& l);
   static ScriptFlow expect_metric(App& a, ScriptLine& l);
   static ScriptFlow expect_dialog_folder(App& a, ScriptLine& l);

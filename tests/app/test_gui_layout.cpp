@@ -56,7 +56,8 @@ std::string layout_script(const std::string& scale, const std::vector<std::strin
                           const std::map<std::string, std::string>& first, const std::string& tag) {
   std::string s = "settle\nscale " + scale + "\nsettle\n";
   auto check = [&](const std::string& what, const std::string& shot) {
-    s += what + "settle\nexpect plots-min-height 80\nexpect plots-min-width 80\nexpect plots-inside-window\n";
+    s += what + "settle\nexpect plots-min-height 80\nexpect plots-min-width 80\nexpect plots-inside-window\n"
+         "expect text-inside-panels\n";
     s += "screenshot gui_layout_" + tag + "_" + shot + ".png\nwait 1\n";
   };
   for (const std::string& m : modules) check("module " + m + "\nstep 2\n", m);

@@ -215,7 +215,7 @@ void GmmView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
   const auto* snap = dynamic_cast<const GmmSnapshot*>(&snap_base);
   if (!snap || !ctx.data) return;
   const Dataset& data = *ctx.data;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ScatterProjection::draw_controls(data, projection,
                                    "Scatter of the scores on the first two principal axes. The ellipses and the "
                                    "density are the images of the components under that map: N(P mu_k, P Sigma_k "
@@ -231,7 +231,7 @@ void GmmView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx) {
   tooltip_text("Points x with (x - mu_k)^T Sigma_k^-1 (x - mu_k) = 1 and = 4. In 2-D the 1-sigma ellipse holds "
                "39% of a Gaussian's mass, the 2-sigma one 86%.");
   int dens = static_cast<int>(density);
-  ImGui::TextUnformatted("density:");
+  fit_text_unformatted("density:");
   ImGui::SameLine();
   ImGui::RadioButton("off", &dens, 0);
   ImGui::SameLine();
@@ -254,17 +254,17 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     const int j = snap.collapsed;
     if (j >= 0) {
       const double ev = j < static_cast<int>(snap.min_eigenvalue.size()) ? snap.min_eigenvalue[j] : NAN;
-      ImGui::TextColored(
+      fit_text_colored(
           error_colour(),
           "Diverged: component %d collapsed - Sigma_%d is singular (smallest eigenvalue "
           "%.3g), the likelihood is unbounded.",
           j, j, ev);
     } else {
-      ImGui::TextColored(error_colour(), "Diverged: the log-likelihood is no longer finite.");
+      fit_text_colored(error_colour(), "Diverged: the log-likelihood is no longer finite.");
     }
     if (!snap.message.empty()) tooltip_text(snap.message.c_str());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled(
+    fit_text_disabled(
         "With reg = 0 nothing stops a component from shrinking onto one point (or a line of points): det(Sigma_k) "
         "-> 0, N(x_n | mu_k, Sigma_k) -> infinity, and maximum likelihood has no maximum. scikit-learn adds "
         "reg_covar * I to every Sigma_k to prevent it.");
@@ -281,7 +281,7 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     tooltip_text("Goes back to the last iteration before the collapse began (finite log-likelihood, every "
                  "covariance still well conditioned), then sets reg (reg_covar) = 1e-6; EM continues from there.");
   } else if (unplaced > 0 && snap.iteration == 0 && snap.phase == 0) {
-    ImGui::TextColored(warn_colour(),
+    fit_text_colored(warn_colour(),
                        "Manual init: click in the plot to place mean %d (%d of %d placed)",
                        k - unplaced, k - unplaced, k);
   } else {
@@ -291,12 +291,12 @@ void GmmView::draw_banner(const GmmSnapshot& snap, const ViewContext& ctx, std::
     for (int j = 0; j < static_cast<int>(snap.min_eigenvalue.size()); ++j)
       if (snap.min_eigenvalue[j] < worst_ev) worst_ev = snap.min_eigenvalue[j], worst = j;
     if (worst >= 0 && worst_ev < 1e-4 * data_scale_)
-      ImGui::TextColored(warn_colour(),
+      fit_text_colored(warn_colour(),
                          "Component %d is collapsing: smallest eigenvalue of Sigma_%d = %.3g "
                          "(smallest feature variance %.3g).",
                          worst, worst, worst_ev, data_scale_);
     else if (!snap.message.empty())
-      ImGui::TextColored(warn_colour(), "%s", snap.message.c_str());
+      fit_text_colored(warn_colour(), "%s", snap.message.c_str());
   }
 }
 
@@ -307,7 +307,7 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
   contour_segments_drawn_ = 0;
   kmeans_plot_drawn_ = false;
   if (!snap_ptr || !ctx.data || ctx.data->rows() == 0) {
-    ImGui::TextDisabled("No Gaussian-mixture state to show.");
+    fit_text_disabled("No Gaussian-mixture state to show.");
     return;
   }
   const GmmSnapshot& snap = *snap_ptr;
@@ -321,21 +321,21 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
 
   // ---- caption, log-likelihood, toggles, banner.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(caption(snap, ctx.info).c_str());
+  fit_text_unformatted(caption(snap, ctx.info).c_str());
   ImGui::PopTextWrapPos();
   const double ll = snap.metrics.empty() ? NAN : snap.metrics[0];
-  if (std::isnan(ll)) ImGui::TextDisabled("log-likelihood / n = n/a");
-  else ImGui::Text("log-likelihood / n = %.6g", ll);
+  if (std::isnan(ll)) fit_text_disabled("log-likelihood / n = n/a");
+  else fit_text("log-likelihood / n = %.6g", ll);
   tooltip_text("Mean log-likelihood per sample (scikit-learn's score()): (1/n) sum_n log sum_k pi_k N(x_n | mu_k, "
                "Sigma_k), computed in the E-step from the parameters entering the iteration. EM never lets it "
                "fall (unless you drag a mean); with reg = 0 it can run to infinity.");
-  ImGui::SameLine(0, ImGui::GetFontSize() * 2);
+  same_line_if_fits(checkbox_width("Compare with k-means (K)"), ImGui::GetFontSize() * 2);
   bool compare = compare_on;
   if (ImGui::Checkbox("Compare with k-means (K)", &compare))
     out.push_back(ViewIntent::set_param("compare_kmeans", compare ? 1.0 : 0.0));
   tooltip_text("Runs k-means on the same data, k and seed, one Lloyd iteration per EM iteration, and draws it "
                "beside: hard assignment (each point to its nearest centroid) versus soft (q_nk).");
-  ImGui::SameLine();
+  same_line_if_fits(checkbox_width("Model selection (BIC)"));
   ImGui::Checkbox("Model selection (BIC)", &show_model_selection);
   tooltip_text("Fits K = 1..Kmax on a background thread and plots BIC and AIC; click a K to load it.");
   draw_banner(snap, ctx, out);
@@ -592,16 +592,16 @@ void GmmView::hover_readout(const GmmSnapshot& snap, const Dataset& data) {
   row_tooltip_header(data, best);
   if (data.cols() <= 6)
     for (int j = 0; j < data.cols(); ++j)
-      ImGui::Text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
+      fit_text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
                   data.x(best, j));
   const Eigen::MatrixXd* q = snap.resp.get();
   if (q && best < q->rows()) {
     ImGui::Separator();
-    ImGui::TextUnformatted("responsibilities q_nk = p(z = k | x_n):");
+    fit_text_unformatted("responsibilities q_nk = p(z = k | x_n):");
     const float bar_w = ImGui::GetFontSize() * 8;
     for (int j = 0; j < q->cols(); ++j) {
       const ImVec4 c = ImGui::ColorConvertU32ToFloat4(plot::GetColormapColor(j));
-      ImGui::TextColored(c, "k = %d", j);
+      fit_text_colored(c, "k = %d", j);
       ImGui::SameLine(ImGui::GetFontSize() * 3.5f);
       ImGui::PushStyleColor(ImGuiCol_PlotHistogram, c);
       char txt[32];
@@ -609,11 +609,11 @@ void GmmView::hover_readout(const GmmSnapshot& snap, const Dataset& data) {
       ImGui::ProgressBar(static_cast<float>((*q)(best, j)), ImVec2(bar_w, 0), txt);
       ImGui::PopStyleColor();
     }
-    ImGui::TextDisabled("q_nk = pi_k N(x_n | mu_k, Sigma_k) / sum_l pi_l N(x_n | mu_l, Sigma_l)");
+    fit_text_disabled("q_nk = pi_k N(x_n | mu_k, Sigma_k) / sum_l pi_l N(x_n | mu_l, Sigma_l)");
     if (snap.kmeans && snap.kmeans->labels && best < static_cast<int>(snap.kmeans->labels->size()))
-      ImGui::Text("k-means (hard): cluster %d", (*snap.kmeans->labels)[best]);
+      fit_text("k-means (hard): cluster %d", (*snap.kmeans->labels)[best]);
   } else {
-    ImGui::TextDisabled("no responsibilities before the first E-step");
+    fit_text_disabled("no responsibilities before the first E-step");
   }
   ImGui::EndTooltip();
 }
@@ -695,7 +695,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
       xs.push_back(static_cast<double>(i));
       ys.push_back(metric < static_cast<int>(m.size()) ? m[metric] : NAN);
     }
-  ImGui::TextUnformatted("log-likelihood / n per iteration");
+  fit_text_unformatted("log-likelihood / n per iteration");
   tooltip_text("(1/n) sum_n log p(x_n): EM never decreases it (Jensen: the E-step makes the lower bound tight, the "
                "M-step maximises it). Red marks a fall, which only an edit (a dragged mean) can cause. It is "
                "evaluated at the parameters entering each iteration's E-step, so iteration 0 has no value.");
@@ -730,7 +730,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
   }
 
   // Mixture weights.
-  ImGui::TextUnformatted("mixture weights pi_k");
+  fit_text_unformatted("mixture weights pi_k");
   tooltip_text("pi_k = N_k / n with N_k = sum_n q_nk: the share of the data each component explains (sum 1).");
   if (plot::BeginPlot("##gmm_weights", ImVec2(-1, h), plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("component k", nullptr, plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
@@ -748,7 +748,7 @@ void GmmView::draw_side(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2 
   }
 
   // Smallest eigenvalue of every covariance (log scale) with reg as a floor.
-  ImGui::TextUnformatted("min eigenvalue of Sigma_k");
+  fit_text_unformatted("min eigenvalue of Sigma_k");
   tooltip_text("lambda_min(Sigma_k) on a log scale. It heads for 0 when a component collapses onto few points; "
                "reg adds reg to every eigenvalue, so it can never go below the dashed line.");
   if (plot::BeginPlot("##gmm_mineig", ImVec2(-1, h), plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {

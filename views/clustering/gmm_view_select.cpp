@@ -111,7 +111,7 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
 
   // ---- controls and status.
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("Model selection: K = 1..Kmax");
+  fit_text_unformatted("Model selection: K = 1..Kmax");
   tooltip_text("Each K is fitted from scratch with the current parameters and seed (init=manual becomes kmeans). "
                "scikit-learn's criteria, lower is better:\n  BIC = -2 ln L + p ln n\n  AIC = -2 ln L + 2 p\nwith "
                "ln L = n * (mean log-likelihood per sample) and p the free parameters: k d means + (k - 1) weights + "
@@ -142,20 +142,20 @@ void GmmView::draw_sweep(const GmmSnapshot& snap, const ViewContext& ctx, ImVec2
   }
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + controls_w);
   if (!error.empty()) {
-    ImGui::TextColored(colour_vec(colors().error), "%s", error.c_str());
+    fit_text_colored(colour_vec(colors().error), "%s", error.c_str());
   } else if (!rows.empty()) {
-    if (best_bic >= 0) ImGui::Text("BIC picks K = %d", rows[best_bic].k);
-    if (best_aic >= 0) ImGui::Text("AIC picks K = %d", rows[best_aic].k);
+    if (best_bic >= 0) fit_text("BIC picks K = %d", rows[best_bic].k);
+    if (best_aic >= 0) fit_text("AIC picks K = %d", rows[best_aic].k);
     int diverged = 0;
     for (const GmmSweepRow& r : rows) diverged += r.diverged ? 1 : 0;
     if (diverged)
-      ImGui::TextColored(colour_vec(colors().warning), "%d fit(s) collapsed (reg = 0)", diverged);
+      fit_text_colored(colour_vec(colors().warning), "%d fit(s) collapsed (reg = 0)", diverged);
     if (sweep_ && sweep_key_ != want_key)
-      ImGui::TextColored(colour_vec(colors().warning), "data or parameters changed since: re-run");
+      fit_text_colored(colour_vec(colors().warning), "data or parameters changed since: re-run");
   } else if (!ctx.jobs) {
-    ImGui::TextDisabled("The sweep runs in the background, and no background jobs are available here.");
+    fit_text_disabled("The sweep runs in the background, and no background jobs are available here.");
   } else if (!running) {
-    ImGui::TextDisabled("Press Run sweep.");
+    fit_text_disabled("Press Run sweep.");
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();

@@ -109,12 +109,12 @@ void KMeansView::hover_readout(const KMeansSnapshot& snap, const Dataset& data) 
   const int z = snap.labels && best < static_cast<int>(snap.labels->size()) ? (*snap.labels)[best] : -1;
   if (z >= 0) {
     const double dist2 = (data.x.row(best) - snap.centroids.row(z)).squaredNorm();
-    ImGui::TextColored(legible(plot::GetColormapColor(z)), "cluster %d", z);
-    ImGui::Text("||x - mu_%d||^2 = %.4g", z, dist2);
+    fit_text_colored(legible(plot::GetColormapColor(z)), "cluster %d", z);
+    fit_text("||x - mu_%d||^2 = %.4g", z, dist2);
   }
   if (data.cols() <= 8) {
     for (int j = 0; j < data.cols(); ++j)
-      ImGui::Text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
+      fit_text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[j].c_str() : "x",
                   data.x(best, j));
   }
   plot::TextureProvider* tex = plot::GetTextureProvider();
@@ -141,7 +141,7 @@ void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx
   const auto* snap = dynamic_cast<const KMeansSnapshot*>(&snap_base);
   if (!snap || !ctx.data) return;
   const Dataset& data = *ctx.data;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   const int d = data.cols();
   ScatterProjection::draw_controls(data, projection,
                                    "Scatter of the scores on the first two principal axes of the data "
@@ -185,7 +185,7 @@ void KMeansView::draw_controls(const Snapshot& snap_base, const ViewContext& ctx
 void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const auto* snap_ptr = dynamic_cast<const KMeansSnapshot*>(&snap_base);
   if (!snap_ptr || !ctx.data || ctx.data->rows() == 0) {
-    ImGui::TextDisabled("No k-means state to show.");
+    fit_text_disabled("No k-means state to show.");
     return;
   }
   const KMeansSnapshot& snap = *snap_ptr;
@@ -197,21 +197,21 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
 
   // ---- caption: what the last (sub-)step did, and the objective.
   const double objective = snap.metrics.empty() ? NAN : snap.metrics[0];
-  ImGui::TextUnformatted(caption(snap, ctx.info).c_str());
+  fit_text_unformatted(caption(snap, ctx.info).c_str());
   ImGui::SameLine(0, ImGui::GetFontSize() * 2);
-  if (std::isnan(objective)) ImGui::TextDisabled("J = n/a");
-  else ImGui::Text("J = %.6g", objective);
+  if (std::isnan(objective)) fit_text_disabled("J = n/a");
+  else fit_text("J = %.6g", objective);
   tooltip_text("Objective (scikit-learn's inertia): J = sum_i ||x_i - mu_{z_i}||^2. It never rises, after "
                "either half-step: each is an exact minimisation over z or over mu.");
   const bool manual = !snap.placed.empty();
   int unplaced = 0;
   for (char p : snap.placed) unplaced += p ? 0 : 1;
   if (manual && unplaced > 0 && snap.iteration == 0 && snap.phase == 0)
-    ImGui::TextColored(colour_vec(colors().warning),
+    fit_text_colored(colour_vec(colors().warning),
                        "Manual init: click in the plot to place centroid %d (%d of %d placed)",
                        k - unplaced, k - unplaced, k);
   else if (!snap.message.empty())
-    ImGui::TextColored(colour_vec(colors().warning), "%s", snap.message.c_str());
+    fit_text_colored(colour_vec(colors().warning), "%s", snap.message.c_str());
 
   // ---- layout: scatter | side column (cluster sizes, centroid images).
   const ImVec2 avail = ImGui::GetContentRegionAvail();
@@ -354,7 +354,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
   ImGui::SameLine();
   ImGui::BeginChild("##kmeans_side", ImVec2(side_w, avail.y), false);
   const float bars_h = data.is_image() ? avail.y * 0.35f : avail.y;
-  ImGui::TextUnformatted("cluster sizes n_j");
+  fit_text_unformatted("cluster sizes n_j");
   if (plot::BeginPlot("##sizes", ImVec2(-1, bars_h - ImGui::GetTextLineHeightWithSpacing()),
                       plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("cluster", "points", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
@@ -371,7 +371,7 @@ void KMeansView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::ve
     plot::EndPlot();
   }
   if (data.is_image()) {
-    ImGui::TextUnformatted("centroids as images");
+    fit_text_unformatted("centroids as images");
     tooltip_text("Each centroid is the mean of its cluster's images: for Fashion-MNIST, an 'average garment'.");
     const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(static_cast<double>(k)))));
     const float cell = std::min((side_w - 4) / cols, (avail.y - bars_h - 2 * ImGui::GetTextLineHeightWithSpacing()) /

@@ -31,7 +31,7 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
       // (one line: a swatch alone that would still run off wraps, as a last resort)
       if ((!one_line && ImGui::GetCursorScreenPos().x + w > right) ||
           (one_line && !names_fit && ImGui::GetCursorScreenPos().x + sw + more_w > right))
-        ImGui::NewLine();
+        new_row_after_same_line();
     }
     // One line: a name while the rest still fits as swatches, else the swatch alone.
     const float rest = static_cast<float>(classes - c - 1) * (sw + gap * 0.5f) + more_w;
@@ -47,9 +47,9 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
     if (names_fit) {
       ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
       if (off)
-        ImGui::TextDisabled("%s", name);
+        fit_text_disabled("%s", name);
       else
-        ImGui::TextUnformatted(name);
+        fit_text_unformatted(name);
     }
     ImGui::EndGroup();
     if (ImGui::IsItemClicked()) hidden[static_cast<size_t>(c)] = off ? 0 : 1;
@@ -60,11 +60,11 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
     if (notes.empty()) return;
     if (classes > 0) ImGui::SameLine(0, gap);
     ImGui::PushTextWrapPos(-1.0f);  // whole, whatever wrap width the view set
-    ImGui::TextDisabled("(?)");
+    fit_text_disabled("(?)");
     ImGui::PopTextWrapPos();
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
-      for (const char* n : notes) ImGui::TextUnformatted(n);
+      for (const char* n : notes) fit_text_unformatted(n);
       ImGui::EndTooltip();
     }
     return;
@@ -73,9 +73,9 @@ void class_key(const std::vector<std::string>& names, float width, std::vector<c
   for (size_t i = 0; i < notes.size(); ++i) {
     if (classes > 0 || i > 0) {
       ImGui::SameLine(0, gap);
-      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(notes[i]).x > right) ImGui::NewLine();
+      if (ImGui::GetCursorScreenPos().x + ImGui::CalcTextSize(notes[i]).x > right) new_row_after_same_line();
     }
-    ImGui::TextDisabled("%s", notes[i]);
+    fit_text_disabled("%s", notes[i]);
   }
 }
 
@@ -86,7 +86,7 @@ void colour_key(const std::vector<ColourMeaning>& entries, const char* note) {
   auto place = [&](float w) {  // on this line if it fits, else on the next
     if (!first) {
       ImGui::SameLine(0, gap);
-      if (ImGui::GetCursorScreenPos().x + w > right) ImGui::NewLine();
+      if (ImGui::GetCursorScreenPos().x + w > right) new_row_after_same_line();
     }
     first = false;
   };
@@ -98,12 +98,12 @@ void colour_key(const std::vector<ColourMeaning>& entries, const char* note) {
     ImGui::GetWindowDrawList()->AddRectFilled(ImVec2(p.x, p.y + pad), ImVec2(p.x + sw, p.y + pad + sw), e.colour);
     ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
     ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::TextUnformatted(e.meaning);
+    fit_text_unformatted(e.meaning);
     ImGui::EndGroup();
   }
   if (note && *note) {
     place(ImGui::CalcTextSize(note).x);
-    ImGui::TextDisabled("%s", note);
+    fit_text_disabled("%s", note);
   }
 }
 

@@ -29,7 +29,7 @@ ImVec2 draw_diverged_banner(const Snapshot& s, const ViewContext& ctx, int loss_
                             const std::vector<std::pair<std::string, double>>& rates,
                             std::vector<ViewIntent>& out) {
   if (s.status != Status::Diverged) return ImVec2(NAN, NAN);
-  ImGui::TextColored(colour_vec(colors().error), "%s", s.message.c_str());
+  fit_text_colored(colour_vec(colors().error), "%s", s.message.c_str());
   const int target = rewind_target(ctx.metric_history, loss_metric, s.iteration);
   char id[96];
   std::snprintf(id, sizeof id, "rewind to iteration %d and halve the learning rate%s", target,

@@ -20,7 +20,7 @@ MatrixPanelHit matrix_panel(const char* title, const char* help, const char* id,
   // The title wraps at the panel's width (a longer line would widen the group and push the panels
   // beside it off their column); the picture takes what the title leaves of the height.
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   ImGui::PopTextWrapPos();
   tooltip_text(help);
   const float title_h = ImGui::CalcTextSize(title, nullptr, false, size.x).y + ImGui::GetStyle().ItemSpacing.y;

@@ -196,12 +196,12 @@ void hover_readout(const char* y_label, const Series& ys, ImU32 color, MetricHov
   dot("##hover", v, color);
   if (b) dot("##hover_b", value(*b), b_color);
   ImGui::BeginTooltip();
-  ImGui::Text("iteration %d", i);
+  fit_text("iteration %d", i);
   if (!b) {
-    ImGui::Text("%s = %s", y_label, fmt(v).c_str());
+    fit_text("%s = %s", y_label, fmt(v).c_str());
   } else {
-    ImGui::Text("A: %s = %s", y_label, fmt(v).c_str());
-    ImGui::Text("B: %s = %s", y_label, fmt(value(*b)).c_str());
+    fit_text("A: %s = %s", y_label, fmt(v).c_str());
+    fit_text("B: %s = %s", y_label, fmt(value(*b)).c_str());
   }
   ImGui::EndTooltip();
 }
@@ -235,7 +235,7 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
     }
     dl->PopClipRect();
   } else if (!cut) {
-    ImGui::TextUnformatted(title);
+    fit_text_unformatted(title);
   } else {
     const ImVec2 p = ImGui::GetCursorScreenPos();
     ImGui::Dummy(ImVec2(w, title_size.y));
@@ -248,9 +248,9 @@ bool curve_plot(const char* id, const char* title, const char* y_label, const ch
     if (cut) {
       std::string whole = title;
       std::replace(whole.begin(), whole.end(), '\t', ' ');
-      ImGui::TextUnformatted(whole.c_str());
+      fit_text_unformatted(whole.c_str());
     }
-    if (help && *help) ImGui::TextUnformatted(help);
+    if (help && *help) fit_text_unformatted(help);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -363,13 +363,13 @@ int draw_metric_line(const ModuleInfo& info, const std::vector<std::vector<doubl
     if (shown > 0) ImGui::SameLine(0, gap);
     // The last metric needs no room for "..." after it.
     if (ImGui::GetCursorScreenPos().x + w + (m + 1 < info.metrics.size() ? ellipsis : 0.0f) > right) {
-      ImGui::TextDisabled("...");
+      fit_text_disabled("...");
       break;
     }
     ImGui::BeginGroup();
-    ImGui::TextColored(colour_vec(colors().text_dim), "%s", name.c_str());
+    fit_text_colored(colour_vec(colors().text_dim), "%s", name.c_str());
     ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-    ImGui::TextUnformatted(value.c_str());
+    fit_text_unformatted(value.c_str());
     ImGui::EndGroup();
     ++shown;
   }

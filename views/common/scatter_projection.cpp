@@ -113,10 +113,10 @@ int ScatterProjection::hovered_row() const {
 }
 
 void row_tooltip_header(const Dataset& data, int row) {
-  ImGui::Text("row %d", row);
+  fit_text("row %d", row);
   if (data.has_labels() && data.labels[row] >= 0) {
     const int l = data.labels[row];
-    ImGui::TextColored(legible(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
+    fit_text_colored(legible(plot::GetColormapColor(l, plot::Colormap::Labels)), "label: %s",
                        l < static_cast<int>(data.class_names.size()) ? data.class_names[l].c_str()
                                                                      : std::to_string(l).c_str());
   }

@@ -2,6 +2,7 @@
 
 #include "views/common/diverged_banner.h"
 #include "views/common/readout.h"
+#include "views/common/ui.h"
 
 #include <algorithm>
 
@@ -19,7 +20,7 @@ ImVec2 draw_training_status(const Snapshot& s, const ViewContext& ctx, const cha
                             const std::vector<std::pair<std::string, double>>& rates,
                             std::vector<std::string>& header, std::vector<ViewIntent>& out) {
   if (phase_text) {
-    ImGui::TextColored(readout_warn(), "%s", phase_text);
+    fit_text_colored(readout_warn(), "%s", phase_text);
     header.push_back(phase_text);
   }
   if (s.status == Status::Diverged) {
@@ -27,7 +28,7 @@ ImVec2 draw_training_status(const Snapshot& s, const ViewContext& ctx, const cha
     return draw_diverged_banner(s, ctx, loss_metric, rates, out);
   }
   if (!s.message.empty()) {
-    ImGui::TextColored(readout_warn(), "%s", s.message.c_str());
+    fit_text_colored(readout_warn(), "%s", s.message.c_str());
     header.push_back(s.message);
   }
   return ImVec2(NAN, NAN);
@@ -46,12 +47,12 @@ ImVec2 training_side_size(const TrainingColumns& c) {
   if (left >= ImGui::GetFontSize() * kSideMinEm) return ImVec2(std::min(c.side_w, left), c.avail.y);
   // No room beside the picture (a narrow Compare half at a large UI scale): the curves go under
   // it, the whole width (the view scrolls to them).
-  ImGui::NewLine();
+  new_row_after_same_line();
   return ImVec2(c.avail.x, std::max(c.avail.y * 0.5f, ImGui::GetFontSize() * kSideMinEm));
 }
 
 void draw_no_model_yet(const Snapshot& snap, const char* what) {
-  ImGui::TextDisabled("No %s yet: %s", what, snap.message.empty() ? "reset the run" : snap.message.c_str());
+  fit_text_disabled("No %s yet: %s", what, snap.message.empty() ? "reset the run" : snap.message.c_str());
 }
 
 }  // namespace cilab

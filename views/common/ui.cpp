@@ -5,6 +5,9 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdarg>
+#include <cstdio>
+#include <cstring>
 #include <string>
 
 
@@ -26,6 +29,126 @@ void tooltip_text(const char* text) {
   ImGui::TextUnformatted(text);
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
+}
+
+namespace {
+
+// True when the current window cannot cut a line: it grows to fit it (a tooltip, a menu, an
+// auto-sizing popup) or wraps it (PushTextWrapPos).
+bool text_grows_or_wraps() {
+  const ImGuiWindow* w = ImGui::GetCurrentWindow();
+  return (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_AlwaysAutoResize)) || w->AutoFitFramesX > 0 ||
+         w->DC.TextWrapPos >= 0.0f;
+}
+
+// One line [text, end) (no '\n') cut to `avail` with an ellipsis, the whole line in a tooltip.
+void cut_line(const char* text, const char* end, float avail) {
+  ImGuiWindow* window = ImGui::GetCurrentWindow();
+  const ImVec2 size = ImGui::CalcTextSize(text, end);
+  if (size.x <= avail) {
+    ImGui::TextUnformatted(text, end);
+    return;
+  }
+  const ImVec2 pos = window->DC.CursorPos;
+  const ImRect bb(pos, ImVec2(pos.x + avail, pos.y + size.y));
+  ImGui::ItemSize(bb.GetSize(), 0.0f);
+  if (!ImGui::ItemAdd(bb, 0)) return;
+  // (RenderTextEllipsis logs the whole line: the script's `expect text` reads what it says.)
+  ImGui::RenderTextEllipsis(window->DrawList, bb.Min, bb.Max, bb.Max.x, bb.Max.x, text, end, &size);
+  if (ImGui::IsItemHovered()) {
+    ImGui::BeginTooltip();
+    ImGui::PushTextWrapPos(ImGui::GetFontSize() * 40);
+    ImGui::TextUnformatted(text, end);
+    ImGui::PopTextWrapPos();
+    ImGui::EndTooltip();
+  }
+}
+
+void fit_text_v(const char* fmt, va_list args) {
+  char small[512];
+  va_list copy;
+  va_copy(copy, args);
+  const int n = std::vsnprintf(small, sizeof small, fmt, copy);
+  va_end(copy);
+  if (n < 0) return;
+  if (static_cast<size_t>(n) < sizeof small) {
+    fit_text_unformatted(small, small + n);
+    return;
+  }
+  std::string big(static_cast<size_t>(n) + 1, '\0');
+  std::vsnprintf(big.data(), big.size(), fmt, args);
+  fit_text_unformatted(big.data(), big.data() + n);
+}
+
+}  // namespace
+
+void fit_text_unformatted(const char* text, const char* text_end) {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  if (w->SkipItems) return;
+  if (!text_end) text_end = text + std::strlen(text);
+  const float width = ImGui::CalcTextSize(text, text_end).x;
+  if (w->DC.TextWrapPos >= 0.0f && !(w->Flags & ImGuiWindowFlags_Tooltip)) {
+    // Wrapped text: it starts on a new row when not even its first word fits after SameLine.
+    const char* word_end = text;
+    while (word_end < text_end && *word_end != ' ' && *word_end != '\n') ++word_end;
+    if (ImGui::CalcTextSize(text, word_end).x > ImGui::GetContentRegionAvail().x) new_row_after_same_line();
+    ImGui::TextUnformatted(text, text_end);
+    return;
+  }
+  if (text_grows_or_wraps() || width <= ImGui::GetContentRegionAvail().x) {
+    ImGui::TextUnformatted(text, text_end);  // as ImGui draws it
+    return;
+  }
+  // Too wide for what is left of a row that holds items already (after SameLine): a new row.
+  if (new_row_after_same_line()) {
+    if (width <= ImGui::GetContentRegionAvail().x) {
+      ImGui::TextUnformatted(text, text_end);
+      return;
+    }
+  }
+  if (ImGui::GetContentRegionAvail().x <= ImGui::GetFontSize()) {
+    ImGui::TextUnformatted(text, text_end);
+    return;
+  }
+  // Still too wide: line by line, each cut to the row's room.
+  for (const char* p = text;;) {
+    const char* nl = static_cast<const char*>(std::memchr(p, '\n', static_cast<size_t>(text_end - p)));
+    cut_line(p, nl ? nl : text_end, std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize()));
+    if (!nl) break;
+    p = nl + 1;
+  }
+}
+
+void cut_text_unformatted(const char* text, const char* text_end) {
+  if (ImGui::GetCurrentWindow()->SkipItems) return;
+  if (!text_end) text_end = text + std::strlen(text);
+  const char* nl = static_cast<const char*>(std::memchr(text, '\n', static_cast<size_t>(text_end - text)));
+  cut_line(text, nl ? nl : text_end, std::max(ImGui::GetContentRegionAvail().x, ImGui::GetFontSize()));
+}
+
+void fit_text(const char* fmt, ...) {
+  va_list args;
+  va_start(args, fmt);
+  fit_text_v(fmt, args);
+  va_end(args);
+}
+
+void fit_text_disabled(const char* fmt, ...) {
+  ImGui::PushStyleColor(ImGuiCol_Text, ImGui::GetStyle().Colors[ImGuiCol_TextDisabled]);
+  va_list args;
+  va_start(args, fmt);
+  fit_text_v(fmt, args);
+  va_end(args);
+  ImGui::PopStyleColor();
+}
+
+void fit_text_colored(const ImVec4& color, const char* fmt, ...) {
+  ImGui::PushStyleColor(ImGuiCol_Text, color);
+  va_list args;
+  va_start(args, fmt);
+  fit_text_v(fmt, args);
+  va_end(args);
+  ImGui::PopStyleColor();
 }
 
 bool real_slider(const char* label, double* v, double lo, double hi, const char* format, int flags,
@@ -122,7 +245,47 @@ void same_line_if_fits(float width, float spacing) {
   const float gap = spacing >= 0 ? spacing : ImGui::GetStyle().ItemSpacing.x;
   const float right = ImGui::GetWindowPos().x + ImGui::GetWindowContentRegionMax().x;
   ImGui::SameLine(0, gap);
-  if (ImGui::GetCursorScreenPos().x + width > right) ImGui::NewLine();
+  if (ImGui::GetCursorScreenPos().x + width > right) new_row_after_same_line();
+}
+
+std::vector<std::string> panels_cut_sideways() {
+  // Each window drawn last frame is still Active, and its DC.CursorMaxPos is the right edge of the
+  // widest item it laid out (a text line's whole width, even where the clip rectangle cut it).
+  std::vector<std::string> cut;
+  for (ImGuiWindow* w : GImGui->Windows) {
+    if (!w->Active || w->Hidden || w->SkipItems || w->ScrollbarX) continue;  // (a scrollbar reaches it)
+    const float over = w->DC.CursorMaxPos.x - w->InnerClipRect.Max.x;
+    if (over <= 1.0f) continue;
+    char line[320];
+    std::snprintf(line, sizeof line,
+                  "'%s' (%.0f x %.0f px at %.0f, %.0f): an item runs %.0f px past its right edge (the lowest item "
+                  "ends %.0f px below the panel's top)",
+                  w->Name, w->Size.x, w->Size.y, w->Pos.x, w->Pos.y, over, w->DC.CursorMaxPos.y - w->Pos.y);
+    cut.push_back(line);
+  }
+  return cut;
+}
+
+float checkbox_width(const char* label) {
+  return ImGui::GetFrameHeight() + ImGui::GetStyle().ItemInnerSpacing.x + ImGui::CalcTextSize(label, nullptr, true).x;
+}
+
+float labelled_width(float item_width, const char* label) {
+  const float text = ImGui::CalcTextSize(label, nullptr, true).x;
+  return item_width + (text > 0.0f ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
+}
+
+bool new_row_after_same_line() {
+  ImGuiWindow* w = ImGui::GetCurrentWindow();
+  const float row_start = w->Pos.x - w->Scroll.x + w->DC.Indent.x + w->DC.ColumnsOffset.x;
+  if (w->DC.CursorPos.y != w->DC.CursorPosPrevLine.y || w->DC.CursorPos.x <= row_start + 1.0f) return false;
+  // What ItemSize does at the end of a row, without counting the SameLine gap as content (as
+  // ImGui::NewLine would: the panel would seem wider than its items).
+  w->DC.CursorPos.x = IM_FLOOR(row_start);
+  w->DC.CursorPos.y = IM_FLOOR(w->DC.CursorPosPrevLine.y + w->DC.PrevLineSize.y + ImGui::GetStyle().ItemSpacing.y);
+  w->DC.CurrLineSize = ImVec2(0.0f, 0.0f);
+  w->DC.CurrLineTextBaseOffset = 0.0f;
+  return true;
 }
 
 }  // namespace cilab

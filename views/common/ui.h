@@ -3,6 +3,9 @@
 
 #include <imgui.h>
 
+#include <string>
+#include <vector>
+
 namespace cilab {
 
 // The colour c with its alpha replaced by `alpha` (0..255).
@@ -10,6 +13,21 @@ inline ImU32 with_alpha(ImU32 c, int alpha) { return (c & 0x00FFFFFFu) | (static
 
 // A wrapped tooltip (about 32 characters wide per em) for the last item, when it is hovered.
 void tooltip_text(const char* text);
+
+// ImGui::Text, TextDisabled, TextColored and TextUnformatted for a panel that may be narrow (a
+// Compare half, 150 % UI scale at 1280 x 720): text that does not fit in what is left of a row
+// that holds items already (after SameLine) starts a new row; a line wider than its row is cut
+// at the last character that fits, with an ellipsis, and the whole text is shown in a tooltip on
+// hover (the script's log and `expect text` read the whole line). Text that fits is drawn exactly
+// as ImGui draws it; so is text in a tooltip, an auto-sizing popup or under PushTextWrapPos
+// (those grow or wrap instead). The views use these for every line that does not wrap.
+void fit_text(const char* fmt, ...) IM_FMTARGS(1);
+void fit_text_disabled(const char* fmt, ...) IM_FMTARGS(1);
+void fit_text_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);
+void fit_text_unformatted(const char* text, const char* text_end = nullptr);
+// One line cut to the room left on the current row (never a new row; the whole text in a tooltip
+// when cut): the last part of a one-row bar.
+void cut_text_unformatted(const char* text, const char* text_end = nullptr);
 
 // What a slider remembers between frames (kept by its owner: a view or the app).
 struct SliderEditState {
@@ -50,5 +68,21 @@ float min_plot_height(bool title = false);
 // Puts the next item of width `width` on the current line if it fits, else on a new line:
 // a row of read-outs wraps instead of running off a narrow window.
 void same_line_if_fits(float width, float spacing = -1.0f);
+// The width ImGui::Checkbox(label) takes (for same_line_if_fits).
+float checkbox_width(const char* label);
+// The width of a widget `item_width` wide with its label (the text before "##") to its right.
+float labelled_width(float item_width, const char* label);
+
+// Right after SameLine: starts a new row instead (as if SameLine had not been called; the gap it
+// left does not count as content). Returns false, doing nothing, when the cursor is not on a row
+// that holds items already.
+bool new_row_after_same_line();
+
+// The windows and panels of the last frame holding an item that runs past their right edge
+// where they cannot scroll sideways (a line of text cut off, a control pushed off the row), one
+// line each: "'NAME' (W x H px at X, Y): an item runs N px past its right edge (...)". Call
+// between frames (after Render, before the next NewFrame). The script's `expect
+// text-inside-panels` and the layout test over every module.
+std::vector<std::string> panels_cut_sideways();
 
 }  // namespace cilab

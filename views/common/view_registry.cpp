@@ -4,6 +4,7 @@
 #include "views/common/view_registry.h"
 
 #include "views/common/metrics_view.h"
+#include "views/common/ui.h"
 
 #include <imgui.h>
 
@@ -14,7 +15,7 @@ class GenericView : public ModuleView {
  public:
   void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>&) override {
     if (!ctx.info) return;
-    ImGui::Text("%s - %s, %s", ctx.info->title.c_str(), position_label(snap, ctx.info).c_str(),
+    fit_text("%s - %s, %s", ctx.info->title.c_str(), position_label(snap, ctx.info).c_str(),
                 status_name(snap.status));
     if (!snap.message.empty()) ImGui::TextWrapped("%s", snap.message.c_str());
     if (ctx.metric_history) {

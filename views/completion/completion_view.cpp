@@ -5,12 +5,13 @@
 
 #include "algorithms/completion/completion.h"
 #include "algorithms/core/observed_matrix.h"
-#include "views/plot/plot.h"
 #include "views/common/matrix_panel.h"
 #include "views/common/readout.h"
 #include "views/common/tab_bar.h"
 #include "views/common/theme.h"
+#include "views/common/ui.h"
 #include "views/common/view_registry.h"
+#include "views/plot/plot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ void swatch(ImU32 c, const char* label) {
   dl->AddRect(ImVec2(p.x, p.y + pad), ImVec2(p.x + sw, p.y + pad + sw), colors().outline);
   ImGui::Dummy(ImVec2(sw, ImGui::GetTextLineHeight()));
   ImGui::SameLine(0, ImGui::GetStyle().ItemInnerSpacing.x);
-  ImGui::TextUnformatted(label);
+  fit_text_unformatted(label);
 }
 
 }  // namespace
@@ -109,7 +110,7 @@ void CompletionView::update_estimate(const CompletionSnapshot& s, const ViewCont
 
 void CompletionView::draw_controls(const Snapshot& snap, const ViewContext&) {
   if (!dynamic_cast<const CompletionSnapshot*>(&snap)) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ImGui::Checkbox("singular values on a log axis", &log_spectrum);
 }
 
@@ -120,7 +121,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
   std::snprintf(line, sizeof line, "%s - %s", position_label(s, ctx.info, true).c_str(),
                 s.method >= 0 && s.method < 4 ? kMethodTitles[s.method] : "?");
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   // The live oracle, on the first line when it fits.
   if (ctx.metric_history) {
     std::vector<ObjectiveChange> changes;  // lambda, tau changed live: the oracle re-bases there
@@ -138,7 +139,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
                     : oracle_.applies      ? colour_vec(colors().good)
                                            : colour_vec(colors().text_dim);
   same_line_if_fits(ImGui::CalcTextSize(oracle_.text.c_str()).x, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(oc, "%s", oracle_.text.c_str());
+  fit_text_colored(oc, "%s", oracle_.text.c_str());
   tooltip_text("Checked live on every iteration of this run: svd_impute with eta <= 1 never raises the observed "
                "loss 1/2 ||Pi_Omega(Z - A)||^2; ALS's l(U, V) never rises after a half-step (V-sweep, U-sweep); "
                "SVT's Y_t is supported on Omega. A violation is marked red on the Curves tab. A live change of lambda or "
@@ -158,14 +159,14 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
   }
   header_.push_back(data);
   ImGui::PushTextWrapPos(0.0f);  // wraps in a narrow window
-  ImGui::TextDisabled("%s", data.c_str());
+  fit_text_disabled("%s", data.c_str());
   ImGui::PopTextWrapPos();
   tooltip_text("Omega: the training entries the method sees; the held-out entries (test_fraction of the observed "
                "ones) only score test_rmse. Every method works on the normalised Z = (X - mu) / s and is scored "
                "back in X's units.");
   if (!s.message.empty()) {
     header_.push_back(s.message);
-    ImGui::TextColored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
+    fit_text_colored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
                                                                                    : readout_warn(),
                        "%s", s.message.c_str());
   }
@@ -178,7 +179,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     out.push_back(ViewIntent::set_param("method", method));
   tooltip_text("The completion algorithm; a change restarts the run on the same data and split.");
   if (s.method != static_cast<int>(Completion::Method::Svt)) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(w, "k##completion"));
     ImGui::SetNextItemWidth(w);
     int k = s.k;
     if (int_slider("k##completion", &k, 1, std::max(2, std::min(100, std::min(p.m, p.n))), 0, k_slider_) && k != s.k)
@@ -188,7 +189,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
   const double lambda = ctx.values && ctx.values->count("lambda") ? ctx.values->at("lambda") : NAN;
   if ((s.method == static_cast<int>(Completion::Method::Als) || s.method == static_cast<int>(Completion::Method::Sgd)) &&
       std::isfinite(lambda)) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(w, "lambda##completion"));
     ImGui::SetNextItemWidth(w);
     double v = lambda;
     if (real_slider("lambda##completion", &v, 0.0, std::max(10.0, lambda), "%.3g", 0, real_slider_) && v != lambda)
@@ -196,7 +197,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     tooltip_text("Ridge penalty lambda/2 (||U||^2 + ||V||^2), live: the next steps use it (l itself changes).");
   }
   if (s.method == static_cast<int>(Completion::Method::SvdImpute)) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(w, "eta##completion"));
     ImGui::SetNextItemWidth(w);
     double v = s.eta;
     if (real_slider("eta##completion", &v, 0.05, 2.0, "%.3g", 0, real_slider_) && v != s.eta)
@@ -204,7 +205,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
     tooltip_text("A <- [A + eta Pi_Omega(Z - A)]_k, live; eta <= 1 never raises the observed loss.");
   }
   if (s.method == static_cast<int>(Completion::Method::Svt)) {
-    ImGui::SameLine();
+    same_line_if_fits(labelled_width(w, "tau##completion"));
     ImGui::SetNextItemWidth(w);
     double v = s.tau;
     const double hi = std::max(2.0 * s.tau, s.spectrum_before.empty() ? 1.0 : 1.2 * s.spectrum_before.front());
@@ -219,7 +220,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
                      ImGui::GetStyle().ItemSpacing.x;
   if (ImGui::CalcTextSize(hint).x > room) hint = "(Ctrl+B: A/B)";
   ImGui::SameLine();
-  ImGui::TextDisabled("%s", hint);
+  fit_text_disabled("%s", hint);
   tooltip_text("Compare A/B runs a second copy (B) on the same data and split; switch B's method and the "
                "held-out RMSE curves of both are overlaid in the metrics strip.");
 }
@@ -227,7 +228,7 @@ void CompletionView::draw_header(const CompletionSnapshot& s, const ViewContext&
 void CompletionView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const CompletionSnapshot*>(&snap);
   if (!sp || !sp->problem || !sp->problem->data) {
-    ImGui::TextDisabled("No matrix yet: %s", snap.message.empty() ? "load ratings or a picture and reset"
+    fit_text_disabled("No matrix yet: %s", snap.message.empty() ? "load ratings or a picture and reset"
                                                                    : snap.message.c_str());
     return;
   }
@@ -323,7 +324,7 @@ void CompletionView::hover_readout(const CompletionSnapshot& s, int i, int j) {
     hover_lines_.push_back(line);
   }
   ImGui::BeginTooltip();
-  for (const std::string& l : hover_lines_) ImGui::TextUnformatted(l.c_str());
+  for (const std::string& l : hover_lines_) fit_text_unformatted(l.c_str());
   ImGui::EndTooltip();
 }
 
@@ -371,7 +372,7 @@ void CompletionView::draw_matrices(const CompletionSnapshot& s, ImVec2 size) {
   ImGui::SameLine(0, ImGui::GetFontSize());
   swatch(colors().plot_bg, "missing");
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextDisabled("hover a cell for its values (row 0 at the top)");
+  fit_text_disabled("hover a cell for its values (row 0 at the top)");
 }
 
 CILAB_REGISTER_VIEW(Completion, CompletionView);

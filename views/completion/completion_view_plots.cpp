@@ -5,9 +5,10 @@
 #include "algorithms/core/observed_matrix.h"
 #include "views/common/class_key.h"
 #include "views/common/curves.h"
-#include "views/plot/plot.h"
 #include "views/common/readout.h"
 #include "views/common/theme.h"
+#include "views/common/ui.h"
+#include "views/plot/plot.h"
 
 #include <algorithm>
 #include <cmath>
@@ -47,7 +48,7 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
   const std::vector<double>& before = s.spectrum_before;
 
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(svt ? "singular values: Y (thresholded) and the iterate B = shrink_tau(Y)"
+  fit_text_unformatted(svt ? "singular values: Y (thresholded) and the iterate B = shrink_tau(Y)"
                          : svd ? "singular values: A + eta Pi_Omega(Z - A) (truncated) and the iterate [.]_k"
                                : "singular values of the iterate A = U V^T");
   tooltip_text(svt ? "shrink_tau(Y) = U diag((sigma_i - tau)_+) V^T: every singular value of Y drops by tau and those "
@@ -111,18 +112,18 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
     plot::EndPlot();
   }
   if (svt)
-    ImGui::TextDisabled("tau line: shrink_tau keeps sigma_i - tau of the values above it");
+    fit_text_disabled("tau line: shrink_tau keeps sigma_i - tau of the values above it");
   else if (svd)
-    ImGui::TextDisabled("k line: [.]_k keeps the values left of it, drops the rest");
+    fit_text_disabled("k line: [.]_k keeps the values left of it, drops the rest");
   else
-    ImGui::TextDisabled("k line: the factorisation's rank; ALS / SGD have no truncation step");
+    fit_text_disabled("k line: the factorisation's rank; ALS / SGD have no truncation step");
   ImGui::EndGroup();
   if (!svt) return;
 
   // rank(shrink_tau) against tau, from the current spectrum of Y.
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("rank(shrink_tau(Y)) against tau");
+  fit_text_unformatted("rank(shrink_tau(Y)) against tau");
   tooltip_text("rank(shrink_tau(Y)) = #{i : sigma_i(Y) > tau}: it can only fall as tau grows (a staircase down at "
                "every sigma_i). The current tau is marked. Only the singular values above tau (and a few more) are "
                "computed, so the curve is exact right of the smallest one shown.");
@@ -149,9 +150,9 @@ void CompletionView::draw_spectrum(const CompletionSnapshot& s, ImVec2 size) {
     plot::EndPlot();
   }
   if (monotone)
-    ImGui::TextColored(colour_vec(colors().good), "oracle: non-increasing in tau - holds");
+    fit_text_colored(colour_vec(colors().good), "oracle: non-increasing in tau - holds");
   else
-    ImGui::TextColored(colour_vec(colors().error), "oracle: the spectrum is not sorted - VIOLATED");
+    fit_text_colored(colour_vec(colors().error), "oracle: the spectrum is not sorted - VIOLATED");
   ImGui::EndGroup();
 }
 
@@ -168,7 +169,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
   const int current = s.iteration;
 
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("RMSE: train (Omega) and held out");
+  fit_text_unformatted("RMSE: train (Omega) and held out");
   tooltip_text("RMSE = sqrt(mean (x_ij - x_hat_ij)^2) over the training entries (what the method fits) and over the "
                "held-out entries (what it predicts), in the data's units. A train curve that keeps falling while "
                "the held-out one rises is overfitting: lower k or raise lambda.");
@@ -186,7 +187,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
     plot::PlotGuideX("##now", current, colors().guide, 1.5f);
     plot::EndPlot();
   }
-  ImGui::Text("train %s, held out %s", readout_number(s.metrics[Completion::kMetricTrainRmse]).c_str(),
+  fit_text("train %s, held out %s", readout_number(s.metrics[Completion::kMetricTrainRmse]).c_str(),
               readout_number(s.metrics[Completion::kMetricTestRmse]).c_str());
   ImGui::EndGroup();
   ImGui::SameLine();
@@ -209,7 +210,7 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
     oy.push_back(hist[t][static_cast<size_t>(metric)]);
   }
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(svd ? "observed loss 1/2 ||Pi_Omega(Z - A)||^2"
+  fit_text_unformatted(svd ? "observed loss 1/2 ||Pi_Omega(Z - A)||^2"
                          : als ? "objective l(U, V) after each half-step"
                                : "objective");
   tooltip_text(svd ? "Singular value projection with eta <= 1 never raises the observed loss: "
@@ -262,10 +263,10 @@ void CompletionView::draw_curves(const CompletionSnapshot& s, const ViewContext&
   // The caption: the violation (the header keeps the full oracle line).
   if (oracle_.violations > 0) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x - w - spacing);
-    ImGui::TextColored(colour_vec(colors().error), "x marks: %s", oracle_.text.c_str());
+    fit_text_colored(colour_vec(colors().error), "x marks: %s", oracle_.text.c_str());
     ImGui::PopTextWrapPos();
   } else {
-    ImGui::TextDisabled("%s%s", oracle_.applies ? "no oracle violation (a rise would be marked x)" : "",
+    fit_text_disabled("%s%s", oracle_.applies ? "no oracle violation (a rise would be marked x)" : "",
                         oracle_.rebase_x.empty() ? "" : "; blue lines: the objective changed, the oracle re-based");
   }
   ImGui::EndGroup();
@@ -277,11 +278,11 @@ void CompletionView::draw_embeddings(const CompletionSnapshot& s, ImVec2 size) {
   const int have = s.estimate ? static_cast<int>(s.estimate->item_factors.cols()) : 0;
   if (have < 2) {
     if (is_method(s, Completion::Method::Svt))
-      ImGui::TextDisabled("The embeddings need two factor columns: the iterate has rank %d so far (svt's rank is "
+      fit_text_disabled("The embeddings need two factor columns: the iterate has rank %d so far (svt's rank is "
                           "#{sigma_i(Y) > tau}; it grows as Y accumulates, or lower tau).",
                           have);
     else
-      ImGui::TextDisabled("The embeddings need k >= 2 factor columns (%d here%s).", have,
+      fit_text_disabled("The embeddings need k >= 2 factor columns (%d here%s).", have,
                           s.iteration == 0 ? "; step once" : "");
     return;
   }
@@ -297,7 +298,7 @@ void CompletionView::draw_embeddings(const CompletionSnapshot& s, ImVec2 size) {
     std::snprintf(caption, sizeof caption,
                   "columns 0 and 1 of the %d factor columns (%s), not a projection; k = 2 shows it all.", cols,
                   factored ? "V and U" : "V S^(1/2) and U S^(1/2), the two largest singular directions");
-  ImGui::TextUnformatted(caption);
+  fit_text_unformatted(caption);
   tooltip_text("Items the users rate alike get nearby factor vectors: the latent genres appear as clusters. A rating "
                "is predicted by <u_i, v_j> (plus the means), so a user points toward the genres they like.");
   const bool grouped = !d.group_names.empty();
@@ -316,7 +317,7 @@ void CompletionView::draw_embeddings(const CompletionSnapshot& s, ImVec2 size) {
       c.push_back(class_colour(g));
     }
     ImGui::BeginGroup();
-    ImGui::Text("%s (%d)", what, static_cast<int>(f.rows()));
+    fit_text("%s (%d)", what, static_cast<int>(f.rows()));
     if (plot::BeginPlot(id, ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
                         plot::PlotFlags_NoTitle | plot::PlotFlags_NoLegend)) {
       plot::SetupAxes("factor 0", "factor 1", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);

@@ -86,7 +86,7 @@ void PcaView::draw(const Snapshot& base, const ViewContext& ctx, std::vector<Vie
   const auto* s = dynamic_cast<const PcaSnapshot*>(&base);
   handle_px_ = anchor_px_ = ImVec2(NAN, NAN);
   if (!s || !ctx.data || ctx.data->rows() == 0 || s->d != ctx.data->cols()) {
-    ImGui::TextDisabled("No PCA state to show (load data and reset).");
+    fit_text_disabled("No PCA state to show (load data and reset).");
     return;
   }
   if (s->d == 2 || s->d == 3)
@@ -98,7 +98,7 @@ void PcaView::draw(const Snapshot& base, const ViewContext& ctx, std::vector<Vie
 void PcaView::draw_controls(const Snapshot& base, const ViewContext& ctx) {
   const auto* s = dynamic_cast<const PcaSnapshot*>(&base);
   if (!s || !ctx.data) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   if (s->d == 2 || s->d == 3) {
     ImGui::Checkbox("residual segments", &show_residuals);
     tooltip_text("Each point x'_i joined to its projection <u, x'_i> u on the line: the residual whose "
@@ -180,7 +180,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
                          "solve. Step (Right) runs the eigen-decomposition."
                        : "Iteration 0: data and C ready. Step (Right) fits: C = Q Lambda Q^T.");
   else
-    ImGui::Text("Fitted: C = Q Lambda Q^T, lambda = (%s)",
+    fit_text("Fitted: C = Q Lambda Q^T, lambda = (%s)",
                 [&] {
                   std::string t;
                   char b[32];
@@ -195,7 +195,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
   std::snprintf(prep, sizeof prep, "%s; %s", s.centered ? "centred (x - mean)" : "NOT centred (line through 0)",
                 s.standardized ? "standardised (each feature / its std)" : "not standardised");
   same_line_if_fits(ImGui::CalcTextSize(prep).x, ImGui::GetFontSize() * 1.5f);  // wraps in a narrow window
-  ImGui::TextColored(colour_vec(colors().text_dim), "%s", prep);
+  fit_text_colored(colour_vec(colors().text_dim), "%s", prep);
   tooltip_text("Preprocessing, always explicit: x' = (x - m) / s with m = mean (centre on) or 0, and s = the "
                "standard deviation of each feature (standardise on) or 1. The plot shows x / s, so the "
                "line is m/s + R u.");
@@ -480,7 +480,7 @@ void PcaView::draw_line_fit(const PcaSnapshot& s, const Dataset& data, const Vie
 
 void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector<ViewIntent>& out) {
   if (!s.covariance) {
-    ImGui::TextDisabled("C not kept (d too large): no objective curve.");
+    fit_text_disabled("C not kept (d too large): no objective curve.");
     return;
   }
   const Eigen::MatrixXd& c = *s.covariance;
@@ -493,7 +493,7 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
   const double lam1 = pca_captured_variance(c, u1);
   const plot::AxisFlags lock = plot::AxisFlags_Lock;
   if (d == 2) {
-    ImGui::TextUnformatted("objective against the angle of u");
+    fit_text_unformatted("objective against the angle of u");
     tooltip_text("u(theta) = (cos theta, sin theta). Captured variance f(theta) = u^T C u = (1/n) sum_i <u, x'_i>^2 "
                  "(maximise) and residual tr C - f(theta) = (1/n) sum_i ||x'_i - <u, x'_i> u||^2 (minimise): "
                  "the same problem. f is pi-periodic; its maximum is at the top eigenvector u_1 (Sigma u = lambda u).");
@@ -538,7 +538,7 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
       plot::EndPlot();
     }
   } else {
-    ImGui::TextUnformatted("captured variance u^T C u over all directions");
+    fit_text_unformatted("captured variance u^T C u over all directions");
     tooltip_text(
         "u = (cos e cos a, cos e sin a, sin e); u and -u are the same line, so azimuth a in [0, "
         "180). "
@@ -585,19 +585,19 @@ void PcaView::draw_objective(const PcaSnapshot& s, float w, float h, std::vector
 
 void PcaView::draw_readouts(const PcaSnapshot& s, std::vector<ViewIntent>& out) {
   const double tr = s.total_variance;
-  ImGui::Text("captured  u^T C u         = %.5g", s.captured);
+  fit_text("captured  u^T C u         = %.5g", s.captured);
   tooltip_text("Variance of the projections onto the line: u^T C u = (1/n) sum_i <u, x'_i>^2.");
-  ImGui::Text("residual  tr C - u^T C u = %.5g", s.residual);
+  fit_text("residual  tr C - u^T C u = %.5g", s.residual);
   tooltip_text("Mean squared distance of the points to the line: (1/n) sum_i ||x'_i - <u, x'_i> u||^2.");
-  ImGui::Text("total     tr C             = %.5g", tr);
+  fit_text("total     tr C             = %.5g", tr);
   tooltip_text("tr C = sum of the eigenvalues = total variance; captured + residual = tr C for every u.");
-  ImGui::Text("u captures %.2f%% of the variance", tr > 0 ? 100.0 * s.captured / tr : 0.0);
+  fit_text("u captures %.2f%% of the variance", tr > 0 ? 100.0 * s.captured / tr : 0.0);
   if (s.covariance) {
     const Eigen::VectorXd u1 = top_eigenvector(*s.covariance);
     const double lam1 = pca_captured_variance(*s.covariance, u1);
     const double cosang = std::min(1.0, std::abs(u1.dot(s.direction)));
-    ImGui::Text("best: lambda_1 = %.5g", lam1);
-    ImGui::Text("angle between u and u_1: %.1f deg", std::acos(cosang) * 180.0 / kPi);
+    fit_text("best: lambda_1 = %.5g", lam1);
+    fit_text("angle between u and u_1: %.1f deg", std::acos(cosang) * 180.0 / kPi);
     tooltip_text("The maximiser of u^T C u over unit u is the top eigenvector u_1 of C (Lagrangian "
                  "u^T C u - lambda (u^T u - 1): C u = lambda u), with value lambda_1.");
   }
@@ -609,7 +609,7 @@ void PcaView::draw_readouts(const PcaSnapshot& s, std::vector<ViewIntent>& out) 
     if (s.covariance) set_direction_intent(top_eigenvector(*s.covariance), out);
   }
   tooltip_text("Sets u to the top eigenvector of C (the exact maximiser).");
-  if (!s.manual) ImGui::TextDisabled("mode = fit: set mode = manual to drag u.");
+  if (!s.manual) fit_text_disabled("mode = fit: set mode = manual to drag u.");
   ImGui::Separator();
   ImGui::TextWrapped("Preprocessing: %s; %s.",
                      s.centered ? "centred, m = mean" : "not centred, m = 0 (C is the second moment)",

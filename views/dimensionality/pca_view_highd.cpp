@@ -74,19 +74,19 @@ void PcaView::draw_high_d(const PcaSnapshot& s, const Dataset& data, const ViewC
                           std::vector<ViewIntent>&) {
   // ---- caption: what PCA sees, and what the step did.
   if (!s.fitted)
-    ImGui::Text("Iteration 0: %d x %d data, tr C = %.5g. Step (Right) fits: C = (1/n) sum_i x'_i x'_i^T = Q Lambda Q^T.",
+    fit_text("Iteration 0: %d x %d data, tr C = %.5g. Step (Right) fits: C = (1/n) sum_i x'_i x'_i^T = Q Lambda Q^T.",
                 s.n, s.d, s.total_variance);
   else
-    ImGui::Text("Fitted %d components of %d x %d data: they explain %.2f%% of tr C = %.5g.", s.k(), s.n, s.d,
+    fit_text("Fitted %d components of %d x %d data: they explain %.2f%% of tr C = %.5g.", s.k(), s.n, s.d,
                 100.0 * (s.metrics.size() > 3 ? s.metrics[3] : NAN), s.total_variance);
   ImGui::SameLine(0, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(colour_vec(colors().text_dim), "%s; %s",
+  fit_text_colored(colour_vec(colors().text_dim), "%s; %s",
                      s.centered ? "centred (x - mean)" : "NOT centred",
                      s.standardized ? "standardised (each feature / its std)" : "not standardised");
   tooltip_text("x' = (x - m) / s: m = mean (centre on) or 0; s_j = standard deviation of feature j "
                "(standardise on: C becomes the correlation matrix) or 1.");
   if (!s.fitted) {
-    ImGui::TextDisabled("Nothing to show before the fit: press Step.");
+    fit_text_disabled("Nothing to show before the fit: press Step.");
     return;
   }
   refresh_scores(s, data, ctx.data_version);
@@ -120,10 +120,10 @@ void PcaView::draw_high_d(const PcaSnapshot& s, const Dataset& data, const ViewC
 void PcaView::draw_scree(const PcaSnapshot& s, float w, float h) {
   const int total = static_cast<int>(s.eigenvalues.size());
   const int m = std::clamp(scree_count, 1, std::max(1, total));
-  ImGui::TextUnformatted("scree plot: explained ratio lambda_i / tr C");
+  fit_text_unformatted("scree plot: explained ratio lambda_i / tr C");
   tooltip_text("Bars: lambda_i / tr C, the share of the total variance along u_i. Line: the cumulative ratio "
                "sum_{j <= i} lambda_j / tr C. Dashed: the K of the reconstruction panel.");
-  ImGui::SameLine();
+  same_line_if_fits(ImGui::GetFontSize() * 6);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 6);
   ImGui::SliderInt("##scree_n", &scree_count, 1, std::max(1, total), "show %d");
   std::vector<double> ratio(static_cast<size_t>(m)), cum(static_cast<size_t>(m)), xs(static_cast<size_t>(m));
@@ -169,17 +169,17 @@ void PcaView::draw_scree(const PcaSnapshot& s, float w, float h) {
   }
   // The cumulative ratio at K from all eigenvalues: K may lie beyond the scree plot's range.
   const int shown_k = std::clamp(recon_k, 0, s.k());
-  ImGui::Text("K = %d: cumulative %.2f%%, components computed: %d of %d", shown_k,
+  fit_text("K = %d: cumulative %.2f%%, components computed: %d of %d", shown_k,
               100.0 * s.cumulative_ratio(shown_k), s.k(), total);
 }
 
 void PcaView::hover_sample(const Dataset& data, int row, const PcaSnapshot& s) {
   ImGui::BeginTooltip();
-  ImGui::Text("row %d", row);
-  if (data.has_labels()) ImGui::Text("label: %s", class_name(data, data.labels[static_cast<size_t>(row)]).c_str());
+  fit_text("row %d", row);
+  if (data.has_labels()) fit_text("label: %s", class_name(data, data.labels[static_cast<size_t>(row)]).c_str());
   if (s.scores) {
     const int held = static_cast<int>(s.scores->cols());
-    ImGui::Text("z_%d = %.4g,  z_%d = %.4g  (z = U^T x')", score_x + 1, (*s.scores)(row, score_x), score_y + 1,
+    fit_text("z_%d = %.4g,  z_%d = %.4g  (z = U^T x')", score_x + 1, (*s.scores)(row, score_x), score_y + 1,
                 held > 1 ? (*s.scores)(row, score_y) : 0.0f);
   }
   plot::TextureProvider* tex = plot::GetTextureProvider();
@@ -200,16 +200,16 @@ void PcaView::hover_sample(const Dataset& data, int row, const PcaSnapshot& s) {
     ImGui::Image(hover_texture_, ImVec2(size, size * h / std::max(1, w)));
   } else if (data.cols() <= 12) {
     for (int j = 0; j < data.cols(); ++j)
-      ImGui::Text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)].c_str() : "x",
+      fit_text("%s = %.4g", j < static_cast<int>(data.column_names.size()) ? data.column_names[static_cast<size_t>(j)].c_str() : "x",
                   data.x(row, j));
   }
-  ImGui::TextDisabled("click: add to the reconstruction samples");
+  fit_text_disabled("click: add to the reconstruction samples");
   ImGui::EndTooltip();
 }
 
 void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, float h) {
   const int held = s.scores ? static_cast<int>(s.scores->cols()) : 0;
-  ImGui::Text("scores z = U^T x': PC%d against PC%d", score_x + 1, held > 1 ? score_y + 1 : score_x + 1);
+  fit_text("scores z = U^T x': PC%d against PC%d", score_x + 1, held > 1 ? score_y + 1 : score_x + 1);
   tooltip_text("Each point is one sample's coordinates on two principal axes (choose them under View). The scores "
                "are uncorrelated, with variances lambda_i. Hover a point to see the sample; click to reconstruct it.");
   char xl[64], yl[64];
@@ -277,7 +277,7 @@ void PcaView::draw_components(const PcaSnapshot& s, const Dataset& data, float w
   const Eigen::MatrixXd& u = *s.components;
   if (data.is_image()) {
     const int ih = data.image_h, iw = data.image_w;
-    ImGui::TextUnformatted("mean image and eigen-images u_1, u_2, ...");
+    fit_text_unformatted("mean image and eigen-images u_1, u_2, ...");
     tooltip_text("Each principal axis u_k (a unit vector in pixel space) drawn as an image: mid-grey = 0, white "
                  "= positive, black = negative weights (scale +-max|u_k|). The mean is the image the "
                  "reconstruction starts from (K = 0).");
@@ -319,7 +319,7 @@ void PcaView::draw_components(const PcaSnapshot& s, const Dataset& data, float w
   }
   // Loadings heat map: rows = components, columns = features.
   const int kshow = std::min(s.k(), 10), d = s.d;
-  ImGui::TextUnformatted("loadings: u_k as rows (feature weights)");
+  fit_text_unformatted("loadings: u_k as rows (feature weights)");
   tooltip_text("Row k is the principal axis u_k; each cell its weight on a feature (colour scale symmetric "
                "about 0). Hover a cell for the value.");
   std::vector<double> grid(static_cast<size_t>(kshow) * d);
@@ -370,7 +370,7 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
   const int k = recon_k;
   const double measured = k < s.recon_error.size() ? s.recon_error[k] : NAN;
   const double dropped = s.dropped_sum(k);
-  ImGui::TextColored(colour_vec(colors().warning),
+  fit_text_colored(colour_vec(colors().warning),
                      "e(K) = %.6g   sum_{i>K} lambda_i = %.6g   |diff| = %.2g", measured, dropped,
                      std::abs(measured - dropped));
   tooltip_text("Eckart-Young, live: e(K) = (1/n) sum_i ||x'_i - U_K U_K^T x'_i||^2 is measured from all n rows "
@@ -419,7 +419,7 @@ void PcaView::draw_reconstruction(const PcaSnapshot& s, const Dataset& data, flo
                             samples[static_cast<size_t>(t)], err);
       }
   } else if (!samples.empty()) {
-    ImGui::Text("sample row %d: original vs reconstruction (K = %d)", samples.front(), k);
+    fit_text("sample row %d: original vs reconstruction (K = %d)", samples.front(), k);
     if (plot::BeginPlot("##recon_bars", ImVec2(w * 0.5f, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y)), plot::PlotFlags_NoTitle)) {
       plot::SetupAxes("feature j", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
       std::vector<double> a(static_cast<size_t>(s.d)), b(static_cast<size_t>(s.d));

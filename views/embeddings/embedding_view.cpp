@@ -138,7 +138,7 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
   std::string title = ctx.info ? ctx.info->title : (glove ? "GloVe" : "word2vec");
   std::snprintf(line, sizeof line, "%s - %s", position_label(s, ctx.info, true).c_str(), title.c_str());
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
 
   // The corpus and the vocabulary.
   std::string corpus = ctx.data ? ctx.data->name : std::string("corpus");
@@ -148,7 +148,7 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
   std::snprintf(line, sizeof line, "%s; |V| = %d words, d = %d", corpus.c_str(), vocab, dim);
   header_.push_back(line);
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextDisabled("%s", line);
+  fit_text_disabled("%s", line);
   tooltip_text("The corpus the run trains on and its vocabulary: the words seen at least min_count times, ids by "
                "descending count; d = vector_size, the dimension of every word vector.");
 
@@ -176,7 +176,7 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
                 human_count(s.live_words_per_s).c_str(), glove ? "entries" : "words",
                 readout_number(loss).c_str());
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   tooltip_text(glove ? "Epoch: one pass over the nonzero co-occurrence entries. entries/s: wall clock over the "
                        "recent chunks. loss: J / |entries| = mean f(N) (<x, y> + b + c - log N)^2 (the chunk's "
                        "entries as visited for AdaGrad, all entries after an ALS sweep)."
@@ -193,7 +193,7 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
                   s.synonym_probes ? s.synonym_probes->size() : 0);
   header_.push_back(line);
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextColored(colour_vec(std::isfinite(s.live_recall) ? colors().good : colors().text_dim), "%s", line);
+  fit_text_colored(colour_vec(std::isfinite(s.live_recall) ? colors().good : colors().text_dim), "%s", line);
   tooltip_text(kSynonymRecallHelp);
   // The description on screen: whole when the view has room, else one line, and
   // in a short view (a 1280 x 720 projector at a large UI scale) a few words
@@ -207,17 +207,17 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
   header_.push_back(what);
   if (tight) {
     same_line_if_fits(ImGui::CalcTextSize(what).x);
-    ImGui::TextDisabled("%s", what);
+    fit_text_disabled("%s", what);
   } else {
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextDisabled("%s", what);
+    fit_text_disabled("%s", what);
     ImGui::PopTextWrapPos();
   }
   tooltip_text(kSynonymRecallHelp);
   if (!s.message.empty()) {
     header_.push_back(s.message);
     if (tight) same_line_if_fits(ImGui::CalcTextSize(s.message.c_str()).x, ImGui::GetFontSize() * 1.5f);
-    ImGui::TextColored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
+    fit_text_colored(s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error)
                                                                                    : readout_warn(),
                        "%s", s.message.c_str());
   }
@@ -226,7 +226,7 @@ void EmbeddingView::draw_header(const EmbeddingSnapshot& s, const ViewContext& c
 void EmbeddingView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>&) {
   const auto* sp = dynamic_cast<const EmbeddingSnapshot*>(&snap);
   if (!sp || !sp->vocab) {
-    ImGui::TextDisabled("No vocabulary yet: %s",
+    fit_text_disabled("No vocabulary yet: %s",
                         snap.message.empty() ? "choose a text corpus (gcide, fortunes, tiny-text) and reset"
                                              : snap.message.c_str());
     return;
@@ -268,7 +268,7 @@ void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, const ViewContex
   bool near_one = false;
   for (const NeighbourRow& r : pics_.table)
     near_one = near_one || (!r.neighbours.empty() && r.neighbours.back().cosine > 0.98f);
-  ImGui::TextUnformatted("probe words:");
+  fit_text_unformatted("probe words:");
   ImGui::SameLine();
   // The field leaves room for "vectors of iteration N" and the note on the same line.
   const float spacing = ImGui::GetStyle().ItemSpacing.x;
@@ -283,17 +283,17 @@ void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, const ViewContex
                "cos(x_w, x_v) = <x_w, x_v> / (|x_w| |x_v|), recomputed from the latest vectors a few times a second.");
   ImGui::SameLine();
   if (pics_.vectors_iteration >= 0)
-    ImGui::TextDisabled("vectors of iteration %d", pics_.vectors_iteration);
+    fit_text_disabled("vectors of iteration %d", pics_.vectors_iteration);
   else
-    ImGui::TextDisabled("computing ...");
+    fit_text_disabled("computing ...");
   const std::vector<NeighbourRow>& rows = pics_.table;
   if (rows.empty()) {
-    ImGui::TextDisabled(req_.probes.empty() ? "type a word above" : "computing the neighbours ...");
+    fit_text_disabled(req_.probes.empty() ? "type a word above" : "computing the neighbours ...");
     return;
   }
   if (near_one) {
     ImGui::SameLine();
-    ImGui::TextColored(readout_warn(), "%s", kNearOne);
+    fit_text_colored(readout_warn(), "%s", kNearOne);
     tooltip_text("The vectors still point along one common direction (the first thing training learns: the largest "
                  "singular direction of the co-occurrence statistics), so every cosine is near 1 and the ranking is "
                  "noisy. It sharpens as the other directions are learned: word2vec within an epoch; GloVe by AdaGrad "
@@ -314,16 +314,16 @@ void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, const ViewContex
     // Row 0 under the header: the probe's frequency or why it has no neighbours.
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextDisabled("count");
+    fit_text_disabled("count");
     for (int c = 1; c < std::min(cols, 64); ++c) {
       const NeighbourRow& r = rows[static_cast<size_t>(c - 1)];
       ImGui::TableSetColumnIndex(c);
       if (r.id >= 0) {
-        ImGui::TextDisabled("%lld x", static_cast<long long>(r.id < static_cast<int>(v.counts.size())
+        fit_text_disabled("%lld x", static_cast<long long>(r.id < static_cast<int>(v.counts.size())
                                                                  ? v.counts[static_cast<size_t>(r.id)]
                                                                  : 0));
       } else {
-        ImGui::TextColored(readout_warn(), "not in the vocabulary");
+        fit_text_colored(readout_warn(), "not in the vocabulary");
         if (!r.suggestion.empty()) {
           std::string did = "did you mean '" + r.suggestion + "'?";
           tooltip_text(("'" + r.word + "' is not among the |V| words (rare words are dropped by min_count). " +
@@ -335,23 +335,23 @@ void EmbeddingView::draw_neighbours(const EmbeddingSnapshot& s, const ViewContex
     for (int rank = 0; rank < kNeighbours; ++rank) {
       ImGui::TableNextRow();
       ImGui::TableSetColumnIndex(0);
-      ImGui::Text("%d", rank + 1);
+      fit_text("%d", rank + 1);
       for (int c = 1; c < std::min(cols, 64); ++c) {
         const NeighbourRow& r = rows[static_cast<size_t>(c - 1)];
         ImGui::TableSetColumnIndex(c);
         if (r.id < 0) {
-          if (rank == 0 && !r.suggestion.empty()) ImGui::TextDisabled("did you mean '%s'?", r.suggestion.c_str());
+          if (rank == 0 && !r.suggestion.empty()) fit_text_disabled("did you mean '%s'?", r.suggestion.c_str());
           continue;
         }
         if (static_cast<size_t>(rank) >= r.neighbours.size()) continue;
         const Neighbour& n = r.neighbours[static_cast<size_t>(rank)];
-        ImGui::Text("%s", vocab_word(v, n.id).c_str());
+        fit_text("%s", vocab_word(v, n.id).c_str());
         ImGui::SameLine(col_w - ImGui::CalcTextSize("0.000").x);
-        ImGui::TextDisabled("%.3f", n.cosine);
+        fit_text_disabled("%.3f", n.cosine);
         if (ImGui::IsItemHovered()) {
           ImGui::BeginTooltip();
-          ImGui::Text("cos(%s, %s) = %.4f", r.word.c_str(), vocab_word(v, n.id).c_str(), n.cosine);
-          ImGui::TextDisabled("cosine = <x_w, x_v> / (|x_w| |x_v|); count(%s) = %lld", vocab_word(v, n.id).c_str(),
+          fit_text("cos(%s, %s) = %.4f", r.word.c_str(), vocab_word(v, n.id).c_str(), n.cosine);
+          fit_text_disabled("cosine = <x_w, x_v> / (|x_w| |x_v|); count(%s) = %lld", vocab_word(v, n.id).c_str(),
                               static_cast<long long>(n.id < static_cast<int>(v.counts.size())
                                                          ? v.counts[static_cast<size_t>(n.id)]
                                                          : 0));
@@ -369,30 +369,30 @@ void EmbeddingView::draw_analogies(const EmbeddingSnapshot& s, ImVec2 size) {
   ImGui::InputText("##emb_a", a_buf_.data(), a_buf_.size());
   tooltip_text("a: the word whose relation is moved (king)");
   ImGui::SameLine();
-  ImGui::TextUnformatted("-");
+  fit_text_unformatted("-");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("##emb_b", b_buf_.data(), b_buf_.size());
   tooltip_text("b: subtracted (man)");
   ImGui::SameLine();
-  ImGui::TextUnformatted("+");
+  fit_text_unformatted("+");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("##emb_c", c_buf_.data(), c_buf_.size());
   tooltip_text("c: added (woman)");
   ImGui::SameLine();
-  ImGui::TextUnformatted("=  expected:");
+  fit_text_unformatted("=  expected:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(w);
   ImGui::InputText("##emb_expected", expected_buf_.data(), expected_buf_.size());
   tooltip_text("The answer you expect (optional): highlighted when it is among the top 5.");
-  ImGui::TextDisabled("answers: the words v (not a, b, c) of largest cos(x_v, unit(a) - unit(b) + unit(c)), as "
+  fit_text_disabled("answers: the words v (not a, b, c) of largest cos(x_v, unit(a) - unit(b) + unit(c)), as "
                       "gensim's most_similar(positive=[a, c], negative=[b])");
   const AnalogyResult& r = pics_.analogy;
-  if (!r.message.empty()) ImGui::TextColored(readout_warn(), "%s", r.message.c_str());
+  if (!r.message.empty()) fit_text_colored(readout_warn(), "%s", r.message.c_str());
   if (r.answers.empty()) return;
   const Vocabulary& v = pics_vocab_ ? *pics_vocab_ : *s.vocab;
-  ImGui::Text("%s - %s + %s =", r.a.c_str(), r.b.c_str(), r.c.c_str());
+  fit_text("%s - %s + %s =", r.a.c_str(), r.b.c_str(), r.c.c_str());
   const ImGuiTableFlags flags = ImGuiTableFlags_Borders | ImGuiTableFlags_RowBg | ImGuiTableFlags_SizingFixedFit;
   if (ImGui::BeginTable("##emb_analogy", 3, flags, ImVec2(std::min(size.x, ImGui::GetFontSize() * 20), 0))) {
     ImGui::TableSetupColumn("#", ImGuiTableColumnFlags_WidthFixed, ImGui::GetFontSize() * 2);
@@ -404,21 +404,21 @@ void EmbeddingView::draw_analogies(const EmbeddingSnapshot& s, ImVec2 size) {
       ImGui::TableNextRow();
       if (hit) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg0, with_alpha(colors().good, 90));
       ImGui::TableSetColumnIndex(0);
-      ImGui::Text("%zu", i + 1);
+      fit_text("%zu", i + 1);
       ImGui::TableSetColumnIndex(1);
       if (hit)
-        ImGui::TextColored(colour_vec(colors().good), "%s  (expected)", vocab_word(v, r.answers[i].id).c_str());
+        fit_text_colored(colour_vec(colors().good), "%s  (expected)", vocab_word(v, r.answers[i].id).c_str());
       else
-        ImGui::TextUnformatted(vocab_word(v, r.answers[i].id).c_str());
+        fit_text_unformatted(vocab_word(v, r.answers[i].id).c_str());
       ImGui::TableSetColumnIndex(2);
-      ImGui::Text("%.3f", r.answers[i].cosine);
+      fit_text("%.3f", r.answers[i].cosine);
     }
     ImGui::EndTable();
   }
   if (!r.expected.empty() && r.iexpected >= 0 && r.expected_rank < 0)
-    ImGui::TextColored(readout_warn(), "'%s' is not in the top %d yet", r.expected.c_str(), kAnalogyAnswers);
+    fit_text_colored(readout_warn(), "'%s' is not in the top %d yet", r.expected.c_str(), kAnalogyAnswers);
   else if (r.expected_rank >= 0)
-    ImGui::TextColored(colour_vec(colors().good), "'%s' is answer %d", r.expected.c_str(), r.expected_rank + 1);
+    fit_text_colored(colour_vec(colors().good), "'%s' is answer %d", r.expected.c_str(), r.expected_rank + 1);
 }
 
 CILAB_REGISTER_VIEW(Word2Vec, EmbeddingView);

@@ -56,7 +56,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   // Each panel's texts wrap at its width: a wider group would push the next panel off the view.
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-  ImGui::TextUnformatted(glove ? "loss J / |entries| per iteration" : "SGNS loss per iteration");
+  fit_text_unformatted(glove ? "loss J / |entries| per iteration" : "SGNS loss per iteration");
   tooltip_text(glove ? "J = sum f(N_vw) (<x_v, y_w> + b_v + c_w - log N_vw)^2 over the nonzero entries, "
                        "f(N) = min(1, (N/x_max)^alpha); shown as the mean over the entries of each chunk (AdaGrad) "
                        "or of all entries (ALS)."
@@ -75,7 +75,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     if (x.empty()) plot_note("step to see the loss");
     plot::EndPlot();
   }
-  ImGui::Text("loss %s", readout_number(s.metrics.empty() ? NAN : s.metrics[0]).c_str());
+  fit_text("loss %s", readout_number(s.metrics.empty() ? NAN : s.metrics[0]).c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 
@@ -84,7 +84,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     ImGui::BeginGroup();
     // The title wraps inside the panel: a wider group would push the next panel off the view.
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-    ImGui::TextUnformatted("mean sigma(score) of the pairs");
+    fit_text_unformatted("mean sigma(score) of the pairs");
     ImGui::PopTextWrapPos();
     tooltip_text("sigma(<x_w, y_v>) with sigma(z) = 1/(1+e^-z): the model's probability that (w, v) is a real "
                  "context pair. Training pushes it towards 1 on the positive pairs (seen in the window) and "
@@ -108,7 +108,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     }
     const auto metric = [&](size_t m) { return readout_number(m < s.metrics.size() ? s.metrics[m] : NAN, "%.3f"); };
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-    ImGui::Text("positive %s, negative %s", metric(Word2Vec::kMetricSigmaPositive).c_str(),
+    fit_text("positive %s, negative %s", metric(Word2Vec::kMetricSigmaPositive).c_str(),
                 metric(Word2Vec::kMetricSigmaNegative).c_str());
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
@@ -118,7 +118,7 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
   ImGui::BeginGroup();
   const float recall_w = size.x - (w + spacing) * static_cast<float>(panels - 1);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + recall_w);
-  ImGui::TextUnformatted("synonym recall@10 per epoch");
+  fit_text_unformatted("synonym recall@10 per epoch");
   tooltip_text(kSynonymRecallHelp);
   std::vector<double> ex, ey;
   if (s.epochs) epoch_series(*s.epochs, glove ? static_cast<int>(Glove::kMetricRecall) : static_cast<int>(Word2Vec::kMetricRecall), ex, ey);
@@ -150,13 +150,13 @@ void EmbeddingView::draw_curves(const EmbeddingSnapshot& s, const ViewContext& c
     if (ex.empty() && !std::isfinite(s.live_recall)) plot_note("measured at each epoch end");
     plot::EndPlot();
   }
-  ImGui::Text("live %s", readout_number(s.live_recall, "%.3f").c_str());
+  fit_text("live %s", readout_number(s.live_recall, "%.3f").c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
 }
 
 void EmbeddingView::draw_map(const EmbeddingSnapshot& s, const ViewContext& ctx, ImVec2 size) {
-  ImGui::TextUnformatted("words:");
+  fit_text_unformatted("words:");
   ImGui::SameLine();
   ImGui::SetNextItemWidth(std::min(size.x * 0.6f, ImGui::GetFontSize() * 40));
   ImGui::InputTextWithHint("##emb_map_words", "empty: the probes and their neighbours", map_buf_.data(),
@@ -195,7 +195,7 @@ void EmbeddingView::draw_map(const EmbeddingSnapshot& s, const ViewContext& ctx,
     if (m.ids.empty()) plot_note("no words of the vocabulary to map");
     plot::EndPlot();
   }
-  ImGui::TextDisabled("%zu words; PCA of their unit vectors x_w / |x_w| (centred): nearby points have a high cosine",
+  fit_text_disabled("%zu words; PCA of their unit vectors x_w / |x_w| (centred): nearby points have a high cosine",
                       m.ids.size());
   tooltip_text("The words' unit vectors, centred on their mean, projected on their first two principal axes; the "
                "axis labels give the share of the chosen words' variance each axis keeps. A low total means the "
@@ -212,7 +212,7 @@ void EmbeddingView::draw_score_scatter(const EmbeddingSnapshot& s, const char* i
   else
     std::snprintf(title, sizeof title, "learned score against %s: correlation %s", x_label,
                   readout_number(sc.correlation, "%.3f").c_str());
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text(tip);
   if (plot::BeginPlot(id, ImVec2(size.x, size.y - ImGui::GetTextLineHeightWithSpacing()), plot::PlotFlags_NoTitle)) {
     plot::SetupLegend(plot::Location::NorthWest);
@@ -246,7 +246,7 @@ void EmbeddingView::draw_word2vec_model(const EmbeddingSnapshot& s, ImVec2 size)
   char title[128];
   std::snprintf(title, sizeof title, "noise q_alpha against unigram p by rank (alpha = ns_exponent = %.3g)",
                 s.ns_exponent);
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text("p(w) = count(w) / sum count; the negatives are drawn from q_alpha(w) = count(w)^alpha / "
                "sum_u count(u)^alpha (alpha = 0 uniform, 1 unigram, 0.75 word2vec's choice): it flattens p, "
                "so rare words are drawn more often than their frequency and frequent ones less. On log-log "
@@ -278,7 +278,7 @@ void EmbeddingView::draw_word2vec_model(const EmbeddingSnapshot& s, ImVec2 size)
                   "The learned scores <x_w, y_v> against PMI(w, v) - log k are shown on vocabularies of at most %d "
                   "words (tiny-text), where the identity can be checked.",
                   EmbeddingSnapshot::kScorePairMaxWords);
-    ImGui::TextDisabled("%s", note);
+    fit_text_disabled("%s", note);
   }
   ImGui::EndGroup();
   if (!scores) return;
@@ -303,7 +303,7 @@ void EmbeddingView::draw_glove_model(const EmbeddingSnapshot& s, ImVec2 size) {
   ImGui::BeginGroup();
   char title[128];
   std::snprintf(title, sizeof title, "weight f(N), x_max = %.4g, alpha = %.3g", g.x_max, g.alpha);
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text("f(N) = min(1, (N/x_max)^alpha): rare co-occurrences (noisy counts) weigh little, and every pair "
                "with N >= x_max weighs 1, so the most frequent pairs do not dominate J.");
   if (plot::BeginPlot("##emb_fn", ImVec2(w, ph), plot::PlotFlags_NoTitle)) {
@@ -324,7 +324,7 @@ void EmbeddingView::draw_glove_model(const EmbeddingSnapshot& s, ImVec2 size) {
   ImGui::EndGroup();
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("residual <x, y> + b + c - log N against log N");
+  fit_text_unformatted("residual <x, y> + b + c - log N against log N");
   tooltip_text("A fixed sample of the nonzero entries: each entry's residual r = <x_v, y_w> + b_v + c_w - log N_vw "
                "at the current vectors; J = sum f(N) r^2. Small counts (left) weigh little, so their residuals stay "
                "wide; points darker with a larger weight f(N).");

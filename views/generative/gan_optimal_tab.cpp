@@ -1,7 +1,8 @@
 #include "views/generative/gan_optimal_tab.h"
 
-#include "views/plot/plot.h"
 #include "views/common/theme.h"
+#include "views/common/ui.h"
+#include "views/plot/plot.h"
 
 #include <imgui.h>
 
@@ -99,7 +100,7 @@ plot::Spec line_spec(ImU32 color, float weight, plot::LineStyle style = plot::Li
 // A "label = value" read-out with a formula tooltip, on a new line when it does not fit.
 void readout(const std::string& text, const char* tip, bool first = false) {
   if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize() * 1.5f);
-  ImGui::TextUnformatted(text.c_str());
+  fit_text_unformatted(text.c_str());
   tooltip_text(tip);
 }
 
@@ -166,7 +167,7 @@ void GanOptimalTab::draw(const ImVec2& size) {
         ImGui::CalcTextSize(caption, nullptr, false, rest.x).y + ImGui::GetStyle().ItemSpacing.y;
     draw_plot(ImVec2(rest.x, std::max(min_plot_height(true), rest.y - caption_h)));
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + rest.x);
-    ImGui::TextDisabled("%s", caption);
+    fit_text_disabled("%s", caption);
     ImGui::PopTextWrapPos();
     ImGui::EndGroup();
   }
@@ -186,7 +187,7 @@ void GanOptimalTab::draw_controls(float width, float height) {
   const double m = kGanOptimalMeanRange;
 
   ImGui::AlignTextToFramePadding();
-  ImGui::TextColored(legible(data_colour()), "p_data (the data)");
+  fit_text_colored(legible(data_colour()), "p_data (the data)");
   ImGui::SameLine();
   changed |= ImGui::Checkbox("2 modes", &s.data_bimodal);
   tooltip_text(
@@ -204,7 +205,7 @@ void GanOptimalTab::draw_controls(float width, float height) {
                            clamp, slider_state_);
   }
   ImGui::Separator();
-  ImGui::TextColored(legible(gen_colour()), "p_g (the generator, fixed)");
+  fit_text_colored(legible(gen_colour()), "p_g (the generator, fixed)");
   changed |= real_slider("mean##gen", &s.gen_mean, -m, m, "%.2f", clamp, slider_state_);
   targets_.gen_mean = item_centre();
   changed |= real_slider("sd##gen", &s.gen_sd, kGanOptimalSdMin, kGanOptimalSdMax, "%.2f", clamp,
@@ -219,14 +220,14 @@ void GanOptimalTab::draw_controls(float width, float height) {
   ImGui::EndDisabled();
   if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled)) {
     ImGui::BeginTooltip();
-    ImGui::TextUnformatted(s.data_bimodal
+    fit_text_unformatted(s.data_bimodal
                                ? "p_g is one Gaussian: it can equal a one-component p_data only"
                                : "Moves p_g onto p_data: D* = 1/2, JS = 0, V(G, D*) = -log 4");
     ImGui::EndTooltip();
   }
 
   ImGui::Separator();
-  ImGui::TextColored(legible(trained_colour()), "D (trained, G fixed)");
+  fit_text_colored(legible(trained_colour()), "D (trained, G fixed)");
   int capacity = s.degree - 1;
   if (ImGui::Combo("logit##d", &capacity, "a + bx\0a + bx + cx^2\0")) {
     s.degree = capacity + 1;
@@ -276,14 +277,14 @@ void GanOptimalTab::draw_controls(float width, float height) {
   if (ImGui::Button("Reset D")) reset_discriminator();
   targets_.reset = item_centre();
   tooltip_text("D back to a = b = c = 0: D(x) = 1/2, V(G, D) = -log 4.");
-  ImGui::Text("step %d%s", d_steps_,
+  fit_text("step %d%s", d_steps_,
               d_steps_ > 0 && last_grad_norm_ < kConvergedGrad ? " (converged)"
                                                                : (training_ ? " (training)" : ""));
-  ImGui::Text("D : a, b, c = %.3g, %.3g, %.3g", d_.a, d_.b, d_.c);
+  fit_text("D : a, b, c = %.3g, %.3g, %.3g", d_.a, d_.b, d_.c);
   tooltip_text("The trained D(x) = sigmoid(a + b x + c x^2) (c = 0 for the linear logit).");
   if (!settings_.data_bimodal) {
     const QuadraticLogistic exact = exact_quadratic_logistic(data_, gen_);
-    ImGui::TextDisabled("D*: a, b, c = %.3g, %.3g, %.3g", exact.a, exact.b, exact.c);
+    fit_text_disabled("D*: a, b, c = %.3g, %.3g, %.3g", exact.a, exact.b, exact.c);
     tooltip_text(
         "D* as a logistic (log p_data - log p_g is quadratic): c = 1/(2 s_g^2) - 1/(2 s_d^2), "
         "b = m_d/s_d^2 - m_g/s_g^2, a = log(s_g/s_d) - m_d^2/(2 s_d^2) + m_g^2/(2 s_g^2).");
@@ -310,7 +311,7 @@ void GanOptimalTab::draw_readouts() {
   if (ImGui::BeginChild("##gan_optimal_big", ImVec2(0, big_h), false,
                         ImGuiWindowFlags_NoScrollbar)) {
     ImGui::SetWindowFontScale(big);
-    ImGui::TextColored(legible(optimal_colour()), "%s", v_text.c_str());
+    fit_text_colored(legible(optimal_colour()), "%s", v_text.c_str());
     tooltip_text(
         "V(G, D*) = E_pdata[log D*(x)] + E_pg[log(1 - D*(x))] with D*(x) = p_data / (p_data + "
         "p_g): the "
@@ -318,9 +319,9 @@ void GanOptimalTab::draw_readouts() {
         "per panel) "
         "over every component's mean +- 10 sd, log terms through softplus.");
     ImGui::SameLine(0.0f, gap);
-    ImGui::TextUnformatted("=");
+    fit_text_unformatted("=");
     if (!wrap) ImGui::SameLine(0.0f, gap);
-    ImGui::TextColored(legible(optimal_colour()), "%s", id_text.c_str());
+    fit_text_colored(legible(optimal_colour()), "%s", id_text.c_str());
     tooltip_text(
         "2 JS(p_data || p_g) - log 4, JS computed from M = (p_data + p_g) / 2, not from D*. "
         "Goodfellow et "
@@ -394,10 +395,10 @@ void GanOptimalTab::draw_plot(const ImVec2& size) {
   if (plot::IsPlotHovered()) {
     const double x = plot::GetPlotMousePos().x;
     ImGui::BeginTooltip();
-    ImGui::Text("x = %.3f", x);
-    ImGui::Text("p_data = %.4g   p_g = %.4g", pdf(data_, x), pdf(gen_, x));
-    ImGui::Text("D*(x) = p_data / (p_data + p_g) = %.4f", optimal_discriminator(data_, gen_, x));
-    ImGui::Text("D(x) = sigmoid(%.3g + %.3g x + %.3g x^2) = %.4f", d_.a, d_.b, d_.c, d_(x));
+    fit_text("x = %.3f", x);
+    fit_text("p_data = %.4g   p_g = %.4g", pdf(data_, x), pdf(gen_, x));
+    fit_text("D*(x) = p_data / (p_data + p_g) = %.4f", optimal_discriminator(data_, gen_, x));
+    fit_text("D(x) = sigmoid(%.3g + %.3g x + %.3g x^2) = %.4f", d_.a, d_.b, d_.c, d_(x));
     ImGui::EndTooltip();
   }
   plot::EndPlot();

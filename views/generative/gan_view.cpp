@@ -51,9 +51,9 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
                 position_label(s, ctx.info, true).c_str(), gan_target_name(s.target),
                 nn::gan_loss_name(s.loss));
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   same_line_if_fits(ImGui::CalcTextSize(s.architecture.c_str()).x, ImGui::GetFontSize());
-  ImGui::TextDisabled("%s", s.architecture.c_str());
+  fit_text_disabled("%s", s.architecture.c_str());
   header_.push_back(s.architecture);
   char tip[400];
   std::snprintf(tip, sizeof tip,
@@ -73,7 +73,7 @@ void GanView::draw_header(const GanSnapshot& s, const ViewContext& ctx,
       readout_number(m[Gan::kMetricDLoss], "%.3g").c_str(), readout_number(m[Gan::kMetricGLoss], "%.3g").c_str(),
       readout_number(m[Gan::kMetricDReal], "%.3f").c_str(), readout_number(m[Gan::kMetricDFake], "%.3f").c_str(), cov);
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   tooltip_text(
       nn::gan_loss_is_probabilistic(s.loss)
           ? "Last D step's batch: loss D = -mean log D(x) - mean log(1 - D(G(z))) (log 4 = 1.386 "

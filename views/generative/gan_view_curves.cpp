@@ -36,7 +36,7 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
   if (key) {
     for (size_t i = 0; i < series.size(); ++i) {
       if (i > 0) ImGui::SameLine();
-      ImGui::TextColored(legible(series[i].colour), "%s", series[i].name);
+      fit_text_colored(legible(series[i].colour), "%s", series[i].name);
     }
     size.y -= ImGui::GetTextLineHeightWithSpacing();
   }
@@ -74,12 +74,12 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
     const plot::Point m = plot::GetPlotMousePos();
     const long it = std::clamp(std::lround(m.x), 0L, static_cast<long>(rows) - 1);
     ImGui::BeginTooltip();
-    ImGui::Text("iteration %ld", it);
+    fit_text("iteration %ld", it);
     for (const Series& se : series)
-      ImGui::TextColored(legible(se.colour), "%s = %.5g", se.name,
+      fit_text_colored(legible(se.colour), "%s = %.5g", se.name,
                          hst[static_cast<size_t>(it)][static_cast<size_t>(se.metric)]);
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextDisabled("%s", tip);
+    fit_text_disabled("%s", tip);
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -91,7 +91,7 @@ void history_plot(const char* id, const char* y_label, const std::vector<std::ve
 
 void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size, bool compact) {
   if (!ctx.metric_history || ctx.metric_history->empty()) {
-    ImGui::TextDisabled("The curves appear once the run has a history.");
+    fit_text_disabled("The curves appear once the run has a history.");
     return;
   }
   const auto& hst = *ctx.metric_history;
@@ -210,7 +210,7 @@ void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
   const GanPictures* pic = pictures_.get();
   if (!pic || pic->fake_mosaic.empty()) {
-    ImGui::TextDisabled(
+    fit_text_disabled(
         "The image grids appear with the next pictures (computed off the UI thread).");
   } else {
     const float gap = ImGui::GetStyle().ItemSpacing.x;

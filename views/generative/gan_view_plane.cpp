@@ -276,12 +276,12 @@ void GanView::draw_plane(const GanSnapshot& s, const ViewContext& ctx, ImVec2 si
         const int r = static_cast<int>(std::floor((b.y1 - ny) / (b.y1 - b.y0) * pic->res));
         if (c >= 0 && c < pic->res && r >= 0 && r < pic->res) {
           ImGui::BeginTooltip();
-          ImGui::Text("(%.3g, %.3g): D = %.3f  (network of iteration %d)", m.x, m.y,
+          fit_text("(%.3g, %.3g): D = %.3f  (network of iteration %d)", m.x, m.y,
                       pic->heat[static_cast<size_t>(r * pic->res + c)], pic->net_iteration);
-          ImGui::TextDisabled(pic->probability
+          fit_text_disabled(pic->probability
                                   ? "D(x) = sigmoid(l(x)), the probability D gives x of being real"
                                   : "D(x) = l(x), the raw critic output (no sigmoid)");
-          if (editable) ImGui::TextDisabled("Shift+click: add a point here (user-drawn data)");
+          if (editable) fit_text_disabled("Shift+click: add a point here (user-drawn data)");
           ImGui::EndTooltip();
         }
       }
@@ -347,10 +347,10 @@ void GanView::draw_diagram(const GanSnapshot& s, float width) {
         ImVec2(boxes[3].cx - fs * 0.2f, boxes[3].cy + bh / 2));
   const char* next = g_next ? "next: G step (updates G through D; D fixed)"
                             : "next: D step (updates D on real x and G(z); G fixed)";
-  ImGui::TextColored(colour_vec(colors().accent), "%s", next);
+  fit_text_colored(colour_vec(colors().accent), "%s", next);
   ImGui::TextWrapped("%s", d_formula(s.loss));
   ImGui::TextWrapped("%s", g_formula(s.loss));
-  ImGui::TextDisabled("slow-mo (key M) plays the D and G sub-steps");
+  fit_text_disabled("slow-mo (key M) plays the D and G sub-steps");
   tooltip_text(
       "The transport's slow motion pauses between the D step and the G step, so the highlight "
       "above "

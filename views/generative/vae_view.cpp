@@ -154,10 +154,10 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
           (s.iteration > 0 && s.phase == 0 && s.batch_index + 1 == s.batches_per_epoch ? 0 : 1),
       s.iteration == 0 && s.phase == 0 ? 0 : s.batch_index + 1, s.batches_per_epoch);
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   header_.push_back(s.architecture);
   same_line_if_fits(ImGui::CalcTextSize(s.architecture.c_str()).x, ImGui::GetFontSize());
-  ImGui::TextDisabled("%s", s.architecture.c_str());
+  fit_text_disabled("%s", s.architecture.c_str());
   tooltip_text(
       (s.data->what + ", " + std::to_string(s.num_params) + " weights" +
        ". Encoder x -> Linear -> act -> Linear(2 latent) = [mu, log sigma^2]; z = mu + sigma * "
@@ -177,9 +177,9 @@ void VaeView::draw_header(const VaeSnapshot& s, const ViewContext& ctx,
                 readout_number(s.metrics[Vae::kMetricTestLoss]).c_str(),
                 readout_number(s.metrics[Vae::kMetricMeanSigma], "%.3g").c_str(), readout_number(s.lr, "%.3g").c_str());
   header_.push_back(std::string(line) + "  " + more);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   same_line_if_fits(ImGui::CalcTextSize(more).x, ImGui::GetFontSize() * 0.8f);
-  ImGui::TextUnformatted(more);
+  fit_text_unformatted(more);
   tooltip_text(
       "Per sample, averaged over this step's mini-batch: rec = -log p(x | z) summed over the "
       "features (one z "
@@ -304,11 +304,11 @@ void VaeView::draw_curves(const VaeSnapshot& s, const ViewContext& ctx, ImVec2 s
   const char* names[4] = {"loss", "rec", "KL", "test loss"};
   for (int c = 0; c < (s.data->n_test() > 0 ? 4 : 3); ++c) {
     if (c > 0) same_line_if_fits(ImGui::CalcTextSize(names[c]).x);
-    ImGui::TextColored(legible(colours[c]), "%s", names[c]);
+    fit_text_colored(legible(colours[c]), "%s", names[c]);
   }
   if (!beta_changes.empty()) {
     same_line_if_fits(ImGui::CalcTextSize("| beta moved").x);
-    ImGui::TextColored(colour_vec(colors().accent), "| beta moved");
+    fit_text_colored(colour_vec(colors().accent), "| beta moved");
   }
   tooltip_text(
       "loss = rec + beta * KL, per sample: rec (reconstruction) = -log p(x | z) summed over the "

@@ -58,10 +58,10 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
   if (!pic || pic->rows.empty() || !pictured_data_ || pic->latent != s.latent) {
     // The title now, the picture when the background job has computed it.
     if (s.latent > 2)
-      ImGui::Text("Principal axes of the posterior means mu(x), latent = %d", s.latent);
+      fit_text("Principal axes of the posterior means mu(x), latent = %d", s.latent);
     else
-      ImGui::TextUnformatted("Posterior means mu(x) of the test rows");
-    ImGui::TextDisabled("computing the latent space off the UI thread...");
+      fit_text_unformatted("Posterior means mu(x) of the test rows");
+    fit_text_disabled("computing the latent space off the UI thread...");
     return;
   }
   const TrainData& td = *pictured_data_;
@@ -79,7 +79,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
     std::snprintf(title, sizeof title,
                   "Posterior means mu(x) of %d %s rows (network of iteration %d)", n, set,
                   pic->net_iteration);
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text(
       pic->projected
           ? "Each dot is mu(x) of a row, projected on the top two principal axes of the plotted "
@@ -178,7 +178,7 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
       const int row = pic->rows[static_cast<size_t>(best)];
       const nn::Mat<float>& x = pic->from_test ? td.x_test : td.x_train;
       ImGui::BeginTooltip();
-      ImGui::Text("%s row %d: %s", set, row,
+      fit_text("%s row %d: %s", set, row,
                   class_name(td, labels.empty() ? -1 : labels[static_cast<size_t>(row)]));
       if (td.is_image() && row < x.rows()) {
         tooltip_image(x.row(row).data(), td.image_h, td.image_w, td.min_value, td.max_value, 3.0f);
@@ -188,17 +188,17 @@ void VaeView::draw_latent(const VaeSnapshot& s, ImVec2 size) {
         std::string t = "x = (";
         for (int j = 0; j < std::min(td.d, 6); ++j)
           t += (j ? ", " : "") + std::to_string(v[static_cast<size_t>(j)]).substr(0, 7);
-        ImGui::TextUnformatted((t + (td.d > 6 ? ", ...)" : ")")).c_str());
+        fit_text_unformatted((t + (td.d > 6 ? ", ...)" : ")")).c_str());
       }
-      ImGui::Text("mu    = %s", vector_text(pic->mu, best).c_str());
-      ImGui::Text("sigma = %s", vector_text(pic->sigma, best).c_str());
+      fit_text("mu    = %s", vector_text(pic->mu, best).c_str());
+      fit_text("sigma = %s", vector_text(pic->sigma, best).c_str());
       double kl = 0;
       for (int k = 0; k < pic->latent; ++k) {
         const double m = pic->mu(best, k), sg = pic->sigma(best, k);
         kl += 0.5 * (m * m + sg * sg - std::log(sg * sg) - 1.0);
       }
-      ImGui::Text("KL(q(z | x) || N(0, I)) = %.3f", kl);
-      ImGui::TextDisabled("KL = 1/2 sum_k (mu_k^2 + sigma_k^2 - log sigma_k^2 - 1)");
+      fit_text("KL(q(z | x) || N(0, I)) = %.3f", kl);
+      fit_text_disabled("KL = 1/2 sum_k (mu_k^2 + sigma_k^2 - log sigma_k^2 - 1)");
       ImGui::EndTooltip();
     }
   }
@@ -210,14 +210,14 @@ void VaeView::draw_manifold(const VaeSnapshot& s, ImVec2 size) {
   if (!pic || pic->manifold.empty() || !pictured_data_ || pic->latent != s.latent) {
     // The title now, the picture when the background job has computed it.
     if (s.latent > 2 && active_axes)
-      ImGui::Text("Decoded grid along the two most active latent axes, the other %d axes held at 0",
+      fit_text("Decoded grid along the two most active latent axes, the other %d axes held at 0",
                   s.latent - 2);
     else if (s.latent > 2)
-      ImGui::Text("Decoded grid along latent axes %d and %d, the other %d axes held at 0", axis_i + 1,
+      fit_text("Decoded grid along latent axes %d and %d, the other %d axes held at 0", axis_i + 1,
                   axis_j + 1, s.latent - 2);
     else
-      ImGui::TextUnformatted("Decoded manifold: decode_mean(z) over the N(0, 1) quantiles");
-    ImGui::TextDisabled("computing the decoded grid off the UI thread...");
+      fit_text_unformatted("Decoded manifold: decode_mean(z) over the N(0, 1) quantiles");
+    fit_text_disabled("computing the decoded grid off the UI thread...");
     return;
   }
   const TrainData& td = *pictured_data_;
@@ -238,7 +238,7 @@ void VaeView::draw_manifold(const VaeSnapshot& s, ImVec2 size) {
   else
     std::snprintf(title, sizeof title,
                   "Decoded line: decode_mean(z_1) at %d N(0, 1) quantiles (each row the same)", g);
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text(
       "Kingma & Welling's figure: z_i = Phi^-1((k + 1/2) / grid), k = 0 .. grid - 1, so every tile "
       "covers "
@@ -264,17 +264,17 @@ void VaeView::draw_manifold(const VaeSnapshot& s, ImVec2 size) {
               r = static_cast<int>(std::floor((1.0 - m.y) * g));
     if (c >= 0 && c < g && r >= 0 && r < g) {
       ImGui::BeginTooltip();
-      ImGui::Text("z%d = %.3f", pic->axis_i + 1, pic->grid_values[static_cast<size_t>(c)]);
+      fit_text("z%d = %.3f", pic->axis_i + 1, pic->grid_values[static_cast<size_t>(c)]);
       if (pic->latent > 1)
-        ImGui::Text("z%d = %.3f", pic->axis_j + 1,
+        fit_text("z%d = %.3f", pic->axis_j + 1,
                     pic->grid_values[static_cast<size_t>(g - 1 - r)]);
-      if (pic->latent > 2) ImGui::TextDisabled("the other %d axes: 0", pic->latent - 2);
+      if (pic->latent > 2) fit_text_disabled("the other %d axes: 0", pic->latent - 2);
       if (pic->auto_axes)
-        ImGui::TextDisabled("var(mu) along z%d, z%d: %.3g, %.3g (the two largest of %d)",
+        fit_text_disabled("var(mu) along z%d, z%d: %.3g, %.3g (the two largest of %d)",
                             pic->axis_i + 1, pic->axis_j + 1,
                             pic->axis_variance[static_cast<size_t>(pic->axis_i)],
                             pic->axis_variance[static_cast<size_t>(pic->axis_j)], pic->latent);
-      ImGui::TextDisabled("tile = decode_mean(z)");
+      fit_text_disabled("tile = decode_mean(z)");
       ImGui::EndTooltip();
     }
   }
@@ -284,7 +284,7 @@ void VaeView::draw_manifold(const VaeSnapshot& s, ImVec2 size) {
 void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
   const VaePictures* pic = pictures_.get();
   if (!pic || pic->recon_mosaic.empty() || !pictured_data_) {
-    ImGui::TextDisabled(
+    fit_text_disabled(
         "Reconstructions and samples appear with the next pictures (computed off the UI thread).");
     return;
   }
@@ -323,7 +323,7 @@ void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
 
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
-  ImGui::TextUnformatted(cap[0]);
+  fit_text_unformatted(cap[0]);
   ImGui::PopTextWrapPos();
   tooltip_text(
       "Each image x is encoded to the mean of q(z | x) and decoded back: decode_mean(mu(x)) (the "
@@ -339,9 +339,9 @@ void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
     if (c < pic->recon_cols && i < static_cast<int>(pic->recon_rows.size())) {
       const int row = pic->recon_rows[static_cast<size_t>(i)];
       ImGui::BeginTooltip();
-      ImGui::Text("%s row %d: %s", set, row,
+      fit_text("%s row %d: %s", set, row,
                   class_name(td, labels.empty() ? -1 : labels[static_cast<size_t>(row)]));
-      ImGui::TextDisabled("%s", r % 2 == 0 ? "the image x" : "decode_mean(mu(x))");
+      fit_text_disabled("%s", r % 2 == 0 ? "the image x" : "decode_mean(mu(x))");
       ImGui::EndTooltip();
     }
   }
@@ -349,7 +349,7 @@ void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + half);
-  ImGui::TextUnformatted(cap[1]);
+  fit_text_unformatted(cap[1]);
   ImGui::PopTextWrapPos();
   tooltip_text(
       "z drawn once from the prior with a fixed seed (the same z at every refresh, so the images "
@@ -362,12 +362,12 @@ void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
         (static_cast<int>(hp.y) / tile_h) * pic->prior_cols + static_cast<int>(hp.x) / tile_w;
     if (i < pic->prior_z.rows()) {
       ImGui::BeginTooltip();
-      ImGui::Text("z = %s", vector_text(pic->prior_z, i).c_str());
+      fit_text("z = %s", vector_text(pic->prior_z, i).c_str());
       ImGui::EndTooltip();
     }
   }
   ImGui::EndGroup();
-  ImGui::TextUnformatted(cap[2]);
+  fit_text_unformatted(cap[2]);
   tooltip_text(
       "The path between the two posterior means, linear in z, decoded at evenly spaced t from 0 to "
       "1. The "
@@ -378,9 +378,9 @@ void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
     const int c = static_cast<int>(hi.x) / tile_w, steps = static_cast<int>(pic->interp_z.rows());
     ImGui::BeginTooltip();
     if (c == 0 || c == steps + 1)
-      ImGui::Text("%s row %d (the original)", set, c == 0 ? pic->interp_a : pic->interp_b);
+      fit_text("%s row %d (the original)", set, c == 0 ? pic->interp_a : pic->interp_b);
     else if (c <= steps)
-      ImGui::Text("t = %.2f", static_cast<double>(c - 1) / std::max(1, steps - 1));
+      fit_text("t = %.2f", static_cast<double>(c - 1) / std::max(1, steps - 1));
     ImGui::EndTooltip();
   }
 }
@@ -388,7 +388,7 @@ void VaeView::draw_samples(const VaeSnapshot&, ImVec2 size) {
 void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
   const VaePictures* pic = pictures_.get();
   if (!pic || pic->decoder_mesh.empty() || !pictured_data_) {
-    ImGui::TextDisabled(
+    fit_text_disabled(
         "The encoder's and decoder's maps appear with the next pictures (computed off the UI "
         "thread).");
     return;
@@ -440,7 +440,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
 
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-  ImGui::TextUnformatted(captions[0]);
+  fit_text_unformatted(captions[0]);
   ImGui::PopTextWrapPos();
   tooltip_text(
       "Lines: decode_mean(z) along the lines of a regular grid of z in [-3, 3]^2 (latent > 2: "
@@ -477,7 +477,7 @@ void VaeView::draw_maps(const VaeSnapshot&, ImVec2 size) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-  ImGui::TextUnformatted(captions[1]);
+  fit_text_unformatted(captions[1]);
   ImGui::PopTextWrapPos();
   tooltip_text(
       "Lines: mu(x) along the lines of a regular grid over the data's range (plus 10 %): how the "

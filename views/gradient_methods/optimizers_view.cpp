@@ -131,7 +131,7 @@ void OptimizersView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
   info_ = DrawInfo{};
   const auto* sp = dynamic_cast<const OptimizersSnapshot*>(&snap);
   if (!sp || !sp->landscape || sp->racers.empty()) {
-    ImGui::TextDisabled("No optimizer race to show yet.");
+    fit_text_disabled("No optimizer race to show yet.");
     return;
   }
   const OptimizersSnapshot& s = *sp;
@@ -160,7 +160,7 @@ void OptimizersView::draw(const Snapshot& snap, const ViewContext& ctx, std::vec
 // ---------------------------------------------------------------------------------------------
 void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const Landscape& f = *s.landscape;
-  ImGui::TextUnformatted(caption(s, ctx.info).c_str());
+  fit_text_unformatted(caption(s, ctx.info).c_str());
   tooltip_text("Every racer runs the same loop per iteration: the gradient sub-step evaluates g_t at theta_t "
                "(full batch, or a mini-batch for SGD on finite sums), the update sub-step applies its own "
                "torch.optim rule. Sub-step (S) shows the arrows in between.");
@@ -168,7 +168,7 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
   // The function.
   if (f.kind() == LandscapeKind::Custom) {
     ImGui::AlignTextToFramePadding();
-    ImGui::TextUnformatted("f(x, y) =");
+    fit_text_unformatted("f(x, y) =");
     ImGui::SameLine();
     const std::string cur = ctx.values && ctx.values->text.count("expr") ? ctx.values->text.at("expr") : f.formula();
     if (cur != expr_shown_ && !expr_active_) {
@@ -190,16 +190,16 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
                               (ImGui::GetItemRectMin().y + ImGui::GetItemRectMax().y) / 2);
     if (enter || apply) out.push_back(ViewIntent::set_text("expr", expr_buf_.data()));
     ImGui::SameLine();
-    ImGui::TextColored(warn_colour(), "gradients: central differences");
+    fit_text_colored(warn_colour(), "gradients: central differences");
     tooltip_text("grad f is estimated numerically: df/dx ~ (f(x+h, y) - f(x-h, y)) / 2h with h = 1e-6 max(1, |x|), "
                  "the same for y. Error O(h^2) plus rounding ~ eps |f| / h.");
   } else {
     const auto* fs = dynamic_cast<const FiniteSumLandscape*>(&f);
     if (fs)
-      ImGui::TextDisabled("%s: f(%s, %s) = %s   [%s]", f.name().c_str(), f.x_label().c_str(), f.y_label().c_str(),
+      fit_text_disabled("%s: f(%s, %s) = %s   [%s]", f.name().c_str(), f.x_label().c_str(), f.y_label().c_str(),
                           f.formula().c_str(), fs->data_description().c_str());
     else
-      ImGui::TextDisabled("%s: f(x, y) = %s", f.name().c_str(), f.formula().c_str());
+      fit_text_disabled("%s: f(x, y) = %s", f.name().c_str(), f.formula().c_str());
   }
 
   // Divergence banner (first diverged racer) with the rewind button.
@@ -211,10 +211,10 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
     char buf[200];
     std::snprintf(buf, sizeof buf, "%s diverged at t = %d (lr = %s)", optimizer_title(r.kind), r.diverged_at,
                   fmt(r.lr, "%.3g").c_str());
-    ImGui::TextColored(bad_colour(), "%s", buf);
+    fit_text_colored(bad_colour(), "%s", buf);
     if (s.theory.valid && (r.kind == OptimizerKind::GD || r.kind == OptimizerKind::SGD)) {
       ImGui::SameLine();
-      ImGui::TextColored(bad_colour(), "%s 2/L = %s", r.lr >= s.theory.eta_max ? ">=" : "<",
+      fit_text_colored(bad_colour(), "%s 2/L = %s", r.lr >= s.theory.eta_max ? ">=" : "<",
                          fmt(s.theory.eta_max, "%.3g").c_str());
     }
     ImGui::SameLine();
@@ -222,7 +222,7 @@ void OptimizersView::draw_header(const OptimizersSnapshot& s, const ViewContext&
     break;
   }
   if (!s.message.empty() && !(banner && s.message.find("diverged") != std::string::npos))
-    ImGui::TextColored(warn_colour(), "%s", s.message.c_str());
+    fit_text_colored(warn_colour(), "%s", s.message.c_str());
 }
 
 void OptimizersView::rewind_button(const OptimizersSnapshot& s, const RacerState& r, const ViewContext& ctx,

@@ -121,12 +121,12 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     // Name with the update rule.
     ImGui::TableSetColumnIndex(1);
     ImGui::AlignTextToFramePadding();
-    ImGui::TextColored(legible(racer_color(kind)), "%s%s", optimizer_title(kind),
+    fit_text_colored(legible(racer_color(kind)), "%s%s", optimizer_title(kind),
                        is_primary ? " *" : "");
     if (ImGui::IsItemHovered()) {
       ImGui::BeginTooltip();
-      ImGui::TextUnformatted(update_equations(kind));
-      ImGui::TextDisabled("%s%s", torch_equivalent(kind).c_str(), is_primary ? "\n* primary: its metrics are the CLI columns" : "");
+      fit_text_unformatted(update_equations(kind));
+      fit_text_disabled("%s%s", torch_equivalent(kind).c_str(), is_primary ? "\n* primary: its metrics are the CLI columns" : "");
       ImGui::EndTooltip();
     }
     // Learning rate slider.
@@ -155,20 +155,20 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     // Status.
     ImGui::TableSetColumnIndex(3);
     if (!r) {
-      ImGui::TextDisabled("-");
+      fit_text_disabled("-");
     } else if (r->status == Status::Diverged) {
-      ImGui::TextColored(bad_colour(), "div. t=%d", r->diverged_at);
+      fit_text_colored(bad_colour(), "div. t=%d", r->diverged_at);
       if (!r->message.empty() && ImGui::IsItemHovered()) tooltip_text(r->message.c_str());
       ImGui::SameLine(0, 3);
       rewind_button(s, *r, ctx, out, "<<");
     } else if (r->status == Status::Running) {
-      ImGui::TextColored(status_colour(r->status), "t = %d", r->iterations);
+      fit_text_colored(status_colour(r->status), "t = %d", r->iterations);
       if (ImGui::IsItemHovered()) tooltip_text("running; t = updates made so far");
     } else {
       if (r->status == Status::Converged)
-        ImGui::TextColored(status_colour(r->status), "conv. t=%d", r->iterations);
+        fit_text_colored(status_colour(r->status), "conv. t=%d", r->iterations);
       else
-        ImGui::TextColored(status_colour(r->status), "%s", status_name(r->status));
+        fit_text_colored(status_colour(r->status), "%s", status_name(r->status));
       if (ImGui::IsItemHovered()) {
         char tip[300];
         std::snprintf(tip, sizeof tip, "%s after %d updates. %s", status_name(r->status), r->iterations, r->message.c_str());
@@ -177,11 +177,11 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     }
     // Loss, measured and predicted rate.
     ImGui::TableSetColumnIndex(4);
-    if (r) ImGui::TextUnformatted(fmt(std::isfinite(fstar) ? r->loss - fstar : r->loss, "%.3g").c_str());
+    if (r) fit_text_unformatted(fmt(std::isfinite(fstar) ? r->loss - fstar : r->loss, "%.3g").c_str());
     ImGui::TableSetColumnIndex(5);
     if (r) {
       const double measured = index < s.measured_rate.size() ? s.measured_rate[index] : NAN;
-      ImGui::TextUnformatted(fmt(measured, "%.3f").c_str());
+      fit_text_unformatted(fmt(measured, "%.3f").c_str());
       if (ImGui::IsItemHovered()) {
         char tip[200];
         std::snprintf(tip, sizeof tip, "measured ||theta_{t+1} - theta*|| / ||theta_t - theta*||: %s (geometric mean, last %d steps)",
@@ -192,7 +192,7 @@ void OptimizersView::draw_table(const OptimizersSnapshot& s, const ViewContext& 
     if (theory) {
       ImGui::TableSetColumnIndex(6);
       const double pred = r ? predicted_rate(*r, s.theory, momentum, dampening, nesterov) : NAN;
-      if (!std::isnan(pred)) ImGui::TextUnformatted(fmt(pred, "%.3f").c_str());
+      if (!std::isnan(pred)) fit_text_unformatted(fmt(pred, "%.3f").c_str());
     }
     ImGui::PopID();
   }
@@ -208,23 +208,23 @@ void OptimizersView::draw_theory(const OptimizersSnapshot& s, const ViewContext&
   if (th.valid) {
     const double dampening = param(ctx, "dampening", 0.0);
     const bool nesterov = param(ctx, "nesterov", 0.0) != 0.0;
-    ImGui::Text("L = %s, mu = %s, kappa = L/mu = %s.", fmt(th.L, "%.4g").c_str(), fmt(th.mu, "%.4g").c_str(),
+    fit_text("L = %s, mu = %s, kappa = L/mu = %s.", fmt(th.L, "%.4g").c_str(), fmt(th.mu, "%.4g").c_str(),
                 fmt(th.kappa, "%.4g").c_str());
     tooltip_text("f is quadratic: its Hessian H is constant; L and mu are its largest and smallest eigenvalues, "
                  "kappa = L / mu its condition number. Large kappa = a long narrow valley.");
     ImGui::SameLine();
     const RacerState* gd = find_racer(s, OptimizerKind::GD);
     const double gd_lr_now = gd ? gd->lr : s.racers[0].lr;
-    ImGui::TextColored(gd_lr_now < th.eta_max ? good_colour() : bad_colour(),
+    fit_text_colored(gd_lr_now < th.eta_max ? good_colour() : bad_colour(),
                        "GD stable iff lr < 2/L = %s", fmt(th.eta_max, "%.4g").c_str());
     tooltip_text("GD on a quadratic: e_{t+1} = (I - lr H) e_t, stable iff |1 - lr lambda| < 1 for every eigenvalue "
                  "lambda of H, i.e. 0 < lr < 2/L. Green: GD's current lr is inside the stable range.");
-    ImGui::Text("GD best: lr = 2/(L+mu) = %s -> rate %s", fmt(th.eta_gd_opt, "%.4g").c_str(),
+    fit_text("GD best: lr = 2/(L+mu) = %s -> rate %s", fmt(th.eta_gd_opt, "%.4g").c_str(),
                 fmt(th.rate_gd_opt, "%.4f").c_str());
     tooltip_text("The constant step minimising max(|1 - lr mu|, |1 - lr L|); the error shrinks by the factor "
                  "(kappa - 1)/(kappa + 1) per step. "
                  "With lr = 1/L the rate is 1 - 1/kappa.");
-    ImGui::Text("heavy ball: lr = %s, beta = %s -> rate %s", fmt(th.eta_hb, "%.4g").c_str(),
+    fit_text("heavy ball: lr = %s, beta = %s -> rate %s", fmt(th.eta_hb, "%.4g").c_str(),
                 fmt(th.beta_hb, "%.4f").c_str(), fmt(th.rate_hb, "%.4f").c_str());
     tooltip_text("Polyak's optimal heavy ball on a quadratic: lr = 4/(sqrt L + sqrt mu)^2, beta = ((sqrt kappa - 1)/"
                  "(sqrt kappa + 1))^2, rate (sqrt kappa - 1)/(sqrt kappa + 1): it depends on sqrt(kappa) instead of kappa: momentum wins on "
@@ -311,7 +311,7 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
     if (which == 1 && !stacked) ImGui::SameLine();
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
-    ImGui::TextUnformatted(dist ? "||theta_t - theta*|| (dashed: predicted)"
+    fit_text_unformatted(dist ? "||theta_t - theta*|| (dashed: predicted)"
                                 : (std::isfinite(fstar) ? "f(theta_t) - f*" : "f(theta_t), linear axis (f* unknown)"));
     ImGui::PopTextWrapPos();
     tooltip_text(dist ? "Distance of each racer to the nearest known minimum theta*, log scale: a straight line = a "
@@ -468,7 +468,7 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
 void OptimizersView::draw_controls(const Snapshot& snap, const ViewContext&) {
   const auto* s = dynamic_cast<const OptimizersSnapshot*>(&snap);
   if (!s) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ImGui::Checkbox("faint heatmap under the contours", &show_heatmap);
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 7);
   ImGui::SliderInt("contour levels", &contour_count, 4, 40);

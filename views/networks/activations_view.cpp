@@ -91,7 +91,7 @@ std::string reading(const ActivationsSnapshot& s, bool* bad) {
 void ActivationsView::draw_controls(const Snapshot& snap, const ViewContext&) {
   const auto* s = dynamic_cast<const ActivationsSnapshot*>(&snap);
   if (!s) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ImGui::Checkbox("left histogram: pre-activations z (Z)", &show_pre_activations);
   tooltip_text("Off: the activations h_l = f(z_l). On: the pre-activations z_l = h_{l-1} W_l^T + b_l, where the "
                "saturation test |f'(z)| < s max|f'| is made.");
@@ -103,7 +103,7 @@ void ActivationsView::draw_controls(const Snapshot& snap, const ViewContext&) {
   ImGui::SliderInt("z histogram on f: layer", &overlay_layer, 0, std::max(1, s->layers));
   tooltip_text("Draws the histogram of this layer's pre-activations z_l under f and f' (0: none): the units "
                "inside the shaded stretches are saturated. Raise the input std or the gain to push them there.");
-  ImGui::TextDisabled("Keys: A next activation, I next init");
+  fit_text_disabled("Keys: A next activation, I next init");
 }
 
 void ActivationsView::refresh_grids(const ActivationsSnapshot& s) {
@@ -133,7 +133,7 @@ void ActivationsView::refresh_grids(const ActivationsSnapshot& s) {
 void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const ActivationsSnapshot*>(&snap);
   if (!sp || !sp->hist || sp->per_layer.empty()) {
-    ImGui::TextDisabled("No pass computed yet (reset the module).");
+    fit_text_disabled("No pass computed yet (reset the module).");
     return;
   }
   const ActivationsSnapshot& s = *sp;
@@ -156,9 +156,9 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   auto item = [&](const std::string& text, const char* tip, bool first, const ImVec4* color = nullptr) {
     if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize());
     if (color)
-      ImGui::TextColored(*color, "%s", text.c_str());
+      fit_text_colored(*color, "%s", text.c_str());
     else
-      ImGui::TextUnformatted(text.c_str());
+      fit_text_unformatted(text.c_str());
     tooltip_text(tip);
     header_.push_back(text);
   };
@@ -203,7 +203,7 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
        "(the shaded stretches of the left plot): almost no gradient passes them. For ReLU these are the dead "
        "units (z <= 0).",
        false);
-  if (!s.message.empty()) ImGui::TextColored(bad_colour(), "%s", s.message.c_str());
+  if (!s.message.empty()) fit_text_colored(bad_colour(), "%s", s.message.c_str());
 
   // ---- layout: three plots on top, two heatmaps below.
   refresh_grids(s);
@@ -314,11 +314,11 @@ void ActivationsView::draw_function_plot(const ActivationsSnapshot& s, float w, 
     const double d = nn::activation_derivative(a, z);
     const bool saturated = std::abs(d) < s.saturation * s.derivative_max;
     ImGui::BeginTooltip();
-    ImGui::Text("%s\n%s", activation_formula(a), activation_derivative_formula(a));
+    fit_text("%s\n%s", activation_formula(a), activation_derivative_formula(a));
     ImGui::Separator();
-    ImGui::Text("z = %s: f(z) = %s, f'(z) = %s%s", fmt(z).c_str(), fmt(nn::activation_value(a, z)).c_str(),
+    fit_text("z = %s: f(z) = %s, f'(z) = %s%s", fmt(z).c_str(), fmt(nn::activation_value(a, z)).c_str(),
                 fmt(d).c_str(), saturated ? "  (saturated)" : "");
-    ImGui::TextDisabled("Saturated: |f'(z)| < s max|f'| = %s x %s; shaded.", fmt(s.saturation).c_str(),
+    fit_text_disabled("Saturated: |f'(z)| < s max|f'| = %s x %s; shaded.", fmt(s.saturation).c_str(),
                         fmt(s.derivative_max).c_str());
     ImGui::EndTooltip();
   }
@@ -358,9 +358,9 @@ void ActivationsView::draw_norms_plot(const ActivationsSnapshot& s, float w, flo
     const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
     ImGui::BeginTooltip();
-    ImGui::Text("layer %d: ||dL/dW|| = %s, ||dL/dh|| = %s, ||dL/dz|| = %s", l, fmt(r.grad_norm_w).c_str(),
+    fit_text("layer %d: ||dL/dW|| = %s, ||dL/dh|| = %s, ||dL/dz|| = %s", l, fmt(r.grad_norm_w).c_str(),
                 fmt(r.grad_norm_h).c_str(), fmt(r.grad_norm_z).c_str());
-    ImGui::TextDisabled("dL/dW_l = dL/dz_l^T h_{l-1} (torch's W.grad), dL/dz_l = dL/dh_l * f'(z_l),\n"
+    fit_text_disabled("dL/dW_l = dL/dz_l^T h_{l-1} (torch's W.grad), dL/dz_l = dL/dh_l * f'(z_l),\n"
                         "dL/dh_{l-1} = dL/dz_l W_l. Frobenius norms; log axis.");
     ImGui::EndTooltip();
   }
@@ -398,10 +398,10 @@ void ActivationsView::draw_stats_plot(const ActivationsSnapshot& s, float w, flo
     const int l = layer_at(plot::GetPlotMousePos().x, n);
     const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
     ImGui::BeginTooltip();
-    ImGui::Text("layer %d: h mean %s, std %s; z mean %s, std %s; saturated %s %%", l, fmt(r.act_mean).c_str(),
+    fit_text("layer %d: h mean %s, std %s; z mean %s, std %s; saturated %s %%", l, fmt(r.act_mean).c_str(),
                 fmt(r.act_std).c_str(), fmt(r.pre_mean).c_str(), fmt(r.pre_std).c_str(),
                 fmt(100.0 * r.saturated, "%.1f").c_str());
-    ImGui::TextDisabled("Over the n x w units of the layer. Input X: mean %s, std %s.", fmt(s.input_mean).c_str(),
+    fit_text_disabled("Over the n x w units of the layer. Input X: mean %s, std %s.", fmt(s.input_mean).c_str(),
                         fmt(s.input_std).c_str());
     ImGui::EndTooltip();
   }
@@ -441,14 +441,14 @@ void ActivationsView::draw_heatmap(const ActivationsSnapshot& s, bool gradients,
       const double frac = grid[static_cast<size_t>(hist.layers - l) * static_cast<size_t>(hist.bins) + static_cast<size_t>(k)];
       const ActivationsLayer& r = s.per_layer[static_cast<size_t>(l - 1)];
       ImGui::BeginTooltip();
-      ImGui::Text("layer %d, bin [%s, %s): %s %% of its %d units", l, fmt(lo + k * dx).c_str(),
+      fit_text("layer %d, bin [%s, %s): %s %% of its %d units", l, fmt(lo + k * dx).c_str(),
                   fmt(lo + (k + 1) * dx).c_str(), fmt(100.0 * frac, "%.2f").c_str(), s.batch * s.width);
       if (gradients && grad_per_layer_range)
-        ImGui::Text("this layer's range: +-%s", fmt(hist.grad_own_max[static_cast<size_t>(l - 1)]).c_str());
+        fit_text("this layer's range: +-%s", fmt(hist.grad_own_max[static_cast<size_t>(l - 1)]).c_str());
       if (gradients)
-        ImGui::TextDisabled("dL/dz_l = dL/dh_l * f'(z_l); ||dL/dz_l|| = %s", fmt(r.grad_norm_z).c_str());
+        fit_text_disabled("dL/dz_l = dL/dh_l * f'(z_l); ||dL/dz_l|| = %s", fmt(r.grad_norm_z).c_str());
       else
-        ImGui::TextDisabled("h_l = f(z_l): std %s; z_l: std %s; saturated %s %%", fmt(r.act_std).c_str(),
+        fit_text_disabled("h_l = f(z_l): std %s; z_l: std %s; saturated %s %%", fmt(r.act_std).c_str(),
                             fmt(r.pre_std).c_str(), fmt(100.0 * r.saturated, "%.1f").c_str());
       ImGui::EndTooltip();
     }

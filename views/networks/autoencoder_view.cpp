@@ -63,7 +63,7 @@ void key_line(const std::vector<std::pair<const char*, ImU32>>& entries) {
   for (const auto& [name, colour] : entries) {
     const std::string t = std::string("-- ") + name;
     if (!first) same_line_if_fits(ImGui::CalcTextSize(t.c_str()).x, ImGui::GetFontSize());
-    ImGui::TextColored(legible(colour), "%s", t.c_str());
+    fit_text_colored(legible(colour), "%s", t.c_str());
     first = false;
   }
 }
@@ -112,11 +112,11 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
   std::snprintf(line, sizeof line, "%s, %d epoch%s done", position_label(s, ctx.info, true).c_str(), s.epoch,
                 s.epoch == 1 ? "" : "s");
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   ImGui::SameLine(0, ImGui::GetFontSize());
   std::snprintf(line, sizeof line, "%s, %zu weights", s.architecture.c_str(), s.num_params);
   header_.push_back(line);
-  ImGui::TextDisabled("%s", line);
+  fit_text_disabled("%s", line);
   tooltip_text((s.data->what + (s.linear ? ". Linear: z = W (x - mean), x_hat = V z + mean, no biases."
                                          : ". Encoder Linear -> activation per hidden layer -> Linear(m) = z; the "
                                            "decoder mirrors it -> Linear(d) = x_hat.") +
@@ -132,7 +132,7 @@ void AutoencoderView::draw_header(const AutoencoderSnapshot& s, const ViewContex
   if (s.tied) l2 += "   ||WW^T - I|| " + readout_number(s.metrics[Autoencoder::kMetricOrthoDefect], "%.3g");
   if (s.noise > 0) l2 += "   noise floor " + readout_number(s.metrics[Autoencoder::kMetricNoiseFloor]);
   header_.push_back(l2);
-  ImGui::TextUnformatted(l2.c_str());
+  fit_text_unformatted(l2.c_str());
   tooltip_text("loss: mean of 1/2 ||x - x_hat||^2 over this epoch's batches so far. test: the same on the test set "
                "at the last epoch's end (inputs corrupted when noise > 0). PCA: (1/2N) sum_{i>m} sigma_i^2 = 1/2 "
                "sum_{i>m} lambda_i, the best a linear map of rank m achieves on the training rows. Max angle: the "
@@ -168,7 +168,7 @@ void AutoencoderView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
   if (!pictures_) {
-    ImGui::TextDisabled("Computing the pictures from the network ...");
+    fit_text_disabled("Computing the pictures from the network ...");
   } else {
     switch (tab_) {
       case Tab::Latent: draw_latent(s, ctx, size); break;
@@ -188,7 +188,7 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   char line[300];
   std::snprintf(line, sizeof line, "On %d %s rows: autoencoder %s, PCA at m = %d %s (mean 1/2 ||x - x_hat||^2)",
                 pic.rows, pic.on_test ? "test" : "training", readout_number(pic.ae_error).c_str(), s.m, readout_number(pic.pca_error).c_str());
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   tooltip_text("Autoencoder: the network's reconstruction (of the corrupted rows when noise > 0). PCA: x_hat = mean + "
                "U_m U_m^T (x - mean), the best linear rank-m reconstruction of the training rows. A nonlinear "
                "autoencoder can beat it; a linear one reaches it at best.");
@@ -231,22 +231,22 @@ void AutoencoderView::draw_reconstructions(const AutoencoderSnapshot& s, ImVec2 
   const TrainData& td = *s.data;
   if (td.is_image() && pic.samples > 0) {
     const float lo = td.min_value, hi = td.max_value;
-    ImGui::Text("%d %s images, network of iteration %d", pic.samples, pic.on_test ? "test" : "training",
+    fit_text("%d %s images, network of iteration %d", pic.samples, pic.on_test ? "test" : "training",
                 pic.net_iteration);
-    ImGui::TextDisabled("original x");
+    fit_text_disabled("original x");
     image_row("##ae_clean", pic.clean.data(), pic.samples, td.image_h, td.image_w, lo, hi, size.x);
     if (s.noise > 0) {
-      ImGui::TextDisabled("noisy input x_eta = x + sigma eps (sigma = %.3g)", s.noise);
+      fit_text_disabled("noisy input x_eta = x + sigma eps (sigma = %.3g)", s.noise);
       image_row("##ae_noisy", pic.noisy.data(), pic.samples, td.image_h, td.image_w, lo, hi, size.x);
     }
-    ImGui::TextDisabled("reconstruction x_hat = decoder(encoder(%s))", s.noise > 0 ? "x_eta" : "x");
+    fit_text_disabled("reconstruction x_hat = decoder(encoder(%s))", s.noise > 0 ? "x_eta" : "x");
     image_row("##ae_recon", pic.recon.data(), pic.samples, td.image_h, td.image_w, lo, hi, size.x);
     tooltip_text("Grey scale: the data's range. With noise > 0 the network sees the middle row and is trained to "
                  "return the top one (denoising succeeds when ||x - x_hat||^2 < ||x - x_eta||^2).");
     return;
   }
   if (!pic.plane) {
-    ImGui::TextDisabled("Reconstructions are drawn for images and for 2-D or 3-D data (this data has %d features); "
+    fit_text_disabled("Reconstructions are drawn for images and for 2-D or 3-D data (this data has %d features); "
                         "see the Latent tab for the errors.", td.d);
     return;
   }
@@ -293,14 +293,14 @@ void AutoencoderView::draw_reconstructions(const AutoencoderSnapshot& s, ImVec2 
 
 void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
   if (!s.linear || !s.net || !s.pca) {
-    ImGui::TextDisabled("The weights-against-eigenvectors comparison is for the linear autoencoder (linear = true).");
+    fit_text_disabled("The weights-against-eigenvectors comparison is for the linear autoencoder (linear = true).");
     return;
   }
   const TrainData& td = *s.data;
   const Eigen::MatrixXd v = Autoencoder::decoder_matrix(*s.net);
   const Eigen::MatrixXd& u = s.pca->components;
   const double vu = (v - u).norm();
-  ImGui::Text("||V - U_m||_F = %s   but   ||V W - U_m U_m^T||_F = %s, weighted by the data %s", readout_number(vu, "%.3g").c_str(),
+  fit_text("||V - U_m||_F = %s   but   ||V W - U_m U_m^T||_F = %s, weighted by the data %s", readout_number(vu, "%.3g").c_str(),
               readout_number(s.metrics[Autoencoder::kMetricProductError], "%.3g").c_str(),
               pictures_ ? readout_number(pictures_->product_error_weighted, "%.3g").c_str() : "n/a");
   tooltip_text("Only the product P = V W is identified: (V A)(A^-1 W) reconstructs the same for any invertible A "
@@ -319,9 +319,9 @@ void AutoencoderView::draw_weights(const AutoencoderSnapshot& s, ImVec2 size) {
         vmax = std::max(vmax, std::fabs(vi.back()));
         umax = std::max(umax, std::fabs(ui.back()));
       }
-    ImGui::TextDisabled("decoder columns v_1..v_%d (grey = 0)", show);
+    fit_text_disabled("decoder columns v_1..v_%d (grey = 0)", show);
     image_row("##ae_v", vi.data(), show, td.image_h, td.image_w, -vmax, vmax, size.x);
-    ImGui::TextDisabled("PCA eigen-images u_1..u_%d", show);
+    fit_text_disabled("PCA eigen-images u_1..u_%d", show);
     image_row("##ae_u", ui.data(), show, td.image_h, td.image_w, -umax, umax, size.x);
     return;
   }

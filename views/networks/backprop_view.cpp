@@ -59,7 +59,7 @@ std::string caption(const BackpropSnapshot& s, const ModuleInfo* info) {
 void text_at(ImVec2 pos, const std::string& text, ImU32 colour = 0) {
   ImGui::SetCursorScreenPos(pos);
   if (colour) ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextUnformatted(text.c_str());
+  fit_text_unformatted(text.c_str());
   if (colour) ImGui::PopStyleColor();
 }
 
@@ -71,7 +71,7 @@ void wrapped_equation(const std::string& text, float width) {
   bool first = true;
   auto flush = [&] {
     if (!first) ImGui::Indent(indent);
-    ImGui::TextUnformatted(line.c_str());
+    fit_text_unformatted(line.c_str());
     if (!first) ImGui::Unindent(indent);
     first = false;
     line.clear();
@@ -101,7 +101,7 @@ void edge_label(ImDrawList* dl, ImVec2 c, const std::string& text, ImU32 colour)
                     label_bg_colour(), 3.0f);
   ImGui::SetCursorScreenPos(p);
   ImGui::PushStyleColor(ImGuiCol_Text, colour);
-  ImGui::TextUnformatted(text.c_str());
+  fit_text_unformatted(text.c_str());
   ImGui::PopStyleColor();
 }
 
@@ -121,9 +121,9 @@ ImVec4 BackpropView::node_rect(int layer, int neuron) const {
 void BackpropView::draw_controls(const Snapshot& snap_base, const ViewContext&) {
   const auto* s = dynamic_cast<const BackpropSnapshot*>(&snap_base);
   if (!s || !s->graph) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextDisabled(
+  fit_text_disabled(
       "Edges: blue w > 0, orange w < 0, width ~ |w|. Labels: w in the forward pass; backward, "
       "highlighted: dL/dw = dL/dz * a_prev on the current neuron's inputs and w = dz_next/da on "
       "its "
@@ -146,7 +146,7 @@ void BackpropView::draw_controls(const Snapshot& snap_base, const ViewContext&) 
 void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vector<ViewIntent>&) {
   const auto* sp = dynamic_cast<const BackpropSnapshot*>(&snap_base);
   if (!sp || !sp->graph) {
-    ImGui::TextDisabled("No backprop state to show yet.");
+    fit_text_disabled("No backprop state to show yet.");
     return;
   }
   const BackpropSnapshot& s = *sp;
@@ -156,12 +156,12 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
 
   // ---- header: position, what this step does, the sample shown.
   ImGui::PushTextWrapPos(0.0f);
-  ImGui::TextUnformatted(caption(s, ctx.info).c_str());
+  fit_text_unformatted(caption(s, ctx.info).c_str());
   ImGui::PopTextWrapPos();
   tooltip_text("One iteration = one training step on one mini-batch. Its sub-steps (S) walk the graph: the "
                "forward pass neuron by neuron, the loss, the backward pass from the output back, the update. "
                "Right arrow: a whole step; Left: back.");
-  if (!s.message.empty()) ImGui::TextColored(bad_colour(), "%s", s.message.c_str());
+  if (!s.message.empty()) fit_text_colored(bad_colour(), "%s", s.message.c_str());
   if (s.trace) {
     const BackpropTrace& tr = *s.trace;
     const int n = std::clamp(sample, 0, B - 1);
@@ -169,7 +169,7 @@ void BackpropView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::
     for (Eigen::Index i = 0; i < tr.x.cols(); ++i) pt += (i ? ", " : "") + num(tr.x(n, i));
     pt += "), t = " + num(tr.target[n]) + "   (point " + std::to_string(tr.rows[static_cast<size_t>(n)]) + " of " +
           std::to_string(s.data_x ? s.data_x->rows() : 0) + ")";
-    ImGui::TextDisabled("%s", pt.c_str());
+    fit_text_disabled("%s", pt.c_str());
     tooltip_text(B > 1 ? "The graph shows this sample's values (N: the next sample). Parameter gradients are "
                          "summed over the batch."
                        : "The point of this step (one point per step: batch = 1).");
@@ -317,7 +317,7 @@ void BackpropView::draw_graph(const BackpropSnapshot& s, ImVec2 size) {
     if (ImGui::IsMouseHoveringRect(p, q) && ImGui::IsWindowHovered() && !tip.empty()) {
       ImGui::BeginTooltip();
       ImGui::PushTextWrapPos(F * 26);
-      ImGui::TextUnformatted(tip.c_str());
+      fit_text_unformatted(tip.c_str());
       ImGui::PopTextWrapPos();
       ImGui::EndTooltip();
     }
@@ -382,7 +382,7 @@ void BackpropView::draw_side_panel(const BackpropSnapshot& s, ImVec2 size) {
   ImGui::BeginGroup();
   const float eq_h = std::max(ImGui::GetFontSize() * 7, size.y * 0.55f);
   if (ImGui::BeginChild("##bp_equation", ImVec2(size.x, eq_h), true)) {
-    ImGui::TextDisabled("This step");
+    fit_text_disabled("This step");
     tooltip_text("The current sub-step's equation in symbols, then in numbers (%.4g).");
     const float w = ImGui::GetContentRegionAvail().x;
     for (const std::string& l : step_equations(s, sample)) wrapped_equation(l, w);
@@ -393,7 +393,7 @@ void BackpropView::draw_side_panel(const BackpropSnapshot& s, ImVec2 size) {
 }
 
 void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
-  ImGui::TextDisabled("Gradient check");
+  fit_text_disabled("Gradient check");
   tooltip_text(
       "For every parameter: the backprop gradient (the network library's backward pass), the "
       "central "
@@ -407,7 +407,7 @@ void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
     for (const std::vector<double>& r : s.table) worst = std::max(worst, r[2]);
     const std::string worst_text = "max relative error " + num(worst);
     same_line_if_fits(ImGui::CalcTextSize(worst_text.c_str()).x);
-    ImGui::TextColored(error_colour(worst), "%s", worst_text.c_str());
+    fit_text_colored(error_colour(worst), "%s", worst_text.c_str());
   }
   const BackpropGraph& g = *s.graph;
   const ImGuiTableFlags flags = ImGuiTableFlags_RowBg | ImGuiTableFlags_BordersInnerV | ImGuiTableFlags_ScrollY |
@@ -447,17 +447,17 @@ void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
     ImGui::TableNextRow();
     if (here) ImGui::TableSetBgColor(ImGuiTableBgTarget_RowBg1, with_alpha(current_colour(), 60));
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(g.param_names[static_cast<size_t>(p)].c_str());
+    fit_text_unformatted(g.param_names[static_cast<size_t>(p)].c_str());
     const size_t r = static_cast<size_t>(p);
     ImGui::TableNextColumn();
-    if (known && r < s.table.size()) ImGui::TextUnformatted(short_num(s.table[r][0]).c_str());
-    else ImGui::TextDisabled("-");
+    if (known && r < s.table.size()) fit_text_unformatted(short_num(s.table[r][0]).c_str());
+    else fit_text_disabled("-");
     ImGui::TableNextColumn();
-    if (s.trace && r < s.table.size()) ImGui::TextUnformatted(short_num(s.table[r][1]).c_str());
-    else ImGui::TextDisabled("-");
+    if (s.trace && r < s.table.size()) fit_text_unformatted(short_num(s.table[r][1]).c_str());
+    else fit_text_disabled("-");
     ImGui::TableNextColumn();
-    if (known && r < s.table.size()) ImGui::TextColored(error_colour(s.table[r][2]), "%s", short_num(s.table[r][2]).c_str());
-    else ImGui::TextDisabled("-");
+    if (known && r < s.table.size()) fit_text_colored(error_colour(s.table[r][2]), "%s", short_num(s.table[r][2]).c_str());
+    else fit_text_disabled("-");
   }
   ImGui::EndTable();
   ImGui::EndChild();

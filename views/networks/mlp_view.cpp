@@ -82,11 +82,11 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
                 s.epoch + (s.iteration > 0 && s.phase == 0 && s.batch_index + 1 == s.batches_per_epoch ? 0 : 1),
                 s.iteration == 0 && s.phase == 0 ? 0 : s.batch_index + 1, s.batches_per_epoch);
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   ImGui::SameLine(0, ImGui::GetFontSize());
   std::snprintf(line, sizeof line, "%s, %zu weights", s.architecture.c_str(), s.num_params);
   header_.push_back(line);
-  ImGui::TextDisabled("%s", line);
+  fit_text_disabled("%s", line);
   tooltip_text((pr.what + ". Network: Linear -> activation per hidden layer, then a Linear output layer " +
                 (pr.regression ? std::string("(MSE loss).") : std::string("(softmax cross-entropy loss)."))).c_str());
   // The step's numbers, and what the sub-step just did.
@@ -99,7 +99,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
                 pr.regression ? "R^2" : "accuracy", readout_number(test).c_str(), readout_number(s.metrics[Mlp::kMetricTestLoss]).c_str(),
                 readout_number(s.lr, "%.3g").c_str());
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   tooltip_text(pr.regression
                    ? "batch loss: MSE of this step's mini-batch. Test: R^2 = 1 - SS_res / SS_tot and MSE on the test "
                      "set, evaluated at the end of each epoch (eval mode)."
@@ -273,12 +273,12 @@ void MlpView::draw_boundary(const MlpSnapshot& s, const ViewContext& ctx, ImVec2
       const int r = static_cast<int>((pic.y_max - m.y) / (pic.y_max - pic.y_min) * pic.res);
       if (c >= 0 && c < pic.res && r >= 0 && r < pic.res && !ImGui::IsMouseDown(0)) {
         ImGui::BeginTooltip();
-        ImGui::Text("p(class | x) at (%.3g, %.3g), network of iteration %d:", m.x, m.y, pic.net_iteration);
+        fit_text("p(class | x) at (%.3g, %.3g), network of iteration %d:", m.x, m.y, pic.net_iteration);
         for (int k = 0; k < pic.outputs; ++k)
-          ImGui::TextColored(legible(class_colour(k)), "  %s: %.3f",
+          fit_text_colored(legible(class_colour(k)), "  %s: %.3f",
                              pr.class_names[static_cast<size_t>(k)].c_str(),
                              pic.output[static_cast<size_t>(r * pic.res + c) * pic.outputs + k]);
-        ImGui::TextDisabled("softmax(z)_k = e^{z_k} / sum_j e^{z_j}");
+        fit_text_disabled("softmax(z)_k = e^{z_k} / sum_j e^{z_j}");
         ImGui::EndTooltip();
       }
     }
@@ -344,7 +344,7 @@ void MlpView::draw_curve(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 si
 void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
   const MlpProblem& pr = *s.problem;
   if (!s.evaluation || s.evaluation->confusion.empty()) {
-    ImGui::TextDisabled("The confusion matrix appears after the first evaluation.");
+    fit_text_disabled("The confusion matrix appears after the first evaluation.");
     return;
   }
   const MlpEvaluation& ev = *s.evaluation;
@@ -360,7 +360,7 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
   char title[160];
   std::snprintf(title, sizeof title, "Confusion matrix, %s set after epoch %d (rows: true class, columns: predicted)",
                 ev.on_test ? (pr.own_test_set ? "t10k test" : "test") : "training", ev.epoch);
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text("Cell (i, j): rows of true class i predicted as class j, as a share of class i's rows (the number "
                "is the count). The diagonal is each class's recall.");
   // The recall key beside the plot takes the width of its longest line; the plot keeps the rest.
@@ -428,7 +428,7 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
   }
   if (key_below) {
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + size.x);
-    ImGui::TextUnformatted(key_text.c_str());
+    fit_text_unformatted(key_text.c_str());
     ImGui::PopTextWrapPos();
     std::string recall = "The classes by number (the matrix's ticks). Recall (the diagonal cell of each row):";
     for (int c = 0; c < k; ++c) {
@@ -443,10 +443,10 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
   ImGui::SameLine();
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(-1.0f);  // each line whole (the key is as wide as its longest line)
-  ImGui::TextDisabled("class (recall)");
+  fit_text_disabled("class (recall)");
   for (int c = 0; c < k; ++c) {
     const double recall = share[static_cast<size_t>(c * k + c)];
-    ImGui::Text("%d %s (%.2f)", c, pr.class_names[static_cast<size_t>(c)].c_str(), recall);
+    fit_text("%d %s (%.2f)", c, pr.class_names[static_cast<size_t>(c)].c_str(), recall);
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();

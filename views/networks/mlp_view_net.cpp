@@ -92,7 +92,7 @@ void MlpView::draw_neurons(const MlpSnapshot& s, ImVec2 size) {
     int h = 0, wd = 0;
     const int cols = std::max(1, std::min(shown, 8));
     tile_rgb(imgs, pr.image_h, pr.image_w, 1, scale, cols, rgb, &h, &wd);
-    ImGui::Text("First hidden layer: the weights w_j of %d of its %d neurons as %dx%d images", shown, out, pr.image_h, pr.image_w);
+    fit_text("First hidden layer: the weights w_j of %d of its %d neurons as %dx%d images", shown, out, pr.image_h, pr.image_w);
     tooltip_text("Neuron j computes f(w_j . x + b_j): it responds to images that look like its weight image. "
                  "Blue: positive weights, orange: negative (scaled by the largest |w|). Network of iteration "
                  "shown in the header.");
@@ -102,13 +102,13 @@ void MlpView::draw_neurons(const MlpSnapshot& s, ImVec2 size) {
     return;
   }
   if (!pictures_ || pictures_->d == 0) {
-    ImGui::TextDisabled(pr.d > 2 ? "Neuron pictures need 1-D, 2-D or image inputs (this data has %d features)."
+    fit_text_disabled(pr.d > 2 ? "Neuron pictures need 1-D, 2-D or image inputs (this data has %d features)."
                                  : "Computing the neuron pictures...", pr.d);
     return;
   }
   const MlpPictures& pic = *pictures_;
   const int layers = static_cast<int>(pic.hidden.size());
-  ImGui::Text("What each hidden neuron computes over the input %s (network of iteration %d)",
+  fit_text("What each hidden neuron computes over the input %s (network of iteration %d)",
               pic.d == 2 ? "plane" : "line", pic.net_iteration);
   tooltip_text(pic.d == 2 ? "Tile j of layer l: a_j^(l)(x) = f(z_j^(l)) over the same square as the Model tab. "
                             "Blue: positive, orange: negative, black: 0 (scaled by the layer's largest |a|). Deeper "
@@ -154,7 +154,7 @@ void MlpView::draw_neurons(const MlpSnapshot& s, ImVec2 size) {
       std::vector<float> rgb;
       int th = 0, tw = 0;
       tile_rgb(ptrs, r, r, 1, std::max(scale, 1e-12f), cols, rgb, &th, &tw);
-      ImGui::TextUnformatted(title, std::strstr(title, "##"));
+      fit_text_unformatted(title, std::strstr(title, "##"));
       image_plot(title, rgb, th, tw, size.x, h - ImGui::GetTextLineHeightWithSpacing());
     } else {
       if (plot::BeginPlot(title, ImVec2(size.x, h), plot::PlotFlags_NoLegend)) {
@@ -184,7 +184,7 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
     if (net.layer(l).name() == "linear") linear.push_back(l);
   std::vector<int> widths = {pr.d};
   for (size_t i = 0; i < linear.size(); ++i) widths.push_back(net.layer(linear[i]).num_params() / (widths.back() + 1));
-  ImGui::Text("The network of iteration %d: %d layers of weights, %zu parameters", s.net_iteration,
+  fit_text("The network of iteration %d: %d layers of weights, %zu parameters", s.net_iteration,
               static_cast<int>(linear.size()), net.num_params());
   tooltip_text("Columns: the input, each hidden layer, the output. An edge is a weight w_ji: blue positive, orange "
                "negative, thickness and opacity ~ |w_ji| / max |w| of its layer. Large layers show their first "
@@ -249,7 +249,7 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
 void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
   const MlpProblem& pr = *s.problem;
   if (!s.evaluation || s.evaluation->predicted.empty() || pr.image_h == 0) {
-    ImGui::TextDisabled("Misclassified images appear after the first evaluation.");
+    fit_text_disabled("Misclassified images appear after the first evaluation.");
     return;
   }
   const MlpEvaluation& ev = *s.evaluation;
@@ -269,7 +269,7 @@ void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
   const int cols = std::max(1, static_cast<int>((size.x - 8) / cell_w));
   const int rows_fit = std::max(1, static_cast<int>((avail_h - 8) / cell_h));
   const int count = std::min<int>(static_cast<int>(wrong.size()), cols * rows_fit);
-  ImGui::Text("%zu of %zu %s images misclassified after epoch %d; the first %d:", wrong.size(), ev.predicted.size(),
+  fit_text("%zu of %zu %s images misclassified after epoch %d; the first %d:", wrong.size(), ev.predicted.size(),
               ev.on_test ? "test" : "training", ev.epoch, count);
   tooltip_text("Each image with the network's prediction (red, above) and the true class (green, below), evaluated "
                "in eval mode at the end of the epoch.");

@@ -82,7 +82,7 @@ struct Projector {
 void vector_image(const char* title, const char* help, const char* id, const Eigen::VectorXd& v, int h, int w,
                   ImVec2 size) {
   ImGui::BeginGroup();
-  ImGui::TextUnformatted(title);
+  fit_text_unformatted(title);
   tooltip_text(help);
   std::vector<float> px(static_cast<size_t>(h) * w);
   float l = 0.0f;
@@ -115,7 +115,7 @@ void PowerIterationView::on_reset() {
 void PowerIterationView::draw_controls(const Snapshot& snap_base, const ViewContext&) {
   const auto* s = dynamic_cast<const PowerSnapshot*>(&snap_base);
   if (!s || !s->problem) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   const int d = s->problem->d();
   if (d == 3) {
     ImGui::SetNextItemWidth(ImGui::GetFontSize() * 10);
@@ -142,7 +142,7 @@ void PowerIterationView::draw_controls(const Snapshot& snap_base, const ViewCont
 void PowerIterationView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const PowerSnapshot*>(&snap_base);
   if (!sp || !sp->problem || !sp->stage || sp->v.size() == 0) {
-    ImGui::TextDisabled("No power-iteration state to show yet.");
+    fit_text_disabled("No power-iteration state to show yet.");
     return;
   }
   const PowerSnapshot& s = *sp;
@@ -155,8 +155,8 @@ void PowerIterationView::draw(const Snapshot& snap_base, const ViewContext& ctx,
   header_.clear();
   auto item = [&](const std::string& text, const char* tip, bool first, bool disabled = false) {
     if (!first) same_line_if_fits(ImGui::CalcTextSize(text.c_str()).x, ImGui::GetFontSize());
-    if (disabled) ImGui::TextDisabled("%s", text.c_str());
-    else ImGui::TextUnformatted(text.c_str());
+    if (disabled) fit_text_disabled("%s", text.c_str());
+    else fit_text_unformatted(text.c_str());
     tooltip_text(tip);
     header_.push_back(text);
   };
@@ -166,7 +166,7 @@ void PowerIterationView::draw(const Snapshot& snap_base, const ViewContext& ctx,
   std::snprintf(buf, sizeof buf, "A: %s; component %d of %d", pr.what.c_str(), s.component + 1,
                 std::max(s.n_components, s.component + 1));
   item(buf, "The matrix and the eigenpair being computed (deflation finds them one after another).", false, true);
-  if (!s.message.empty()) ImGui::TextColored(colour_vec(colors().warning), "%s", s.message.c_str());
+  if (!s.message.empty()) fit_text_colored(colour_vec(colors().warning), "%s", s.message.c_str());
   const double rho = s.metrics.size() > 0 ? s.metrics[0] : NAN;
   const double theta = s.metrics.size() > 1 ? s.metrics[1] : NAN;
   const double resid = s.metrics.size() > 2 ? s.metrics[2] : NAN;
@@ -223,7 +223,7 @@ void PowerIterationView::draw_vector_panel(const PowerSnapshot& s, const ViewCon
   if (d == 2) {
     const std::string xl = pr.feature_names.size() > 0 ? pr.feature_names[0] : "e1";
     const std::string yl = pr.feature_names.size() > 1 ? pr.feature_names[1] : "e2";
-    ImGui::TextUnformatted("the iterate v_t in the plane (drag its tip to restart from there)");
+    fit_text_unformatted("the iterate v_t in the plane (drag its tip to restart from there)");
     tooltip_text("Unit vectors live on the unit circle. Each multiply stretches v along u_1 by |lambda_1| and along "
                  "u_2 by |lambda_2|; normalising brings it back to the circle, a little closer to u_1.");
     if (plot::BeginPlot("##power_plane", ImVec2(-1, -1), plot::PlotFlags_EqualAspect | plot::PlotFlags_NoTitle)) {
@@ -292,7 +292,7 @@ void PowerIterationView::draw_vector_panel(const PowerSnapshot& s, const ViewCon
     }
   } else if (d == 3) {
     const Projector proj(yaw_deg, pitch_deg);
-    ImGui::TextUnformatted("the iterate v_t in 3-D (rotate with yaw / pitch in the controls)");
+    fit_text_unformatted("the iterate v_t in 3-D (rotate with yaw / pitch in the controls)");
     tooltip_text("Orthographic view. Unit vectors live on the unit sphere (outline). v_t turns towards the line of u_1.");
     if (plot::BeginPlot("##power_space", ImVec2(-1, -1), plot::PlotFlags_EqualAspect | plot::PlotFlags_NoTitle)) {
       plot::SetupAxes(nullptr, nullptr, plot::AxisFlags_NoTickLabels | plot::AxisFlags_NoGridLines,
@@ -384,7 +384,7 @@ void PowerIterationView::draw_vector_panel(const PowerSnapshot& s, const ViewCon
       vector_image("w = A v", "The product before normalising.", "##power_w", s.av, h, w, ImVec2(cell, cell));
     }
     if (found > 0) {
-      ImGui::TextUnformatted("found by deflation: u_hat_1 ...");
+      fit_text_unformatted("found by deflation: u_hat_1 ...");
       tooltip_text("The eigenvectors found so far; each is the power iteration's limit on the deflated matrix.");
       const float small = std::min(size.x / std::max(1, std::min(found, 8)) - 6.0f, size.y * 0.3f);
       for (int j = 0; j < found; ++j) {
@@ -397,7 +397,7 @@ void PowerIterationView::draw_vector_panel(const PowerSnapshot& s, const ViewCon
       }
     }
   } else {
-    ImGui::TextUnformatted("components of v_t and of the top eigenvector u_1");
+    fit_text_unformatted("components of v_t and of the top eigenvector u_1");
     tooltip_text("d > 3: the vectors as bar charts over the coordinates (features). v_t approaches +-u_1.");
     if (plot::BeginPlot("##power_bars", ImVec2(-1, -1), plot::PlotFlags_NoTitle)) {
       plot::SetupAxes("coordinate i (feature)", "value", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
@@ -446,7 +446,7 @@ void PowerIterationView::draw_plots(const PowerSnapshot& s, const ViewContext& c
   }
   const int last = std::max(static_cast<int>(ts.back()), s.iteration);
 
-  ImGui::TextUnformatted("angle theta_t to the top eigenvector (log): measured vs predicted");
+  fit_text_unformatted("angle theta_t to the top eigenvector (log): measured vs predicted");
   tooltip_text("Measured: theta_t = angle(v_t, u_1), u_1 from Eigen's eigensolver. Predicted: "
                "atan(tan theta_0 |lambda_2/lambda_1|^t), a straight line of slope log10|lambda_2/lambda_1| per "
                "iteration on this axis (an upper bound; equality in 2-D). Each deflated component starts again.");
@@ -481,7 +481,7 @@ void PowerIterationView::draw_plots(const PowerSnapshot& s, const ViewContext& c
     plot::EndPlot();
   }
 
-  ImGui::TextUnformatted("Rayleigh quotient rho_t against the true eigenvalue");
+  fit_text_unformatted("Rayleigh quotient rho_t against the true eigenvalue");
   tooltip_text("rho_t = v_t^T A v_t. Its error shrinks like theta_t^2 (twice as fast on a log scale). For a "
                "covariance (A positive semi-definite) it never decreases.");
   if (plot::BeginPlot("##power_rayleigh", ImVec2(-1, h), plot::PlotFlags_NoTitle)) {
@@ -510,13 +510,13 @@ void PowerIterationView::draw_plots(const PowerSnapshot& s, const ViewContext& c
   }
 
   // The key is in the caption (a legend inside would cover the bars of a 2 x 2 or 3 x 3 matrix).
-  ImGui::TextUnformatted(log_spectrum ? "spectrum |lambda_i| (log):" : "spectrum lambda_i:");
+  fit_text_unformatted(log_spectrum ? "spectrum |lambda_i| (log):" : "spectrum lambda_i:");
   ImGui::SameLine();
-  ImGui::TextColored(legible(gray_colour() | IM_COL32_A_MASK), "A");
+  fit_text_colored(legible(gray_colour() | IM_COL32_A_MASK), "A");
   ImGui::SameLine();
-  ImGui::TextColored(legible(v_colour()), "deflated A_%d", s.component + 1);
+  fit_text_colored(legible(v_colour()), "deflated A_%d", s.component + 1);
   ImGui::SameLine();
-  ImGui::TextColored(legible(pred_colour()), "found lambda_hat_j");
+  fit_text_colored(legible(pred_colour()), "found lambda_hat_j");
   tooltip_text("Gray: eigenvalues of A (sorted by |lambda|). Blue: eigenvalues of the current deflated matrix "
                "A_j = A - sum_{i<j} lambda_hat_i u_hat_i u_hat_i^T: the found ones drop to ~0 (stubs at the "
                "bottom on the log axis), the rest stay. Diamonds: the eigenvalues found so far.");

@@ -3,9 +3,10 @@
 #include "algorithms/linalg/spectral.h"
 #include "algorithms/svd/shrinkage.h"
 #include "views/common/matrix_panel.h"
-#include "views/plot/plot.h"
 #include "views/common/theme.h"
+#include "views/common/ui.h"
 #include "views/common/view_registry.h"
+#include "views/plot/plot.h"
 
 #include <imgui.h>
 
@@ -108,7 +109,7 @@ void ShrinkageView::refresh(const ShrinkageSnapshot& s) {
 
 void ShrinkageView::draw_controls(const Snapshot& snap, const ViewContext&) {
   if (!dynamic_cast<const ShrinkageSnapshot*>(&snap)) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ImGui::Checkbox("spectrum on log axes", &log_spectrum);
   ImGui::Checkbox("difference panel S_tau(A) - [A]_k", &show_difference);
   ImGui::Checkbox("reconstructions on A's value range", &same_scale);
@@ -119,7 +120,7 @@ void ShrinkageView::draw_controls(const Snapshot& snap, const ViewContext&) {
 void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const ShrinkageSnapshot*>(&snap_base);
   if (!sp || !sp->svd || !sp->soft || !sp->hard) {
-    ImGui::TextDisabled("No SVD to show yet.");
+    fit_text_disabled("No SVD to show yet.");
     return;
   }
   const ShrinkageSnapshot& s = *sp;
@@ -131,21 +132,21 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
   const int rank_a = rank_above(f.sigma, rank_tolerance(f.sigma, m, n));
 
   // ---- the input.
-  ImGui::Text("A: %s.", f.what.c_str());
+  fit_text("A: %s.", f.what.c_str());
   tooltip_text("A = U diag(sigma) V^T (SVD, computed once). Both operators keep U and V and change only the "
                "singular values.");
   char line[256];
   std::snprintf(line, sizeof line, "sigma_1 = %.4g   ||A||_* = %.4g   ||A||_F = %.4g   rank A = %d of r = %d", sigma1,
                 mt[Shrinkage::kMetricNuclear], f.frobenius, rank_a, r);
   same_line_if_fits(ImGui::CalcTextSize(line).x, ImGui::GetFontSize());
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   tooltip_text("sigma_1 = ||A||_2 (tau >= sigma_1 shrinks A to 0); ||A||_* = sum_i sigma_i, the nuclear norm; "
                "||A||_F = sqrt(sum_i sigma_i^2); rank A counts sigma_i > max(m, n) eps sigma_1 (numpy's "
                "matrix_rank tolerance).");
   if (!s.message.empty()) {
     same_line_if_fits(ImGui::CalcTextSize(s.message.c_str()).x, ImGui::GetFontSize());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(colour_vec(colors().warning), "%s", s.message.c_str());
+    fit_text_colored(colour_vec(colors().warning), "%s", s.message.c_str());
     ImGui::PopTextWrapPos();
   }
 
@@ -182,8 +183,8 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
   if (ImGui::IsItemHovered()) {
     ImGui::BeginTooltip();
     ImGui::PushTextWrapPos(ImGui::GetFontSize() * 30);
-    ImGui::TextUnformatted("The hard truncation rank k: [A]_k = U_k Sigma_k V_k^T keeps sigma_1..sigma_k.");
-    ImGui::TextDisabled("%s", int_slider_help());
+    fit_text_unformatted("The hard truncation rank k: [A]_k = U_k Sigma_k V_k^T keeps sigma_1..sigma_k.");
+    fit_text_disabled("%s", int_slider_help());
     ImGui::PopTextWrapPos();
     ImGui::EndTooltip();
   }
@@ -233,11 +234,11 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
     for (const auto& row : rows) {
       ImGui::TableNextRow();
       ImGui::TableNextColumn();
-      ImGui::TextColored(legible(row.colour), "%s", row.name);
+      fit_text_colored(legible(row.colour), "%s", row.name);
       tooltip_text(row.help);
       for (int c : {row.rank, row.nuclear, row.error, row.predicted, row.objective}) {
         ImGui::TableNextColumn();
-        ImGui::TextUnformatted(g4(mt[static_cast<size_t>(c)]).c_str());
+        fit_text_unformatted(g4(mt[static_cast<size_t>(c)]).c_str());
         tooltip_text(fmt_g(mt[static_cast<size_t>(c)]).c_str());
       }
     }
@@ -270,7 +271,7 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
                        float hi, const std::string& cap, ImU32 colour) {
     ImGui::BeginGroup();
     matrix_panel(title, help, id, v.data(), m, n, f.is_image, lo, hi, psize);
-    ImGui::TextColored(legible(colour), "%s", cap.c_str());
+    fit_text_colored(legible(colour), "%s", cap.c_str());
     tooltip_text(help);
     ImGui::EndGroup();
   };
@@ -305,14 +306,14 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
   ImGui::SameLine();
   // No room left beside the grid (its captions made it wider: a narrow Compare half at a large UI
   // scale): the plots go under it, the whole width.
-  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 10.0f) ImGui::NewLine();
+  if (ImGui::GetContentRegionAvail().x < ImGui::GetFontSize() * 10.0f) new_row_after_same_line();
 
   // ---- spectrum and the error against the rank, stacked.
   const ImVec2 rest = ImGui::GetContentRegionAvail();
   const float bw = rest.x;
   const float bh = std::max(min_plot_height() + text_line, ((body_scrolls ? avail.y : rest.y) - spacing_y) * 0.5f);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("spectrum of A, S_tau(A) and [A]_k");
+  fit_text_unformatted("spectrum of A, S_tau(A) and [A]_k");
   tooltip_text("Log axes by default (the view's options). Grey: sigma_i of A. Soft: (sigma_i - tau)_+, every value lowered by tau, those under the tau line "
                "vanish. Hard: sigma_1..sigma_k unchanged, the rest dropped (right of the k line). Click to set tau "
                "to the height clicked.");
@@ -352,7 +353,7 @@ void ShrinkageView::draw(const Snapshot& snap_base, const ViewContext&, std::vec
     }
     plot::EndPlot();
   }
-  ImGui::TextUnformatted("error ||A - B||_F against rank B");
+  fit_text_unformatted("error ||A - B||_F against rank B");
   tooltip_text("Hard: sqrt(sum_{i>k} sigma_i^2) for every k, the smallest error of any rank-k matrix "
                "(Eckart-Young). Soft: S_tau(A) at tau = sigma_{R+1}, the smallest tau of rank R: error "
                "sqrt(R sigma_{R+1}^2 + sum_{i>R} sigma_i^2), above the hard curve - soft pays in error for the "

@@ -71,7 +71,7 @@ void SvdLowRankView::refresh(const std::shared_ptr<const SvdFactors>& fp, int ra
 
 void SvdLowRankView::draw_controls(const Snapshot& snap_base, const ViewContext&) {
   if (!dynamic_cast<const SvdSnapshot*>(&snap_base)) return;
-  ImGui::TextDisabled("View");
+  fit_text_disabled("View");
   ImGui::Checkbox("residual panel A - A_K", &show_residual);
   ImGui::Checkbox("singular values on a log axis", &log_spectrum);
   ImGui::Checkbox("A_K on A's value range", &same_scale);
@@ -82,7 +82,7 @@ void SvdLowRankView::draw_controls(const Snapshot& snap_base, const ViewContext&
 void SvdLowRankView::draw(const Snapshot& snap_base, const ViewContext&, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const SvdSnapshot*>(&snap_base);
   if (!sp || !sp->svd || !sp->approx) {
-    ImGui::TextDisabled("No SVD to show yet.");
+    fit_text_disabled("No SVD to show yet.");
     return;
   }
   const SvdSnapshot& s = *sp;
@@ -93,13 +93,13 @@ void SvdLowRankView::draw(const Snapshot& snap_base, const ViewContext&, std::ve
   const double spec = s.metrics[SvdLowRank::kMetricSpectral];
 
   // ---- caption and the rank slider.
-  ImGui::Text("A: %s.  Rank K = %d of r = %d.", f.what.c_str(), k, r);
+  fit_text("A: %s.  Rank K = %d of r = %d.", f.what.c_str(), k, r);
   tooltip_text("A = U Sigma V^T = sum_i sigma_i u_i v_i^T (SVD). The rank-K approximation keeps the first K "
                "rank-one layers: A_K = sum_{i<=K} sigma_i u_i v_i^T. A step adds the next layer.");
   if (!s.message.empty()) {
     same_line_if_fits(ImGui::CalcTextSize(s.message.c_str()).x, ImGui::GetFontSize());
     ImGui::PushTextWrapPos(0.0f);
-    ImGui::TextColored(colour_vec(colors().warning), "%s", s.message.c_str());
+    fit_text_colored(colour_vec(colors().warning), "%s", s.message.c_str());
     ImGui::PopTextWrapPos();
   }
   slider_rank_ = k;
@@ -120,7 +120,7 @@ void SvdLowRankView::draw(const Snapshot& snap_base, const ViewContext&, std::ve
   std::snprintf(storage, sizeof storage, "storage K(m+n+1) = %.0f numbers = %.1f%% of m n", stored,
                 100.0 * stored / (static_cast<double>(m) * n));
   same_line_if_fits(ImGui::CalcTextSize(storage).x, ImGui::GetFontSize() * 1.5f);  // wraps in a narrow window
-  ImGui::TextUnformatted(storage);
+  fit_text_unformatted(storage);
   tooltip_text("A_K needs K left vectors (m), K right vectors (n) and K singular values, against m n entries of A.");
 
   // ---- the error read-out: measured beside Eckart-Young.
@@ -133,26 +133,26 @@ void SvdLowRankView::draw(const Snapshot& snap_base, const ViewContext&, std::ve
     ImGui::TableHeadersRow();
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("Frobenius ||A - A_K||_F");
+    fit_text_unformatted("Frobenius ||A - A_K||_F");
     tooltip_text("||M||_F = sqrt(sum_ij m_ij^2). Eckart-Young: ||A - A_K||_F = sqrt(sum_{i>K} sigma_i^2), the "
                  "smallest over all matrices of rank <= K.");
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt(fro).c_str());
+    fit_text_unformatted(fmt(fro).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("sqrt(sum_{i>K} sigma_i^2) = %s", fmt(s.metrics[SvdLowRank::kMetricFrobeniusEY]).c_str());
+    fit_text("sqrt(sum_{i>K} sigma_i^2) = %s", fmt(s.metrics[SvdLowRank::kMetricFrobeniusEY]).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4g of ||A||_F", s.metrics[SvdLowRank::kMetricRelative]);
+    fit_text("%.4g of ||A||_F", s.metrics[SvdLowRank::kMetricRelative]);
     ImGui::TableNextRow();
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted("spectral ||A - A_K||_2");
+    fit_text_unformatted("spectral ||A - A_K||_2");
     tooltip_text("||M||_2 = max_{|x|=1} ||M x|| = sigma_1(M), measured by Lanczos bidiagonalisation of the "
                  "residual. Eckart-Young: ||A - A_K||_2 = sigma_{K+1}.");
     ImGui::TableNextColumn();
-    ImGui::TextUnformatted(fmt(spec).c_str());
+    fit_text_unformatted(fmt(spec).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("sigma_{K+1} = %s", fmt(s.metrics[SvdLowRank::kMetricSigmaNext]).c_str());
+    fit_text("sigma_{K+1} = %s", fmt(s.metrics[SvdLowRank::kMetricSigmaNext]).c_str());
     ImGui::TableNextColumn();
-    ImGui::Text("%.4g of sigma_1", r > 0 && f.sigma[0] > 0 ? spec / f.sigma[0] : 0.0);
+    fit_text("%.4g of sigma_1", r > 0 && f.sigma[0] > 0 ? spec / f.sigma[0] : 0.0);
     ImGui::EndTable();
   }
 
@@ -217,7 +217,7 @@ void SvdLowRankView::draw(const Snapshot& snap_base, const ViewContext&, std::ve
   const float bw = rest.x;
   const float bh = std::max(min_plot_height() + line, ((body_scrolls ? avail.y : rest.y) - spacing_y) * 0.5f);
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("singular values sigma_i (kept | discarded)");
+  fit_text_unformatted("singular values sigma_i (kept | discarded)");
   tooltip_text("sigma_1 >= sigma_2 >= ... >= 0. A_K keeps sigma_1..sigma_K (coloured); the discarded ones (gray) "
                "make up the error: sum_{i>K} sigma_i^2 = ||A - A_K||_F^2. Click a bar to set K to it.");
   if (plot::BeginPlot("##svd_spectrum", ImVec2(bw, bh - ImGui::GetTextLineHeightWithSpacing()), plot::PlotFlags_NoTitle)) {
@@ -261,7 +261,7 @@ void SvdLowRankView::draw(const Snapshot& snap_base, const ViewContext&, std::ve
     }
     plot::EndPlot();
   }
-  ImGui::TextUnformatted("error against K: Eckart-Young (lines), measured (dots)");
+  fit_text_unformatted("error against K: Eckart-Young (lines), measured (dots)");
   tooltip_text("Lines: sqrt(sum_{i>K} sigma_i^2) and sigma_{K+1} for every K. Dots: ||A - A_K||_F and "
                "||A - A_K||_2 measured from the residual at the ranks computed in this run. They coincide: "
                "Eckart-Young.");

@@ -115,7 +115,7 @@ std::string PlsaView::topic_name(const PlsaSnapshot& s, int z, int words) const 
 void PlsaView::tooltip_lines() {
   ImGui::BeginTooltip();
   ImGui::PushTextWrapPos(ImGui::GetFontSize() * 34);
-  for (const std::string& l : hover_lines_) ImGui::TextUnformatted(l.c_str());
+  for (const std::string& l : hover_lines_) fit_text_unformatted(l.c_str());
   ImGui::PopTextWrapPos();
   ImGui::EndTooltip();
 }
@@ -127,10 +127,10 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
   std::snprintf(line, sizeof line, "%s - %s, K = %d", position_label(s, ctx.info, true).c_str(),
                 s.method >= 0 && s.method < 3 ? kMethodTitles[s.method] : "?", s.k);
   header_.push_back(line);
-  ImGui::TextUnformatted(line);
+  fit_text_unformatted(line);
   if (s.phase == 1) {
     ImGui::SameLine();
-    ImGui::TextColored(readout_warn(), "E-step done: the M-step runs next");
+    fit_text_colored(readout_warn(), "E-step done: the M-step runs next");
     header_.push_back("E-step done: the M-step runs next");
   }
   // "Add a topic": the module's add_topic intent.
@@ -156,14 +156,14 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
   const bool compact = ImGui::GetContentRegionAvail().y < ImGui::GetFontSize() * kCompactHeaderEm;
   // The data.
   ImGui::PushTextWrapPos(compact ? -1.0f : 0.0f);
-  ImGui::TextDisabled("%s", p.what.c_str());
+  fit_text_disabled("%s", p.what.c_str());
   ImGui::PopTextWrapPos();
   if (compact) tooltip_text(p.what.c_str());
   header_.push_back(p.what);
 
   // The oracles on one wrapping row.
   oracles_ = plsa_oracles(s);
-  ImGui::TextUnformatted("Oracles:");
+  fit_text_unformatted("Oracles:");
   tooltip_text(
       "Checked live on the snapshot shown (course 7.2). Green: holds; red: broken; grey: not applicable "
       "or waiting for a step. Hover an oracle for its formula.");
@@ -176,13 +176,13 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
     const std::string brief = o.name + ": " + oracle_word(o.state);
     const char* shown = compact ? brief.c_str() : text;
     same_line_if_fits(ImGui::CalcTextSize(shown).x, ImGui::GetFontSize());
-    ImGui::TextColored(oracle_colour(o.state), "%s", shown);
+    fit_text_colored(oracle_colour(o.state), "%s", shown);
     tooltip_text(compact ? (std::string(text) + "\n" + o.formula).c_str() : o.formula.c_str());
   }
   header_.push_back(all);
   if (!s.message.empty()) {
     header_.push_back(s.message);
-    ImGui::TextColored(
+    fit_text_colored(
         s.status == Status::Diverged || s.status == Status::Failed ? colour_vec(colors().error) : readout_warn(), "%s",
         s.message.c_str());
   }
@@ -191,7 +191,7 @@ void PlsaView::draw_header(const PlsaSnapshot& s, const ViewContext& ctx, std::v
 void PlsaView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
   const auto* sp = dynamic_cast<const PlsaSnapshot*>(&snap);
   if (!sp || !sp->problem || !sp->factors) {
-    ImGui::TextDisabled("No topic model yet: %s",
+    fit_text_disabled("No topic model yet: %s",
                         snap.message.empty() ? "load a text corpus (fortunes) and reset" : snap.message.c_str());
     return;
   }
@@ -240,7 +240,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
 
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);  // the read-outs wrap inside the column
-  ImGui::TextUnformatted("log-likelihood l per iteration");
+  fit_text_unformatted("log-likelihood l per iteration");
   tooltip_text(
       "l = sum_ij N_ij log sum_z p(w_j|z) p(z|d_i) on the training counts. pLSA's EM never lowers it: "
       "the E-step leaves l where it is (the bound touches l: the points at t - 1/2 when you sub-step), "
@@ -266,7 +266,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
     plot::PlotGuideX("##now", s.iteration + 0.5 * s.phase, colors().guide, 1.5f);
     plot::EndPlot();
   }
-  ImGui::Text("l = %s, saturated bound %s", readout_number(s.metrics[Plsa::kMetricLogLikelihood], "%.6g").c_str(),
+  fit_text("l = %s, saturated bound %s", readout_number(s.metrics[Plsa::kMetricLogLikelihood], "%.6g").c_str(),
               readout_number(s.saturated_bound, "%.6g").c_str());
   tooltip_text(
       "The saturated bound sum_ij N_ij log(N_ij / s_i): the largest l any p(w|d) can reach (each "
@@ -276,7 +276,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
   ImGui::SameLine();
 
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("perplexity per token: training and held out");
+  fit_text_unformatted("perplexity per token: training and held out");
   tooltip_text(
       "perplexity = exp(-l / sum N): the model is as unsure of the next token as a fair die with that "
       "many faces. Held out: exp(-sum T log p(w|d) / sum T) on the test_fraction of every document's "
@@ -297,7 +297,7 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
     plot::PlotGuideX("##now", s.iteration + 0.5 * s.phase, colors().guide, 1.5f);
     plot::EndPlot();
   }
-  ImGui::Text("training %s, held out %s", readout_number(s.metrics[Plsa::kMetricPerplexity], "%.5g").c_str(),
+  fit_text("training %s, held out %s", readout_number(s.metrics[Plsa::kMetricPerplexity], "%.5g").c_str(),
               readout_number(s.metrics[Plsa::kMetricTestPerplexity], "%.5g").c_str());
   ImGui::EndGroup();
 }
@@ -305,13 +305,13 @@ void PlsaView::draw_curves(const PlsaSnapshot& s, const ViewContext& ctx, ImVec2
 void PlsaView::draw_topics(const PlsaSnapshot& s, ImVec2 size) {
   const PlsaProblem& p = *s.problem;
   const int K = s.k;
-  ImGui::TextUnformatted("top words per topic: p(w|z)");
+  fit_text_unformatted("top words per topic: p(w|z)");
   tooltip_text(
       "Each column is a topic z: its words by decreasing p(w|z) (a column of U). Highlighted: words new in "
       "the topic's top 10 since the previous snapshot (strong) or moved within it (light). Hover a "
       "topic's header for its share of the corpus.");
   ImGui::SameLine(0, ImGui::GetFontSize());
-  ImGui::TextDisabled("new word in the list: strong highlight; moved: light");
+  fit_text_disabled("new word in the list: strong highlight; moved: light");
   const float col_w = ImGui::GetFontSize() * 8.5f;
   const float table_h = std::max(min_plot_height(), size.y - ImGui::GetTextLineHeightWithSpacing());
   topic_headers_.assign(static_cast<size_t>(K), ImVec2(-1, -1));
@@ -353,7 +353,7 @@ void PlsaView::draw_topics(const PlsaSnapshot& s, ImVec2 size) {
   for (int r = 0; r < rows; ++r) {
     ImGui::TableNextRow();
     ImGui::TableSetColumnIndex(0);
-    ImGui::TextDisabled("%d", r + 1);
+    fit_text_disabled("%d", r + 1);
     for (int z = 0; z < K; ++z) {
       ImGui::TableSetColumnIndex(z + 1);
       const std::vector<int>& t = s.top_words[static_cast<size_t>(z)];
@@ -366,7 +366,7 @@ void PlsaView::draw_topics(const PlsaSnapshot& s, ImVec2 size) {
       if (change != kWordSame)
         ImGui::TableSetBgColor(ImGuiTableBgTarget_CellBg, with_alpha(colors().accent, change == kWordNew ? 110 : 40));
       const std::string& word = p.vocab.words[static_cast<size_t>(j)];
-      ImGui::Text("%s %.3f", word.c_str(), s.u(j, z));
+      fit_text("%s %.3f", word.c_str(), s.u(j, z));
       if (ImGui::IsItemHovered()) {
         char l[200];
         std::snprintf(l, sizeof l, "'%s' in topic %d: p(w|z) = %.5g (rank %d)", word.c_str(), z, s.u(j, z), r + 1);

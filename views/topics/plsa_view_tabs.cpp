@@ -149,7 +149,7 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
   else
     std::snprintf(caption, sizeof caption, "K = %d: p(z|d) of the %d documents (the simplex needs K = 3)", pts.k, n);
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + plot_w);  // the key stays beside the plot
-  ImGui::TextUnformatted(caption);
+  fit_text_unformatted(caption);
   ImGui::PopTextWrapPos();
   tooltip_text(pts.ternary ? "Each document is a point of the triangle with barycentric coordinates (p(z=0|d), "
                              "p(z=1|d), p(z=2|d)): near a corner = one topic, the centre = all three alike. Hover a "
@@ -225,14 +225,14 @@ void PlsaView::draw_documents(const PlsaSnapshot& s, ImVec2 size) {
   }
   // Wrapped at the plot's width: a longer line would widen the group and push the key off the panel.
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + plot_w);
-  ImGui::TextDisabled("%s", labels ? "colour: category (click a key name to hide it)"
+  fit_text_disabled("%s", labels ? "colour: category (click a key name to hide it)"
                                    : "the corpus has no categories; hover a point for its text");
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
   if (!labels) return;
   ImGui::SameLine();
   ImGui::BeginGroup();
-  ImGui::TextUnformatted("categories");
+  fit_text_unformatted("categories");
   ImGui::SameLine();
   if (ImGui::SmallButton("all")) std::fill(hidden_categories_.begin(), hidden_categories_.end(), 0);
   tooltip_text("Show every category.");
@@ -262,7 +262,7 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
   // U: top terms x K.
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + u_w);
-  ImGui::Text("U = p(w|z), top words (%d terms)", R);
+  fit_text("U = p(w|z), top words (%d terms)", R);
   ImGui::PopTextWrapPos();
   tooltip_text(
       "U (terms x K): column z is topic z's distribution over the vocabulary, sum_j p(w_j|z) = 1. Only the "
@@ -300,7 +300,7 @@ void PlsaView::draw_matrices(const PlsaSnapshot& s, ImVec2 size) {
   // V: K x a sample of the documents.
   const int D = static_cast<int>(pic_.v_docs.size());
   ImGui::BeginGroup();
-  ImGui::Text("V = p(z|d), %d of %d documents by top topic", D, s.factors->docs);
+  fit_text("V = p(z|d), %d of %d documents by top topic", D, s.factors->docs);
   tooltip_text(
       "V (K x documents): column d is the document's mixture of topics, sum_z p(z|d) = 1. An evenly "
       "spaced sample of the documents, grouped by argmax_z p(z|d) and sorted within a group: the blocks "
@@ -346,7 +346,7 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
   }
   if (pic_.k != K) return;
   const Confusion& cf = confusion_by_mass ? pic_.by_mass : pic_.by_argmax;
-  ImGui::TextUnformatted("categories (rows) against topics (columns), each row normalised");
+  fit_text_unformatted("categories (rows) against topics (columns), each row normalised");
   tooltip_text(
       "Row c: how the documents of category c spread over the topics. By argmax: the share of the "
       "category's documents whose most likely topic is z. By mass: sum over the category's documents of "
@@ -407,7 +407,7 @@ void PlsaView::draw_categories(const PlsaSnapshot& s, ImVec2 size) {
   row_labels(conf_place_, names, L);
   column_labels(conf_place_, K, "topic z");
   ImGui::Dummy(ImVec2(1, line));
-  ImGui::TextDisabled("hover a cell for the category, the topic's words and the share");
+  fit_text_disabled("hover a cell for the category, the topic's words and the share");
 }
 
 }  // namespace cilab

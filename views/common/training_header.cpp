@@ -38,13 +38,17 @@ TrainingColumns training_columns(float side_share) {
   TrainingColumns c;
   c.avail = ImGui::GetContentRegionAvail();
   c.side_w = std::max(ImGui::GetFontSize() * 16, c.avail.x * side_share);
-  c.main_w = std::max(ImGui::GetFontSize() * 12, c.avail.x - c.side_w - ImGui::GetStyle().ItemSpacing.x);
+  c.main_w = c.avail.x - c.side_w - ImGui::GetStyle().ItemSpacing.x;
+  if (c.main_w < ImGui::GetFontSize() * kPictureMinEm) {  // the curves go under the picture
+    c.stacked = true;
+    c.main_w = c.side_w = c.avail.x;
+  }
   return c;
 }
 
 ImVec2 training_side_size(const TrainingColumns& c) {
   const float left = ImGui::GetContentRegionAvail().x;
-  if (left >= ImGui::GetFontSize() * kSideMinEm) return ImVec2(std::min(c.side_w, left), c.avail.y);
+  if (!c.stacked && left >= ImGui::GetFontSize() * kSideMinEm) return ImVec2(std::min(c.side_w, left), c.avail.y);
   // No room beside the picture (a narrow Compare half at a large UI scale): the curves go under
   // it, the whole width (the view scrolls to them).
   new_row_after_same_line();

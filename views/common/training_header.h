@@ -30,18 +30,22 @@ ImVec2 draw_training_status(const Snapshot& s, const ViewContext& ctx, const cha
 
 // A training view's two columns in the region left under its header: the picture
 // (tabs) on the left and the curves, `side_share` of the width (at least 16 em), on
-// the right.
+// the right. When that would leave the picture less than kPictureMinEm font sizes (a
+// Compare half at 150 %), the picture takes the whole width and the curves go under it
+// (`stacked`; the view scrolls to them).
+constexpr float kPictureMinEm = 20.0f;
 struct TrainingColumns {
-  ImVec2 avail;        // the region under the header
-  float main_w = 0;    // the picture's column
-  float side_w = 0;    // the curves' column
+  ImVec2 avail;          // the region under the header
+  float main_w = 0;      // the picture's column
+  float side_w = 0;      // the curves' column
+  bool stacked = false;  // the curves under the picture, both the whole width
 };
 TrainingColumns training_columns(float side_share);
 // The curves column's size, called after the picture's group and SameLine(): side_w, or
 // what is left of the row when the picture's column came out wider than main_w (a tab bar
 // wider than the column at 1280 x 720), so that the curves never run off the view.
-// When less than kSideMinEm font sizes are left beside the picture, the curves go under it
-// (after a NewLine), the whole width.
+// When the columns are stacked, or less than kSideMinEm font sizes are left beside the
+// picture, the curves go under it (a new row), the whole width.
 constexpr float kSideMinEm = 10.0f;
 ImVec2 training_side_size(const TrainingColumns& c);
 

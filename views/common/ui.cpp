@@ -34,11 +34,12 @@ void tooltip_text(const char* text) {
 namespace {
 
 // True when the current window cannot cut a line: it grows to fit it (a tooltip, a menu, an
-// auto-sizing popup) or wraps it (PushTextWrapPos).
+// auto-sizing popup) or wraps it (PushTextWrapPos); or the line is in a table's cell, which
+// clips it to its column (the start of a name, "W1[0,", says more than "W1[..." would).
 bool text_grows_or_wraps() {
   const ImGuiWindow* w = ImGui::GetCurrentWindow();
   return (w->Flags & (ImGuiWindowFlags_Tooltip | ImGuiWindowFlags_AlwaysAutoResize)) || w->AutoFitFramesX > 0 ||
-         w->DC.TextWrapPos >= 0.0f;
+         w->DC.TextWrapPos >= 0.0f || GImGui->CurrentTable != nullptr;
 }
 
 // One line [text, end) (no '\n') cut to `avail` with an ellipsis, the whole line in a tooltip.

@@ -20,7 +20,7 @@ void tooltip_text(const char* text);
 // at the last character that fits, with an ellipsis, and the whole text is shown in a tooltip on
 // hover (the script's log and `expect text` read the whole line). Text that fits is drawn exactly
 // as ImGui draws it; so is text in a tooltip, an auto-sizing popup or under PushTextWrapPos
-// (those grow or wrap instead). The views use these for every line that does not wrap.
+// (those grow or wrap instead), and in a table's cell (the column clips it). The views use these for every line that does not wrap.
 void fit_text(const char* fmt, ...) IM_FMTARGS(1);
 void fit_text_disabled(const char* fmt, ...) IM_FMTARGS(1);
 void fit_text_colored(const ImVec4& color, const char* fmt, ...) IM_FMTARGS(2);

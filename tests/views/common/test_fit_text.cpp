@@ -122,3 +122,22 @@ TEST_CASE("fit text: a new row after SameLine does not count the gap as content 
   });
   CHECK(none.cut.empty());
 }
+
+TEST_CASE("fit text: in a table's cell a line is left to the column's clipping, and the panel is not reported") {
+  float text_w = 0.0f;
+  const Drawn cell = draw_in_panel([&] {
+    text_w = ImGui::CalcTextSize(kLong).x;
+    if (ImGui::BeginTable("##t", 2, ImGuiTableFlags_SizingFixedFit)) {
+      ImGui::TableSetupColumn("a", ImGuiTableColumnFlags_WidthFixed, 80.0f);
+      ImGui::TableSetupColumn("b", ImGuiTableColumnFlags_WidthFixed, 80.0f);
+      ImGui::TableNextColumn();
+      fit_text("%s", kLong);
+      ImGui::TableNextColumn();
+      ImGui::TextUnformatted("b");
+      ImGui::EndTable();
+    }
+  });
+  CHECK(cell.cut.empty());
+  CHECK(cell.log.find(kLong) != std::string::npos);
+  CHECK(text_w > 160.0f);  // wider than the table: the cell clipped it, as ImGui::Text's would be
+}

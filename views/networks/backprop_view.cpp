@@ -420,6 +420,9 @@ void BackpropView::draw_check_table(const BackpropSnapshot& s, float height) {
     ImGui::EndChild();
     return;
   }
+  // Measured at full size: the window keeps the scale set last frame (measuring under it made the
+  // scale alternate between two values, a flicker).
+  ImGui::SetWindowFontScale(1.0f);
   const float need = ImGui::CalcTextSize("W1[0,0]-7.29e-06-7.29e-06-7.29e-06").x + ImGui::GetFontSize() * 3.5f;
   ImGui::SetWindowFontScale(std::clamp(ImGui::GetContentRegionAvail().x / need, 0.75f, 1.0f));
   if (!ImGui::BeginTable("##bp_check", 4, flags, ImVec2(0, ImGui::GetContentRegionAvail().y))) {

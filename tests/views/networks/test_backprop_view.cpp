@@ -11,6 +11,8 @@
 
 #include <doctest/doctest.h>
 
+#include <imgui_internal.h>
+
 #include <cmath>
 #include <cstdio>
 #include <memory>
@@ -201,4 +203,25 @@ TEST_CASE("backprop view: the graph's colours have a key on screen") {
   std::vector<ViewIntent> out;
   const std::string text = frame_text(ui, [&] { view.draw(f.snap(), f.context(), out); });
   for (const char* w : {"w > 0", "w < 0", "node computed", "dL/dz known"}) CHECK_MESSAGE(has(text, w), w);
+}
+
+TEST_CASE("backprop view: in a narrow panel the gradient-check table's font scale settles (no flicker) and shrinks it") {
+  // The scale was measured under the window's own scale of the frame before (SetWindowFontScale
+  // lasts per window): 1.0 and the shrunk scale took turns, frame after frame.
+  Fixture f;
+  f.step();
+  ImGuiHeadless ui(ImVec2(720.0f, 720.0f), true);
+  BackpropView view;
+  std::vector<ViewIntent> out;
+  std::vector<float> scales;
+  for (int i = 0; i < 6; ++i) {
+    ui.frame_in_window([&] { view.draw(f.snap(), f.context(), out); });
+    for (ImGuiWindow* w : GImGui->Windows)
+      if (w->Active && std::string(w->Name).rfind("/##bp_check_area") != std::string::npos &&
+          std::string(w->Name).rfind('/') == std::string(w->Name).rfind("/##bp_check_area"))
+        scales.push_back(w->FontWindowScale);
+  }
+  REQUIRE(scales.size() == 6);
+  for (size_t i = 2; i < scales.size(); ++i) CHECK(scales[i] == doctest::Approx(scales[1]));
+  CHECK(scales.back() < 1.0f);  // 720 px: the table does not fit at full size
 }

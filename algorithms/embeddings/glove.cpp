@@ -116,20 +116,37 @@ double glove_weight(double n, double x_max, double alpha) {
 GloveEntries glove_entries(const Cooccurrence& n, double x_max, double alpha) {
   GloveEntries e;
   e.words = n.words;
-  const size_t nnz = static_cast<size_t>(n.nnz());
-  e.row.reserve(nnz);
-  e.col.reserve(nnz);
-  e.log_count.reserve(nnz);
-  e.weight.reserve(nnz);
-  for (int v = 0; v < n.words; ++v)
-    for (int64_t k = n.row_start[static_cast<size_t>(v)]; k < n.row_start[static_cast<size_t>(v) + 1]; ++k) {
-      const double c = n.value[static_cast<size_t>(k)];
-      if (!(c > 0)) continue;
-      e.row.push_back(v);
-      e.col.push_back(n.col[static_cast<size_t>(k)]);
-      e.log_count.push_back(static_cast<float>(std::log(c)));
-      e.weight.push_back(static_cast<float>(glove_weight(c, x_max, alpha)));
+  // Where each row's positive counts start (one cheap pass), then log N and f(N) for blocks of
+  // rows in parallel: each entry is written by one block, so any thread count gives the same.
+  std::vector<int64_t> out_start(static_cast<size_t>(n.words) + 1, 0);
+  for (int v = 0; v < n.words; ++v) {
+    int64_t kept = 0;
+    for (int64_t k = n.row_start[static_cast<size_t>(v)]; k < n.row_start[static_cast<size_t>(v) + 1]; ++k)
+      kept += n.value[static_cast<size_t>(k)] > 0 ? 1 : 0;
+    out_start[static_cast<size_t>(v) + 1] = out_start[static_cast<size_t>(v)] + kept;
+  }
+  const size_t nnz = static_cast<size_t>(out_start.back());
+  e.row.resize(nnz);
+  e.col.resize(nnz);
+  e.log_count.resize(nnz);
+  e.weight.resize(nnz);
+  constexpr int kRowsPerBlock = 256;
+  const int blocks = (n.words + kRowsPerBlock - 1) / kRowsPerBlock;
+  parallel_for_blocks(blocks, parallel_threads(blocks, static_cast<double>(nnz) * 40, 1e6), [&](int b) {
+    const int v_end = std::min(n.words, (b + 1) * kRowsPerBlock);
+    for (int v = b * kRowsPerBlock; v < v_end; ++v) {
+      size_t o = static_cast<size_t>(out_start[static_cast<size_t>(v)]);
+      for (int64_t k = n.row_start[static_cast<size_t>(v)]; k < n.row_start[static_cast<size_t>(v) + 1]; ++k) {
+        const double c = n.value[static_cast<size_t>(k)];
+        if (!(c > 0)) continue;
+        e.row[o] = v;
+        e.col[o] = n.col[static_cast<size_t>(k)];
+        e.log_count[o] = static_cast<float>(std::log(c));
+        e.weight[o] = static_cast<float>(glove_weight(c, x_max, alpha));
+        ++o;
+      }
     }
+  });
   return e;
 }
 
@@ -267,6 +284,8 @@ std::shared_ptr<const GloveProblem> cached_problem(const std::shared_ptr<const D
                 p.recall_probes);
   return cache.get(data, key, [&]() -> std::shared_ptr<const GloveProblem> {
     auto pr = std::make_shared<GloveProblem>();
+    // The recall oracle's WordNet is read on its own thread while the counts are built.
+    std::future<std::shared_ptr<const WordNet>> wordnet = load_wordnet_async();
     const TextCorpus& corpus = *data->text;
     VocabOptions vo;
     vo.min_count = p.min_count;
@@ -287,7 +306,7 @@ std::shared_ptr<const GloveProblem> cached_problem(const std::shared_ptr<const D
     pr->corpus_words = corpus.size();
     try {
       report_progress("reading WordNet's synonyms (the recall oracle)");
-      pr->wordnet = load_wordnet();
+      pr->wordnet = wordnet.get();
       pr->probes = std::make_shared<SynonymProbes>(synonym_probes(*vocab, *pr->wordnet, p.recall_probes));
     } catch (const DataError& e) {
       pr->probes = std::make_shared<SynonymProbes>();
@@ -451,7 +470,8 @@ void Glove::reset(std::shared_ptr<const Dataset> data, const ParamValues& values
 
   st->probes = st->problem->probes;
   st->message = st->problem->message;
-  if (p.solver == Solver::AdaGrad) st->shuffle_order();
+  // AdaGrad's first visiting order is drawn by the first step (the same draws: nothing else
+  // uses rng in between): the first picture does not wait for a shuffle of every entry.
 
   auto s = std::make_shared<GloveSnapshot>();
   s->metrics = metric_table().blank();
@@ -491,6 +511,7 @@ void Glove::step() {
   double loss = 0;
   int64_t visited = 0;
   if (p.solver == Solver::AdaGrad) {
+    if (st.order.empty()) st.shuffle_order();
     const int64_t total = static_cast<int64_t>(e.size());
     const int64_t end = std::min(total, st.pos + p.batch_entries);
     float* g = st.packed.data();

@@ -427,11 +427,13 @@ std::string problem_key(const Word2Vec::Params& p) {
 std::shared_ptr<const Problem> cached_problem(const std::shared_ptr<const Dataset>& data, const Word2Vec::Params& p) {
   static DerivedCache<Problem> cache;
   return cache.get(data, problem_key(p), [&]() -> std::shared_ptr<const Problem> {
+    // The recall oracle's WordNet is read on its own thread while the problem is built.
+    std::future<std::shared_ptr<const WordNet>> wordnet = load_wordnet_async();
     std::shared_ptr<Problem> pr = build_problem(*data, p);
     // The oracle's probe set (WordNet missing: the run trains, the recall is n/a and the message says why).
     try {
       report_progress("reading WordNet's synonyms (the recall oracle)");
-      pr->wordnet = load_wordnet();
+      pr->wordnet = wordnet.get();
       pr->probes = std::make_shared<const SynonymProbes>(synonym_probes(*pr->vocab, *pr->wordnet, p.recall_probes));
       if (pr->probes->size() == 0)
         pr->recall_note = "no vocabulary word has a WordNet synonym in the vocabulary: synonym recall is n/a";

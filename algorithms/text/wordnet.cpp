@@ -110,6 +110,10 @@ std::shared_ptr<const WordNet> load_wordnet() {
   return wn;
 }
 
+std::future<std::shared_ptr<const WordNet>> load_wordnet_async() {
+  return std::async(std::launch::async, [] { return load_wordnet(); });
+}
+
 SynonymProbes synonym_probes(const Vocabulary& vocab, const WordNet& wordnet, int max_probes) {
   SynonymProbes p;
   std::vector<int> syn;

@@ -11,6 +11,7 @@
 #include "algorithms/text/embedding.h"
 #include "algorithms/text/text.h"
 
+#include <future>
 #include <memory>
 #include <string>
 #include <string_view>
@@ -42,6 +43,11 @@ WordNet read_wordnet(const std::string& dir);
 // mutex (as the data layer's Fashion-MNIST cache), kept until exit. A failed
 // read is not cached (the next call tries again).
 std::shared_ptr<const WordNet> load_wordnet();
+// load_wordnet() on a thread of its own, started now: a module's reset starts it before its
+// own corpus work, so the oracle's WordNet (about 0.5 s) is read while the vocabulary and
+// the counts are built, not after them. get() returns the WordNet or rethrows the DataError;
+// a future that is dropped unread waits for the read (it lands in the cache).
+std::future<std::shared_ptr<const WordNet>> load_wordnet_async();
 
 // The default folder: CILAB_WORDNET_DIR when set, else /usr/share/wordnet.
 std::string wordnet_dir();

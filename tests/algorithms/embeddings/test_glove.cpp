@@ -191,6 +191,48 @@ TEST_CASE("glove: ALS half-sweeps are bit-identical on 1 and 2 threads") {
   CHECK(a.params == b.params);
 }
 
+TEST_CASE("glove: the entries are the positive counts in row order with log N and f(N), alike on 1 and 2 threads") {
+  // 3000 rows (12 blocks of 256 rows), 40 counts a row, every seventh zero (left out).
+  Cooccurrence n;
+  n.words = 3000;
+  n.row_start.push_back(0);
+  Rng rng(11);
+  for (int v = 0; v < n.words; ++v) {
+    for (int k = 0; k < 40; ++k) {
+      n.col.push_back(static_cast<int32_t>(rng.below(static_cast<uint64_t>(n.words))));
+      n.value.push_back(k % 7 == 3 ? 0.0 : rng.uniform(0.05, 300.0));
+    }
+    n.row_start.push_back(n.nnz());
+  }
+  // The definition, entry by entry.
+  std::vector<int> row, col;
+  std::vector<float> log_count, weight;
+  for (int v = 0; v < n.words; ++v)
+    for (int64_t k = n.row_start[static_cast<size_t>(v)]; k < n.row_start[static_cast<size_t>(v) + 1]; ++k) {
+      const double c = n.value[static_cast<size_t>(k)];
+      if (!(c > 0)) continue;
+      row.push_back(v);
+      col.push_back(n.col[static_cast<size_t>(k)]);
+      log_count.push_back(static_cast<float>(std::log(c)));
+      weight.push_back(static_cast<float>(glove_weight(c, 100.0, 0.75)));
+    }
+  for (int threads : {1, 2}) {
+    CAPTURE(threads);
+    set_max_threads(threads);
+    const ParallelStats before = parallel_stats();
+    const GloveEntries e = glove_entries(n, 100.0, 0.75);
+    const ParallelStats after = parallel_stats();
+    set_max_threads(0);
+    CHECK((after.pool_loops > before.pool_loops) == (threads == 2));  // 2 threads really split the rows
+    CHECK(e.words == n.words);
+    REQUIRE(e.size() == row.size());
+    CHECK(std::vector<int>(e.row.begin(), e.row.end()) == row);
+    CHECK(std::vector<int>(e.col.begin(), e.col.end()) == col);
+    CHECK(e.log_count == log_count);
+    CHECK(e.weight == weight);
+  }
+}
+
 TEST_CASE("glove: the module on a tiny corpus - AdaGrad lowers the loss, ALS never raises its objective") {
   const auto data = tiny_text();
   SUBCASE("adagrad") {

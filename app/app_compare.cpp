@@ -12,6 +12,11 @@
 #include <sstream>
 
 namespace cilab {
+namespace {
+// The banner shown when Compare starts (cleared when it stops, if still shown).
+constexpr const char* kCompareInfo =
+    "Comparing A and B: the parameter panel now edits B (switch at its top); the transport drives both";
+}  // namespace
 
 void App::each_run(const std::function<void(Runner&)>& f) {
   f(*runner_);
@@ -54,7 +59,7 @@ void App::start_compare() {
     pending_tab_b_ = shown_tab_;  // B opens on the tab A shows
     edit_b_ = true;  // the next change is B's: that is what a comparison is for
     if (!settings_.show_params) settings_.show_params = true;
-    info_ = "Comparing A and B: the parameter panel now edits B (switch at its top); the transport drives both";
+    info_ = kCompareInfo;
     info_time_ = ImGui::GetTime();
   } catch (const std::exception& e) {
     show_error(std::string("cannot start the comparison: ") + e.what());
@@ -68,6 +73,7 @@ void App::stop_compare() {
   runner_->set_history_budget(RunnerConfig{}.history_budget_bytes);  // A has the whole budget again
   compare_.reset();
   edit_b_ = false;
+  if (info_ == kCompareInfo) info_.clear();  // it would speak of a B that is gone
 }
 
 void App::restart_b() {

@@ -177,6 +177,25 @@ TEST_CASE("gui compare: a live change of B applies from B's position while A run
   CHECK(a[25] != b[25]);
 }
 
+TEST_CASE("gui compare: the 'Comparing A and B' banner goes when Compare stops") {
+  const QuietWindow window("compare_banner", "ui_scale=1\n");
+  {
+    std::ofstream script("gui_compare_banner.txt");
+    script << "step 3\n"
+              "compare on\n"
+              "wait 1\n"
+              "expect text Comparing A and B\n"
+              "compare off\n"
+              "wait 1\n"
+              "expect no-text Comparing A and B\n"  // it spoke of a B that is gone
+              "expect no-error\n"
+              "quit\n";
+  }
+  const Proc p = run_gui("--module optimizers --seed 0 --frames 100000 --script gui_compare_banner.txt", "gui_compare_banner_end.png");
+  INFO("stderr: " << p.err);
+  CHECK(p.code == 0);
+}
+
 TEST_CASE("gui compare: B opens on the tab A shows, then both follow the number keys") {
   const QuietWindow window("compare_tab", "ui_scale=1\n");
   std::ofstream("gui_compare_tab.txt") << "step 5\n"

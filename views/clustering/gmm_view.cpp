@@ -356,7 +356,7 @@ void GmmView::draw(const Snapshot& snap_base, const ViewContext& ctx, std::vecto
       std::max(min_plot_height(true) + ImGui::GetFontSize() * 4, avail.y - sweep_h - (sweep_h > 0 ? style.ItemSpacing.y : 0));
   // GMM beside k-means while each keeps 16 font sizes of width, else one above the other (a
   // Compare half at 150 %), each at least a readable plot tall (the column then scrolls).
-  const bool stacked = snap.kmeans && (left_w - style.ScrollbarSize - style.ItemSpacing.x) * 0.5f < ImGui::GetFontSize() * 16;
+  const bool stacked = snap.kmeans && panel_pair(left_w - style.ScrollbarSize, 16).stacked;
   const float pair_h = std::max(min_plot_height(true) + ImGui::GetFontSize() * 2.5f, (top_h - style.ItemSpacing.y) * 0.5f);
   if (stacked) top_h = 2 * pair_h + style.ItemSpacing.y;
   const bool left_scrolls = top_h + (sweep_h > 0 ? sweep_h + style.ItemSpacing.y : 0) > avail.y + 0.5f;

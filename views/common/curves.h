@@ -35,4 +35,20 @@ inline void history_series(const std::vector<std::vector<double>>& hist, size_t 
   }
 }
 
+// A training view's faint line of every step's mini-batch value of `metric`: iterations 1 up to
+// the one shown, x = iteration / batches_per_epoch (the curves' epoch axis), strided to about
+// max_points rows.
+inline void batch_series(const std::vector<std::vector<double>>& hist, size_t metric, int iteration,
+                         double batches_per_epoch, std::vector<double>& x, std::vector<double>& y,
+                         size_t max_points = 600) {
+  x.clear();
+  y.clear();
+  const size_t n = shown_rows(hist, iteration);
+  const size_t stride = std::max<size_t>(1, n / std::max<size_t>(1, max_points));
+  for (size_t i = 1; i < n; i += stride) {
+    x.push_back(static_cast<double>(i) / batches_per_epoch);
+    y.push_back(hist[i][metric]);
+  }
+}
+
 }  // namespace cilab

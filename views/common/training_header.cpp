@@ -38,8 +38,15 @@ TrainingColumns training_columns(float side_share) {
   TrainingColumns c;
   c.avail = ImGui::GetContentRegionAvail();
   c.side_w = std::max(ImGui::GetFontSize() * 16, c.avail.x * side_share);
-  c.main_w = c.avail.x - c.side_w - ImGui::GetStyle().ItemSpacing.x;
-  if (c.main_w < ImGui::GetFontSize() * kPictureMinEm) {  // the curves go under the picture
+  const float spacing = ImGui::GetStyle().ItemSpacing.x, em = ImGui::GetFontSize();
+  c.main_w = c.avail.x - c.side_w - spacing;
+  if (c.main_w < em * kPictureMinEm) {
+    // The curves give up width first, down to kSideMinEm (the view at 150 % on a 1280 px screen):
+    // both stay in sight; only when even that leaves the picture too narrow do they go under it.
+    c.main_w = em * kPictureMinEm;
+    c.side_w = c.avail.x - c.main_w - spacing;
+  }
+  if (c.side_w < em * kSideMinEm) {  // the curves go under the picture
     c.stacked = true;
     c.main_w = c.side_w = c.avail.x;
   }

@@ -30,10 +30,12 @@ ImVec2 draw_training_status(const Snapshot& s, const ViewContext& ctx, const cha
 
 // A training view's two columns in the region left under its header: the picture
 // (tabs) on the left and the curves, `side_share` of the width (at least 16 em), on
-// the right. When that would leave the picture less than kPictureMinEm font sizes (a
-// Compare half at 150 %), the picture takes the whole width and the curves go under it
-// (`stacked`; the view scrolls to them).
+// the right. When that would leave the picture less than kPictureMinEm font sizes, the
+// curves narrow to keep it that wide, down to kSideMinEm; narrower still (a Compare half
+// at 150 %), the picture takes the whole width and the curves go under it (`stacked`;
+// the view scrolls to them).
 constexpr float kPictureMinEm = 20.0f;
+constexpr float kSideMinEm = 10.0f;
 struct TrainingColumns {
   ImVec2 avail;          // the region under the header
   float main_w = 0;      // the picture's column
@@ -46,7 +48,6 @@ TrainingColumns training_columns(float side_share);
 // wider than the column at 1280 x 720), so that the curves never run off the view.
 // When the columns are stacked, or less than kSideMinEm font sizes are left beside the
 // picture, the curves go under it (a new row), the whole width.
-constexpr float kSideMinEm = 10.0f;
 ImVec2 training_side_size(const TrainingColumns& c);
 
 // The view's only line before the module has a model: "No <what> yet: <message>".

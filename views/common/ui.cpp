@@ -276,6 +276,14 @@ float labelled_width(float item_width, const char* label) {
   return item_width + (text > 0.0f ? ImGui::GetStyle().ItemInnerSpacing.x + text : 0.0f);
 }
 
+PanelPair panel_pair(float width, float min_em) {
+  const float half = (width - ImGui::GetStyle().ItemSpacing.x) / 2;
+  PanelPair p;
+  p.stacked = half < ImGui::GetFontSize() * min_em;
+  p.width = p.stacked ? width : half;
+  return p;
+}
+
 bool new_row_after_same_line() {
   ImGuiWindow* w = ImGui::GetCurrentWindow();
   const float row_start = w->Pos.x - w->Scroll.x + w->DC.Indent.x + w->DC.ColumnsOffset.x;

@@ -73,6 +73,15 @@ float checkbox_width(const char* label);
 // The width of a widget `item_width` wide with its label (the text before "##") to its right.
 float labelled_width(float item_width, const char* label);
 
+// Two panels in `width`: side by side while each keeps `min_em` font sizes of width (each
+// (width - ItemSpacing.x) / 2 wide), else one above the other, each the whole width (a Compare
+// half at 150 %). TrainingColumns (training_header.h) is the same rule for picture and curves.
+struct PanelPair {
+  bool stacked = false;
+  float width = 0.0f;  // of each panel
+};
+PanelPair panel_pair(float width, float min_em);
+
 // Right after SameLine: starts a new row instead (as if SameLine had not been called; the gap it
 // left does not count as content). Returns false, doing nothing, when the cursor is not on a row
 // that holds items already.

@@ -6,6 +6,7 @@
 #include "views/common/mosaic_plot.h"
 #include "views/plot/plot.h"
 #include "views/common/theme.h"
+#include "views/common/training_header.h"
 #include "views/common/ui.h"
 
 #include <algorithm>
@@ -190,7 +191,7 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
       std::max(1, static_cast<int>((size.y + sp.y) / (min_plot_height() + line + sp.y)));
   const int cols = compact ? 1 : std::min(count, std::max(2, (count + max_rows - 1) / max_rows));
   const int rows = (count + cols - 1) / cols;
-  const bool key = (size.x - sp.x * (cols - 1)) / cols < ImGui::GetFontSize() * 16;
+  const bool key = compact || (size.x - sp.x * (cols - 1)) / cols < ImGui::GetFontSize() * 16;
   const float w = (size.x - sp.x * (cols - 1)) / cols;
   const float h = std::max(min_plot_height(), (size.y - sp.y * rows) / rows);
   for (size_t i = 0; i < panels.size(); ++i) {
@@ -203,19 +204,31 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
 }
 
 void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 size) {
-  const float fs = ImGui::GetFontSize();
-  const float side_w = std::max(fs * 16, size.x * 0.3f);
-  const float main_w = std::max(fs * 12, size.x - side_w - ImGui::GetStyle().ItemSpacing.x);
+  // The grids and the curves in the training views' two columns (the curves under the grids when
+  // the view is too narrow for both: a Compare half at 150 %).
+  TrainingColumns columns = training_columns(0.3f);
+  const GanPictures* pic = pictures_.get();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float cap_h = 2 * ImGui::GetTextLineHeightWithSpacing();
+  const float pad = mosaic_pad();
+  // The grids' width when the height is what limits them (a short view): the curves take the rest
+  // of the row beside them if it holds kSideMinEm, rather than going under half-empty columns.
+  if (columns.stacked && pic && !pic->fake_mosaic.empty()) {
+    const float ratio = static_cast<float>(pic->fake_mosaic.h) / pic->fake_mosaic.w;
+    const float grids_w = 2 * ((size.y - cap_h - pad) / ratio + pad) + gap;
+    if (columns.avail.x - grids_w - gap >= ImGui::GetFontSize() * kSideMinEm) {
+      columns.stacked = false;
+      columns.main_w = grids_w;
+      columns.side_w = columns.avail.x - grids_w - gap;
+    }
+  }
+  const float main_w = columns.main_w;
   ImGui::BeginGroup();
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
-  const GanPictures* pic = pictures_.get();
   if (!pic || pic->fake_mosaic.empty()) {
     fit_text_disabled(
         "The image grids appear with the next pictures (computed off the UI thread).");
   } else {
-    const float gap = ImGui::GetStyle().ItemSpacing.x;
-    const float cap_h = 2 * ImGui::GetTextLineHeightWithSpacing();
-    const float pad = mosaic_pad();
     // Two square-ish mosaics side by side, as large as the width and the height allow.
     const float ratio = static_cast<float>(pic->fake_mosaic.h) / pic->fake_mosaic.w;
     float w = (main_w - gap) / 2;
@@ -244,7 +257,7 @@ void GanView::draw_images(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
   ImGui::Dummy(ImVec2(main_w, 0));
   ImGui::EndGroup();
   ImGui::SameLine();
-  draw_curves(s, ctx, ImVec2(side_w, size.y), true);
+  draw_curves(s, ctx, training_side_size(columns), true);
 }
 
 }  // namespace cilab

@@ -297,10 +297,10 @@ void OptimizersView::draw_curves(const OptimizersSnapshot& s, const ViewContext&
   const double momentum = param(ctx, "momentum", 0.9);
   const double fstar = s.landscape->min_value();
   const std::vector<Eigen::Vector2d> minima = s.landscape->minima();
-  const float spacing = ImGui::GetStyle().ItemSpacing.x;
   // Side by side while each keeps 16 font sizes of width, else one above the other (the panel scrolls).
-  const bool stacked = !minima.empty() && (size.x - spacing) / 2 < ImGui::GetFontSize() * 16;
-  const float w = minima.empty() || stacked ? size.x : (size.x - spacing) / 2;
+  const PanelPair pair = panel_pair(size.x, 16);
+  const bool stacked = !minima.empty() && pair.stacked;
+  const float w = minima.empty() ? size.x : pair.width;
   const float line = ImGui::GetTextLineHeightWithSpacing();
   const float h = std::max(min_plot_height(), size.y - line - ImGui::GetStyle().ItemSpacing.y);
   const int last_t = s.iteration;

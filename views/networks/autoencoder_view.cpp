@@ -196,8 +196,9 @@ void AutoencoderView::draw_latent(const AutoencoderSnapshot& s, const ViewContex
   class_key(td.class_names, size.x, hidden_classes_, {});
   const float used = ImGui::GetTextLineHeightWithSpacing() + ImGui::GetCursorPosY() - key_top;
   // Codes beside the PCA scores while each keeps 12 font sizes of width, else one above the other.
-  const bool stacked = (size.x - ImGui::GetStyle().ItemSpacing.x) / 2 < ImGui::GetFontSize() * 12;
-  const float w = stacked ? size.x : (size.x - ImGui::GetStyle().ItemSpacing.x) / 2;
+  const PanelPair pair = panel_pair(size.x, 12);
+  const bool stacked = pair.stacked;
+  const float w = pair.width;
   const float h = stacked ? std::max(min_plot_height(true), (size.y - used - ImGui::GetStyle().ItemSpacing.y) / 2)
                           : std::max(min_plot_height(true), size.y - used);
   const float dot = pic.rows > 1000 ? 2.5f : 3.5f;
@@ -388,14 +389,8 @@ void AutoencoderView::draw_curves(const AutoencoderSnapshot& s, const ViewContex
   if (show_loss && plot::BeginPlot("Loss 1/2 ||x - x_hat||^2##ae", ImVec2(size.x, h), plot::PlotFlags_NoLegend | plot::PlotFlags_NoTitle)) {
     plot::SetupAxes("epoch", "loss", plot::AxisFlags_AutoFit, plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
     if (ctx.metric_history && ctx.metric_history->size() > 1) {
-      const auto& hst = *ctx.metric_history;
-      const size_t n = shown_rows(hst, s.iteration);  // never past the iteration shown
-      const size_t stride = std::max<size_t>(1, n / 600);
       std::vector<double> bx, by;
-      for (size_t i = 1; i < n; i += stride) {
-        bx.push_back(static_cast<double>(i) / bpe);
-        by.push_back(hst[i][Autoencoder::kMetricBatchLoss]);
-      }
+      batch_series(*ctx.metric_history, Autoencoder::kMetricBatchLoss, s.iteration, bpe, bx, by);  // never past the iteration shown
       plot::Spec faint;
       faint.color = batch_colour();
       faint.line_weight = 1.0f;

@@ -3,6 +3,7 @@
 #include "views/common/readout.h"
 #include "views/networks/mlp_view.h"
 
+#include "views/common/class_key.h"
 #include "views/common/diverged_banner.h"
 #include "views/plot/plot.h"
 #include "views/common/point_edit.h"
@@ -18,14 +19,6 @@
 #include <string>
 
 namespace cilab {
-
-namespace {
-
-
-// The class colour palette of the lab (true classes: Labels).
-ImU32 class_colour(int c) { return plot::GetColormapColor(c, plot::Colormap::Labels); }
-
-}  // namespace
 
 std::shared_ptr<const MlpPictures> MlpView::compute_pictures(const PictureRequest& r) {
   return std::make_shared<const MlpPictures>(
@@ -455,7 +448,17 @@ void MlpView::draw_confusion(const MlpSnapshot& s, ImVec2 size) {
 void MlpView::draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size) {
   const MlpProblem& pr = *s.problem;
   ImGui::BeginGroup();
-  const float h = std::max(min_plot_height(true), (size.y - ImGui::GetStyle().ItemSpacing.y) / 2);
+  // One colour key for both plots, above them: their legends would cover the curves of this narrow
+  // column (a key tab at 150 %); train and test keep their colours in both plots.
+  const ImU32 train = plot::GetColormapColor(1), test = plot::GetColormapColor(0);
+  const float key_top = ImGui::GetCursorPosY();
+  std::vector<ColourMeaning> key = {{with_alpha(colors().neutral, 140), "every batch"}, {train, "train"}};
+  if (pr.n_test() > 0) key.push_back({test, "test"});
+  colour_key(key);
+  tooltip_text("Every batch: each step's mini-batch loss (grey, loss plot only). Train: per epoch, as the weights "
+               "moved (train mode). Test: the held-out rows at each epoch's end (eval mode).");
+  const float key_h = ImGui::GetCursorPosY() - key_top;
+  const float h = std::max(min_plot_height(true), (size.y - key_h - ImGui::GetStyle().ItemSpacing.y) / 2);
   const std::vector<MlpEpochRow>& rows = *s.epochs;
   std::vector<double> ep, trl, tel, trs, tes;
   for (const MlpEpochRow& r : rows) {
@@ -467,20 +470,13 @@ void MlpView::draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 s
   }
   const int n = static_cast<int>(ep.size());
   const double bpe = std::max(1, s.batches_per_epoch);
-  if (plot::BeginPlot("Loss per epoch##mlp", ImVec2(size.x, h))) {
+  if (plot::BeginPlot("Loss per epoch##mlp", ImVec2(size.x, h), plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("epoch", pr.regression ? "MSE" : "cross-entropy", plot::AxisFlags_AutoFit,
                     plot::AxisFlags_LogScale | plot::AxisFlags_AutoFit);
-    plot::SetupLegend(plot::Location::NorthEast);  // losses fall: the top right stays empty
     // The mini-batch losses of every step (x = iteration / batches per epoch), thinned to ~600 points.
     if (ctx.metric_history && ctx.metric_history->size() > 1) {
-      const auto& hst = *ctx.metric_history;
-      const size_t n = shown_rows(hst, s.iteration);  // never past the iteration shown
-      const size_t stride = std::max<size_t>(1, n / 600);
       std::vector<double> bx, by;
-      for (size_t i = 1; i < n; i += stride) {
-        bx.push_back(static_cast<double>(i) / bpe);
-        by.push_back(hst[i][Mlp::kMetricLoss]);
-      }
+      batch_series(*ctx.metric_history, Mlp::kMetricLoss, s.iteration, bpe, bx, by);  // never past the iteration shown
       plot::Spec faint;
       faint.color = with_alpha(colors().neutral, 140);
       faint.line_weight = 1.0f;
@@ -488,19 +484,23 @@ void MlpView::draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 s
     }
     plot::Spec m;
     m.marker = plot::Marker::Circle;
+    m.color = train;
     plot::PlotLine("train", ep.data(), trl.data(), n, m);
+    m.color = test;
     if (pr.n_test() > 0) plot::PlotLine("test", ep.data(), tel.data(), n, m);
     plot::EndPlot();
   }
   tooltip_text("Train: the mean mini-batch loss over each epoch (train mode, as the weights moved; epoch 0: the "
                "initial network). Test: the loss on the held-out rows at each epoch's end (eval mode). Grey: every "
                "step's mini-batch loss.");
-  if (plot::BeginPlot(pr.regression ? "R^2 per epoch##mlp" : "Accuracy per epoch##mlp", ImVec2(size.x, h))) {
+  if (plot::BeginPlot(pr.regression ? "R^2 per epoch##mlp" : "Accuracy per epoch##mlp", ImVec2(size.x, h),
+                      plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("epoch", pr.regression ? "R^2" : "accuracy", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit);
-    plot::SetupLegend(plot::Location::SouthEast);  // scores rise: the bottom right stays empty
     plot::Spec m;
     m.marker = plot::Marker::Circle;
+    m.color = train;
     plot::PlotLine("train", ep.data(), trs.data(), n, m);
+    m.color = test;
     if (pr.n_test() > 0) plot::PlotLine("test", ep.data(), tes.data(), n, m);
     plot::EndPlot();
   }

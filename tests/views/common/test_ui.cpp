@@ -125,3 +125,16 @@ TEST_CASE("ui: real_slider applies typed text on Enter only - half-typed text is
   CHECK(reported[0] == doctest::Approx(0.3));
   CHECK(lr == doctest::Approx(0.3));
 }
+
+TEST_CASE("ui: panel_pair puts two panels side by side while each keeps min_em font sizes, else stacks them") {
+  ImGuiHeadless ui;
+  ui.frame_in_window([&] {
+    const float f = ImGui::GetFontSize(), gap = ImGui::GetStyle().ItemSpacing.x;
+    const PanelPair wide = panel_pair(2 * 16 * f + gap, 16);  // exactly 16 font sizes each
+    CHECK_FALSE(wide.stacked);
+    CHECK(wide.width == doctest::Approx(16 * f));
+    const PanelPair narrow = panel_pair(2 * 16 * f + gap - 2, 16);  // 1 px short each
+    CHECK(narrow.stacked);
+    CHECK(narrow.width == doctest::Approx(2 * 16 * f + gap - 2));  // each the whole width
+  });
+}

@@ -685,6 +685,8 @@ ScriptFlow ScriptCommands::plots(App& a, ScriptLine& l, PlotCheck check) {
     const bool off_screen = r.frame_min.x < lo.x - 1 || top < lo.y - 1 || r.frame_max.x > hi.x + 1 || bottom > hi.y + 1;
     const bool off_panel = r.frame_min.x < r.clip_min.x - 1 || r.frame_max.x > r.clip_max.x + 1 ||
                            (!r.window_scrolls && (r.frame_min.y < r.clip_min.y - 1 || r.frame_max.y > r.clip_max.y + 1));
+    if (check == PlotCheck::LegendsShown && r.legend_tab)
+      l.fail(std::string(buf) + ": its legend is hidden behind the \"key\" tab (too big for the plot)");
     if (check == PlotCheck::Inside && (off_screen || off_panel))
       l.fail(std::string(buf) + (off_screen ? ": runs off the screen" : ": runs off its panel (sideways, or it does not scroll)"));
   }
@@ -782,6 +784,7 @@ ScriptFlow ScriptCommands::expect_plot(App&, ScriptLine& l) {
 ScriptFlow ScriptCommands::expect_plots_min_height(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::MinHeight); }
 ScriptFlow ScriptCommands::expect_plots_min_width(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::MinWidth); }
 ScriptFlow ScriptCommands::expect_plots_inside_window(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::Inside); }
+ScriptFlow ScriptCommands::expect_plots_legends_shown(App& a, ScriptLine& l) { return plots(a, l, PlotCheck::LegendsShown); }
 
 // ---------------------------------------------------------------- the tables
 
@@ -875,6 +878,8 @@ const std::vector<ScriptCommand>& script_expectations() {
        C::expect_plots_min_width, false, true},
       {"plots-inside-window", "", "every plot of the last frame lies on screen and inside its panel",
        C::expect_plots_inside_window, false, true},
+      {"plots-legends-shown", "", "no plot of the last frame hides its legend behind a \"key\" tab (a legend too big "
+       "for its plot)", C::expect_plots_legends_shown, false, true},
       {"text-inside-panels", "", "no window or panel of the last frame has an item (a line of text) running past its "
        "right edge where it cannot scroll sideways", C::expect_text_inside_panels, false, true},
       {"plot", "WHAT OP V TITLE", "the first plot whose title holds TITLE: WHAT (x-min x-max y-min y-max edge-marks "

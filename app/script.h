@@ -153,6 +153,7 @@ struct ScriptCommands {
   static ScriptFlow expect_plots_min_height(App& a, ScriptLine& l);
   static ScriptFlow expect_plots_min_width(App& a, ScriptLine& l);
   static ScriptFlow expect_plots_inside_window(App& a, ScriptLine& l);
+  static ScriptFlow expect_plots_legends_shown(App& a, ScriptLine& l);
   static ScriptFlow expect_plot(App& a, ScriptLine& l);
   static ScriptFlow expect_text(App& a, ScriptLine& l);  // app_script_ui.cpp, as the four below
   static ScriptFlow expect_no_text(App& a, ScriptLine& l);
@@ -165,7 +166,7 @@ struct ScriptCommands {
   static ScriptFlow wait_for(App& a, ScriptLine& l, bool running, const char* what);
   static ScriptFlow point(App& a, ScriptLine& l, bool add);
   static ScriptFlow param(App& a, ScriptLine& l, bool b);
-  enum class PlotCheck { MinHeight, MinWidth, Inside };
+  enum class PlotCheck { MinHeight, MinWidth, Inside, LegendsShown };
   static ScriptFlow plots(App& a, ScriptLine& l, PlotCheck check);
   static ScriptFlow theme_or_palette(App& a, ScriptLine& l, bool theme);
   static ScriptFlow text(App& a, ScriptLine& l, bool present);

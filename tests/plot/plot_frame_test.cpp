@@ -34,6 +34,23 @@ struct Seen {
     plot::Point mouse;
 };
 
+// Vertices of the last frame inside `r` that their draw command's clip rectangle lets show (a
+// legend drawn under a clip rectangle that excludes it has none).
+int visible_vertices_in(const ImRect& r) {
+    int shown = 0;
+    const ImDrawData* dd = ImGui::GetDrawData();
+    for (int l = 0; l < dd->CmdListsCount; ++l) {
+        const ImDrawList* dl = dd->CmdLists[l];
+        for (const ImDrawCmd& cmd : dl->CmdBuffer)
+            for (unsigned e = 0; e < cmd.ElemCount; ++e) {
+                const ImVec2 v = dl->VtxBuffer[static_cast<int>(cmd.VtxOffset + dl->IdxBuffer[static_cast<int>(cmd.IdxOffset + e)])].pos;
+                if (r.Contains(v) && cmd.ClipRect.x <= v.x && v.x <= cmd.ClipRect.z && cmd.ClipRect.y <= v.y && v.y <= cmd.ClipRect.w)
+                    ++shown;
+            }
+    }
+    return shown;
+}
+
 void record(Seen& s) {
     s.pos = plot::GetPlotPos();
     s.size = plot::GetPlotSize();
@@ -786,6 +803,7 @@ TEST_CASE("a legend too big for its plot: a key row above a plot with room, else
     settle();
     CHECK(st->legend_row_h > 0.0f);
     CHECK(st->legend_rect.Max.y <= s.pos.y + 1.0f);  // above the plot area
+    CHECK(visible_vertices_in(st->legend_rect) > 400);  // drawn there, not clipped away with the area
     // Twelve in a small plot (no room for a row): a "key" tab in the corner, the plot left free.
     entries = 12;
     plot_size = ImVec2(330, 150);
@@ -816,6 +834,45 @@ TEST_CASE("a legend too big for its plot: a key row above a plot with room, else
     settle();
     CHECK_FALSE(st->legend_open);
     CHECK(st->legend_rect.GetArea() == doctest::Approx(tab.GetArea()));
+}
+
+TEST_CASE("a legend too big for a short, wide plot: a column beside the plot area, drawn there, its entries toggle") {
+    ImGuiHeadless ui;
+    Seen s;
+    auto draw = [&] {
+        if (plot::BeginPlot("side keys", ImVec2(520, 150), plot::PlotFlags_NoTitle)) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            for (int i = 0; i < 6; ++i) {
+                const double xs[2] = {0.0, 1.0}, ys[2] = {0.1 * i, 0.1 * i};
+                plot::PlotLine(("a long series name " + std::to_string(i)).c_str(), xs, ys, 2);
+            }
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.mouse_move(5000, 5000);
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    const plot::PlotState& st = ui.plot_context()->plots.begin()->second;
+    // No room for a key row (two rows would leave the area under 90 px), a box would hide almost
+    // half of it: a column at its right, the area narrower but at least half as wide.
+    CHECK(st.legend_row_h == 0.0f);
+    CHECK_FALSE(st.legend_tab);
+    REQUIRE(st.legend_side_w > 0.0f);
+    CHECK(st.legend_rect.Min.x >= s.pos.x + s.size.x);  // beside the plot area, not over it
+    CHECK(s.size.x >= 0.5f * (s.size.x + st.legend_side_w));
+    // Drawn where it stands: vertices inside the column, in a draw command whose clip rectangle
+    // holds them (the plot area's clip rectangle would hide them).
+    CHECK(visible_vertices_in(st.legend_rect) > 100);  // six swatches and labels
+    // A click on the first entry hides its series (the column takes clicks as the box does).
+    const float fh = ImGui::GetFontSize();
+    ui.mouse_move(st.legend_rect.Min.x + fh * 1.5f, st.legend_rect.Min.y + fh * 0.45f + fh * 0.5f);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, true);
+    ui.frame_in_window(draw);
+    ui.mouse_button(0, false);
+    ui.frame_in_window(draw);
+    CHECK_FALSE(st.items.at(st.legend_order[0]).show);
+    CHECK(st.items.at(st.legend_order[1]).show);
 }
 
 TEST_CASE("SetupAxesFitKey: a new key re-applies Once limits (an image of a new shape), the same key keeps the view") {

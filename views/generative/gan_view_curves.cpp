@@ -193,7 +193,7 @@ void GanView::draw_curves(const GanSnapshot& s, const ViewContext& ctx, ImVec2 s
   const int rows = (count + cols - 1) / cols;
   const bool key = compact || (size.x - sp.x * (cols - 1)) / cols < ImGui::GetFontSize() * 16;
   const float w = (size.x - sp.x * (cols - 1)) / cols;
-  const float h = std::max(min_plot_height(), (size.y - sp.y * rows) / rows);
+  const float h = std::max(min_plot_height() + (key ? line : 0.0f), (size.y - sp.y * rows) / rows);  // the key row on top
   for (size_t i = 0; i < panels.size(); ++i) {
     if (i % static_cast<size_t>(cols) != 0) ImGui::SameLine();
     const Panel& p = panels[i];

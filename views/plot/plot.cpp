@@ -539,6 +539,8 @@ void SetupFinish() {
         const float bar_x = right + fh * 0.5f;
         c.colorbar_rect = ImRect(std::floor(bar_x), std::floor(top), std::floor(bar_x + fh * 0.75f), std::floor(bottom));
     }
+    c.legend_side_x = right;
+    if (c.show_legend && st.legend_side_w > 0.0f) right -= st.legend_side_w;
     if (right < left + 10.0f) right = left + 10.0f;
     c.plot_rect = ImRect(std::floor(left), std::floor(top), std::floor(right), std::floor(bottom));
     const ImRect& pr = c.plot_rect;
@@ -700,15 +702,17 @@ namespace {
 void draw_legend(Context& c) {
     PlotState& st = *c.plot;
     st.legend_rect = ImRect(0, 0, 0, 0);
+    st.legend_tab = false;
     if (!c.show_legend || st.legend_order.empty()) return;
     ImDrawList* dl = c.draw_list;
     const float fh = ImGui::GetFontSize();
     const float sw = fh * 1.3f, gap = fh * 0.4f, pad = fh * 0.45f, row = fh + 4.0f;
     float text_w = 0.0f;
     for (ImGuiID id : st.legend_order) text_w = std::max(text_w, ImGui::CalcTextSize(st.items[id].label.c_str()).x);
-    // The plot area as it is without a key row (the box is judged against it).
+    // The plot area as it is without a key row or column (the box is judged against it).
     ImRect pr = c.plot_rect;
     if (st.legend_row_h > 0.0f) pr.Min.y = c.legend_row_y;
+    if (st.legend_side_w > 0.0f) pr.Max.x = std::floor(c.legend_side_x);
     // Entries wrap into columns when the plot is too short for one.
     const int n = static_cast<int>(st.legend_order.size());
     const int fit_rows = std::max(1, static_cast<int>((pr.GetHeight() - 16.0f - pad * 2 + 4.0f) / row));
@@ -735,13 +739,29 @@ void draw_legend(Context& c) {
         rx += w + gap;
     }
     const float row_h = ry + row - c.legend_row_y + 2.0f;
-    const bool as_row = size.x * size.y > kLegendCoverShare * pr.GetWidth() * pr.GetHeight() &&
-                        pr.GetHeight() - row_h >= kLegendRowMinArea;
+    const bool covers = size.x * size.y > kLegendCoverShare * pr.GetWidth() * pr.GetHeight();
+    const bool as_row = covers && pr.GetHeight() - row_h >= kLegendRowMinArea;
+    // The column at the right, beside the plot area and its x tick labels: as many entries a column
+    // as the frame holds under the title.
+    const float side_top = c.legend_row_y, side_bottom = c.frame_rect.Max.y - kPad;
+    const int side_rows = std::max(1, static_cast<int>((side_bottom - side_top - pad * 2 + 4.0f) / row));
+    const int side_cols = (n + side_rows - 1) / side_rows;
+    const float side_w = gap + pad + col_w * static_cast<float>(side_cols);
+    const float keep = pr.GetWidth() - side_w;
+    const bool as_side = covers && !as_row && keep >= kLegendRowMinArea && keep >= kLegendSideKeepShare * pr.GetWidth();
+    st.legend_row_h = as_row ? row_h : 0.0f;
+    st.legend_side_w = as_side ? side_w : 0.0f;
     if (as_row) {
         box = ImRect(ImVec2(x_min, c.legend_row_y), ImVec2(x_max, ry + row));
-        st.legend_row_h = row_h;
+    } else if (as_side) {
+        const float x0 = pr.Max.x - side_w + gap;
+        box = ImRect(ImVec2(x0, side_top), ImVec2(pr.Max.x, side_top + pad * 2 + row * static_cast<float>(std::min(n, side_rows))));
+        for (int i = 0; i < n; ++i) {
+            at[static_cast<size_t>(i)] = ImVec2(x0 + col_w * static_cast<float>(i / side_rows),
+                                                side_top + pad + row * static_cast<float>(i % side_rows));
+            width[static_cast<size_t>(i)] = col_w;
+        }
     } else {
-        st.legend_row_h = 0.0f;
         const int loc = st.legend_location >= 0 ? st.legend_location : c.setup_legend_location;
         const bool east = loc == static_cast<int>(Location::NorthEast) || loc == static_cast<int>(Location::SouthEast);
         const bool south = loc == static_cast<int>(Location::SouthWest) || loc == static_cast<int>(Location::SouthEast);
@@ -751,6 +771,7 @@ void draw_legend(Context& c) {
         // Too big for the plot and no room for a key row: a small "key" tab in the corner; the box
         // opens over the plot while the pointer is on the tab or on the open box.
         if (size.x * size.y > kLegendCollapseShare * pr.GetWidth() * pr.GetHeight()) {
+            st.legend_tab = true;
             const char* label = "key";
             const ImVec2 ts = ImGui::CalcTextSize(label);
             const ImVec2 tab_size(ts.x + 2.0f * pad, ts.y + pad);
@@ -791,7 +812,7 @@ void draw_legend(Context& c) {
         const float x0 = at[static_cast<size_t>(i)].x;
         const float col_w = width[static_cast<size_t>(i)];
         const ImRect entry(ImVec2(x0, y - 2.0f), ImVec2(x0 + col_w, y + row - 2.0f));
-        const bool hov = (as_row ? ImGui::IsWindowHovered() : c.hovered) && entry.Contains(mouse);
+        const bool hov = (as_row || as_side ? ImGui::IsWindowHovered() : c.hovered) && entry.Contains(mouse);
         if (hov) {
             dl->AddRectFilled(entry.Min, entry.Max, ThemeText(0.08f));
             if (ImGui::IsMouseClicked(0)) {
@@ -934,8 +955,12 @@ void EndPlot() {
     const ImRect& pr = c.plot_rect;
     if (!(c.flags & PlotFlags_NoFrame)) dl->AddRect(pr.Min, pr.Max, ThemeText(0.30f), 0.0f, 0, 1.0f);
 
-    dl->PushClipRect(pr.Min, pr.Max, true);
+    // The legend may stand outside the plot area (a key row above it, a column beside it): clipped
+    // to the frame.
+    dl->PushClipRect(c.frame_rect.Min, c.frame_rect.Max, true);
     draw_legend(c);
+    dl->PopClipRect();
+    dl->PushClipRect(pr.Min, pr.Max, true);
     draw_fit_hint(c);
     draw_mouse_text(c);
     dl->PopClipRect();
@@ -1166,6 +1191,7 @@ int LastFramePlotRects(const PlotRect** rects) {
         r.limits = Limits{st.x.min(), st.x.max(), st.y.min(), st.y.max()};
         r.user_view = st.user_view;
         r.edge_marks = st.edge_marks;
+        r.legend_tab = st.legend_tab;
     }
     if (rects) *rects = done.data();
     return static_cast<int>(done.size());

@@ -412,6 +412,7 @@ struct PlotRect {
     Limits limits;                            // the view (data units) as the plot is now
     bool user_view = false;                   // the user panned or zoomed it (the "fit" hint shows)
     int edge_marks = 0;                       // scatter points marked at the edge (outside the view)
+    bool legend_tab = false;                  // its legend was too big: collapsed into the "key" tab
 };
 // Every plot drawn in the last completed frame of the current context, in drawing order
 // (a plot clipped away by ImGui is not drawn, so not listed). Empty before the first frame.

@@ -81,7 +81,11 @@ struct PlotState {
     // A legend that would cover more than kLegendCoverShare of the plot area becomes a key row
     // above it: the row's height, reserved by the layout from the next frame on (0: a box inside).
     float legend_row_h = 0.0f;
+    // ... or, with no room for a row, a column at the plot area's right (a wide, short plot): its
+    // width, reserved the same way (0: none).
+    float legend_side_w = 0.0f;
     bool legend_open = false;  // a collapsed legend ("key" tab) shown whole: the pointer is on it
+    bool legend_tab = false;   // last frame the legend was collapsed into the "key" tab
     int next_color = 0;
     int last_interaction_frame = -1000;  // last frame the user panned or zoomed
     bool has_fit_key = false;     // SetupAxesFitKey seen
@@ -105,6 +109,10 @@ constexpr float kLegendRowMinArea = 90.0f;
 // ... and only a box that would cover more than this share of the plot (a legend that hides less
 // stays readable as a box).
 constexpr float kLegendCollapseShare = 0.5f;
+// With no room for a key row, a box covering more than kLegendCoverShare goes in a column to the
+// right of the plot area instead, while the area keeps this share of its width (and at least
+// kLegendRowMinArea px): wide, short plots (a Compare half, 150 %) keep their names in sight.
+constexpr float kLegendSideKeepShare = 0.5f;
 
 struct Context {
     std::unordered_map<ImGuiID, PlotState> plots;
@@ -153,6 +161,7 @@ struct Context {
     Colormap colorbar_cmap = Colormap::Viridis;
     ImRect colorbar_rect;           // bar (screen) when has_colorbar
     float legend_row_y = 0.0f;      // where a legend's key row starts (under the title)
+    float legend_side_x = 0.0f;     // the plot area's right edge before a legend column is taken from it
     std::vector<Tick> x_ticks, y_ticks;
     bool custom_x = false, custom_y = false;  // SetupAxisTicks of this frame ...
     std::vector<Tick> custom_x_ticks, custom_y_ticks;  // ... its ticks

@@ -137,6 +137,7 @@ class App {
   void draw_pending_overlay();         // the same over the module's view
   void handle_shortcuts();             // consumes key_queue_ (GLFW events, script keys)
   void handle_key(int key, int mods, bool repeat);
+  void close_menus();  // Esc with a menu open
   bool run_script_line();  // --script: executes commands due at this frame (app_script.cpp)
 
   // ---- presets (app_presets.cpp)

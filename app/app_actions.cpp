@@ -8,6 +8,7 @@
 
 #include <GLFW/glfw3.h>
 #include <imgui.h>
+#include <imgui_internal.h>
 
 #include <malloc.h>
 
@@ -524,7 +525,22 @@ void App::handle_shortcuts() {
       continue;
     }
     if (!blocked) handle_key(k.key, k.mods, k.repeat);
+    else if (k.key == GLFW_KEY_ESCAPE && !k.repeat && !io.WantTextInput) close_menus();
   }
+}
+
+// Esc closes the open menus and context menus (a plot's right-click menu, File, a combo):
+// ImGui 1.86 does so only with keyboard navigation on, which would take the arrow keys and
+// Space from the transport. A modal dialog and what opened under it stay (it has its buttons).
+void App::close_menus() {
+  ImGuiContext& g = *ImGui::GetCurrentContext();
+  int keep = g.OpenPopupStack.Size;
+  while (keep > 0) {
+    const ImGuiWindow* w = g.OpenPopupStack[keep - 1].Window;
+    if (w && (w->Flags & ImGuiWindowFlags_Modal)) break;
+    --keep;
+  }
+  if (keep < g.OpenPopupStack.Size) ImGui::ClosePopupToLevel(keep, true);
 }
 
 // One key press (repeat: held down) in the order it came: five taps between

@@ -1154,6 +1154,7 @@ void App::draw_about() {
                                {"M", "slow motion: play sub-steps"},
                                {"R", "reset the run"},         {"Ctrl+O", "open data, a preset or a session"},
                                {"Ctrl+S", "save the session"},  {"L / P / E", "laser pointer / pen / erase the pen"},  {"F11 / Esc", "presentation mode: the view, large read-outs"},
+                               {"Esc", "close an open menu"},
                                {"Ctrl+= / Ctrl+-", "UI scale"}, {"Double-click plot", "fit the view"},
                                {"Wheel / drag", "zoom / pan a plot"}, {"Shift+click", "add a point (2-D data)"},
                                {"F2 / F3", "the preset's note / the metrics strip whole (where they yield to the view)"},

@@ -892,6 +892,7 @@ const std::vector<ScriptCommand>& script_expectations() {
       {"metric", "NAME V | NAME < V | NAME > V", "the shown metric equals V (relative 1e-9), or a bound",
        C::expect_metric},
       {"dialog-folder", "PATH", "the file dialog is open and lists the folder PATH", C::expect_dialog_folder},
+      {"menus", "open|closed", "a menu, context menu or popup is open (or none is)", C::expect_menus},
   };
   return kExpectations;
 }

@@ -171,6 +171,17 @@ ScriptFlow ScriptCommands::expect_unmoved(App& a, ScriptLine& l) {
 }
 ScriptFlow ScriptCommands::expect_no_text(App& a, ScriptLine& l) { return text(a, l, false); }
 
+ScriptFlow ScriptCommands::expect_menus(App&, ScriptLine& l) {
+  const std::string want = l.rest();
+  if (want != "open" && want != "closed") {
+    l.fail("expect menus: open or closed, not '" + want + "'");
+    return ScriptFlow::Next;
+  }
+  const bool open = ImGui::IsPopupOpen("", ImGuiPopupFlags_AnyPopupId);
+  if (open != (want == "open")) l.fail(std::string("expected the menus ") + want + ", found " + (open ? "one open" : "none open"));
+  return ScriptFlow::Next;
+}
+
 ScriptFlow ScriptCommands::expect_dialog_folder(App& a, ScriptLine& l) {
   const std::string folder = l.rest();
   if (!a.browser_.is_open() || a.browser_.folder() != folder)

@@ -161,6 +161,7 @@ struct ScriptCommands {
   static ScriptFlow expect_seed(App& a, ScriptLine& l);
   static ScriptFlow expect_metric(App& a, ScriptLine& l);
   static ScriptFlow expect_dialog_folder(App& a, ScriptLine& l);
+  static ScriptFlow expect_menus(App& a, ScriptLine& l);
 
  private:
   static ScriptFlow wait_for(App& a, ScriptLine& l, bool running, const char* what);

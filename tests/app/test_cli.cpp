@@ -120,17 +120,7 @@ TEST_CASE("cli: bad arguments exit 2 with one line on stderr") {
       {"--seed"},
       {"run", "kmeans", "--dataset", "blobs:n=5", "--set", "k=10"},
   };
-  for (const auto& args : bad) {
-    const CliRun r = cli(args);
-    std::string joined;
-    for (const std::string& a : args) joined += a + " ";
-    INFO("args: ", joined, " stderr: ", r.err);
-    CHECK(r.code == 2);
-    CHECK_FALSE(r.gui);
-    CHECK(lines(r.err).size() == 1);
-    CHECK(r.err.rfind("cilab: error: ", 0) == 0);
-    CHECK(r.out.empty());
-  }
+  for (const auto& args : bad) check_refused(args);
 }
 
 TEST_CASE("cli: GUI options are parsed, not run") {

@@ -72,10 +72,6 @@ TEST_CASE("cli autoencoder: bad input exits 2 with one line naming the parameter
   for (const Case& c : cases) {
     std::vector<std::string> args = {"run", "autoencoder"};
     args.insert(args.end(), c.args.begin(), c.args.end());
-    CAPTURE(c.expect);
-    const CliRun r = cli(args);
-    CHECK(r.code == 2);
-    CHECK(r.err.find(c.expect) != std::string::npos);
-    CHECK(lines(r.err).size() == 1);
+    check_refused(args, c.expect);
   }
 }

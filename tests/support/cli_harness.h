@@ -13,6 +13,8 @@
 #include "app/headless/cli.h"
 #include "tests/support/process.h"
 
+#include <doctest/doctest.h>
+
 namespace cilab::test_support {
 
 // Exit code, stdout, stderr of one CLI call, and whether it asked to open the GUI.
@@ -31,6 +33,11 @@ inline CliRun cli(std::vector<std::string> args) {
   const CliResult r = run_cli(static_cast<int>(argv.size()), argv.data(), out, err);
   return {r.exit_code, out.str(), err.str(), r.open_gui};
 }
+
+// The CLI's rule for bad input, checked on the in-process call `args`: exit status 2, nothing on
+// stdout, no window, and exactly one line on stderr, "cilab: error: ...", that holds `expect`
+// (what is wrong, where: the parameter or file; "" when any message will do).
+inline void check_refused(const std::vector<std::string>& args, const std::string& expect = "");
 
 // The lines of a text, without their '\n'.
 inline std::vector<std::string> lines(const std::string& s) {
@@ -61,6 +68,19 @@ inline std::vector<std::string> split(const std::string& s, char d) {
 inline CliRun shell(const std::string& cmd, const std::string& stem) {
   const Proc p = run_captured(cmd, stem + "_out.txt", stem + "_err.txt");
   return {p.code, p.out, p.err, false};
+}
+
+inline void check_refused(const std::vector<std::string>& args, const std::string& expect) {
+  const CliRun r = cli(args);
+  std::string joined;
+  for (const std::string& a : args) joined += a + " ";
+  INFO("args: ", joined, " stderr: ", r.err);
+  CHECK(r.code == 2);
+  CHECK_FALSE(r.gui);
+  CHECK(r.out.empty());
+  CHECK(lines(r.err).size() == 1);
+  CHECK(r.err.rfind("cilab: error: ", 0) == 0);
+  CHECK(r.err.find(expect) != std::string::npos);
 }
 
 }  // namespace cilab::test_support

@@ -3,6 +3,7 @@
 // the estimate job; and its ImGui-free pieces (the mask, rank(shrink_tau), the oracles).
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
+#include "tests/support/view_fixture.h"
 #include "algorithms/completion/completion.h"
 #include "algorithms/core/observed_matrix.h"
 #include "algorithms/data/datasets.h"
@@ -22,31 +23,16 @@ namespace {
 
 const char* const kMethods[] = {"svd_impute", "als", "sgd", "svt"};
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Completion mod;
-  std::vector<std::vector<double>> history;
-  ParamValues values;
-
-  Fixture(const std::string& spec, const std::string& method, int steps, int k = 3) : data(make_dataset(spec)) {
-    values = default_values(mod.params());
-    values["method"] = parse_value(*find_param(mod.params(), "method"), method);
-    values["k"] = k;
-    mod.reset(data, values, 1);
-    history.push_back(mod.snapshot()->metrics);
-    for (int i = 0; i < steps; ++i) {
-      mod.step();
-      history.push_back(mod.snapshot()->metrics);
-    }
+// The module as the runner runs it (ViewFixture), seed 1.
+struct Fixture : test_support::ViewFixture<Completion> {
+  Fixture(const std::string& spec, const std::string& method, int steps, int k = 3)
+      : ViewFixture(make_dataset(spec), {"method=" + method, "k=" + std::to_string(k)}, 1) {
+    run(steps);
   }
-  ViewContext context(const std::vector<int>* keys = nullptr) {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.data_version = 1;
-    ctx.values = &values;
-    ctx.keys = keys;
+  // The shell's context, with these keys pressed.
+  ViewContext context(const std::vector<int>* pressed = nullptr) {
+    ViewContext ctx = ViewFixture::context();
+    ctx.keys = pressed;
     return ctx;
   }
 };

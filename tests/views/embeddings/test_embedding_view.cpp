@@ -6,6 +6,7 @@
 // by rank, f(N), the correlation).
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
+#include "tests/support/view_fixture.h"
 #include "algorithms/core/text_corpus.h"
 #include "algorithms/embeddings/glove.h"
 #include "algorithms/text/embedding.h"
@@ -300,24 +301,15 @@ std::shared_ptr<const Dataset> tiny_text() {
   return d;
 }
 
-// A real module on tiny-text, stepped and settled; the view over its snapshots.
+// A real module on tiny-text, run as the runner runs it (ViewFixture: stepped, recorded,
+// settled); the view over its snapshots.
 template <class M>
-void check_real_module(const std::string& name, const std::vector<std::pair<std::string, double>>& set, int steps) {
-  const auto data = tiny_text();
-  M mod;
-  ParamValues values = default_values(mod.params());
-  for (const auto& [key, value] : set) values[key] = value;
-  mod.reset(data, values, 1);
+void check_real_module(const std::string& name, const std::vector<std::string>& sets, int steps) {
+  test_support::ViewFixture<M> f(tiny_text(), sets, 1);
+  f.run(steps);
   Drawer d(name);
-  d.history.clear();
-  d.history.push_back(mod.snapshot()->metrics);
-  d.view.set_probe_text("");  // the run's probes are king, water: not in tiny-text's vocabulary
-  for (int i = 0; i < steps; ++i) {
-    mod.step();
-    d.history.push_back(mod.snapshot()->metrics);
-  }
-  mod.settle();
-  const auto snap = std::dynamic_pointer_cast<const EmbeddingSnapshot>(mod.snapshot());
+  d.history = f.history;
+  const auto snap = std::dynamic_pointer_cast<const EmbeddingSnapshot>(f.mod.snapshot());
   REQUIRE(snap);
   REQUIRE(snap->vocab);
   REQUIRE(snap->unit);
@@ -353,11 +345,11 @@ void check_real_module(const std::string& name, const std::vector<std::pair<std:
 }  // namespace
 
 TEST_CASE("embedding view: a real word2vec run on tiny-text, every tab, the table from its vectors") {
-  check_real_module<Word2Vec>("word2vec", {{"vector_size", 12}, {"min_count", 1}, {"epochs", 3}, {"negative", 1}}, 6);
+  check_real_module<Word2Vec>("word2vec", {"vector_size=12", "min_count=1", "epochs=3", "negative=1"}, 6);
 }
 
 TEST_CASE("embedding view: a real glove run on tiny-text, every tab, the table from its vectors") {
-  check_real_module<Glove>("glove", {{"vector_size", 8}, {"min_count", 1}, {"window", 3}}, 6);
+  check_real_module<Glove>("glove", {"vector_size=8", "min_count=1", "window=3"}, 6);
 }
 
 TEST_CASE("embedding pictures: the view's f(N) curve is glove_weight, the module's own") {

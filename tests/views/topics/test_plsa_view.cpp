@@ -5,6 +5,7 @@
 // confusion normalisation, the top words' changes, the heatmaps' rows and columns, the oracles).
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
+#include "tests/support/view_fixture.h"
 #include "algorithms/core/dataset.h"
 #include "algorithms/core/text_corpus.h"
 #include "algorithms/topics/plsa.h"
@@ -73,40 +74,22 @@ std::shared_ptr<const Dataset> small_corpus(bool labels = true) {
   return data;
 }
 
-struct Fixture {
-  std::shared_ptr<const Dataset> data;
-  Plsa mod;
-  std::vector<std::vector<double>> history;
-  ParamValues values;
-
-  Fixture(int k, int steps, bool labels = true, const std::string& method = "plsa") : data(small_corpus(labels)) {
-    values = default_values(mod.params());
-    values["k"] = k;
-    values["method"] = parse_value(*find_param(mod.params(), "method"), method);
-    values["min_count"] = 1;
-    values["max_df"] = 1.0;
-    values["stop_words"] = 0;
-    values["max_features"] = 0;
-    mod.reset(data, values, 3);
-    history.push_back(mod.snapshot()->metrics);
-    step(steps);
+// The module as the runner runs it (ViewFixture): every word of the small corpus kept, seed 3.
+struct Fixture : test_support::ViewFixture<Plsa> {
+  Fixture(int k, int steps, bool labels = true, const std::string& method = "plsa")
+      : ViewFixture(small_corpus(labels),
+                    {"k=" + std::to_string(k), "method=" + method, "min_count=1", "max_df=1", "stop_words=false",
+                     "max_features=0"},
+                    3) {
+    run(steps);
   }
-  void step(int n) {
-    for (int i = 0; i < n; ++i) {
-      mod.step();
-      history.push_back(mod.snapshot()->metrics);
-    }
-  }
+  void step(int n) { run(n); }
   std::shared_ptr<const PlsaSnapshot> snap() const { return mod.plsa_snapshot(); }
-  ViewContext context(const std::vector<int>* keys = nullptr, BackgroundJobs* jobs = nullptr) {
-    ViewContext ctx;
-    ctx.data = data.get();
-    ctx.info = &mod.info();
-    ctx.metric_history = &history;
-    ctx.data_version = 1;
-    ctx.values = &values;
-    ctx.keys = keys;
-    ctx.jobs = jobs;
+  // The shell's context, with these keys pressed and these background jobs.
+  ViewContext context(const std::vector<int>* pressed = nullptr, BackgroundJobs* with_jobs = nullptr) {
+    ViewContext ctx = ViewFixture::context();
+    ctx.keys = pressed;
+    ctx.jobs = with_jobs;
     return ctx;
   }
 };

@@ -1,8 +1,8 @@
 // Room for the picture at a projector's 1280 x 720: every module of the registry in the real app
 // (under a virtual display), at 100 % and 150 % UI scale, on its own, with its first preset's note
 // open and in Compare A/B, every chart's plot area at least 80 px tall and 80 px wide (side-by-side
-// plots stack when a half is narrow) and no plot off the screen or off a
-// panel that cannot scroll (the shell's vertical budget: the note and the metrics strip yield to
+// plots stack when a half is narrow), no legend hidden behind a "key" tab, and no plot off the
+// screen or off a panel that cannot scroll (the shell's vertical budget: the note and the metrics strip yield to
 // the view; comparing, the sidebar yields to the two halves). A module registered tomorrow, and its
 // presets, are covered the day they are. Also: what a preset's note names is on screen.
 #include <doctest/doctest.h>
@@ -57,7 +57,7 @@ std::string layout_script(const std::string& scale, const std::vector<std::strin
   std::string s = "settle\nscale " + scale + "\nsettle\n";
   auto check = [&](const std::string& what, const std::string& shot) {
     s += what + "settle\nexpect plots-min-height 80\nexpect plots-min-width 80\nexpect plots-inside-window\n"
-         "expect text-inside-panels\n";
+         "expect text-inside-panels\nexpect plots-legends-shown\n";
     s += "screenshot gui_layout_" + tag + "_" + shot + ".png\nwait 1\n";
   };
   for (const std::string& m : modules) check("module " + m + "\nstep 2\n", m);

@@ -875,6 +875,107 @@ TEST_CASE("a legend too big for a short, wide plot: a column beside the plot are
     CHECK(st.items.at(st.legend_order[1]).show);
 }
 
+TEST_CASE("a legend too big for a short, narrow plot in a panel that scrolls: a key row on top of its height, not a tab") {
+    ImGuiHeadless ui;
+    Seen s;
+    bool scrolls = false;
+    float frame_h = 0.0f;
+    auto draw = [&] {
+        const float y0 = ImGui::GetCursorScreenPos().y;
+        if (plot::BeginPlot("grown keys", ImVec2(330, 150))) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            for (int i = 0; i < 12; ++i) {
+                const double xs[2] = {0.0, 1.0}, ys[2] = {0.05 * i, 0.05 * i};
+                plot::PlotLine(("a long series name " + std::to_string(i)).c_str(), xs, ys, 2);
+            }
+            record(s);
+            plot::EndPlot();
+        }
+        frame_h = ImGui::GetCursorScreenPos().y - y0 - ImGui::GetStyle().ItemSpacing.y;
+        if (scrolls) ImGui::Dummy(ImVec2(10, 4000));  // more below: the window scrolls
+    };
+    ui.mouse_move(5000, 5000);
+    auto settle = [&] {
+        for (int i = 0; i < 4; ++i) ui.frame_in_window(draw);
+        return &ui.plot_context()->plots.begin()->second;
+    };
+    // A panel that cannot scroll: the "key" tab (nothing else fits in 150 px).
+    const plot::PlotState* st = settle();
+    REQUIRE(st->legend_tab);
+    CHECK(frame_h == doctest::Approx(150.0f));
+    const float area_h = s.size.y;
+    // The same plot in a panel that scrolls: the names in a key row above the area, which keeps
+    // its height; the frame is taller by the row.
+    scrolls = true;
+    st = settle();
+    CHECK_FALSE(st->legend_tab);
+    CHECK(st->legend_row_grow);
+    REQUIRE(st->legend_row_h > 0.0f);
+    CHECK(s.size.y == doctest::Approx(area_h).epsilon(0.02));
+    CHECK(frame_h == doctest::Approx(150.0f + st->legend_row_h));
+    CHECK(st->legend_rect.Max.y <= s.pos.y + 1.0f);  // above the plot area
+    CHECK(visible_vertices_in(st->legend_rect) > 400);
+    // Back in a panel that cannot scroll: the asked height again.
+    scrolls = false;
+    st = settle();
+    CHECK(st->legend_tab);
+    CHECK(frame_h == doctest::Approx(150.0f));
+}
+
+TEST_CASE("FitLabel: a name that does not fit is cut to whole UTF-8 characters and '...', within the room") {
+    ImGuiHeadless ui;
+    ui.frame([] {
+        const std::string name = "predicted tan theta_0 |l2/l1|^t";
+        const float full = ImGui::CalcTextSize(name.c_str()).x;
+        CHECK(plot::FitLabel(name, full) == name);  // fits: whole
+        CHECK(plot::FitLabel(name, full + 50) == name);
+        for (const float room : {full - 1.0f, full * 0.5f, 40.0f}) {
+            const std::string cut = plot::FitLabel(name, room);
+            CHECK(cut.size() > 3);
+            CHECK(cut.compare(cut.size() - 3, 3, "...") == 0);
+            CHECK(name.compare(0, cut.size() - 3, cut, 0, cut.size() - 3) == 0);  // a prefix
+            CHECK(ImGui::CalcTextSize(cut.c_str()).x <= room);
+        }
+        // Greek letters (two bytes each in UTF-8): never half a character.
+        const std::string greek = "\xcf\x83\xcf\x83\xcf\x83\xcf\x83\xcf\x83\xcf\x83\xcf\x83\xcf\x83\xcf\x83\xcf\x83";
+        for (float room = 0.0f; room < ImGui::CalcTextSize(greek.c_str()).x; room += 1.0f) {
+            const std::string cut = plot::FitLabel(greek, room);
+            CHECK((cut.size() - 3) % 2 == 0);
+        }
+        CHECK(plot::FitLabel(name, 1.0f) == "...");  // nothing fits
+    });
+}
+
+TEST_CASE("a key row's name wider than the plot is cut with '...' at the frame's edge, whole in its tooltip") {
+    ImGuiHeadless ui;
+    auto draw = [&] {
+        if (plot::BeginPlot("long names", ImVec2(200, 400))) {
+            plot::SetupAxesLimits(0.0, 1.0, 0.0, 1.0);
+            for (int i = 0; i < 3; ++i) {
+                const double xs[2] = {0.0, 1.0}, ys[2] = {0.2 * i, 0.2 * i};
+                plot::PlotLine(("a series whose name is far wider than the little plot it is drawn in " + std::to_string(i)).c_str(),
+                               xs, ys, 2);
+            }
+            plot::EndPlot();
+        }
+    };
+    ui.mouse_move(5000, 5000);
+    for (int i = 0; i < 4; ++i) ui.frame_in_window(draw);
+    const plot::PlotState& st = ui.plot_context()->plots.begin()->second;
+    REQUIRE(st.legend_row_h > 0.0f);  // a key row of three lines
+    CHECK(visible_vertices_in(st.legend_rect) > 300);
+    auto tooltip_shown = [] {
+        const ImGuiWindow* w = ImGui::FindWindowByName("##Tooltip_00");
+        return w != nullptr && w->Active;
+    };
+    CHECK_FALSE(tooltip_shown());
+    // The pointer on the first (cut) name: the whole name in a tooltip.
+    const float fh = ImGui::GetFontSize();
+    ui.mouse_move(st.legend_rect.Min.x + fh * 3.0f, st.legend_rect.Min.y + fh * 0.5f);
+    for (int i = 0; i < 2; ++i) ui.frame_in_window(draw);
+    CHECK(tooltip_shown());
+}
+
 TEST_CASE("SetupAxesFitKey: a new key re-applies Once limits (an image of a new shape), the same key keeps the view") {
     // Issue 9 B6: a 28x28 image shown in the old 512x512 axes until double-clicked.
     ImGuiHeadless ui;

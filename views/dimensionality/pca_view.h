@@ -105,6 +105,7 @@ class PcaView : public ModuleView {
   std::vector<std::vector<float>> class_x_, class_y_;
   std::vector<std::vector<int>> class_rows_;
   uint64_t scatter_version_ = 0;
+  std::vector<char> hidden_classes_;  // classes hidden by a click on the class key
 
   // Hover image (image data).
   int hover_row_ = -1;

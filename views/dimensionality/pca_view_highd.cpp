@@ -1,6 +1,7 @@
 // The PCA view for d >= 4 (and d = 1): scree plot, score scatter, eigen-images
 // or loadings, reconstructions with the Eckart-Young read-out (see pca_view.h).
 #include "algorithms/dimensionality/pca.h"
+#include "views/common/class_key.h"
 #include "views/dimensionality/pca_view.h"
 #include "views/plot/plot.h"
 #include "views/common/theme.h"
@@ -217,16 +218,28 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
   std::snprintf(xl, sizeof xl, "PC%d (%.1f%% of variance)", score_x + 1, 100.0 * s.eigenvalues[score_x] / tr);
   std::snprintf(yl, sizeof yl, "PC%d (%.1f%%)", score_y + 1,
                 held > 1 ? 100.0 * s.eigenvalues[score_y] / tr : 0.0);
-  if (plot::BeginPlot("##pca_scatter", ImVec2(w, h - ImGui::GetTextLineHeightWithSpacing()),
-                      plot::PlotFlags_NoTitle | plot::PlotFlags_EqualAspect)) {
+  // Labelled data: the class key above the scatter (a legend of ten classes would cover its
+  // points); a click on a name hides that class.
+  float plot_h = h - ImGui::GetTextLineHeightWithSpacing();
+  const int classes = static_cast<int>(class_x_.size());
+  const bool keyed = data.has_labels() && classes > 1;
+  if (keyed) {
+    std::vector<std::string> names;
+    for (int c = 0; c + 1 < classes; ++c) names.push_back(class_name(data, c));
+    const float y0 = ImGui::GetCursorPosY();
+    class_key(names, w, hidden_classes_, class_x_.back().empty() ? std::vector<const char*>{}
+                                                                 : std::vector<const char*>{"grey: unlabelled"});
+    plot_h -= ImGui::GetCursorPosY() - y0;
+  }
+  if (plot::BeginPlot("##pca_scatter", ImVec2(w, plot_h), plot::PlotFlags_NoTitle | plot::PlotFlags_EqualAspect)) {
     plot::SetupLegend(plot::Location::NorthWest);
     plot::SetupAxes(xl, held > 1 ? yl : nullptr);
     plot::SetupAxesFitKey(scatter_version_);  // new scores (a new run, other PCs): show all of them
-    const int classes = static_cast<int>(class_x_.size());
     for (int c = 0; c < classes; ++c) {
-      if (class_x_[static_cast<size_t>(c)].empty()) continue;
-      plot::Spec sp;
       const bool unlabelled = c == classes - 1;
+      if (class_x_[static_cast<size_t>(c)].empty() || (!unlabelled && !class_shown(hidden_classes_, c))) continue;
+      plot::Spec sp;
+      if (keyed) sp.flags = plot::ItemFlags_NoLegend;
       // Classes take the label palette, as in every view.
       sp.color = unlabelled ? with_alpha(colors().neutral, 200)
                             : plot::GetColormapColor(c, plot::Colormap::Labels);
@@ -252,12 +265,14 @@ void PcaView::draw_scores(const PcaSnapshot& s, const Dataset& data, float w, fl
       const ImVec2 mouse = ImGui::GetIO().MousePos;
       int best = -1;
       float best_d2 = 10.0f * 10.0f;
-      for (size_t c = 0; c < class_x_.size(); ++c)
+      for (size_t c = 0; c < class_x_.size(); ++c) {
+        if (c + 1 < class_x_.size() && !class_shown(hidden_classes_, static_cast<int>(c))) continue;  // hidden class
         for (size_t i = 0; i < class_x_[c].size(); ++i) {
           const ImVec2 p = plot::PlotToPixels(class_x_[c][i], class_y_[c][i]);
           const float dx = p.x - mouse.x, dy = p.y - mouse.y;
           if (dx * dx + dy * dy < best_d2) best_d2 = dx * dx + dy * dy, best = class_rows_[c][i];
         }
+      }
       if (best >= 0) {
         const ImVec2 p = plot::PlotToPixels((*s.scores)(best, score_x), held > 1 ? (*s.scores)(best, score_y) : 0.0f);
         plot::GetPlotDrawList()->AddCircle(p, 6.0f, colors().selection, 16, 2.0f);

@@ -210,7 +210,9 @@ void ActivationsView::draw(const Snapshot& snap, const ViewContext& ctx, std::ve
   const ImVec2 avail = ImGui::GetContentRegionAvail();
   const float sp_x = ImGui::GetStyle().ItemSpacing.x, sp_y = ImGui::GetStyle().ItemSpacing.y;
   const float min_h = min_plot_height(true);
-  const float top_h = std::max(min_h, (avail.y - sp_y) * 0.5f);
+  // The top row a little taller than the heat maps: its plots carry legends (a Compare half at
+  // 100 % keeps them as boxes, not "key" tabs).
+  const float top_h = std::max(min_h, (avail.y - sp_y) * 0.56f);
   const float bottom_h = std::max(min_h, avail.y - top_h - sp_y);
   const float w3 = std::max(120.0f, (avail.x - 2 * sp_x) / 3.0f);
   if (w3 < ImGui::GetFontSize() * 11) {

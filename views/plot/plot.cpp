@@ -272,6 +272,18 @@ void AddPlotText(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text) {
     if (GImGui != nullptr && GImGui->LogEnabled) ImGui::LogRenderedText(&pos, text);
 }
 
+std::string FitLabel(const std::string& text, float room) {
+    if (ImGui::CalcTextSize(text.c_str()).x <= room) return text;
+    const float dots = ImGui::CalcTextSize("...").x;
+    std::string cut = text;
+    while (!cut.empty() && ImGui::CalcTextSize(cut.c_str()).x + dots > room) {
+        // drop the last whole UTF-8 character: its continuation bytes, then its lead byte
+        while (!cut.empty() && (static_cast<unsigned char>(cut.back()) & 0xC0) == 0x80) cut.pop_back();
+        if (!cut.empty()) cut.pop_back();
+    }
+    return cut + "...";
+}
+
 CacheEntry* GetCache(ImGuiID id) {
     Context& c = GetContextRef();
     auto found = c.caches.find(id);
@@ -354,6 +366,10 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     const ImGuiID id = window->GetID(title_id);
     const ImVec2 avail = ImGui::GetContentRegionAvail();
     ImVec2 frame_size = ImGui::CalcItemSize(size, std::max(avail.x, 100.0f), 300.0f);
+    // A key row that did not fit in the asked height, in a panel that scrolls: added to it.
+    if (auto grown = c.plots.find(id); grown != c.plots.end() && grown->second.legend_row_grow &&
+                                       ((flags & PlotFlags_NoLegend) == 0) != grown->second.toggle_legend)
+        frame_size.y += grown->second.legend_row_h;
     // A plot never runs off its panel sideways: a width wider than what is left of the line (a
     // narrow Compare half, a large UI scale) is cut to it; the height stays.
     // A chart keeps at least 60 px a side; a picture (canvas only: an image tile) may be as small as
@@ -394,6 +410,11 @@ bool BeginPlot(const char* title_id, ImVec2 size, PlotFlags flags) {
     c.has_limits = false;
     c.frame_rect = bb;
     c.plot_rect = bb;
+    c.window_scrolls = false;
+    for (const ImGuiWindow* p = window; p != nullptr; p = p->ParentWindow) {
+        if (p->ScrollMax.y > 0.0f) c.window_scrolls = true;
+        if (!(p->Flags & ImGuiWindowFlags_ChildWindow)) break;
+    }
     NotePlotRect(c, id, title_id, bb);
     c.hovered = c.held = false;
     c.interacting = false;
@@ -709,9 +730,10 @@ void draw_legend(Context& c) {
     const float sw = fh * 1.3f, gap = fh * 0.4f, pad = fh * 0.45f, row = fh + 4.0f;
     float text_w = 0.0f;
     for (ImGuiID id : st.legend_order) text_w = std::max(text_w, ImGui::CalcTextSize(st.items[id].label.c_str()).x);
-    // The plot area as it is without a key row or column (the box is judged against it).
+    // The plot area as it is without a key row or column (the box is judged against it; a row
+    // added to the frame's height took nothing from the area).
     ImRect pr = c.plot_rect;
-    if (st.legend_row_h > 0.0f) pr.Min.y = c.legend_row_y;
+    if (st.legend_row_h > 0.0f && !st.legend_row_grow) pr.Min.y = c.legend_row_y;
     if (st.legend_side_w > 0.0f) pr.Max.x = std::floor(c.legend_side_x);
     // Entries wrap into columns when the plot is too short for one.
     const int n = static_cast<int>(st.legend_order.size());
@@ -749,9 +771,12 @@ void draw_legend(Context& c) {
     const float side_w = gap + pad + col_w * static_cast<float>(side_cols);
     const float keep = pr.GetWidth() - side_w;
     const bool as_side = covers && !as_row && keep >= kLegendRowMinArea && keep >= kLegendSideKeepShare * pr.GetWidth();
-    st.legend_row_h = as_row ? row_h : 0.0f;
+    // Room for neither in a panel that scrolls: the row goes on top of the asked height.
+    const bool as_grown_row = covers && !as_row && !as_side && c.window_scrolls;
+    st.legend_row_h = as_row || as_grown_row ? row_h : 0.0f;
+    st.legend_row_grow = as_grown_row;
     st.legend_side_w = as_side ? side_w : 0.0f;
-    if (as_row) {
+    if (as_row || as_grown_row) {
         box = ImRect(ImVec2(x_min, c.legend_row_y), ImVec2(x_max, ry + row));
     } else if (as_side) {
         const float x0 = pr.Max.x - side_w + gap;
@@ -812,7 +837,7 @@ void draw_legend(Context& c) {
         const float x0 = at[static_cast<size_t>(i)].x;
         const float col_w = width[static_cast<size_t>(i)];
         const ImRect entry(ImVec2(x0, y - 2.0f), ImVec2(x0 + col_w, y + row - 2.0f));
-        const bool hov = (as_row || as_side ? ImGui::IsWindowHovered() : c.hovered) && entry.Contains(mouse);
+        const bool hov = (as_row || as_grown_row || as_side ? ImGui::IsWindowHovered() : c.hovered) && entry.Contains(mouse);
         if (hov) {
             dl->AddRectFilled(entry.Min, entry.Max, ThemeText(0.08f));
             if (ImGui::IsMouseClicked(0)) {
@@ -848,8 +873,12 @@ void draw_legend(Context& c) {
                 dl->AddRectFilled(ImVec2(sx + 1, y + 2), ImVec2(sx + sw - 1, y + fh - 2), col, 2.0f);
                 break;
         }
-        AddPlotText(dl, ImVec2(sx + sw + gap, y), it.show ? ThemeText(hov ? 1.0f : 0.9f) : ThemeText(0.4f),
-                    it.label.c_str());
+        // A name wider than the frame leaves room for (one entry of a key row in a narrow plot):
+        // cut with "...", whole in the entry's tooltip.
+        const float text_x = sx + sw + gap, room = c.frame_rect.Max.x - kPad - text_x;
+        const std::string text = FitLabel(it.label, room);
+        if (hov && text.size() != it.label.size()) ImGui::SetTooltip("%s", it.label.c_str());
+        AddPlotText(dl, ImVec2(text_x, y), it.show ? ThemeText(hov ? 1.0f : 0.9f) : ThemeText(0.4f), text.c_str());
     }
 }
 

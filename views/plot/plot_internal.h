@@ -84,6 +84,9 @@ struct PlotState {
     // ... or, with no room for a row, a column at the plot area's right (a wide, short plot): its
     // width, reserved the same way (0: none).
     float legend_side_w = 0.0f;
+    // ... or, with neither (a short, narrow plot) in a panel that scrolls, the key row is added to
+    // the frame's height (the panel scrolls a little further) and the area keeps its own.
+    bool legend_row_grow = false;
     bool legend_open = false;  // a collapsed legend ("key" tab) shown whole: the pointer is on it
     bool legend_tab = false;   // last frame the legend was collapsed into the "key" tab
     int next_color = 0;
@@ -112,6 +115,8 @@ constexpr float kLegendCollapseShare = 0.5f;
 // With no room for a key row, a box covering more than kLegendCoverShare goes in a column to the
 // right of the plot area instead, while the area keeps this share of its width (and at least
 // kLegendRowMinArea px): wide, short plots (a Compare half, 150 %) keep their names in sight.
+// With room for neither, a plot in a panel that scrolls takes the key row on top of its height
+// (PlotState::legend_row_grow); only a plot in a panel that cannot scroll falls back to the tab.
 constexpr float kLegendSideKeepShare = 0.5f;
 
 struct Context {
@@ -162,6 +167,7 @@ struct Context {
     ImRect colorbar_rect;           // bar (screen) when has_colorbar
     float legend_row_y = 0.0f;      // where a legend's key row starts (under the title)
     float legend_side_x = 0.0f;     // the plot area's right edge before a legend column is taken from it
+    bool window_scrolls = false;    // the plot's window (or a parent) scrolls vertically (a grown key row may go there)
     std::vector<Tick> x_ticks, y_ticks;
     bool custom_x = false, custom_y = false;  // SetupAxisTicks of this frame ...
     std::vector<Tick> custom_x_ticks, custom_y_ticks;  // ... its ticks
@@ -189,6 +195,9 @@ std::string DisplayLabel(const char* label_id);
 ImU32 ScaleAlpha(ImU32 col, float a);
 // dl->AddText that also logs the text while ImGui logging is on (tests read the screen's text).
 void AddPlotText(ImDrawList* dl, ImVec2 pos, ImU32 col, const char* text);
+// `text` cut to `room` px wide (current font): whole when it fits, else its longest prefix of whole
+// UTF-8 characters followed by "..." (just "..." when nothing else fits).
+std::string FitLabel(const std::string& text, float room);
 // spec.line_weight times the process-wide scale (SetLineWeightScale).
 float LineWeight(const Spec& spec);
 // Theme colours derived from the ImGui style (readable on dark and light themes).

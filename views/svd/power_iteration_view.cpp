@@ -458,7 +458,7 @@ void PowerIterationView::draw_plots(const PowerSnapshot& s, const ViewContext& c
     ms.color = v_colour();
     ms.line_weight = 2.0f;
     if (ts.size() <= 80) ms.marker = plot::Marker::Circle, ms.marker_size = 2.5f;
-    plot::PlotLine("measured theta_t", ts.data(), angles.data(), static_cast<int>(ts.size()), ms);
+    plot::PlotLine("measured", ts.data(), angles.data(), static_cast<int>(ts.size()), ms);
     for (size_t c = 0; c < s.components.size(); ++c) {
       const PowerComponent& pc = s.components[c];
       const bool current = static_cast<int>(c) == s.component;
@@ -474,7 +474,7 @@ void PowerIterationView::draw_plots(const PowerSnapshot& s, const ViewContext& c
       ps.line_style = plot::LineStyle::Dashed;
       ps.flags = c == 0 ? plot::ItemFlags_NoFit : plot::ItemFlags_NoFit | plot::ItemFlags_NoLegend;
       char label[64];
-      std::snprintf(label, sizeof label, "%s##pred%zu", "predicted tan theta_0 |l2/l1|^t", c);
+      std::snprintf(label, sizeof label, "%s##pred%zu", "predicted", c);
       plot::PlotLine(label, px.data(), py.data(), static_cast<int>(px.size()), ps);
     }
     plot::PlotGuideX("##now", s.iteration, colors().guide);

@@ -12,6 +12,7 @@
 
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/batches.h"
+#include "algorithms/nn/gradcheck.h"
 #include "algorithms/nn/layers.h"
 #include "algorithms/nn/loss.h"
 #include "algorithms/nn/sequential.h"
@@ -352,16 +353,8 @@ void Backprop::State::compute_iteration() {
   tr->rel_error.resize(P);
   const double h = p.fd_step;
   for (int k = 0; k < P; ++k) {
-    double& w = net.params()[k];
-    const double w0 = w;
-    w = w0 + h;
-    const double lp = batch_loss(xb, tb);
-    w = w0 - h;
-    const double lm = batch_loss(xb, tb);
-    w = w0;
-    tr->grad_fd[k] = (lp - lm) / (2 * h);
-    const double a = tr->grad_lib[k], b = tr->grad_fd[k];
-    tr->rel_error[k] = std::abs(a - b) / std::max({std::abs(a), std::abs(b), kTinyGradient});
+    tr->grad_fd[k] = nn::central_difference(net.params(), static_cast<size_t>(k), h, [&] { return batch_loss(xb, tb); });
+    tr->rel_error[k] = nn::floored_relative_error(tr->grad_lib[k], tr->grad_fd[k], kTinyGradient);
   }
 
   // The update: the shared optimizer on the library's gradient.

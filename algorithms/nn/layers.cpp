@@ -637,13 +637,28 @@ void freeze_dropout_mask(Layer<T>& layer, bool frozen) {
   if (auto* d = dynamic_cast<Dropout<T>*>(&layer)) d->set_frozen(frozen);
 }
 
+template <class T>
+std::vector<LayerKind<T>> layer_kinds() {
+  std::vector<LayerKind<T>> kinds;
+  kinds.push_back({"linear", [] { return make_linear<T>(3); }});
+  for (int i = 0; i < kNumActivations; ++i) {
+    const auto a = static_cast<Activation>(i);
+    kinds.push_back({activation_name(a), [a] { return make_activation<T>(a); }});
+  }
+  kinds.push_back({"dropout", [] { return make_dropout<T>(0.3, 5); }});
+  kinds.push_back({"batch_norm", [] { return make_batch_norm<T>(); }});
+  kinds.push_back({"layer_norm", [] { return make_layer_norm<T>(); }});
+  return kinds;
+}
+
 #define CILAB_NN_INSTANTIATE(T)                                           \
   template std::unique_ptr<Layer<T>> make_linear<T>(int);                 \
   template std::unique_ptr<Layer<T>> make_activation<T>(Activation);      \
   template std::unique_ptr<Layer<T>> make_dropout<T>(double, uint64_t);   \
   template std::unique_ptr<Layer<T>> make_batch_norm<T>();                \
   template std::unique_ptr<Layer<T>> make_layer_norm<T>();                \
-  template void freeze_dropout_mask<T>(Layer<T>&, bool);
+  template void freeze_dropout_mask<T>(Layer<T>&, bool);                  \
+  template std::vector<LayerKind<T>> layer_kinds<T>();
 CILAB_NN_INSTANTIATE(float)
 CILAB_NN_INSTANTIATE(double)
 #undef CILAB_NN_INSTANTIATE

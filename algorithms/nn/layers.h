@@ -41,6 +41,7 @@
 
 #include <Eigen/Core>
 
+#include <functional>
 #include <memory>
 #include <stdexcept>
 #include <string>
@@ -155,5 +156,17 @@ std::unique_ptr<Layer<T>> make_layer_norm();
 // Dropout control (no-op for other layers): keep the current mask on later forwards.
 template <class T>
 void freeze_dropout_mask(Layer<T>& layer, bool frozen);
+
+// One kind of layer the library has, as a factory with example arguments.
+template <class T>
+struct LayerKind {
+  std::string name;  // "linear", "relu", ..., "dropout", "batch_norm", "layer_norm"
+  std::function<std::unique_ptr<Layer<T>>()> make;
+};
+// Every kind of layer the library has (a Linear of 3 outputs, each activation, dropout p = 0.3,
+// the norms): a layer added to the library is added here, and the library's tests check its
+// gradients the day it is (check_network in gradcheck.h; tests/algorithms/nn/test_nn.cpp).
+template <class T>
+std::vector<LayerKind<T>> layer_kinds();
 
 }  // namespace cilab::nn

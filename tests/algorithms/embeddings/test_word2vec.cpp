@@ -3,8 +3,8 @@
 // against finite differences; sigma; the noise distribution q_alpha; same
 // seed same run, clones; bad input. The embedding utilities (neighbours,
 // analogy, PCA map, synonym recall) and the WordNet reader on hand-made data.
-#include "tests/support/gradient_check.h"
 #include "algorithms/embeddings/word2vec.h"
+#include "algorithms/nn/gradcheck.h"
 
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
@@ -28,7 +28,6 @@
 #include <unistd.h>
 
 using namespace cilab;
-using namespace cilab::test_support;
 
 namespace {
 
@@ -143,7 +142,7 @@ TEST_CASE("word2vec: the SGNS pair loss's gradient matches central differences")
   CHECK(l0 == doctest::Approx(want).epsilon(1e-12));
   const float h = 1.0f / 128.0f;
   auto central = [&](std::vector<float>& v, size_t i) {
-    return central_difference(v.data(), i, h, [&] {
+    return nn::central_difference(v.data(), i, h, [&] {
       return sgns_pair_loss(x.data(), yp.data(), negs(yn), d, nullptr, nullptr, nullptr);
     });
   };

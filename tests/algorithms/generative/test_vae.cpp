@@ -4,8 +4,8 @@
 // reconstruction terms against the densities written directly; the vae module
 // (training lowers the loss, the epoch log, sub-steps and clones, live beta,
 // determinism across runs and thread counts, bad input).
-#include "tests/support/gradient_check.h"
 #include "algorithms/generative/vae.h"
+#include "algorithms/nn/gradcheck.h"
 
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
@@ -53,9 +53,9 @@ double max_gradient_error(nn::VaeNet<double>& v, nn::Sequential<double>& net, co
                           const Mat<double>& eps, double beta) {
   v.run(x, eps, beta, true, true);
   const std::vector<double> analytic(net.grads(), net.grads() + net.num_params());
-  return test_support::check_gradient(net.params(), net.num_params(), analytic.data(), 1e-6,
+  return nn::check_gradient(net.params(), net.num_params(), analytic.data(), 1e-6,
                                       [&] { return v.run(x, eps, beta, false, true).loss; },
-                                      test_support::scaled_error)
+                                      nn::scaled_error)
       .error;
 }
 

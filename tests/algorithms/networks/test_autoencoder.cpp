@@ -2,8 +2,8 @@
 // Eckart-Young, the product V W, not the weights), the tied model's gradients
 // against central differences, the denoising noise floor, epoch bookkeeping,
 // sub-steps and clones, determinism, divergence and the bad-input errors.
-#include "tests/support/gradient_check.h"
 #include "algorithms/networks/autoencoder.h"
+#include "algorithms/nn/gradcheck.h"
 
 #include "algorithms/core/parallel.h"
 #include "tests/support/thread_split.h"
@@ -180,8 +180,8 @@ TEST_CASE("autoencoder: gradients (tied linear, untied linear, nonlinear, denois
       for (size_t k = static_cast<size_t>(m * d); k < static_cast<size_t>(m * d + m); ++k) CHECK(grad[k] == 0.0);
     } else {
       std::vector<double> t = theta;
-      worst = test_support::check_gradient(t.data(), t.size(), grad.data(), 1e-6, [&] { return loss_at(t); },
-                                           test_support::scaled_error)
+      worst = nn::check_gradient(t.data(), t.size(), grad.data(), 1e-6, [&] { return loss_at(t); },
+                                           nn::scaled_error)
                   .error;
     }
     CHECK(worst < 1e-6);

@@ -2,8 +2,8 @@
 // input-gradient-only backward, the second-order pass behind WGAN-GP's
 // gradient penalty, and both networks' gradients under every loss, each
 // against central finite differences in double.
-#include "tests/support/gradient_check.h"
 #include "algorithms/nn/adversarial.h"
+#include "algorithms/nn/gradcheck.h"
 
 #include <doctest/doctest.h>
 
@@ -14,7 +14,6 @@
 
 using namespace cilab;
 using namespace cilab::nn;
-using namespace cilab::test_support;
 
 namespace {
 
@@ -42,8 +41,9 @@ Sequential<double> mlp(int in, std::vector<int> widths, int out, Activation act,
 // w.r.t. net's parameters) and central differences of f.
 double max_param_error(Sequential<double>& net, const std::vector<double>& grads, const std::function<double()>& f,
                        std::string* where) {
-  const GradientError e = check_gradient(net.params(), net.num_params(), grads.data(), 1e-6, f, relative_error);
-  *where = e.describe("parameter");
+  GradientError e = check_gradient(net.params(), net.num_params(), grads.data(), 1e-6, f, relative_error);
+  e.where = "parameter";
+  *where = e.describe();
   return e.error;
 }
 

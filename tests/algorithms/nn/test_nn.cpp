@@ -2,8 +2,8 @@
 // finite differences in double (parameters and the input gradient), the losses
 // against hand-computed values, PyTorch's conventions, copies and a small
 // network learning XOR on the shared optimizer.
-#include "tests/support/gradient_check.h"
 #include "algorithms/core/parallel.h"
+#include "algorithms/nn/gradcheck.h"
 #include "algorithms/nn/loss.h"
 #include "algorithms/nn/sequential.h"
 #include "algorithms/optim/optimizer.h"
@@ -18,7 +18,6 @@
 
 using namespace cilab;
 using namespace cilab::nn;
-using namespace cilab::test_support;
 
 namespace {
 
@@ -28,26 +27,6 @@ Mat<double> random_mat(Rng& rng, int r, int c, double scale = 1.0) {
   return m;
 }
 
-
-// The largest relative error between backward() and central differences of
-// L = sum(R .* net(x)) (R fixed), over every parameter and every input entry.
-double max_grad_error(Sequential<double>& net, Mat<double> x, bool train, std::string* worst) {
-  Rng rng(11);
-  const Mat<double> y0 = net.forward(x, train);
-  const Mat<double> r = random_mat(rng, static_cast<int>(y0.rows()), static_cast<int>(y0.cols()));
-  auto loss = [&]() { return (net.forward(x, train).array() * r.array()).sum(); };
-  net.forward(x, train);
-  net.zero_grad();
-  Mat<double> dx;
-  net.backward(r, &dx);
-  const std::vector<double> g(net.grads(), net.grads() + net.num_params());
-  const GradientError params = check_gradient(net.params(), net.num_params(), g.data(), 1e-6, loss, relative_error);
-  const GradientError input =
-      check_gradient(x.data(), static_cast<size_t>(x.size()), dx.data(), 1e-6, loss, relative_error);
-  const bool in_params = !(params.error < input.error);
-  *worst = in_params ? params.describe("parameter") : input.describe("input");
-  return in_params ? params.error : input.error;
-}
 
 Sequential<double> net_of(std::vector<std::function<std::unique_ptr<Layer<double>>()>> makers, int in, uint64_t seed = 3) {
   Sequential<double> net;
@@ -60,14 +39,59 @@ Sequential<double> net_of(std::vector<std::function<std::unique_ptr<Layer<double
 
 }  // namespace
 
+TEST_CASE("nn: every layer kind of the library back-propagates exactly - alone, after a Linear, in training and eval mode") {
+  // layer_kinds() lists every layer the library has: one added tomorrow is checked here the
+  // day it is (parameters and input gradient against central differences, check_network).
+  const std::vector<LayerKind<double>> kinds = layer_kinds<double>();
+  CHECK(kinds.size() >= static_cast<size_t>(kNumActivations) + 4);  // linear, the activations, dropout, two norms
+  for (const LayerKind<double>& kind : kinds) {
+    for (const bool train : {true, false}) {
+      INFO(kind.name << (train ? " (training mode)" : " (eval mode)"));
+      Sequential<double> alone = net_of({kind.make}, 5);
+      Rng rng(4);
+      const GradientError a = check_network(alone, random_mat(rng, 6, 5, 1.5), train);
+      CHECK_MESSAGE(a.error < 1e-6, a.describe());
+      Sequential<double> after = net_of({[] { return make_linear<double>(4); }, kind.make}, 5);
+      const GradientError b = check_network(after, random_mat(rng, 6, 5, 1.5), train);
+      CHECK_MESSAGE(b.error < 1e-6, b.describe());
+    }
+  }
+}
+
+TEST_CASE("nn: check_network finds a wrong gradient (a backward that drops a term) and names where") {
+  // A layer whose backward forgets the derivative of tanh: the check must fail, on the input.
+  struct WrongTanh final : Layer<double> {
+    const Mat<double>* x = nullptr;
+    std::string name() const override { return "wrong_tanh"; }
+    int configure(int in) override { return in; }
+    void forward(const Mat<double>& in, Mat<double>& y, bool) override {
+      x = &in;
+      y = in.array().tanh().matrix();
+    }
+    void backward(const Mat<double>& dy, Mat<double>* dx) override {
+      if (dx) *dx = dy;  // should be dy .* (1 - tanh^2)
+    }
+    std::unique_ptr<Layer<double>> clone() const override { return std::make_unique<WrongTanh>(*this); }
+  };
+  Sequential<double> net;
+  net.add(make_linear<double>(3));
+  net.add(std::make_unique<WrongTanh>());
+  net.build(4);
+  Rng rng(2);
+  net.init(rng, Init::Torch);
+  const GradientError e = check_network(net, random_mat(rng, 5, 4, 2.0), true);
+  CHECK(e.error > 1e-2);
+  CHECK(e.describe().find("error") != std::string::npos);
+}
+
 TEST_CASE("nn: every activation's backward matches finite differences (input gradient)") {
   for (int a = 0; a < kNumActivations; ++a) {
     const Activation act = static_cast<Activation>(a);
     INFO(activation_name(act));
     Sequential<double> net = net_of({[&] { return make_activation<double>(act); }}, 5);
     Rng rng(4);
-    std::string worst;
-    CHECK(max_grad_error(net, random_mat(rng, 4, 5, 1.5), true, &worst) < 1e-6);
+    const GradientError e = check_network(net, random_mat(rng, 4, 5, 1.5), true);
+    CHECK_MESSAGE(e.error < 1e-6, e.describe());
   }
 }
 
@@ -94,8 +118,8 @@ TEST_CASE("nn: a Linear then an activation run fused give the two layers' values
     Sequential<double> dnet = net_of({[] { return make_linear<double>(7); }, [&] { return make_activation<double>(act); },
                                       [] { return make_linear<double>(3); }},
                                      5);
-    std::string worst;
-    CHECK(max_grad_error(dnet, random_mat(rng, 4, 5), true, &worst) < 1e-6);
+    const GradientError e = check_network(dnet, random_mat(rng, 4, 5), true);
+    CHECK_MESSAGE(e.error < 1e-6, e.describe());
   }
 }
 
@@ -107,8 +131,8 @@ TEST_CASE("nn: a Linear layer's weight, bias and input gradients match finite di
     net.build(5);
     Rng rng(9);
     net.init(rng, init);
-    std::string worst;
-    CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 4, 5), true, &worst) < 1e-6, worst);
+    const GradientError e = check_network(net, random_mat(rng, 4, 5), true);
+    CHECK_MESSAGE(e.error < 1e-6, e.describe());
   }
 }
 
@@ -219,8 +243,8 @@ TEST_CASE("nn: a deep stack (linear, GELU, layer norm, ELU, linear) back-propaga
                                    [] { return make_linear<double>(2); }},
                                   4);
   Rng rng(5);
-  std::string worst;
-  CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 3, 4), true, &worst) < 1e-6, worst);
+  const GradientError e = check_network(net, random_mat(rng, 3, 4), true);
+  CHECK_MESSAGE(e.error < 1e-6, e.describe());
 }
 
 TEST_CASE("nn: batch normalisation's backward is exact in training mode and in eval mode") {
@@ -230,9 +254,10 @@ TEST_CASE("nn: batch normalisation's backward is exact in training mode and in e
   // Non-trivial gamma and beta.
   for (size_t i = net.param_offset(1); i < net.num_params(); ++i) net.params()[i] = 0.5 + 0.1 * static_cast<double>(i % 7);
   Rng rng(6);
-  std::string worst;
-  CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 5, 4), true, &worst) < 1e-6, worst);
-  CHECK_MESSAGE(max_grad_error(net, random_mat(rng, 5, 4), false, &worst) < 1e-6, worst);
+  const GradientError train_mode = check_network(net, random_mat(rng, 5, 4), true);
+  CHECK_MESSAGE(train_mode.error < 1e-6, train_mode.describe());
+  const GradientError eval_mode = check_network(net, random_mat(rng, 5, 4), false);
+  CHECK_MESSAGE(eval_mode.error < 1e-6, eval_mode.describe());
 }
 
 TEST_CASE("nn: batch norm keeps torch's running statistics (momentum 0.1, unbiased variance)") {
@@ -267,8 +292,8 @@ TEST_CASE("nn: dropout with a fixed mask back-propagates exactly and is the iden
   CHECK(zeros > 0);
   CHECK(zeros < kept.size());
   freeze_dropout_mask(net.layer(1), true);
-  std::string worst;
-  CHECK_MESSAGE(max_grad_error(net, x, true, &worst) < 1e-6, worst);
+  const GradientError e = check_network(net, x, true);
+  CHECK_MESSAGE(e.error < 1e-6, e.describe());
   CHECK(net.forward(x, false).isApprox(net.forward(x, false)));
   CHECK(net.activation(1) == net.activation(0));  // eval: identity
 }
@@ -289,15 +314,9 @@ TEST_CASE("nn: the losses' gradients match finite differences") {
     INFO(name);
     Mat<double> d;
     f(z, &d);
-    for (Eigen::Index i = 0; i < z.size(); ++i) {
-      const double keep = z.data()[i];
-      z.data()[i] = keep + 1e-6;
-      const double lp = f(z, nullptr);
-      z.data()[i] = keep - 1e-6;
-      const double lm = f(z, nullptr);
-      z.data()[i] = keep;
-      CHECK(relative_error(d.data()[i], (lp - lm) / 2e-6) < 1e-6);
-    }
+    for (Eigen::Index i = 0; i < z.size(); ++i)
+      CHECK(relative_error(d.data()[i], central_difference(z.data(), static_cast<size_t>(i), 1e-6,
+                                                           [&] { return f(z, nullptr); })) < 1e-6);
   }
 }
 

@@ -1,4 +1,5 @@
 // cilab: the lab's single binary - the GUI, and the headless CLI (list, run).
+#include "algorithms/core/parallel.h"
 #include "app/app.h"
 #include "app/headless/cli.h"
 #include "app/script.h"
@@ -14,5 +15,6 @@ int main(int argc, char** argv) {
   }
   const cilab::CliResult r = cilab::run_cli(argc, argv, std::cout, std::cerr);
   if (!r.open_gui) return r.exit_code;
+  if (r.gui.threads > 0) cilab::set_max_threads(r.gui.threads);  // --threads: the training loops' bound
   return cilab::run_gui(r.gui);
 }

@@ -1,5 +1,6 @@
 #include "app/headless/cli.h"
 
+#include "algorithms/core/parallel.h"
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
 #include "algorithms/data/csv_writer.h"
@@ -53,6 +54,12 @@ long long parse_int_arg(const std::string& flag, const std::string& text, long l
                      std::to_string(hi) + "], got '" + text + "'");
   }
   return v;
+}
+
+// --threads N: the bound on threads per parallel loop, as torch.set_num_threads is for PyTorch
+// (default: the machine's cores). Results do not depend on it (core/parallel.h).
+int parse_threads(const std::string& text) {
+  return static_cast<int>(parse_int_arg("--threads", text, 1, kMaxParallelThreads));
 }
 
 // Fetches the value after a flag.
@@ -192,6 +199,24 @@ std::shared_ptr<const Dataset> run_data(const ModuleInfo& info, const std::strin
 }
 
 // The CSV's stream: `file` opened at --out PATH, else `out`.
+// A command's --threads, in force while it runs (the bound before it is restored after: the
+// CLI's tests run many commands in one process). 0: the bound is left as it is.
+class ThreadsScope {
+ public:
+  explicit ThreadsScope(int threads) : previous_(max_threads()), set_(threads > 0) {
+    if (set_) set_max_threads(threads);
+  }
+  ~ThreadsScope() {
+    if (set_) set_max_threads(previous_);
+  }
+  ThreadsScope(const ThreadsScope&) = delete;
+  ThreadsScope& operator=(const ThreadsScope&) = delete;
+
+ private:
+  int previous_;
+  bool set_;
+};
+
 std::ostream& csv_output(const std::string& out_path, std::ofstream& file, std::ostream& out) {
   if (out_path.empty()) return out;
   file.open(out_path);
@@ -209,7 +234,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   std::vector<std::string> sets;
   uint64_t seed = 0;
   bool seed_given = false;
-  int steps = -1, epochs = -1;
+  int steps = -1, epochs = -1, threads = 0;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
@@ -224,8 +249,10 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     else if (a == "--out") out_path = take_value(argc, argv, i);
     else if (a == "--preset") preset_arg = take_value(argc, argv, i);
     else if (a == "--save-vectors") vectors_path = take_value(argc, argv, i);
+    else if (a == "--threads") threads = parse_threads(take_value(argc, argv, i));
     else throw UsageError("run: unknown option '" + a + "' (see: cilab --help)");
   }
+  const ThreadsScope threads_scope(threads);
   if (!preset_arg.empty()) {
     const LabFile preset = resolve_preset_arg(preset_arg);
     check_preset(preset);
@@ -376,7 +403,7 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
   std::vector<std::string> axes;
   long long n_seeds = 1;
   uint64_t first_seed = 0;
-  int steps = -1;
+  int steps = -1, threads = 0;
   for (; i < argc; ++i) {
     const std::string a = argv[i];
     if (a == "--dataset") dataset_spec = take_value(argc, argv, i);
@@ -389,8 +416,10 @@ int cmd_sweep(int argc, const char* const* argv, int i, std::ostream& out, std::
     else if (a == "--steps") steps = static_cast<int>(parse_int_arg("--steps", take_value(argc, argv, i), 1, 100000000));
     else if (a == "--out") out_path = take_value(argc, argv, i);
     else if (a == "--layout") layout = take_value(argc, argv, i);
+    else if (a == "--threads") threads = parse_threads(take_value(argc, argv, i));
     else throw UsageError("sweep: unknown option '" + a + "' (see: cilab --help)");
   }
+  const ThreadsScope threads_scope(threads);
   if (axes.empty()) throw UsageError("sweep: give at least one --param NAME=LO:HI:lin|log:N or NAME=V1,V2,...");
   if (!dataset_spec.empty() && !data_file.empty()) throw UsageError("sweep: give either --dataset or --data, not both");
   for (const std::string& s : spec.sets)
@@ -462,6 +491,8 @@ std::string usage_text() {
          "  --param NAME=GRID      sweep: LO:HI:lin|log:N (N points, ends included) or V1,V2,...;\n"
          "                         several --param give their product\n"
          "  --seeds S              sweep: run each point with seeds --seed .. --seed + S - 1\n"
+         "  --threads N            threads per parallel loop, 1 - 16 (default: the machine's cores;\n"
+         "                         as torch.set_num_threads; the numbers do not depend on it)\n"
          "GUI only:\n"
          "  --play                 start running at launch\n"
          "  --frames N             render N frames and exit; prints 'frames N median_ms X p95_ms "
@@ -500,6 +531,8 @@ std::string subcommand_help(const std::string& cmd) {
            "  --out FILE.csv         write the CSV there instead of stdout\n"
            "  --save-vectors FILE    word2vec, glove: the trained word vectors in the word2vec text\n"
            "                         format (gensim: KeyedVectors.load_word2vec_format)\n"
+           "  --threads N            threads per parallel loop, 1 - 16 (default: the machine's cores;\n"
+           "                         the numbers do not depend on it)\n"
            "\n"
            "Example:\n"
            "  cilab run kmeans --dataset blobs:n=100000,centers=5 --set k=5 --steps 30\n";
@@ -518,6 +551,7 @@ std::string subcommand_help(const std::string& cmd) {
            "  --set KEY=VALUE        a fixed parameter (repeatable)\n"
            "  --dataset SPEC | --data FILE [--layout triplets|wide]   the data, as for cilab run\n"
            "  --steps N              iterations per run (default: the module's own)\n"
+           "  --threads N            threads per parallel loop, 1 - 16 (default: the machine's cores)\n"
            "  --out FILE.csv         write the CSV there instead of stdout\n"
            "\n"
            "Example:\n"
@@ -680,6 +714,8 @@ CliResult run_cli(int argc, const char* const* argv, std::ostream& out, std::ost
         g.theme = take_value(argc, argv, i);
       } else if (a == "--palette") {
         g.palette = take_value(argc, argv, i);
+      } else if (a == "--threads") {
+        g.threads = parse_threads(take_value(argc, argv, i));
       } else {
         throw UsageError("unknown option or command '" + a + "' (see: cilab --help)");
       }

@@ -47,6 +47,7 @@ struct GuiOptions {
   std::string theme;           // --theme NAME (empty = saved setting; checked by run_gui)
   std::string palette;         // --palette NAME (likewise)
   std::string script;          // --script FILE: commands run between frames
+  int threads = 0;             // --threads N: threads per parallel loop (0 = the machine's cores)
   // --preset: the preset opened (its note, tab and panels are shown at start;
   // module, data, sets, seed and steps above already hold its values).
   std::shared_ptr<const LabFile> preset;

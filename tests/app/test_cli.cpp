@@ -5,6 +5,7 @@
 #include <string>
 #include <vector>
 
+#include "algorithms/core/parallel.h"
 #include "cilab_test_paths.h"
 #include "tests/support/cli_harness.h"
 
@@ -144,4 +145,44 @@ TEST_CASE("cli e2e: the real binary runs, writes --out, and fails cleanly") {
   r = shell(bin + " run kmeans --out /nonexistent-dir/x.csv --steps 1", "cli_e2e");
   CHECK(r.code == 2);
   CHECK(lines(r.err).size() == 1);
+}
+
+TEST_CASE("cli: --threads N bounds every parallel loop of run and sweep - the same numbers on 1 and 2 threads, the bound restored after") {
+  const int before = max_threads();
+  const std::vector<std::string> mlp = {"run", "mlp", "--dataset", "moons:n=2000", "--set", "layers=128,128",
+                                        "--set", "batch=256", "--epochs", "2"};
+  auto run_on = [&](const char* threads, long long* pool_loops) {
+    std::vector<std::string> args = mlp;
+    args.insert(args.end(), {"--threads", threads});
+    const ParallelStats s0 = parallel_stats();
+    const CliRun r = cli(args);
+    *pool_loops = parallel_stats().pool_loops - s0.pool_loops;
+    INFO(r.err);
+    REQUIRE(r.code == 0);
+    return lines(r.out);
+  };
+  long long loops1 = 0, loops2 = 0;
+  const std::vector<std::string> one = run_on("1", &loops1), two = run_on("2", &loops2);
+  CHECK(loops1 == 0);  // one thread: no loop handed to the pool
+  CHECK(loops2 > 0);   // two: the layers' products were split
+  REQUIRE(one.size() == 3);
+  REQUIRE(two.size() == one.size());
+  for (size_t e = 1; e < one.size(); ++e) {  // the same losses and accuracy (epoch_ms aside)
+    const std::vector<std::string> a = split(one[e], ','), b = split(two[e], ',');
+    for (size_t c = 0; c + 1 < a.size(); ++c) CHECK(a[c] == b[c]);
+  }
+  CHECK(max_threads() == before);  // a command's --threads lasts while it runs
+  const CliRun sweep = cli({"sweep", "kmeans", "--dataset", "iris", "--param", "k=2,3", "--threads", "1"});
+  CHECK(sweep.code == 0);
+  CHECK(lines(sweep.out).size() == 3);
+  CHECK(max_threads() == before);
+  // The window takes it too (applied before it opens).
+  const CliRun gui = cli({"--module", "mlp", "--threads", "2"});
+  CHECK(gui.gui);
+  for (const char* bad : {"0", "17", "two", "-1", ""}) {
+    check_refused({"run", "kmeans", "--threads", bad}, "--threads");
+    check_refused({"sweep", "kmeans", "--param", "k=2,3", "--threads", bad}, "--threads");
+    check_refused({"--threads", bad}, "--threads");
+  }
+  check_refused({"run", "kmeans", "--threads"}, "--threads");
 }

@@ -428,7 +428,7 @@ class App {
   std::string save_name_, save_title_, save_note_;
   bool save_iteration_ = true;        // the preset opens at the current iteration
   // The File menu's save-to-a-path popup: a session, the metrics or the data as CSV.
-  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng, WordVectors, PlotPng };
+  enum class SaveKind { Session, MetricsCsv, DataCsv, WindowPng, WordVectors, PlotPng, Weights };
   SaveKind save_kind_ = SaveKind::Session;
   bool save_session_request_ = false; // open the popup this frame (for save_kind_)
   std::string session_path_;          // the popup's path
@@ -446,6 +446,7 @@ class App {
   std::string export_folder() const;  // where exports are offered: the last folder used, else the working one
   void export_data_csv(const std::string& path);
   void export_word_vectors(const std::string& path);  // word2vec, glove: word2vec text format
+  void export_weights(const std::string& path);  // training modules: .npz, PyTorch state_dict names
 
   // The sweep window (Run > Sweep, app_sweep.cpp): its settings, and the last sweep, whose
   // results the background job writes under results->mu.

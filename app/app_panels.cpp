@@ -232,6 +232,15 @@ void App::draw_menu_bar() {
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
         ImGui::SetTooltip("word2vec, glove: the vectors of the iteration shown, one line per word (\"V d\", then\n"
                           "\"word x_1 ... x_d\"), as gensim's KeyedVectors.load_word2vec_format reads them.");
+      if (ImGui::MenuItem("Weights (.npz, PyTorch names)...", nullptr, false, shown_ && shown_->has_weights())) {
+        save_kind_ = SaveKind::Weights;
+        save_session_request_ = true;
+      }
+      mark_target("menu:File/Export/Weights");
+      if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
+        ImGui::SetTooltip("mlp, autoencoder, vae, gan: the network's weights at the iteration shown, as numpy .npz\n"
+                          "named as PyTorch's state_dict (\"0.weight\", \"encoder.2.bias\"): load them into the same\n"
+                          "layers with model.load_state_dict and go on in PyTorch.");
       if (ImGui::MenuItem("Animation (GIF or PNG sequence)...", nullptr, false, shown_ != nullptr && !anim_))
         open_animation_popup();
       mark_target("menu:File/Export/Animation");

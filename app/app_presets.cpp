@@ -1,5 +1,6 @@
 // The Presets menu (shipped demos grouped by chapter, and the user's own),
 // opening a preset, its note box, and Save as preset.
+#include "algorithms/core/npz.h"
 #include "algorithms/core/registry.h"
 #include "algorithms/data/csv_writer.h"
 #include "algorithms/data/datasets.h"
@@ -391,6 +392,22 @@ void App::export_word_vectors(const std::string& path) {
   }
 }
 
+void App::export_weights(const std::string& path) {
+  try {
+    std::vector<NpyArray> weights;
+    if (!shown_ || !shown_->weights(weights))
+      throw std::runtime_error(module_name_ + " trains no network (mlp, autoencoder, vae and gan do)");
+    write_file_atomically(path, [&](std::ostream& out) { write_npz(out, weights); });
+    size_t values = 0;
+    for (const NpyArray& w : weights) values += w.f32.size() + w.i64.size();
+    info_ = "Exported " + std::to_string(weights.size()) + " weight tensors (" + std::to_string(values) +
+            " values, iteration " + std::to_string(shown_->iteration) + ") to " + path;
+    info_time_ = ImGui::GetCurrentContext() ? ImGui::GetTime() : 0.0;
+  } catch (const std::exception& ex) {
+    show_error(std::string("cannot export the weights: ") + ex.what());
+  }
+}
+
 std::string App::export_folder() const {
   if (!settings_.last_folder.empty()) return settings_.last_folder;
   std::error_code ec;
@@ -407,7 +424,7 @@ void App::request_plot_png(const plot::ExportRequest& req) {
 
 void App::draw_save_session_popup() {
   const char* titles[] = {"Save session", "Export metrics", "Export data", "Export the window as PNG",
-                          "Export word vectors", "Save the plot as PNG"};
+                          "Export word vectors", "Save the plot as PNG", "Export weights"};
   const char* title = titles[static_cast<int>(save_kind_)];
   if (save_session_request_) {
     save_session_request_ = false;
@@ -415,6 +432,8 @@ void App::draw_save_session_popup() {
     const std::string file = save_kind_ == SaveKind::Session      ? module_name_ + ".cilab"
                              : save_kind_ == SaveKind::MetricsCsv ? module_name_ + "-metrics.csv"
                              : save_kind_ == SaveKind::WordVectors ? module_name_ + "-vectors.txt"
+                             : save_kind_ == SaveKind::Weights
+                                 ? module_name_ + "-weights-it" + std::to_string(std::max(0, runner_->current_iteration())) + ".npz"
                              : save_kind_ == SaveKind::WindowPng
                                  ? module_name_ + "-it" + std::to_string(std::max(0, runner_->current_iteration())) + ".png"
                              : save_kind_ == SaveKind::PlotPng && plot_png_
@@ -437,6 +456,11 @@ void App::draw_save_session_popup() {
   else if (save_kind_ == SaveKind::WordVectors)
     ImGui::TextWrapped("The word vectors of the iteration shown in the word2vec text format: a line \"V d\", then "
                        "each word and its d values. gensim: KeyedVectors.load_word2vec_format(path).");
+  else if (save_kind_ == SaveKind::Weights)
+    ImGui::TextWrapped("The network's weights at the iteration shown, as numpy .npz named as PyTorch's state_dict "
+                       "(0.weight, 0.bias, ...; encoder., decoder.; generator., discriminator.). In PyTorch: "
+                       "model.load_state_dict({k: torch.from_numpy(v) for k, v in np.load(path).items()}) on the "
+                       "same layers.");
   else if (save_kind_ == SaveKind::WindowPng) {
     ImGui::TextWrapped("The whole window as it is drawn (this dialog closes first). 2x renders it again at twice "
                        "the resolution, for slides. One plot: right-click it > Save as PNG.");
@@ -458,6 +482,7 @@ void App::draw_save_session_popup() {
     if (save_kind_ == SaveKind::Session) save_session(session_path_);
     else if (save_kind_ == SaveKind::MetricsCsv) export_metrics_csv(session_path_);
     else if (save_kind_ == SaveKind::WordVectors) export_word_vectors(session_path_);
+    else if (save_kind_ == SaveKind::Weights) export_weights(session_path_);
     else if (save_kind_ == SaveKind::WindowPng || save_kind_ == SaveKind::PlotPng) {
       png_export_path_ = session_path_;
       png_export_delay_ = 3;  // after the dialog has gone from the picture

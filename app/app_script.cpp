@@ -480,6 +480,13 @@ ScriptFlow ScriptCommands::export_vectors(App& a, ScriptLine& l) {
   return ScriptFlow::Next;
 }
 
+ScriptFlow ScriptCommands::export_weights(App& a, ScriptLine& l) {
+  std::string path;
+  std::getline(l.in >> std::ws, path);
+  a.export_weights(path);
+  return ScriptFlow::Next;
+}
+
 ScriptFlow ScriptCommands::export_png(App& a, ScriptLine& l) {
   l.in >> a.png_scale_;
   std::getline(l.in >> std::ws, a.png_export_path_);
@@ -836,6 +843,8 @@ const std::vector<ScriptCommand>& script_commands() {
       {"export-data", "PATH", "File > Export, the data (CSV)", C::export_data},
       {"export-vectors", "PATH", "File > Export, the word vectors (word2vec text format; word2vec, glove)",
        C::export_vectors},
+      {"export-weights", "PATH", "File > Export, the weights (.npz, PyTorch state_dict names; mlp, autoencoder, vae, gan)",
+       C::export_weights},
       {"export-png", "SCALE PATH", "File > Export > the window as PNG, at 1x or 2x", C::export_png},
       {"plot-save", "SCALE INDEX", "plot INDEX's (drawing order) right-click menu > Save as PNG at SCALE 1|2",
        C::plot_save},

@@ -125,6 +125,7 @@ struct ScriptCommands {
   static ScriptFlow export_metrics(App& a, ScriptLine& l);
   static ScriptFlow export_data(App& a, ScriptLine& l);
   static ScriptFlow export_vectors(App& a, ScriptLine& l);
+  static ScriptFlow export_weights(App& a, ScriptLine& l);
   static ScriptFlow export_png(App& a, ScriptLine& l);
   static ScriptFlow export_animation(App& a, ScriptLine& l);
   static ScriptFlow screenshot(App& a, ScriptLine& l);

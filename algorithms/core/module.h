@@ -22,6 +22,7 @@
 #pragma once
 
 #include "algorithms/core/dataset.h"
+#include "algorithms/core/npz.h"
 #include "algorithms/core/params.h"
 
 #include <cstddef>
@@ -162,6 +163,14 @@ struct Snapshot {
     size_t bytes = 0;
   };
   virtual void shared_parts(std::vector<SharedPart>& out) const { (void)out; }
+  // A training module's weights at this snapshot, named and shaped as PyTorch's state_dict
+  // (npz.h; File > Export > Weights, cilab run --save-weights). False: no weights to save.
+  virtual bool weights(std::vector<NpyArray>& out) const {
+    (void)out;
+    return false;
+  }
+  // Whether weights() has any (cheap: menus ask every frame).
+  virtual bool has_weights() const { return false; }
   // Approximate memory held by this snapshot alone (its shared_parts() left out),
   // for the runner's history budget.
   virtual size_t byte_size() const {

@@ -66,6 +66,11 @@ template <class T>
 struct GanNet {
   Sequential<T> generator;      // latent -> data
   Sequential<T> discriminator;  // data -> 1
+  // Both networks' tensors, "generator.0.weight", ..., "discriminator.0.weight", ...
+  void state_dict(std::vector<NpyArray>& out) const {
+    generator.state_dict("generator.", out);
+    discriminator.state_dict("discriminator.", out);
+  }
   GanLoss loss = GanLoss::NonSaturating;
   double gp_lambda = 10;  // wgan_gp's lambda (the paper's 10)
 

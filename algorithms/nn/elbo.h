@@ -42,6 +42,12 @@ class VaeNet {
  public:
   Sequential<T> encoder;  // D -> 2 * latent: [mu, log sigma^2]
   Sequential<T> decoder;  // latent -> D
+  // Both networks' tensors, "encoder.0.weight", ..., "decoder.0.weight", ... (a PyTorch module
+  // with two nn.Sequential attributes named so loads them).
+  void state_dict(std::vector<NpyArray>& out) const {
+    encoder.state_dict("encoder.", out);
+    decoder.state_dict("decoder.", out);
+  }
   int latent = 0;
   Likelihood likelihood = Likelihood::Bernoulli;
   double sigma_x = 1.0;   // Gaussian likelihood's fixed standard deviation

@@ -214,6 +214,14 @@ inline int gemm_threads(int blocks, Eigen::Index multiply_adds) {
   return parallel_threads(blocks, static_cast<double>(multiply_adds), kGemmParallelMinWork);
 }
 
+// n values of a layer's slice as float32 (a state_dict tensor).
+template <class T>
+std::vector<float> as_floats(const T* p, Eigen::Index n) {
+  std::vector<float> v(static_cast<size_t>(n));
+  for (Eigen::Index i = 0; i < n; ++i) v[static_cast<size_t>(i)] = static_cast<float>(p[i]);
+  return v;
+}
+
 template <class T>
 class Linear : public Layer<T> {
  public:
@@ -225,6 +233,10 @@ class Linear : public Layer<T> {
     if (in < 1) throw std::invalid_argument("linear layer: expected at least 1 input feature");
     in_ = in;
     return out_;
+  }
+  void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const override {
+    out.push_back(NpyArray::floats(prefix + "weight", {out_, in_}, as_floats(w_, Eigen::Index(out_) * in_)));
+    out.push_back(NpyArray::floats(prefix + "bias", {out_}, as_floats(w_ + Eigen::Index(out_) * in_, out_)));
   }
   int num_params() const override { return out_ * in_ + out_; }
   void bind(T* p, T* g) override {
@@ -463,6 +475,10 @@ class AffineNorm : public Layer<T> {
     p_ = p;
     g_ = g;
   }
+  void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const override {
+    out.push_back(NpyArray::floats(prefix + "weight", {f_}, as_floats(p_, f_)));
+    out.push_back(NpyArray::floats(prefix + "bias", {f_}, as_floats(p_ + f_, f_)));
+  }
   void init(Rng&, Init) override {
     MapVec<T>(p_, f_).setOnes();
     MapVec<T>(p_ + f_, f_).setZero();
@@ -500,6 +516,12 @@ template <class T>
 class BatchNorm : public AffineNorm<T> {
  public:
   std::string name() const override { return "batch_norm"; }
+  void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const override {
+    AffineNorm<T>::state_dict(prefix, out);
+    out.push_back(NpyArray::floats(prefix + "running_mean", {this->f_}, as_floats(running_mean_.data(), this->f_)));
+    out.push_back(NpyArray::floats(prefix + "running_var", {this->f_}, as_floats(running_var_.data(), this->f_)));
+    out.push_back(NpyArray::int64_scalar(prefix + "num_batches_tracked", batches_));
+  }
   int configure(int in) override {
     running_mean_ = Vec<T>::Zero(in);
     running_var_ = Vec<T>::Ones(in);
@@ -517,6 +539,7 @@ class BatchNorm : public AffineNorm<T> {
       const Vec<T> var = this->xhat_.array().square().colwise().mean().transpose();
       inv_std_ = (var.array() + T(kNormEps)).rsqrt();
       const T m = T(kBatchNormMomentum);
+      ++batches_;
       running_mean_ = (T(1) - m) * running_mean_ + m * mean;
       running_var_ = (T(1) - m) * running_var_ + m * var * (T(b) / T(b - 1));
     } else {
@@ -549,6 +572,7 @@ class BatchNorm : public AffineNorm<T> {
 
  private:
   Vec<T> running_mean_, running_var_, inv_std_;
+  int64_t batches_ = 0;  // training forwards so far (torch's num_batches_tracked)
   bool train_ = false;
 };
 

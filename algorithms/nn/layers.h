@@ -37,6 +37,7 @@
 // of each sample, elementwise affine.
 #pragma once
 
+#include "algorithms/core/npz.h"
 #include "algorithms/core/rng.h"
 
 #include <Eigen/Core>
@@ -127,6 +128,14 @@ class Layer {
   }
   // A copy (unbound: the container rebinds it to its own buffers).
   virtual std::unique_ptr<Layer> clone() const = 0;
+  // Its tensors as PyTorch's state_dict names and shapes them, each name after `prefix`
+  // ("2."), as float32: Linear weight (out, in) and bias (out); batch norm weight, bias,
+  // running_mean, running_var and num_batches_tracked (int64); layer norm weight and bias.
+  // Layers without tensors (activations, dropout) add nothing.
+  virtual void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const {
+    (void)prefix;
+    (void)out;
+  }
 };
 
 template <class T>

@@ -60,6 +60,11 @@ void Sequential<T>::init(Rng& rng, Init init) {
 }
 
 template <class T>
+void Sequential<T>::state_dict(const std::string& prefix, std::vector<NpyArray>& out) const {
+  for (size_t i = 0; i < layers_.size(); ++i) layers_[i]->state_dict(prefix + std::to_string(i) + ".", out);
+}
+
+template <class T>
 void Sequential<T>::zero_grad() {
   std::fill(grads_.begin(), grads_.end(), T(0));
 }

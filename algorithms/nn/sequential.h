@@ -22,6 +22,7 @@
 
 #include <cstddef>
 #include <memory>
+#include <string>
 #include <vector>
 
 namespace cilab::nn {
@@ -80,6 +81,10 @@ class Sequential {
   // (back-propagated by an ordinary backward). Linear and activation layers
   // only (std::invalid_argument otherwise). WGAN-GP's gradient penalty.
   void double_backward(const Mat<T>& dxbar);
+  // Every layer's tensors named as torch.nn.Sequential's state_dict names them: "PREFIX" + the
+  // layer's index + "." + the tensor ("0.weight", "encoder.2.bias"; activations and dropout
+  // count in the index and add no tensor), float32 (NpyArray; write_npz saves them).
+  void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const;
 
  private:
   void bind_all();

@@ -41,11 +41,36 @@ namespace cilab {
 // What every trainer's snapshot carries (GanSnapshot; the epoch trainers' via
 // EpochSnapshot): the picture copy of the network(s), taken by the State's
 // take_copy (trainer_state.h), and the architecture.
+namespace nn {
+template <class T>
+class Sequential;
+}  // namespace nn
+
+namespace trainer_detail {
+// A network's state_dict: a Sequential's own names ("0.weight"), a model's (VaeNet: "encoder.0.weight").
+template <class T>
+void state_dict_of(const nn::Sequential<T>& net, std::vector<NpyArray>& out) {
+  net.state_dict("", out);
+}
+template <class Net>
+void state_dict_of(const Net& net, std::vector<NpyArray>& out) {
+  net.state_dict(out);
+}
+}  // namespace trainer_detail
+
 template <class Net>
 struct TrainerSnapshot : Snapshot {
   std::shared_ptr<const Net> net;  // run it on a private copy: forward passes write buffers
   int net_iteration = 0;           // iteration the copy was taken at
   std::string architecture;        // "2-16-16-2 relu"
+  // The picture copy's weights (the runner settles it before the CLI's report; the window's
+  // export says its iteration).
+  bool weights(std::vector<NpyArray>& out) const override {
+    if (!net) return false;
+    trainer_detail::state_dict_of(*net, out);
+    return true;
+  }
+  bool has_weights() const override { return net != nullptr; }
 };
 
 // The start of every row of an epoch log (MlpEpochRow, ...): the epoch (0: the

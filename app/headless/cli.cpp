@@ -1,5 +1,6 @@
 #include "app/headless/cli.h"
 
+#include "algorithms/core/npz.h"
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/registry.h"
 #include "algorithms/data/datasets.h"
@@ -230,7 +231,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   const bool module_given = std::string(argv[i]).rfind("--", 0) != 0;
   if (module_given) module_name = argv[i++];
   std::string preset_arg;
-  std::string dataset_spec, data_file, out_path, layout, vectors_path;
+  std::string dataset_spec, data_file, out_path, layout, vectors_path, weights_path;
   std::vector<std::string> sets;
   uint64_t seed = 0;
   bool seed_given = false;
@@ -249,6 +250,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     else if (a == "--out") out_path = take_value(argc, argv, i);
     else if (a == "--preset") preset_arg = take_value(argc, argv, i);
     else if (a == "--save-vectors") vectors_path = take_value(argc, argv, i);
+    else if (a == "--save-weights") weights_path = take_value(argc, argv, i);
     else if (a == "--threads") threads = parse_threads(take_value(argc, argv, i));
     else throw UsageError("run: unknown option '" + a + "' (see: cilab --help)");
   }
@@ -291,6 +293,14 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (!runner.last_error().empty()) throw UsageError(runner.last_error());
   if (!vectors_path.empty() && !dynamic_cast<const EmbeddingSnapshot*>(runner.latest().get()))
     throw UsageError("--save-vectors: " + module_name + " has no word vectors; try: cilab run word2vec (or glove) ... --save-vectors FILE");
+  std::ofstream weights_file;  // opened before the run: a path that cannot be written fails first
+  if (!weights_path.empty()) {
+    if (!runner.latest() || !runner.latest()->has_weights())
+      throw UsageError("--save-weights: " + module_name +
+                       " trains no network; try: cilab run mlp (or autoencoder, vae, gan) ... --save-weights FILE.npz");
+    weights_file.open(weights_path, std::ios::binary);
+    if (!weights_file) throw UsageError("--save-weights " + weights_path + ": cannot open for writing; try another path");
+  }
 
   os->precision(17);
   auto write_ms = [os](double ms) {
@@ -384,6 +394,19 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
       if (!f) throw UsageError("--save-vectors " + vectors_path + ": the write failed (disk full?)");
       *os << "# word vectors: " << words << " words x " << e.vectors->dim << " written to " << vectors_path
           << " (word2vec text format)\n";
+    }
+    if (!weights_path.empty()) {
+      std::vector<NpyArray> weights;
+      last->weights(weights);
+      write_npz(weights_file, weights);
+      weights_file.close();
+      if (!weights_file) throw UsageError("--save-weights " + weights_path + ": the write failed (disk full?)");
+      size_t values = 0;
+      for (const NpyArray& w : weights) values += w.f32.size() + w.i64.size();
+      *os << "# weights: " << weights.size() << " tensors, " << values << " values (iteration "
+          << position_iteration(*last) << ") written to " << weights_path
+          << " (numpy .npz, PyTorch state_dict names: model.load_state_dict({k: torch.from_numpy(v) for k, v in "
+             "np.load(path).items()}))\n";
     }
   }
   os->flush();
@@ -488,6 +511,8 @@ std::string usage_text() {
          "                         row per epoch (epoch,iteration,...,epoch_ms); --steps caps it\n"
          "  --out FILE.csv         run, sweep: write the CSV there instead of stdout\n"
          "  --save-vectors FILE    run word2vec, glove: the word vectors in word2vec's text format\n"
+         "  --save-weights F.npz   run mlp, autoencoder, vae, gan: the weights as .npz (PyTorch's\n"
+         "                         state_dict names)\n"
          "  --param NAME=GRID      sweep: LO:HI:lin|log:N (N points, ends included) or V1,V2,...;\n"
          "                         several --param give their product\n"
          "  --seeds S              sweep: run each point with seeds --seed .. --seed + S - 1\n"
@@ -531,6 +556,8 @@ std::string subcommand_help(const std::string& cmd) {
            "  --out FILE.csv         write the CSV there instead of stdout\n"
            "  --save-vectors FILE    word2vec, glove: the trained word vectors in the word2vec text\n"
            "                         format (gensim: KeyedVectors.load_word2vec_format)\n"
+           "  --save-weights F.npz   mlp, autoencoder, vae, gan: the trained weights as numpy .npz,\n"
+           "                         named as PyTorch's state_dict (0.weight, encoder.2.bias, ...)\n"
            "  --threads N            threads per parallel loop, 1 - 16 (default: the machine's cores;\n"
            "                         the numbers do not depend on it)\n"
            "\n"

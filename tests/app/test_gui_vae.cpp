@@ -6,10 +6,14 @@
 // that must not be blank. Checks go through the app's state and metrics.
 #include <doctest/doctest.h>
 
+#include <cstdio>
 #include <fstream>
+#include <iterator>
+#include <map>
 #include <string>
 
 #include "tests/support/gui_harness.h"
+#include "tests/support/npz_reader.h"
 
 using namespace cilab::test_support;
 
@@ -105,4 +109,27 @@ quit
     INFO(png);
     CHECK(distinct_colours(png) > 200);
   }
+}
+
+TEST_CASE("gui vae: File > Export > Weights writes the shown iteration's encoder and decoder as .npz (PyTorch names), k-means has none to export") {
+  const std::string path = "gui_vae_weights.npz";
+  std::remove(path.c_str());
+  std::ofstream("gui_vae_weights.txt") << "step 3\nsettle\nexport-weights " << path
+                                       << "\nwait 2\nexpect no-error\nmodule kmeans\nexport-weights gui_kmeans_weights.npz\n"
+                                          "wait 2\nexpect error\nquit\n";
+  const Proc p = run_gui("--module vae --dataset moons:n=200 --set latent=2 --frames 100000 --script gui_vae_weights.txt",
+                         "gui_vae_weights.png");
+  INFO("stderr: " << p.err);
+  REQUIRE(p.code == 0);
+  std::ifstream f(path, std::ios::binary);
+  REQUIRE(f);
+  const std::map<std::string, NpyRead> w = read_npz(std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>()));
+  REQUIRE(w.count("encoder.0.weight"));
+  CHECK(w.at("encoder.0.weight").shape.size() == 2);
+  CHECK(w.at("encoder.0.weight").shape[1] == 2);  // two input features
+  bool decoder = false;
+  for (const auto& [name, a] : w) decoder = decoder || name.rfind("decoder.", 0) == 0;
+  CHECK(decoder);
+  std::ifstream none("gui_kmeans_weights.npz");
+  CHECK_FALSE(none);  // nothing written for a module without a network
 }

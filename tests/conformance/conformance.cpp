@@ -19,6 +19,7 @@
 #include <filesystem>
 #include <fstream>
 #include <map>
+#include <set>
 #include <sstream>
 #include <stdexcept>
 #include <vector>
@@ -251,6 +252,35 @@ std::string check_trainer_diverges(const ModuleEntry& e) {
     return "Diverged without the advice 'rewind and halve the learning rate': '" + s->message + "'";
   m->step();
   if (m->snapshot()->iteration != s->iteration) return "a Diverged run moved on a step";
+  return "";
+}
+
+// A trainer's weights export as PyTorch's state_dict (Snapshot::weights; File > Export > Weights):
+// after a step, every tensor has a unique name ending in a torch parameter or buffer name, data
+// that fills its shape, finite values; a module that trains nothing has none to export.
+std::string check_trainer_weights(const ModuleEntry& e) {
+  std::unique_ptr<Module> m = fresh(e);
+  m->step();
+  m->settle();
+  const std::shared_ptr<const Snapshot> s = m->snapshot();
+  std::vector<NpyArray> w;
+  const bool trainer = dynamic_cast<const TrainerModule*>(m.get()) != nullptr;
+  if (!trainer) return s->has_weights() || s->weights(w) ? "not a trainer, but it has weights to export" : "";
+  if (!s->has_weights() || !s->weights(w) || w.empty()) return "a trainer whose snapshot exports no weights";
+  std::set<std::string> names;
+  for (const NpyArray& a : w) {
+    if (!names.insert(a.name).second) return "two tensors named '" + a.name + "'";
+    const size_t dot = a.name.rfind('.');
+    const std::string tail = dot == std::string::npos ? a.name : a.name.substr(dot + 1);
+    if (tail != "weight" && tail != "bias" && tail != "running_mean" && tail != "running_var" &&
+        tail != "num_batches_tracked")
+      return "tensor '" + a.name + "' is not named as a torch parameter or buffer";
+    int64_t n = 1;
+    for (int64_t d : a.shape) n *= d;
+    if (static_cast<size_t>(n) != a.f32.size() + a.i64.size()) return "tensor '" + a.name + "' does not fill its shape";
+    for (float v : a.f32)
+      if (!std::isfinite(v)) return "tensor '" + a.name + "' has a non-finite value";
+  }
   return "";
 }
 
@@ -623,6 +653,7 @@ const std::vector<Check>& checks() {
       {"runner rewind reproduces the metrics", check_rewind},
       {"sits in its chapter's folder", check_chapter_folder},
       {"a trainer diverges with the rewind advice", check_trainer_diverges},
+      {"a trainer exports its weights as PyTorch names them", check_trainer_weights},
       {"a budget raised after the stop continues the run", check_budget_continues},
       {"view labels have their glyphs", check_view_glyphs},
   };

@@ -90,6 +90,9 @@ TEST_CASE("conformance: every module's files sit in its chapter's folder, in eve
 TEST_CASE("conformance: every trainer that diverges ends Diverged with the rewind advice and stays there") {
   run_check("a trainer diverges with the rewind advice");
 }
+TEST_CASE("conformance: every trainer exports its weights as PyTorch's state_dict names them, no other module has any") {
+  run_check("a trainer exports its weights as PyTorch names them");
+}
 TEST_CASE("conformance: every module's view labels render with no missing glyph, on every tab") {
   run_check("view labels have their glyphs");
 }

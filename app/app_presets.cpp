@@ -458,7 +458,8 @@ void App::draw_save_session_popup() {
                        "each word and its d values. gensim: KeyedVectors.load_word2vec_format(path).");
   else if (save_kind_ == SaveKind::Weights)
     ImGui::TextWrapped("The network's weights at the iteration shown, as numpy .npz named as PyTorch's state_dict "
-                       "(0.weight, 0.bias, ...; encoder., decoder.; generator., discriminator.). In PyTorch: "
+                       "(0.weight, 0.bias, ...; the VAE's under encoder and decoder, the GAN's under generator and "
+                       "discriminator). In PyTorch: "
                        "model.load_state_dict({k: torch.from_numpy(v) for k, v in np.load(path).items()}) on the "
                        "same layers.");
   else if (save_kind_ == SaveKind::WindowPng) {

@@ -1,0 +1,141 @@
+// Convolution kernels (conv.h): im2col, one GEMM per sample and group, col2im.
+#include "algorithms/nn/conv.h"
+
+#include <Eigen/Core>
+
+#include <algorithm>
+#include <stdexcept>
+#include <vector>
+
+namespace cilab::nn {
+
+namespace {
+
+template <class T>
+using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
+template <class T>
+using MapM = Eigen::Map<RowMat<T>>;
+template <class T>
+using CMapM = Eigen::Map<const RowMat<T>>;
+
+void check(const ConvShape& s) {
+  const std::string p = s.problem();
+  if (!p.empty()) throw std::invalid_argument(p);
+}
+
+}  // namespace
+
+std::string ConvShape::problem() const {
+  if (n < 1 || c_in < 1 || h < 1 || w < 1 || c_out < 1 || kh < 1 || kw < 1)
+    return "conv2d: every size must be at least 1 (batch, channels, height, width, kernel)";
+  if (stride_h < 1 || stride_w < 1) return "conv2d: the stride must be at least 1";
+  if (dil_h < 1 || dil_w < 1) return "conv2d: the dilation must be at least 1";
+  if (pad_h < 0 || pad_w < 0) return "conv2d: the padding must not be negative";
+  if (groups < 1 || c_in % groups != 0 || c_out % groups != 0)
+    return "conv2d: groups = " + std::to_string(groups) + " must divide the input channels (" + std::to_string(c_in) +
+           ") and the output channels (" + std::to_string(c_out) + ")";
+  if (out_h() < 1 || out_w() < 1)
+    return "conv2d: a " + std::to_string(kh) + " x " + std::to_string(kw) + " kernel (dilation " +
+           std::to_string(dil_h) + " x " + std::to_string(dil_w) + ") does not fit a " + std::to_string(h) + " x " +
+           std::to_string(w) + " input with padding " + std::to_string(pad_h) + " x " + std::to_string(pad_w) +
+           "; pad more or take a smaller kernel";
+  return "";
+}
+
+template <class T>
+void im2col(const T* x_sample, const ConvShape& s, int group, T* col) {
+  const int cg = s.c_in / s.groups, oh = s.out_h(), ow = s.out_w();
+  const T* xg = x_sample + int64_t(group) * cg * s.h * s.w;
+  int64_t row = 0;
+  for (int c = 0; c < cg; ++c)
+    for (int p = 0; p < s.kh; ++p)
+      for (int q = 0; q < s.kw; ++q, ++row) {
+        T* out = col + row * oh * ow;
+        for (int i = 0; i < oh; ++i) {
+          const int yy = i * s.stride_h - s.pad_h + p * s.dil_h;
+          for (int j = 0; j < ow; ++j) {
+            const int xx = j * s.stride_w - s.pad_w + q * s.dil_w;
+            out[i * ow + j] = yy >= 0 && yy < s.h && xx >= 0 && xx < s.w ? xg[(int64_t(c) * s.h + yy) * s.w + xx] : T(0);
+          }
+        }
+      }
+}
+
+template <class T>
+void col2im(const T* col, const ConvShape& s, int group, T* dx_sample) {
+  const int cg = s.c_in / s.groups, oh = s.out_h(), ow = s.out_w();
+  T* dg = dx_sample + int64_t(group) * cg * s.h * s.w;
+  int64_t row = 0;
+  for (int c = 0; c < cg; ++c)
+    for (int p = 0; p < s.kh; ++p)
+      for (int q = 0; q < s.kw; ++q, ++row) {
+        const T* in = col + row * oh * ow;
+        for (int i = 0; i < oh; ++i) {
+          const int yy = i * s.stride_h - s.pad_h + p * s.dil_h;
+          if (yy < 0 || yy >= s.h) continue;
+          for (int j = 0; j < ow; ++j) {
+            const int xx = j * s.stride_w - s.pad_w + q * s.dil_w;
+            if (xx >= 0 && xx < s.w) dg[(int64_t(c) * s.h + yy) * s.w + xx] += in[i * ow + j];
+          }
+        }
+      }
+}
+
+template <class T>
+void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y) {
+  check(s);
+  const int cg = s.c_in / s.groups, og = s.c_out / s.groups;
+  const int64_t k = int64_t(cg) * s.kh * s.kw, m = int64_t(s.out_h()) * s.out_w();
+  std::vector<T> col(static_cast<size_t>(k * m));
+  for (int n = 0; n < s.n; ++n) {
+    const T* xs = x + int64_t(n) * s.c_in * s.h * s.w;
+    T* ys = y + int64_t(n) * s.c_out * m;
+    for (int g = 0; g < s.groups; ++g) {
+      im2col(xs, s, g, col.data());
+      // Y_g (og x m) = W_g (og x k) * col (k x m)
+      MapM<T> yg(ys + int64_t(g) * og * m, og, m);
+      yg.noalias() = CMapM<T>(w + int64_t(g) * og * k, og, k) * CMapM<T>(col.data(), k, m);
+      if (b)
+        for (int o = 0; o < og; ++o) yg.row(o).array() += b[g * og + o];
+    }
+  }
+}
+
+template <class T>
+void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T* dx, T* dw, T* db) {
+  check(s);
+  const int cg = s.c_in / s.groups, og = s.c_out / s.groups;
+  const int64_t k = int64_t(cg) * s.kh * s.kw, m = int64_t(s.out_h()) * s.out_w();
+  std::vector<T> col(static_cast<size_t>(k * m));
+  if (dx) std::fill(dx, dx + s.x_size(), T(0));
+  for (int n = 0; n < s.n; ++n) {
+    const T* xs = x + int64_t(n) * s.c_in * s.h * s.w;
+    const T* dys = dy + int64_t(n) * s.c_out * m;
+    for (int g = 0; g < s.groups; ++g) {
+      const CMapM<T> dyg(dys + int64_t(g) * og * m, og, m);
+      if (db)
+        for (int o = 0; o < og; ++o) db[g * og + o] += dyg.row(o).sum();
+      if (dw) {
+        // dW_g (og x k) += dY_g (og x m) col^T (m x k)
+        im2col(xs, s, g, col.data());
+        MapM<T>(dw + int64_t(g) * og * k, og, k).noalias() += dyg * CMapM<T>(col.data(), k, m).transpose();
+      }
+      if (dx) {
+        // dcol (k x m) = W_g^T dY_g, scattered back to the input positions
+        MapM<T>(col.data(), k, m).noalias() = CMapM<T>(w + int64_t(g) * og * k, og, k).transpose() * dyg;
+        col2im(col.data(), s, g, dx + int64_t(n) * s.c_in * s.h * s.w);
+      }
+    }
+  }
+}
+
+#define CILAB_CONV_INSTANTIATE(T)                                                                   \
+  template void conv2d_forward<T>(const T*, const T*, const T*, const ConvShape&, T*);              \
+  template void conv2d_backward<T>(const T*, const T*, const T*, const ConvShape&, T*, T*, T*);     \
+  template void im2col<T>(const T*, const ConvShape&, int, T*);                                     \
+  template void col2im<T>(const T*, const ConvShape&, int, T*);
+CILAB_CONV_INSTANTIATE(float)
+CILAB_CONV_INSTANTIATE(double)
+#undef CILAB_CONV_INSTANTIATE
+
+}  // namespace cilab::nn

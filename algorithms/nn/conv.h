@@ -1,0 +1,66 @@
+// Convolution as stateless kernel pairs (llm.c's style): functions on pointers
+// and a shape, no layer object, no cache; the caller owns every buffer. The
+// first of the library's shaped kernels (issue 30): the convolution lesson and
+// the CNN build on them.
+//
+// Layout and conventions are PyTorch's (torch.nn.functional.conv2d):
+//   x  (N, C_in, H, W)                 row-major, one sample after another
+//   w  (C_out, C_in / groups, KH, KW)  the weight as torch stores it
+//   b  (C_out) or nullptr
+//   y  (N, C_out, OH, OW),  OH = floor((H + 2 pad_h - dil_h (KH - 1) - 1) / stride_h) + 1
+// and it is a cross-correlation, as in every deep-learning library:
+//   y[n, o, i, j] = b[o] + sum_{c, p, q} w[o, c, p, q] x[n, g C_in/groups + c, i s_h - pad_h + p d_h,
+//                                                                        j s_w - pad_w + q d_w]
+// (g the group of output channel o; x is zero outside the image: zero padding).
+// A 1-D convolution is the case H = KH = 1 (conv1d's (N, C, L) is (N, C, 1, L)).
+//
+// Computation: im2col (each output position's receptive field as a column,
+// (C_in/groups KH KW) x (OH OW) per sample and group), then one matrix product
+// with the weight (Eigen's GEMM); backward is the transposed products and col2im
+// (the adjoint of im2col: a scatter-add). Deterministic: the same inputs give the
+// same bits (no threads yet; the sum over the batch for dw and db runs in sample
+// order).
+#pragma once
+
+#include <cstdint>
+#include <string>
+
+namespace cilab::nn {
+
+struct ConvShape {
+  int n = 1;                       // batch
+  int c_in = 1, h = 1, w = 1;      // input channels and size
+  int c_out = 1, kh = 1, kw = 1;   // output channels, kernel size
+  int stride_h = 1, stride_w = 1;
+  int pad_h = 0, pad_w = 0;        // zero padding on each side
+  int dil_h = 1, dil_w = 1;        // dilation (1: a plain kernel)
+  int groups = 1;                  // c_in and c_out split into this many independent groups
+
+  // The output size, from the formula above (< 1: the kernel does not fit).
+  int out_h() const { return (h + 2 * pad_h - dil_h * (kh - 1) - 1) / stride_h + 1; }
+  int out_w() const { return (w + 2 * pad_w - dil_w * (kw - 1) - 1) / stride_w + 1; }
+  int64_t x_size() const { return int64_t(n) * c_in * h * w; }
+  int64_t w_size() const { return int64_t(c_out) * (c_in / groups) * kh * kw; }
+  int64_t y_size() const { return int64_t(n) * c_out * out_h() * out_w(); }
+  // Empty when the shape is valid, else what is wrong and what to try ("conv2d: ...").
+  std::string problem() const;
+};
+
+// y = conv2d(x, w, b) (b may be nullptr). Throws std::invalid_argument for an invalid shape.
+template <class T>
+void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y);
+
+// The gradients for dL/dy = dy: dx = dL/dx is WRITTEN (when dx != nullptr); dw and db
+// (when not nullptr) are ADDED TO, as a layer's backward adds its parameter gradients.
+template <class T>
+void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T* dx, T* dw, T* db);
+
+// The columns of one sample and one group: col ((C_in/groups) KH KW) x (OH OW), row-major; the
+// entries that fall in the padding are 0. (Public for the lesson's Toeplitz picture and tests.)
+template <class T>
+void im2col(const T* x_sample, const ConvShape& s, int group, T* col);
+// Its adjoint: ADDS each column entry back to the input position it came from.
+template <class T>
+void col2im(const T* col, const ConvShape& s, int group, T* dx_sample);
+
+}  // namespace cilab::nn

@@ -1,0 +1,179 @@
+// The convolution kernels (algorithms/nn/conv.h): forward against the definition summed
+// directly in long double on random shapes (stride, padding, dilation, groups, 1-D), backward
+// against central differences in double (check_gradient), the output-size formula on the
+// course's examples, and clear refusals of shapes that cannot be convolved.
+#include "algorithms/nn/conv.h"
+#include "algorithms/core/rng.h"
+#include "algorithms/nn/gradcheck.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+using namespace cilab;
+using namespace cilab::nn;
+
+namespace {
+
+template <class T>
+std::vector<T> random_vec(Rng& rng, int64_t n) {
+  std::vector<T> v(static_cast<size_t>(n));
+  for (T& x : v) x = static_cast<T>(rng.normal(0.0, 1.0));
+  return v;
+}
+
+// The definition of conv.h's header, summed directly (long double).
+template <class T>
+std::vector<long double> reference(const std::vector<T>& x, const std::vector<T>& w, const std::vector<T>& b,
+                                   const ConvShape& s) {
+  const int oh = s.out_h(), ow = s.out_w(), cg = s.c_in / s.groups, og = s.c_out / s.groups;
+  std::vector<long double> y(static_cast<size_t>(s.y_size()));
+  for (int n = 0; n < s.n; ++n)
+    for (int o = 0; o < s.c_out; ++o)
+      for (int i = 0; i < oh; ++i)
+        for (int j = 0; j < ow; ++j) {
+          long double acc = b.empty() ? 0.0L : b[static_cast<size_t>(o)];
+          const int g = o / og;
+          for (int c = 0; c < cg; ++c)
+            for (int p = 0; p < s.kh; ++p)
+              for (int q = 0; q < s.kw; ++q) {
+                const int yy = i * s.stride_h - s.pad_h + p * s.dil_h, xx = j * s.stride_w - s.pad_w + q * s.dil_w;
+                if (yy < 0 || yy >= s.h || xx < 0 || xx >= s.w) continue;
+                acc += static_cast<long double>(w[static_cast<size_t>(((int64_t(o) * cg + c) * s.kh + p) * s.kw + q)]) *
+                       x[static_cast<size_t>(((int64_t(n) * s.c_in + g * cg + c) * s.h + yy) * s.w + xx)];
+              }
+          y[static_cast<size_t>(((int64_t(n) * s.c_out + o) * oh + i) * ow + j)] = acc;
+        }
+  return y;
+}
+
+ConvShape random_shape(Rng& rng) {
+  ConvShape s;
+  s.groups = 1 + static_cast<int>(rng.uniform() * 2.0);  // 1 or 2
+  s.n = 1 + static_cast<int>(rng.uniform() * 3.0);
+  s.c_in = s.groups * (1 + static_cast<int>(rng.uniform() * 3.0));
+  s.c_out = s.groups * (1 + static_cast<int>(rng.uniform() * 3.0));
+  const bool one_d = rng.uniform() < 0.25;
+  s.h = one_d ? 1 : 3 + static_cast<int>(rng.uniform() * 8.0);
+  s.w = 3 + static_cast<int>(rng.uniform() * 9.0);
+  s.kh = one_d ? 1 : 1 + static_cast<int>(rng.uniform() * 3.0);
+  s.kw = 1 + static_cast<int>(rng.uniform() * 4.0);
+  s.stride_h = 1 + static_cast<int>(rng.uniform() * 2.0);
+  s.stride_w = 1 + static_cast<int>(rng.uniform() * 3.0);
+  s.pad_h = one_d ? 0 : static_cast<int>(rng.uniform() * 3.0);
+  s.pad_w = static_cast<int>(rng.uniform() * 3.0);
+  s.dil_h = one_d ? 1 : 1 + static_cast<int>(rng.uniform() * 2.0);
+  s.dil_w = 1 + static_cast<int>(rng.uniform() * 2.0);
+  return s;
+}
+
+}  // namespace
+
+TEST_CASE_TEMPLATE("conv2d: forward equals the definition on random shapes (stride, padding, dilation, groups, 1-D)", T,
+                   float, double) {
+  Rng rng(3);
+  int tried = 0;
+  for (int t = 0; t < 200 && tried < 60; ++t) {
+    const ConvShape s = random_shape(rng);
+    if (!s.problem().empty()) continue;
+    ++tried;
+    const std::vector<T> x = random_vec<T>(rng, s.x_size()), w = random_vec<T>(rng, s.w_size()),
+                         b = random_vec<T>(rng, s.c_out);
+    std::vector<T> y(static_cast<size_t>(s.y_size()));
+    conv2d_forward(x.data(), w.data(), b.data(), s, y.data());
+    const std::vector<long double> r = reference(x, w, b, s);
+    const double tol = std::is_same<T, float>::value ? 1e-5 : 1e-12;
+    double worst = 0;
+    for (size_t i = 0; i < y.size(); ++i)
+      worst = std::max(worst, static_cast<double>(std::abs(y[i] - r[i]) / (1.0L + std::abs(r[i]))));
+    CHECK_MESSAGE(worst < tol, "shape n" << s.n << " c" << s.c_in << "->" << s.c_out << " " << s.h << "x" << s.w << " k"
+                                         << s.kh << "x" << s.kw << " s" << s.stride_h << "," << s.stride_w << " p"
+                                         << s.pad_h << "," << s.pad_w << " d" << s.dil_h << "," << s.dil_w << " g"
+                                         << s.groups);
+  }
+  CHECK(tried >= 40);
+}
+
+TEST_CASE("conv2d: backward (dx, dw, db) equals central differences of sum(R .* y) in double") {
+  Rng rng(8);
+  int tried = 0;
+  for (int t = 0; t < 100 && tried < 12; ++t) {
+    ConvShape s = random_shape(rng);
+    if (!s.problem().empty()) continue;
+    ++tried;
+    std::vector<double> x = random_vec<double>(rng, s.x_size()), w = random_vec<double>(rng, s.w_size()),
+                        b = random_vec<double>(rng, s.c_out);
+    const std::vector<double> r = random_vec<double>(rng, s.y_size());
+    std::vector<double> y(static_cast<size_t>(s.y_size()));
+    auto loss = [&] {
+      conv2d_forward(x.data(), w.data(), b.data(), s, y.data());
+      double l = 0;
+      for (size_t i = 0; i < y.size(); ++i) l += r[i] * y[i];
+      return l;
+    };
+    std::vector<double> dx(x.size()), dw(w.size(), 0.0), db(b.size(), 0.0);
+    conv2d_backward(x.data(), w.data(), r.data(), s, dx.data(), dw.data(), db.data());
+    // L is linear in each of x, w, b: the central difference has no truncation error, so a
+    // larger step (1e-3) only lowers its rounding error (eps |L| / h).
+    const GradientError ex = check_gradient(x.data(), x.size(), dx.data(), 1e-3, loss, relative_error);
+    const GradientError ew = check_gradient(w.data(), w.size(), dw.data(), 1e-3, loss, relative_error);
+    const GradientError eb = check_gradient(b.data(), b.size(), db.data(), 1e-3, loss, relative_error);
+    CHECK_MESSAGE(ex.error < 1e-6, "dx " << ex.describe());
+    CHECK_MESSAGE(ew.error < 1e-6, "dw " << ew.describe());
+    CHECK_MESSAGE(eb.error < 1e-6, "db " << eb.describe());
+    // dw and db are added to (a layer's parameter gradients), dx written.
+    conv2d_backward(x.data(), w.data(), r.data(), s, dx.data(), dw.data(), db.data());
+    std::vector<double> dw1(w.size(), 0.0);
+    conv2d_backward(x.data(), w.data(), r.data(), s, static_cast<double*>(nullptr), dw1.data(), static_cast<double*>(nullptr));
+    for (size_t i = 0; i < dw.size(); ++i) CHECK(dw[i] == doctest::Approx(2.0 * dw1[i]));
+  }
+  CHECK(tried >= 8);
+}
+
+TEST_CASE("conv2d: output sizes O = floor((I + 2P - d(K - 1) - 1) / S) + 1 on the course's examples") {
+  ConvShape s;  // the notes' 7 x 7 x 3 input, two 3 x 3 filters, stride 2: 3 x 3 x 2
+  s.c_in = 3, s.h = s.w = 7, s.c_out = 2, s.kh = s.kw = 3, s.stride_h = s.stride_w = 2;
+  CHECK(s.out_h() == 3);
+  CHECK(s.out_w() == 3);
+  s.pad_h = s.pad_w = 1;  // 'same'-like padding at stride 2: 4 x 4
+  CHECK(s.out_h() == 4);
+  ConvShape same;  // 'same' at stride 1: K = 5, P = 2 keeps 28 x 28 (LeNet's first layer as padded)
+  same.h = same.w = 28, same.kh = same.kw = 5, same.pad_h = same.pad_w = 2;
+  CHECK(same.out_h() == 28);
+  ConvShape dil;  // dilation 2 makes a 3-tap kernel span 5
+  dil.h = 1, dil.w = 10, dil.kw = 3, dil.dil_w = 2;
+  CHECK(dil.out_w() == 6);
+}
+
+TEST_CASE("conv2d: a 1-D difference kernel differentiates a signal, the identity kernel copies it") {
+  ConvShape s;
+  s.h = 1, s.w = 6, s.kw = 3;
+  const std::vector<double> x = {1, 4, 9, 16, 25, 36};
+  const std::vector<double> diff = {-1, 0, 1};  // correlation: y_j = x_{j+2} - x_j
+  std::vector<double> y(4);
+  conv2d_forward(x.data(), diff.data(), static_cast<const double*>(nullptr), s, y.data());
+  CHECK(y == std::vector<double>{8, 12, 16, 20});
+  const std::vector<double> id = {0, 1, 0};
+  s.pad_w = 1;  // 'same'
+  std::vector<double> z(6);
+  conv2d_forward(x.data(), id.data(), static_cast<const double*>(nullptr), s, z.data());
+  CHECK(z == x);
+}
+
+TEST_CASE("conv2d: shapes that cannot be convolved are refused with what to try") {
+  ConvShape s;
+  s.h = s.w = 4, s.kh = s.kw = 7;
+  CHECK(s.problem().find("does not fit") != std::string::npos);
+  CHECK(s.problem().find("pad more") != std::string::npos);
+  const std::vector<float> x(16), w(49);
+  std::vector<float> y(1);
+  CHECK_THROWS_AS(conv2d_forward(x.data(), w.data(), static_cast<const float*>(nullptr), s, y.data()), std::invalid_argument);
+  ConvShape g;
+  g.c_in = 3, g.c_out = 4, g.groups = 2;
+  CHECK(g.problem().find("groups = 2 must divide") != std::string::npos);
+  ConvShape z;
+  z.stride_w = 0;
+  CHECK(z.problem().find("stride") != std::string::npos);
+}

@@ -129,11 +129,95 @@ void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T*
   }
 }
 
+std::string PoolShape::problem() const {
+  if (n < 1 || c < 1 || h < 1 || w < 1) return "pool2d: every size must be at least 1";
+  if (kernel < 1 || stride < 1) return "pool2d: the kernel and the stride must be at least 1";
+  if (kernel > h || kernel > w)
+    return "pool2d: a " + std::to_string(kernel) + " x " + std::to_string(kernel) + " window does not fit a " +
+           std::to_string(h) + " x " + std::to_string(w) + " map; take a smaller kernel";
+  return "";
+}
+
+namespace {
+void check(const PoolShape& s) {
+  const std::string p = s.problem();
+  if (!p.empty()) throw std::invalid_argument(p);
+}
+}  // namespace
+
+template <class T>
+void max_pool2d_forward(const T* x, const PoolShape& s, T* y, int32_t* argmax) {
+  check(s);
+  const int oh = s.out_h(), ow = s.out_w();
+  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane) {
+    const T* xp = x + plane * s.h * s.w;
+    for (int i = 0; i < oh; ++i)
+      for (int j = 0; j < ow; ++j) {
+        int best = (i * s.stride) * s.w + j * s.stride;
+        for (int p = 0; p < s.kernel; ++p)
+          for (int q = 0; q < s.kernel; ++q) {
+            const int at = (i * s.stride + p) * s.w + j * s.stride + q;
+            if (xp[at] > xp[best]) best = at;  // strict: the first maximum stays
+          }
+        const int64_t o = (plane * oh + i) * ow + j;
+        y[o] = xp[best];
+        if (argmax) argmax[o] = best;
+      }
+  }
+}
+
+template <class T>
+void max_pool2d_backward(const T* dy, const int32_t* argmax, const PoolShape& s, T* dx) {
+  check(s);
+  std::fill(dx, dx + s.x_size(), T(0));
+  const int64_t per = int64_t(s.out_h()) * s.out_w();
+  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane)
+    for (int64_t k = 0; k < per; ++k) dx[plane * s.h * s.w + argmax[plane * per + k]] += dy[plane * per + k];
+}
+
+template <class T>
+void avg_pool2d_forward(const T* x, const PoolShape& s, T* y) {
+  check(s);
+  const int oh = s.out_h(), ow = s.out_w();
+  const T inv = T(1) / T(s.kernel * s.kernel);
+  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane) {
+    const T* xp = x + plane * s.h * s.w;
+    for (int i = 0; i < oh; ++i)
+      for (int j = 0; j < ow; ++j) {
+        T sum = 0;
+        for (int p = 0; p < s.kernel; ++p)
+          for (int q = 0; q < s.kernel; ++q) sum += xp[(i * s.stride + p) * s.w + j * s.stride + q];
+        y[(plane * oh + i) * ow + j] = sum * inv;
+      }
+  }
+}
+
+template <class T>
+void avg_pool2d_backward(const T* dy, const PoolShape& s, T* dx) {
+  check(s);
+  std::fill(dx, dx + s.x_size(), T(0));
+  const int oh = s.out_h(), ow = s.out_w();
+  const T inv = T(1) / T(s.kernel * s.kernel);
+  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane) {
+    T* dp = dx + plane * s.h * s.w;
+    for (int i = 0; i < oh; ++i)
+      for (int j = 0; j < ow; ++j) {
+        const T g = dy[(plane * oh + i) * ow + j] * inv;
+        for (int p = 0; p < s.kernel; ++p)
+          for (int q = 0; q < s.kernel; ++q) dp[(i * s.stride + p) * s.w + j * s.stride + q] += g;
+      }
+  }
+}
+
 #define CILAB_CONV_INSTANTIATE(T)                                                                   \
   template void conv2d_forward<T>(const T*, const T*, const T*, const ConvShape&, T*);              \
   template void conv2d_backward<T>(const T*, const T*, const T*, const ConvShape&, T*, T*, T*);     \
   template void im2col<T>(const T*, const ConvShape&, int, T*);                                     \
-  template void col2im<T>(const T*, const ConvShape&, int, T*);
+  template void col2im<T>(const T*, const ConvShape&, int, T*);                                     \
+  template void max_pool2d_forward<T>(const T*, const PoolShape&, T*, int32_t*);                    \
+  template void max_pool2d_backward<T>(const T*, const int32_t*, const PoolShape&, T*);             \
+  template void avg_pool2d_forward<T>(const T*, const PoolShape&, T*);                              \
+  template void avg_pool2d_backward<T>(const T*, const PoolShape&, T*);
 CILAB_CONV_INSTANTIATE(float)
 CILAB_CONV_INSTANTIATE(double)
 #undef CILAB_CONV_INSTANTIATE

@@ -63,4 +63,29 @@ void im2col(const T* x_sample, const ConvShape& s, int group, T* col);
 template <class T>
 void col2im(const T* col, const ConvShape& s, int group, T* dx_sample);
 
+// Pooling over windows of each channel (torch.nn.functional.max_pool2d / avg_pool2d with no
+// padding): x (N, C, H, W) -> y (N, C, OH, OW), OH = floor((H - K) / S) + 1.
+struct PoolShape {
+  int n = 1, c = 1, h = 1, w = 1;
+  int kernel = 2, stride = 2;  // torch's default stride is the kernel size
+  int out_h() const { return (h - kernel) / stride + 1; }
+  int out_w() const { return (w - kernel) / stride + 1; }
+  int64_t x_size() const { return int64_t(n) * c * h * w; }
+  int64_t y_size() const { return int64_t(n) * c * out_h() * out_w(); }
+  std::string problem() const;  // empty when valid
+};
+
+// Max pooling: y = the window's maximum (the first one in row order on a tie, as torch), and
+// argmax[k] = the index of that input element within its (h, w) plane (the picture of "where the
+// gradient goes"). Backward: dx (WRITTEN) is dy at each window's argmax, 0 elsewhere.
+template <class T>
+void max_pool2d_forward(const T* x, const PoolShape& s, T* y, int32_t* argmax);
+template <class T>
+void max_pool2d_backward(const T* dy, const int32_t* argmax, const PoolShape& s, T* dx);
+// Average pooling: y = the window's mean; backward spreads dy / K^2 over the window (dx WRITTEN).
+template <class T>
+void avg_pool2d_forward(const T* x, const PoolShape& s, T* y);
+template <class T>
+void avg_pool2d_backward(const T* dy, const PoolShape& s, T* dx);
+
 }  // namespace cilab::nn

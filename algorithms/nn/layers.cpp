@@ -229,6 +229,12 @@ class Linear : public Layer<T> {
     if (out < 1) throw std::invalid_argument("linear layer: expected at least 1 output feature, got " + std::to_string(out));
   }
   std::string name() const override { return "linear"; }
+  Shape configure_shape(const Shape& in) override {
+    if (in.size() != 1)
+      throw std::invalid_argument("linear layer: expected flat features, got a " + shape_text(in) +
+                                  " input; add a flatten layer before it");
+    return {configure(in[0])};
+  }
   int configure(int in) override {
     if (in < 1) throw std::invalid_argument("linear layer: expected at least 1 input feature");
     in_ = in;
@@ -471,6 +477,13 @@ class AffineNorm : public Layer<T> {
     return in;
   }
   int num_params() const override { return 2 * f_; }
+  Shape configure_shape(const Shape& in) override {
+    if (in.size() != 1)
+      throw std::invalid_argument(this->name() + " layer: expected flat features, got a " + shape_text(in) +
+                                  " input (normalising channels of images is not in the library yet); add a flatten "
+                                  "layer before it");
+    return {configure(in[0])};
+  }
   void bind(T* p, T* g) override {
     p_ = p;
     g_ = g;
@@ -661,6 +674,29 @@ void freeze_dropout_mask(Layer<T>& layer, bool frozen) {
   if (auto* d = dynamic_cast<Dropout<T>*>(&layer)) d->set_frozen(frozen);
 }
 
+int64_t shape_size(const Shape& s) {
+  int64_t n = 1;
+  for (const int d : s) n *= d;
+  return n;
+}
+
+std::string shape_text(const Shape& s) {
+  std::string t;
+  for (size_t i = 0; i < s.size(); ++i) t += (i ? " x " : "") + std::to_string(s[i]);
+  return t;
+}
+
+template <class T>
+Shape Layer<T>::configure_shape(const Shape& in) {
+  const int64_t size = shape_size(in);
+  const int out = configure(static_cast<int>(size));
+  if (out == size) return in;
+  if (in.size() > 1)
+    throw std::invalid_argument(name() + " layer: expected flat features, got a " + shape_text(in) +
+                                " input; add a flatten layer before it");
+  return {out};
+}
+
 template <class T>
 std::vector<LayerKind<T>> layer_kinds() {
   std::vector<LayerKind<T>> kinds;
@@ -672,10 +708,17 @@ std::vector<LayerKind<T>> layer_kinds() {
   kinds.push_back({"dropout", [] { return make_dropout<T>(0.3, 5); }});
   kinds.push_back({"batch_norm", [] { return make_batch_norm<T>(); }});
   kinds.push_back({"layer_norm", [] { return make_layer_norm<T>(); }});
+  kinds.push_back({"conv2d", [] { return make_conv2d<T>(3, 3); }, {2, 5, 5}});
+  kinds.push_back({"conv2d_strided_padded", [] { return make_conv2d<T>(3, 3, 2, 1); }, {2, 6, 5}});
+  kinds.push_back({"conv2d_dilated_grouped", [] { return make_conv2d<T>(4, 2, 1, 1, 2, 2); }, {2, 5, 6}});
+  kinds.push_back({"max_pool2d", [] { return make_max_pool2d<T>(2); }, {2, 4, 6}});
+  kinds.push_back({"avg_pool2d", [] { return make_avg_pool2d<T>(3, 2); }, {2, 7, 5}});
+  kinds.push_back({"flatten", [] { return make_flatten<T>(); }, {2, 3, 3}});
   return kinds;
 }
 
 #define CILAB_NN_INSTANTIATE(T)                                           \
+  template class Layer<T>;                                                \
   template std::unique_ptr<Layer<T>> make_linear<T>(int);                 \
   template std::unique_ptr<Layer<T>> make_activation<T>(Activation);      \
   template std::unique_ptr<Layer<T>> make_dropout<T>(double, uint64_t);   \

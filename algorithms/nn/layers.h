@@ -75,6 +75,12 @@ double activation_derivative(Activation a, double z);
 // f''(z) (the gradient penalty's second-order pass; 0 for the piecewise-linear ones).
 double activation_second_derivative(Activation a, double z);
 
+// The shape of one sample (rows of a batch hold samples flattened in row-major order):
+// {features}, or {channels, height, width} for images (PyTorch's (C, H, W) without the batch).
+using Shape = std::vector<int>;
+int64_t shape_size(const Shape& s);     // the product of the dimensions
+std::string shape_text(const Shape& s);  // "6 x 14 x 14"
+
 template <class T>
 class Layer {
  public:
@@ -84,6 +90,11 @@ class Layer {
   // Output features for `in` input features (throws std::invalid_argument if
   // the layer cannot take them); called once by the container before bind().
   virtual int configure(int in) = 0;
+  // The output shape for input shape `in` (throws std::invalid_argument if the layer cannot take
+  // it); what the container calls. Default: a layer of flat features, configure(size); one that
+  // keeps the size (an activation, dropout) keeps the shape too. Linear and the norms take flat
+  // features only; convolution and pooling take {C, H, W}.
+  virtual Shape configure_shape(const Shape& in);
   // Trainable parameters (size of its slice of the flat buffers).
   virtual int num_params() const { return 0; }
   // Points the layer at its slices of the container's parameter and gradient buffers.
@@ -162,6 +173,22 @@ std::unique_ptr<Layer<T>> make_batch_norm();
 template <class T>
 std::unique_ptr<Layer<T>> make_layer_norm();
 
+// Convolution (torch.nn.Conv2d(in_channels from the input shape, out_channels, kernel_size,
+// stride, padding, dilation, groups), square kernels): {C, H, W} -> {out_channels, OH, OW}; its
+// state_dict weight is (out, C / groups, k, k). Initialised as Linear with fan_in = C k^2 / groups.
+template <class T>
+std::unique_ptr<Layer<T>> make_conv2d(int out_channels, int kernel, int stride = 1, int padding = 0, int dilation = 1,
+                                      int groups = 1);
+// Max and average pooling (torch.nn.MaxPool2d / AvgPool2d, stride defaults to the kernel):
+// {C, H, W} -> {C, OH, OW}.
+template <class T>
+std::unique_ptr<Layer<T>> make_max_pool2d(int kernel, int stride = 0);
+template <class T>
+std::unique_ptr<Layer<T>> make_avg_pool2d(int kernel, int stride = 0);
+// torch.nn.Flatten: any shape -> {its size} (the values unchanged), before a Linear.
+template <class T>
+std::unique_ptr<Layer<T>> make_flatten();
+
 // Dropout control (no-op for other layers): keep the current mask on later forwards.
 template <class T>
 void freeze_dropout_mask(Layer<T>& layer, bool frozen);
@@ -169,11 +196,12 @@ void freeze_dropout_mask(Layer<T>& layer, bool frozen);
 // One kind of layer the library has, as a factory with example arguments.
 template <class T>
 struct LayerKind {
-  std::string name;  // "linear", "relu", ..., "dropout", "batch_norm", "layer_norm"
+  std::string name;  // "linear", "relu", ..., "dropout", "batch_norm", "layer_norm", "conv2d", ...
   std::function<std::unique_ptr<Layer<T>>()> make;
+  Shape example_in = {5};  // an input shape it takes ({C, H, W} for convolution and pooling)
 };
 // Every kind of layer the library has (a Linear of 3 outputs, each activation, dropout p = 0.3,
-// the norms): a layer added to the library is added here, and the library's tests check its
+// the norms, convolutions with stride, padding, dilation and groups, both poolings, flatten): a layer added to the library is added here, and the library's tests check its
 // gradients the day it is (check_network in gradcheck.h; tests/algorithms/nn/test_nn.cpp).
 template <class T>
 std::vector<LayerKind<T>> layer_kinds();

@@ -9,7 +9,14 @@ namespace cilab::nn {
 
 template <class T>
 Sequential<T>::Sequential(const Sequential& o)
-    : offsets_(o.offsets_), params_(o.params_), grads_(o.grads_), in_(o.in_), out_(o.out_), built_(o.built_) {
+    : offsets_(o.offsets_),
+      params_(o.params_),
+      grads_(o.grads_),
+      in_(o.in_),
+      out_(o.out_),
+      in_shape_(o.in_shape_),
+      out_shape_(o.out_shape_),
+      built_(o.built_) {
   for (const auto& l : o.layers_) layers_.push_back(l->clone());
   acts_.resize(layers_.size());
   dacts_.resize(layers_.size());
@@ -30,17 +37,24 @@ void Sequential<T>::add(std::unique_ptr<Layer<T>> layer) {
 
 template <class T>
 void Sequential<T>::build(int in_features) {
+  build(Shape{in_features});
+}
+
+template <class T>
+void Sequential<T>::build(const Shape& in) {
   if (layers_.empty()) throw std::invalid_argument("network: no layers");
-  in_ = in_features;
-  int f = in_features;
+  in_shape_ = in;
+  in_ = static_cast<int>(shape_size(in));
+  Shape f = in;
   size_t total = 0;
   offsets_.clear();
   for (auto& l : layers_) {
-    f = l->configure(f);
+    f = l->configure_shape(f);
     offsets_.push_back(total);
     total += static_cast<size_t>(l->num_params());
   }
-  out_ = f;
+  out_shape_ = f;
+  out_ = static_cast<int>(shape_size(f));
   params_.assign(total, T(0));
   grads_.assign(total, T(0));
   acts_.assign(layers_.size(), Mat<T>());

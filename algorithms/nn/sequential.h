@@ -41,6 +41,12 @@ class Sequential {
   // Configures every layer for `in_features` inputs, allocates the buffers and
   // binds the layers to them (parameters zero until init()).
   void build(int in_features);
+  // The same for samples of shape `in` ({C, H, W} for images: convolution and pooling layers
+  // take it; a flatten layer goes before the first Linear). Throws std::invalid_argument naming
+  // the layer that cannot take its input.
+  void build(const Shape& in);
+  const Shape& in_shape() const { return in_shape_; }
+  const Shape& out_shape() const { return out_shape_; }
   // Draws every layer's initial parameters from rng, in layer order.
   void init(Rng& rng, Init init);
 
@@ -102,6 +108,7 @@ class Sequential {
   std::vector<Mat<T>> xbar_;    // double_backward: dP/d(each layer's forward input)
   Mat<T> ubar_[2];              // double_backward: adjoints of the input-gradient chain
   int in_ = 0, out_ = 0;
+  Shape in_shape_, out_shape_;
   bool built_ = false;
 };
 

@@ -5,6 +5,7 @@
 #include "algorithms/nn/conv.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/gradcheck.h"
+#include "algorithms/nn/sequential.h"
 
 #include <doctest/doctest.h>
 
@@ -176,4 +177,99 @@ TEST_CASE("conv2d: shapes that cannot be convolved are refused with what to try"
   ConvShape z;
   z.stride_w = 0;
   CHECK(z.problem().find("stride") != std::string::npos);
+}
+
+TEST_CASE("max_pool2d: the window maxima (the first on a tie), the gradient only at each window's argmax, avg_pool2d spreads it") {
+  PoolShape s;
+  s.h = 4, s.w = 4, s.kernel = 2, s.stride = 2;
+  const std::vector<double> x = {1, 5, 2, 2,   //
+                                 3, 4, 2, 2,   //
+                                 0, 0, 9, 1,   //
+                                 0, 7, 1, 9};  // the last window ties at 9: the first (row order) wins
+  std::vector<double> y(4);
+  std::vector<int32_t> arg(4);
+  max_pool2d_forward(x.data(), s, y.data(), arg.data());
+  CHECK(y == std::vector<double>{5, 2, 7, 9});
+  CHECK(arg == std::vector<int32_t>{1, 2, 13, 10});
+  const std::vector<double> dy = {10, 20, 30, 40};
+  std::vector<double> dx(16, -1.0);
+  max_pool2d_backward(dy.data(), arg.data(), s, dx.data());
+  for (int i = 0; i < 16; ++i) {
+    const double expect = i == 1 ? 10 : i == 2 ? 20 : i == 13 ? 30 : i == 10 ? 40 : 0;
+    CHECK(dx[static_cast<size_t>(i)] == expect);
+  }
+  avg_pool2d_forward(x.data(), s, y.data());
+  CHECK(y == std::vector<double>{13.0 / 4, 8.0 / 4, 7.0 / 4, 20.0 / 4});
+  avg_pool2d_backward(dy.data(), s, dx.data());
+  CHECK(dx[0] == 2.5);
+  CHECK(dx[15] == 10.0);
+  PoolShape big = s;
+  big.kernel = 5;
+  CHECK(big.problem().find("does not fit") != std::string::npos);
+}
+
+TEST_CASE("shapes: LeNet-5 builds from {1, 28, 28} to 10 logits with 61 706 parameters and torch's state_dict shapes") {
+  Sequential<float> net;
+  net.add(make_conv2d<float>(6, 5, 1, 2));
+  net.add(make_activation<float>(Activation::ReLU));
+  net.add(make_max_pool2d<float>(2));
+  net.add(make_conv2d<float>(16, 5));
+  net.add(make_activation<float>(Activation::ReLU));
+  net.add(make_max_pool2d<float>(2));
+  net.add(make_flatten<float>());
+  net.add(make_linear<float>(120));
+  net.add(make_activation<float>(Activation::ReLU));
+  net.add(make_linear<float>(84));
+  net.add(make_activation<float>(Activation::ReLU));
+  net.add(make_linear<float>(10));
+  net.build(Shape{1, 28, 28});
+  CHECK(net.out_shape() == Shape{10});
+  // conv1 6 (1 25 + 1) + conv2 16 (6 25 + 1) + fc 400 120 + 120 + 120 84 + 84 + 84 10 + 10
+  CHECK(net.num_params() == 156u + 2416u + 48120u + 10164u + 850u);
+  Rng rng(1);
+  net.init(rng, Init::Torch);
+  std::vector<NpyArray> sd;
+  net.state_dict("", sd);
+  REQUIRE(sd.size() == 10);
+  CHECK(sd[0].name == "0.weight");
+  CHECK(sd[0].shape == std::vector<int64_t>{6, 1, 5, 5});
+  CHECK(sd[2].name == "3.weight");
+  CHECK(sd[2].shape == std::vector<int64_t>{16, 6, 5, 5});
+  CHECK(sd[4].name == "7.weight");
+  CHECK(sd[4].shape == std::vector<int64_t>{120, 400});
+  // A batch of 3 images through it: 3 x 10 finite logits.
+  Mat<float> x(3, 784);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(rng.uniform());
+  const Mat<float>& logits = net.forward(x, true);
+  CHECK(logits.rows() == 3);
+  CHECK(logits.cols() == 10);
+  CHECK(logits.allFinite());
+}
+
+TEST_CASE("shapes: a layer that cannot take its input says which and what to add") {
+  Sequential<double> linear_on_image;
+  linear_on_image.add(make_linear<double>(10));
+  try {
+    linear_on_image.build(Shape{1, 28, 28});
+    FAIL("built");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("1 x 28 x 28") != std::string::npos);
+    CHECK(std::string(e.what()).find("flatten") != std::string::npos);
+  }
+  Sequential<double> conv_on_flat;
+  conv_on_flat.add(make_conv2d<double>(4, 3));
+  try {
+    conv_on_flat.build(784);
+    FAIL("built");
+  } catch (const std::invalid_argument& e) {
+    CHECK(std::string(e.what()).find("conv2d") != std::string::npos);
+    CHECK(std::string(e.what()).find("1 x 28 x 28") != std::string::npos);
+  }
+  Sequential<double> norm_on_image;
+  norm_on_image.add(make_batch_norm<double>());
+  CHECK_THROWS_AS(norm_on_image.build(Shape{3, 4, 4}), std::invalid_argument);
+  Sequential<double> relu_keeps;  // an elementwise layer keeps the image shape
+  relu_keeps.add(make_activation<double>(Activation::Tanh));
+  relu_keeps.build(Shape{3, 4, 4});
+  CHECK(relu_keeps.out_shape() == Shape{3, 4, 4});
 }

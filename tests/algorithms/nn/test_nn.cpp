@@ -43,16 +43,34 @@ TEST_CASE("nn: every layer kind of the library back-propagates exactly - alone, 
   // layer_kinds() lists every layer the library has: one added tomorrow is checked here the
   // day it is (parameters and input gradient against central differences, check_network).
   const std::vector<LayerKind<double>> kinds = layer_kinds<double>();
-  CHECK(kinds.size() >= static_cast<size_t>(kNumActivations) + 4);  // linear, the activations, dropout, two norms
+  CHECK(kinds.size() >= static_cast<size_t>(kNumActivations) + 8);  // linear, activations, dropout, norms, conv, pools
   for (const LayerKind<double>& kind : kinds) {
     for (const bool train : {true, false}) {
-      INFO(kind.name << (train ? " (training mode)" : " (eval mode)"));
-      Sequential<double> alone = net_of({kind.make}, 5);
+      const std::string what = kind.name + " on " + shape_text(kind.example_in) + (train ? " (training mode)" : " (eval mode)");
+      INFO(what);
+      const Shape& in = kind.example_in;
+      const int features = static_cast<int>(shape_size(in));
+      Sequential<double> alone;
+      alone.add(kind.make());
+      alone.build(in);
       Rng rng(4);
-      const GradientError a = check_network(alone, random_mat(rng, 6, 5, 1.5), train);
+      alone.init(rng, Init::Torch);
+      // h = 1e-5: the piecewise-linear layers (max pooling) have no truncation error, and the
+      // smooth ones' O(h^2) stays far below the threshold; the rounding error is 10x smaller.
+      const GradientError a = check_network(alone, random_mat(rng, 6, features, 1.5), train, 1e-5);
       CHECK_MESSAGE(a.error < 1e-6, a.describe());
-      Sequential<double> after = net_of({[] { return make_linear<double>(4); }, kind.make}, 5);
-      const GradientError b = check_network(after, random_mat(rng, 6, 5, 1.5), train);
+      // After a layer with parameters (a Linear; a 1 x 1 convolution for image inputs): the
+      // input gradient it hands down is checked through them.
+      Sequential<double> after;
+      if (in.size() == 1)
+        after.add(make_linear<double>(4));
+      else
+        after.add(make_conv2d<double>(in[0], 1));
+      after.add(kind.make());
+      after.build(in.size() == 1 ? Shape{5} : in);
+      after.init(rng, Init::Torch);
+      const GradientError b =
+          check_network(after, random_mat(rng, 6, in.size() == 1 ? 5 : features, 1.5), train, 1e-5);
       CHECK_MESSAGE(b.error < 1e-6, b.describe());
     }
   }

@@ -1,0 +1,201 @@
+// The shaped layers (layers.h): Conv2d, MaxPool2d, AvgPool2d and Flatten, thin layers over the
+// stateless kernels of conv.h. A batch row holds one sample's {C, H, W} values in row-major order,
+// so a (B x C H W) row-major matrix is the kernels' (N, C, H, W) buffer as it lies.
+#include "algorithms/nn/conv.h"
+#include "algorithms/nn/layers.h"
+
+#include <cmath>
+#include <stdexcept>
+#include <vector>
+
+namespace cilab::nn {
+
+namespace {
+
+// {C, H, W} or a clear refusal naming the layer.
+void expect_image(const std::string& layer, const Shape& in) {
+  if (in.size() != 3)
+    throw std::invalid_argument(layer + " layer: expected a channels x height x width input, got " +
+                                (in.size() == 1 ? std::to_string(in[0]) + " flat features" : shape_text(in)) +
+                                "; give the data its image shape (Fashion-MNIST: 1 x 28 x 28)");
+}
+
+template <class T>
+class Conv2d : public Layer<T> {
+ public:
+  Conv2d(int out, int kernel, int stride, int padding, int dilation, int groups) {
+    s_.c_out = out;
+    s_.kh = s_.kw = kernel;
+    s_.stride_h = s_.stride_w = stride;
+    s_.pad_h = s_.pad_w = padding;
+    s_.dil_h = s_.dil_w = dilation;
+    s_.groups = groups;
+  }
+  std::string name() const override { return "conv2d"; }
+  int configure(int) override {
+    throw std::invalid_argument("conv2d layer: expected a channels x height x width input, got flat features");
+  }
+  Shape configure_shape(const Shape& in) override {
+    expect_image(name(), in);
+    s_.c_in = in[0], s_.h = in[1], s_.w = in[2];
+    const std::string p = s_.problem();
+    if (!p.empty()) throw std::invalid_argument(p);
+    return {s_.c_out, s_.out_h(), s_.out_w()};
+  }
+  int num_params() const override { return static_cast<int>(s_.w_size()) + s_.c_out; }
+  void bind(T* p, T* g) override {
+    p_ = p;
+    g_ = g;
+  }
+  void init(Rng& rng, Init init) override {
+    const int64_t nw = s_.w_size();
+    const double fan_in = double(s_.c_in / s_.groups) * s_.kh * s_.kw;
+    const double fan_out = double(s_.c_out / s_.groups) * s_.kh * s_.kw;
+    T* b = p_ + nw;
+    switch (init) {
+      case Init::Torch: {  // kaiming_uniform_(a = sqrt(5)) = U(+-1/sqrt(fan_in)), and the bias alike
+        const double bound = 1.0 / std::sqrt(fan_in);
+        for (int64_t i = 0; i < nw; ++i) p_[i] = static_cast<T>(rng.uniform(-bound, bound));
+        for (int i = 0; i < s_.c_out; ++i) b[i] = static_cast<T>(rng.uniform(-bound, bound));
+        break;
+      }
+      case Init::Glorot: {
+        const double a = std::sqrt(6.0 / (fan_in + fan_out));
+        for (int64_t i = 0; i < nw; ++i) p_[i] = static_cast<T>(rng.uniform(-a, a));
+        std::fill(b, b + s_.c_out, T(0));
+        break;
+      }
+      case Init::He: {
+        const double sd = std::sqrt(2.0 / fan_in);
+        for (int64_t i = 0; i < nw; ++i) p_[i] = static_cast<T>(rng.normal(0.0, sd));
+        std::fill(b, b + s_.c_out, T(0));
+        break;
+      }
+    }
+  }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    x_ = &x;
+    ConvShape s = s_;
+    s.n = static_cast<int>(x.rows());
+    y.resize(x.rows(), s.y_size() / s.n);
+    conv2d_forward(x.data(), p_, p_ + s_.w_size(), s, y.data());
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    ConvShape s = s_;
+    s.n = static_cast<int>(dy.rows());
+    if (dx) dx->resize(dy.rows(), s.x_size() / s.n);
+    conv2d_backward(x_->data(), p_, dy.data(), s, dx ? dx->data() : nullptr, g_, g_ + s_.w_size());
+  }
+  void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const override {
+    const int64_t nw = s_.w_size();
+    out.push_back(NpyArray::floats(prefix + "weight", {s_.c_out, s_.c_in / s_.groups, s_.kh, s_.kw},
+                                   std::vector<float>(p_, p_ + nw)));
+    out.push_back(NpyArray::floats(prefix + "bias", {s_.c_out}, std::vector<float>(p_ + nw, p_ + nw + s_.c_out)));
+  }
+  std::unique_ptr<Layer<T>> clone() const override {
+    auto c = std::make_unique<Conv2d>(*this);
+    c->p_ = c->g_ = nullptr;
+    c->x_ = nullptr;
+    return c;
+  }
+
+ private:
+  ConvShape s_;  // n set per batch
+  T* p_ = nullptr;  // weight (C_out, C_in / groups, k, k) then bias (C_out)
+  T* g_ = nullptr;
+  const Mat<T>* x_ = nullptr;
+};
+
+template <class T>
+class Pool2d : public Layer<T> {
+ public:
+  Pool2d(bool max, int kernel, int stride) : max_(max) {
+    s_.kernel = kernel;
+    s_.stride = stride > 0 ? stride : kernel;
+  }
+  std::string name() const override { return max_ ? "max_pool2d" : "avg_pool2d"; }
+  int configure(int) override {
+    throw std::invalid_argument(name() + " layer: expected a channels x height x width input, got flat features");
+  }
+  Shape configure_shape(const Shape& in) override {
+    expect_image(name(), in);
+    s_.c = in[0], s_.h = in[1], s_.w = in[2];
+    const std::string p = s_.problem();
+    if (!p.empty()) throw std::invalid_argument(p);
+    return {s_.c, s_.out_h(), s_.out_w()};
+  }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override {
+    PoolShape s = s_;
+    s.n = static_cast<int>(x.rows());
+    y.resize(x.rows(), s.y_size() / s.n);
+    if (max_) {
+      argmax_.resize(static_cast<size_t>(s.y_size()));
+      max_pool2d_forward(x.data(), s, y.data(), argmax_.data());
+    } else {
+      avg_pool2d_forward(x.data(), s, y.data());
+    }
+  }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    if (!dx) return;
+    PoolShape s = s_;
+    s.n = static_cast<int>(dy.rows());
+    dx->resize(dy.rows(), s.x_size() / s.n);
+    if (max_)
+      max_pool2d_backward(dy.data(), argmax_.data(), s, dx->data());
+    else
+      avg_pool2d_backward(dy.data(), s, dx->data());
+  }
+  std::unique_ptr<Layer<T>> clone() const override { return std::make_unique<Pool2d>(*this); }
+
+ private:
+  bool max_;
+  PoolShape s_;
+  std::vector<int32_t> argmax_;  // the last forward's window maxima (max pooling)
+};
+
+template <class T>
+class Flatten : public Layer<T> {
+ public:
+  std::string name() const override { return "flatten"; }
+  int configure(int in) override { return in; }
+  Shape configure_shape(const Shape& in) override { return {static_cast<int>(shape_size(in))}; }
+  void forward(const Mat<T>& x, Mat<T>& y, bool) override { y = x; }
+  void backward(const Mat<T>& dy, Mat<T>* dx) override {
+    if (dx) *dx = dy;
+  }
+  std::unique_ptr<Layer<T>> clone() const override { return std::make_unique<Flatten>(*this); }
+};
+
+}  // namespace
+
+template <class T>
+std::unique_ptr<Layer<T>> make_conv2d(int out_channels, int kernel, int stride, int padding, int dilation, int groups) {
+  if (out_channels < 1 || kernel < 1 || stride < 1 || padding < 0 || dilation < 1 || groups < 1)
+    throw std::invalid_argument("conv2d layer: expected out_channels, kernel, stride, dilation, groups >= 1 and padding >= 0");
+  return std::make_unique<Conv2d<T>>(out_channels, kernel, stride, padding, dilation, groups);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_max_pool2d(int kernel, int stride) {
+  if (kernel < 1 || stride < 0) throw std::invalid_argument("max_pool2d layer: expected kernel >= 1 and stride >= 0");
+  return std::make_unique<Pool2d<T>>(true, kernel, stride);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_avg_pool2d(int kernel, int stride) {
+  if (kernel < 1 || stride < 0) throw std::invalid_argument("avg_pool2d layer: expected kernel >= 1 and stride >= 0");
+  return std::make_unique<Pool2d<T>>(false, kernel, stride);
+}
+template <class T>
+std::unique_ptr<Layer<T>> make_flatten() {
+  return std::make_unique<Flatten<T>>();
+}
+
+#define CILAB_CONV_LAYERS_INSTANTIATE(T)                                                          \
+  template std::unique_ptr<Layer<T>> make_conv2d<T>(int, int, int, int, int, int);                \
+  template std::unique_ptr<Layer<T>> make_max_pool2d<T>(int, int);                                \
+  template std::unique_ptr<Layer<T>> make_avg_pool2d<T>(int, int);                                \
+  template std::unique_ptr<Layer<T>> make_flatten<T>();
+CILAB_CONV_LAYERS_INSTANTIATE(float)
+CILAB_CONV_LAYERS_INSTANTIATE(double)
+#undef CILAB_CONV_LAYERS_INSTANTIATE
+
+}  // namespace cilab::nn

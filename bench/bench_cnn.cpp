@@ -1,7 +1,7 @@
 // LeNet-5 on Fashion-MNIST with the network library's shaped layers (conv2d, max pooling,
 // flatten, Linear), Adam 1e-3, batch 128: the time of one epoch and the test accuracy, for
 // bench/run_cnn.sh to set beside PyTorch's same network (bench_cnn.py).
-// Usage: bench_cnn [--epochs N] [--batch B] [--threads T] [--limit ROWS]
+// Usage: bench_cnn [--epochs N] [--batch B] [--threads T] [--limit ROWS] [--seed S]
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/data/datasets.h"
@@ -21,12 +21,13 @@ using namespace cilab;
 using namespace cilab::nn;
 
 int main(int argc, char** argv) try {
-  int epochs = 1, batch = 128, threads = 1, limit = 60000;
+  int epochs = 1, batch = 128, threads = 1, limit = 60000, seed = 0;
   for (int i = 1; i + 1 < argc; i += 2) {
     if (!std::strcmp(argv[i], "--epochs")) epochs = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--batch")) batch = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--threads")) threads = std::atoi(argv[i + 1]);
     else if (!std::strcmp(argv[i], "--limit")) limit = std::atoi(argv[i + 1]);
+    else if (!std::strcmp(argv[i], "--seed")) seed = std::atoi(argv[i + 1]);
   }
   set_max_threads(threads);
   const auto train = load_fashion_mnist("train"), test = load_fashion_mnist("test");
@@ -46,12 +47,12 @@ int main(int argc, char** argv) try {
   net.add(make_activation<float>(Activation::ReLU));
   net.add(make_linear<float>(10));
   net.build(Shape{1, 28, 28});
-  Rng rng(0);
+  Rng rng(static_cast<uint64_t>(seed));
   net.init(rng, Init::Torch);
   OptimizerConfig cfg = OptimizerConfig::defaults(OptimizerKind::Adam);
   cfg.lr = 1e-3;
   Optimizer adam(cfg, net.num_params());
-  Batcher batches(static_cast<int>(xtr.rows()), batch, 1);
+  Batcher batches(static_cast<int>(xtr.rows()), batch, static_cast<uint64_t>(seed) + 1);
   Mat<float> xb, d;
   std::vector<int> yb;
   double total_ms = 0, accuracy = 0, loss_sum = 0;

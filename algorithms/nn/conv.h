@@ -17,9 +17,9 @@
 // Computation: im2col (each output position's receptive field as a column,
 // (C_in/groups KH KW) x (OH OW) per sample and group), then one matrix product
 // with the weight (Eigen's GEMM); backward is the transposed products and col2im
-// (the adjoint of im2col: a scatter-add). Deterministic: the same inputs give the
-// same bits (no threads yet; the sum over the batch for dw and db runs in sample
-// order).
+// (the adjoint of im2col: a scatter-add). Threads run over fixed blocks of samples
+// (core/parallel.h); dw and db are summed per block and the partials added in block
+// order: the same inputs give the same bits on any number of threads.
 #pragma once
 
 #include <cstdint>

@@ -3,6 +3,7 @@
 // against central differences in double (check_gradient), the output-size formula on the
 // course's examples, and clear refusals of shapes that cannot be convolved.
 #include "algorithms/nn/conv.h"
+#include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/gradcheck.h"
 #include "algorithms/nn/sequential.h"
@@ -272,4 +273,38 @@ TEST_CASE("shapes: a layer that cannot take its input says which and what to add
   relu_keeps.add(make_activation<double>(Activation::Tanh));
   relu_keeps.build(Shape{3, 4, 4});
   CHECK(relu_keeps.out_shape() == Shape{3, 4, 4});
+}
+
+TEST_CASE("conv2d: forward and backward give the same bits on 1 and 2 threads, and 2 threads split the batch") {
+  ConvShape s;
+  s.n = 37, s.c_in = 3, s.h = 20, s.w = 18, s.c_out = 8, s.kh = s.kw = 3, s.pad_h = s.pad_w = 1;
+  Rng rng(12);
+  const std::vector<float> x = random_vec<float>(rng, s.x_size()), w = random_vec<float>(rng, s.w_size()),
+                           b = random_vec<float>(rng, s.c_out), dy = random_vec<float>(rng, s.y_size());
+  struct Out {
+    std::vector<float> y, dx, dw, db;
+    long long pool_loops = 0;
+  };
+  auto run = [&](int threads) {
+    const int before = max_threads();
+    set_max_threads(threads);
+    Out o;
+    o.y.resize(static_cast<size_t>(s.y_size()));
+    o.dx.resize(x.size());
+    o.dw.assign(w.size(), 0.0f);
+    o.db.assign(b.size(), 0.0f);
+    const ParallelStats p0 = parallel_stats();
+    conv2d_forward(x.data(), w.data(), b.data(), s, o.y.data());
+    conv2d_backward(x.data(), w.data(), dy.data(), s, o.dx.data(), o.dw.data(), o.db.data());
+    o.pool_loops = parallel_stats().pool_loops - p0.pool_loops;
+    set_max_threads(before);
+    return o;
+  };
+  const Out one = run(1), two = run(2);
+  CHECK(one.pool_loops == 0);
+  CHECK(two.pool_loops >= 2);
+  CHECK(one.y == two.y);
+  CHECK(one.dx == two.dx);
+  CHECK(one.dw == two.dw);
+  CHECK(one.db == two.db);
 }

@@ -3,30 +3,23 @@
 pool 2, conv(16, 5), ReLU, max pool 2, flatten, 120, 84, 10; Adam 1e-3, batch 128, the first ROWS
 training images (pixels / 255), one epoch; test accuracy on t10k.
 Usage: bench_cnn.py EPOCHS THREADS ROWS.  Prints RESULT epoch_ms=... test_accuracy=..."""
-import gzip
 import sys
 import time
 
 import numpy as np
 import torch
 
+from fashion_idx import idx
 
-def idx(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    dims = data[3]
-    shape = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(dims)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * dims).reshape(shape)
 
 
 epochs, threads, rows = int(sys.argv[1]), int(sys.argv[2]), int(sys.argv[3])
 torch.set_num_threads(threads)
 torch.manual_seed(0)
-root = "/usr/share/datasets/fashion-mnist/"
-xtr = torch.from_numpy(idx(root + "train-images-idx3-ubyte.gz")[:rows].astype(np.float32) / 255.0).unsqueeze(1)
-ytr = torch.from_numpy(idx(root + "train-labels-idx1-ubyte.gz")[:rows].astype(np.int64))
-xte = torch.from_numpy(idx(root + "t10k-images-idx3-ubyte.gz").astype(np.float32) / 255.0).unsqueeze(1)
-yte = torch.from_numpy(idx(root + "t10k-labels-idx1-ubyte.gz").astype(np.int64))
+xtr = torch.from_numpy(idx("train-images-idx3-ubyte.gz")[:rows].astype(np.float32) / 255.0).unsqueeze(1)
+ytr = torch.from_numpy(idx("train-labels-idx1-ubyte.gz")[:rows].astype(np.int64))
+xte = torch.from_numpy(idx("t10k-images-idx3-ubyte.gz").astype(np.float32) / 255.0).unsqueeze(1)
+yte = torch.from_numpy(idx("t10k-labels-idx1-ubyte.gz").astype(np.int64))
 net = torch.nn.Sequential(torch.nn.Conv2d(1, 6, 5, padding=2), torch.nn.ReLU(), torch.nn.MaxPool2d(2),
                           torch.nn.Conv2d(6, 16, 5), torch.nn.ReLU(), torch.nn.MaxPool2d(2), torch.nn.Flatten(),
                           torch.nn.Linear(400, 120), torch.nn.ReLU(), torch.nn.Linear(120, 84), torch.nn.ReLU(),

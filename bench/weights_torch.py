@@ -7,19 +7,13 @@ Usage: weights_torch.py WEIGHTS.npz LAYERS ACTIVATION
   LAYERS      the mlp's hidden widths, e.g. 256,128 (784 inputs and 10 classes: Fashion-MNIST)
   ACTIVATION  relu, tanh, ... (torch.nn names)
 Prints: RESULT test_loss=... test_accuracy=... (t10k, pixels / 255, as CILab's mlp tests it)."""
-import gzip
 import sys
 
 import numpy as np
 import torch
 
+from fashion_idx import idx
 
-def idx(path):
-    with gzip.open(path, "rb") as f:
-        data = f.read()
-    dims = data[3]
-    shape = [int.from_bytes(data[4 + 4 * i:8 + 4 * i], "big") for i in range(dims)]
-    return np.frombuffer(data, dtype=np.uint8, offset=4 + 4 * dims).reshape(shape)
 
 
 def main():
@@ -36,9 +30,8 @@ def main():
     model = torch.nn.Sequential(*mods)
     state = {k: torch.from_numpy(v) for k, v in np.load(path).items()}
     model.load_state_dict(state, strict=True)
-    root = "/usr/share/datasets/fashion-mnist/"
-    x = torch.from_numpy(idx(root + "t10k-images-idx3-ubyte.gz").reshape(-1, 784).astype(np.float32) / 255.0)
-    y = torch.from_numpy(idx(root + "t10k-labels-idx1-ubyte.gz").astype(np.int64))
+    x = torch.from_numpy(idx("t10k-images-idx3-ubyte.gz").reshape(-1, 784).astype(np.float32) / 255.0)
+    y = torch.from_numpy(idx("t10k-labels-idx1-ubyte.gz").astype(np.int64))
     model.eval()
     with torch.no_grad():
         logits = model(x)

@@ -238,7 +238,7 @@ void App::draw_menu_bar() {
       }
       mark_target("menu:File/Export/Weights");
       if (ImGui::IsItemHovered(ImGuiHoveredFlags_AllowWhenDisabled))
-        ImGui::SetTooltip("mlp, autoencoder, vae, gan: the network's weights at the iteration shown, as numpy .npz\n"
+        ImGui::SetTooltip("mlp, cnn, autoencoder, vae, gan: the network's weights at the iteration shown, as numpy .npz\n"
                           "named as PyTorch's state_dict (\"0.weight\", \"encoder.2.bias\"): load them into the same\n"
                           "layers with model.load_state_dict and go on in PyTorch.");
       if (ImGui::MenuItem("Animation (GIF or PNG sequence)...", nullptr, false, shown_ != nullptr && !anim_))

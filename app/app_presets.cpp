@@ -35,6 +35,27 @@ bool input_string(const char* label, std::string& s, size_t capacity, bool multi
 
 // Lines of `text` no wider than `width`, broken at spaces only (ImGui's own
 // wrapping also breaks after '.', which splits "0.0331" at the end of a line).
+// Moves the front of an over-wide `line` (one word longer than the width: a layer line, a path)
+// into `lines` while it does not fit: cut after the last ',' '/' '-' that fits, else after the
+// last whole UTF-8 character that fits.
+void break_wide(std::string& line, float width, std::vector<std::string>& lines) {
+  while (line.size() > 1 && ImGui::CalcTextSize(line.c_str()).x > width) {
+    size_t fit = 0, soft = 0;
+    for (size_t i = 1; i <= line.size(); ++i) {
+      if (i < line.size() && (static_cast<unsigned char>(line[i]) & 0xC0) == 0x80) continue;  // inside a character
+      if (ImGui::CalcTextSize(line.c_str(), line.c_str() + i).x > width) break;
+      fit = i;
+      const char c = line[i - 1];
+      if (c == ',' || c == '/' || c == '-') soft = i;
+    }
+    if (fit == 0) fit = 1;
+    while (fit < line.size() && (static_cast<unsigned char>(line[fit]) & 0xC0) == 0x80) ++fit;
+    const size_t cut = soft > fit / 2 ? soft : fit;
+    lines.push_back(line.substr(0, cut));
+    line.erase(0, cut);
+  }
+}
+
 std::vector<std::string> wrap_on_spaces(const std::string& text, float width) {
   std::vector<std::string> lines;
   size_t start = 0;
@@ -55,6 +76,7 @@ std::vector<std::string> wrap_on_spaces(const std::string& text, float width) {
       } else {
         line = candidate;
       }
+      break_wide(line, width, lines);
       i = sp + 1;
     }
     lines.push_back(line);
@@ -396,7 +418,7 @@ void App::export_weights(const std::string& path) {
   try {
     std::vector<NpyArray> weights;
     if (!shown_ || !shown_->weights(weights))
-      throw std::runtime_error(module_name_ + " trains no network (mlp, autoencoder, vae and gan do)");
+      throw std::runtime_error(module_name_ + " trains no network (mlp, cnn, autoencoder, vae and gan do)");
     write_file_atomically(path, [&](std::ostream& out) { write_npz(out, weights); });
     size_t values = 0;
     for (const NpyArray& w : weights) values += w.f32.size() + w.i64.size();

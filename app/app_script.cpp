@@ -843,7 +843,7 @@ const std::vector<ScriptCommand>& script_commands() {
       {"export-data", "PATH", "File > Export, the data (CSV)", C::export_data},
       {"export-vectors", "PATH", "File > Export, the word vectors (word2vec text format; word2vec, glove)",
        C::export_vectors},
-      {"export-weights", "PATH", "File > Export, the weights (.npz, PyTorch state_dict names; mlp, autoencoder, vae, gan)",
+      {"export-weights", "PATH", "File > Export, the weights (.npz, PyTorch state_dict names; mlp, cnn, autoencoder, vae, gan)",
        C::export_weights},
       {"export-png", "SCALE PATH", "File > Export > the window as PNG, at 1x or 2x", C::export_png},
       {"plot-save", "SCALE INDEX", "plot INDEX's (drawing order) right-click menu > Save as PNG at SCALE 1|2",

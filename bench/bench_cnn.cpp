@@ -7,6 +7,7 @@
 #include "algorithms/data/datasets.h"
 #include "algorithms/nn/batches.h"
 #include "algorithms/nn/loss.h"
+#include "algorithms/nn/layer_stack.h"
 #include "algorithms/nn/sequential.h"
 #include "algorithms/optim/optimizer.h"
 
@@ -33,20 +34,7 @@ int main(int argc, char** argv) try {
   const auto train = load_fashion_mnist("train"), test = load_fashion_mnist("test");
   const Mat<float> xtr = train->x.topRows(std::min<Eigen::Index>(limit, train->x.rows())).cast<float>();
   const Mat<float> xte = test->x.cast<float>();
-  Sequential<float> net;
-  net.add(make_conv2d<float>(6, 5, 1, 2));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_max_pool2d<float>(2));
-  net.add(make_conv2d<float>(16, 5));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_max_pool2d<float>(2));
-  net.add(make_flatten<float>());
-  net.add(make_linear<float>(120));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_linear<float>(84));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_linear<float>(10));
-  net.build(Shape{1, 28, 28});
+  Sequential<float> net = make_layer_stack<float>(parse_layer_stack(kLeNet5), Activation::ReLU, 10, Shape{1, 28, 28});
   Rng rng(static_cast<uint64_t>(seed));
   net.init(rng, Init::Torch);
   OptimizerConfig cfg = OptimizerConfig::defaults(OptimizerKind::Adam);

@@ -8,6 +8,7 @@
 #include "algorithms/embeddings/glove.h"
 #include "algorithms/clustering/gmm.h"
 #include "algorithms/clustering/kmeans.h"
+#include "algorithms/convolutional/cnn.h"
 #include "algorithms/networks/mlp.h"
 #include "algorithms/gradient_methods/optimizers.h"
 #include "algorithms/dimensionality/pca.h"
@@ -39,6 +40,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"mlp", [] { return std::make_unique<Mlp>(); }},
       {"backprop", [] { return std::make_unique<Backprop>(); }},
       {"autoencoder", [] { return std::make_unique<Autoencoder>(); }},
+      {"cnn", [] { return std::make_unique<Cnn>(); }},
       {"vae", [] { return std::make_unique<Vae>(); }},
       {"gan", [] { return std::make_unique<Gan>(); }},
   };

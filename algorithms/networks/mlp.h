@@ -131,6 +131,7 @@ class Mlp : public Trainer<Mlp> {
     bool standardize = true;
     Task task = Task::Auto;
     int max_epochs = 1000;
+    int train_size = 0;  // > 0: train on that many rows of the shuffled training split (cnn's subset)
     OptimizerConfig optim = default_optimizer();
     ScheduleConfig schedule;
 
@@ -162,6 +163,8 @@ class Mlp : public Trainer<Mlp> {
 
   std::shared_ptr<const MlpSnapshot> mlp_snapshot() const;
   static Params params_from(const ParamValues& values);
+  // The metrics of a classification or a regression run (cnn reports the classification's).
+  static const MetricTable& metric_table(bool regression);
   // The trained network itself (tests: bit-identity across runs and threads).
   const nn::Sequential<float>& network() const;
 

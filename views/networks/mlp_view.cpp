@@ -80,7 +80,7 @@ void MlpView::draw_header(const MlpSnapshot& s, const ViewContext& ctx, std::vec
   std::snprintf(line, sizeof line, "%s, %zu weights", s.architecture.c_str(), s.num_params);
   header_.push_back(line);
   fit_text_disabled("%s", line);
-  tooltip_text((pr.what + ". Network: Linear -> activation per hidden layer, then a Linear output layer " +
+  tooltip_text((pr.what + ". Network: " + s.architecture + ", then a Linear output layer " +
                 (pr.regression ? std::string("(MSE loss).") : std::string("(softmax cross-entropy loss)."))).c_str());
   // The step's numbers, and what the sub-step just did.
   const char* what = s.phase == 1   ? "forward done: outputs and loss of the batch computed"

@@ -42,7 +42,7 @@ class MlpView : public ModuleView {
   bool show_test = true;         // test rows drawn (squares)
   int max_neurons = 16;          // neuron pictures / graph nodes per layer
 
- private:
+ protected:
   // What a pictures job reads (shared copies) and the grid's box.
   struct PictureRequest {
     std::shared_ptr<const nn::Sequential<float>> net;

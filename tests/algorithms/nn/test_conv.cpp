@@ -6,6 +6,7 @@
 #include "algorithms/core/parallel.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/gradcheck.h"
+#include "algorithms/nn/layer_stack.h"
 #include "algorithms/nn/sequential.h"
 
 #include <doctest/doctest.h>
@@ -210,20 +211,11 @@ TEST_CASE("max_pool2d: the window maxima (the first on a tie), the gradient only
 }
 
 TEST_CASE("shapes: LeNet-5 builds from {1, 28, 28} to 10 logits with 61 706 parameters and torch's state_dict shapes") {
-  Sequential<float> net;
-  net.add(make_conv2d<float>(6, 5, 1, 2));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_max_pool2d<float>(2));
-  net.add(make_conv2d<float>(16, 5));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_max_pool2d<float>(2));
-  net.add(make_flatten<float>());
-  net.add(make_linear<float>(120));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_linear<float>(84));
-  net.add(make_activation<float>(Activation::ReLU));
-  net.add(make_linear<float>(10));
-  net.build(Shape{1, 28, 28});
+  // The one LeNet builder (the cnn module's layer line): conv, relu, pool, conv, relu, pool, flatten,
+  // fc, relu, fc, relu, fc.
+  Sequential<float> net = make_layer_stack<float>(parse_layer_stack(kLeNet5), Activation::ReLU, 10, Shape{1, 28, 28});
+  REQUIRE(net.size() == 12);
+  CHECK(net.layer(6).name() == "flatten");
   CHECK(net.out_shape() == Shape{10});
   // conv1 6 (1 25 + 1) + conv2 16 (6 25 + 1) + fc 400 120 + 120 + 120 84 + 84 + 84 10 + 10
   CHECK(net.num_params() == 156u + 2416u + 48120u + 10164u + 850u);

@@ -1,0 +1,114 @@
+// The cnn module and its layer line (nn/layer_stack.h).
+#include "algorithms/convolutional/cnn.h"
+
+#include "algorithms/data/datasets.h"
+#include "algorithms/nn/gradcheck.h"
+#include "algorithms/nn/layer_stack.h"
+
+#include <doctest/doctest.h>
+
+#include <cmath>
+#include <stdexcept>
+#include <string>
+
+namespace cilab {
+namespace {
+
+using nn::LayerToken;
+
+std::string refusal(const std::string& line) {
+  try {
+    nn::make_layer_stack<float>(nn::parse_layer_stack(line), nn::Activation::ReLU, 10, nn::Shape{1, 28, 28});
+  } catch (const std::invalid_argument& e) {
+    return e.what();
+  }
+  return "";
+}
+
+bool contains(const std::string& s, const std::string& part) { return s.find(part) != std::string::npos; }
+
+TEST_CASE("layer line: every token kind reads its sizes, spaces and case aside") {
+  const auto t = nn::parse_layer_stack(" Conv8k3s2p1d2 , pool3s2, avgpool2, maxpool2, fc120");
+  REQUIRE(t.size() == 5);
+  CHECK(t[0].kind == LayerToken::Kind::Conv);
+  CHECK(t[0].size == 8);
+  CHECK(t[0].kernel == 3);
+  CHECK(t[0].stride == 2);
+  CHECK(t[0].padding == 1);
+  CHECK(t[0].dilation == 2);
+  CHECK(t[1].kind == LayerToken::Kind::MaxPool);
+  CHECK(t[1].size == 3);
+  CHECK(t[1].stride == 2);
+  CHECK(t[2].kind == LayerToken::Kind::AvgPool);
+  CHECK(t[2].stride == 2);  // the window by default, as torch
+  CHECK(t[3].kind == LayerToken::Kind::MaxPool);
+  CHECK(t[4].kind == LayerToken::Kind::Linear);
+  CHECK(t[4].size == 120);
+}
+
+TEST_CASE("layer line: a bad line names the item and what is wrong") {
+  CHECK(contains(refusal("conv6k5p2,pool2,conv16x"), "item 3 'conv16x': unknown suffix 'x'"));
+  CHECK(contains(refusal("conv6"), "expected a kernel size"));
+  CHECK(contains(refusal("fc10,pool2"), "cannot follow an fc layer"));
+  CHECK(contains(refusal("conv6k9,pool2,conv16k11"), "item 3 'conv16k11' on a 6 x 10 x 10 input"));
+  CHECK(contains(refusal(""), "no layers"));
+  CHECK(contains(refusal("conv6k5,,fc10"), "item 2 is empty"));
+  CHECK(contains(refusal("pool2s0"), "stride >= 1"));
+}
+
+TEST_CASE("layer line: the output sizes follow O = floor((I + 2P - d(K - 1) - 1) / S) + 1") {
+  // 28 -> conv k3 s2 p1: floor((28 + 2 - 2 - 1) / 2) + 1 = 14 -> pool3s2: floor((14 - 3) / 2) + 1 = 6
+  // -> conv k3 d2: 6 - 4 = 2.
+  const auto net = nn::make_layer_stack<float>(nn::parse_layer_stack("conv4k3s2p1,pool3s2,conv5k3d2"),
+                                               nn::Activation::Tanh, 3, nn::Shape{1, 28, 28});
+  // conv, tanh, pool, conv, tanh, flatten, linear
+  REQUIRE(net.size() == 7);
+  CHECK(net.layer(5).name() == "flatten");
+  // Parameters: 4 (9 + 1) + 5 (4 9 + 1) + 3 (5 2 2 + 1).
+  CHECK(net.num_params() == 40u + 185u + 63u);
+}
+
+TEST_CASE("layer line: a whole small CNN's gradients agree with central differences in double") {
+  auto net = nn::make_layer_stack<double>(nn::parse_layer_stack("conv3k3p1,pool2,conv2k2,avgpool2,fc4"),
+                                          nn::Activation::Tanh, 3, nn::Shape{2, 6, 6});
+  Rng rng(5);
+  net.init(rng, nn::Init::Torch);
+  nn::Mat<double> x(2, 72);
+  for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal();
+  const nn::GradientError e = nn::check_network(net, x, true);
+  CHECK_MESSAGE(e.error < 1e-6, e.describe());
+}
+
+TEST_CASE("cnn: LeNet-5 on images, a training subset, and data it refuses") {
+  auto data = make_dataset("fashion-mnist:split=test,n=300");
+  ParamValues v;
+  v.text["layers"] = nn::kLeNet5;
+  v["train_size"] = 100;
+  v["batch"] = 50;
+  v["max_epochs"] = 40;
+  Cnn m;
+  m.reset(data, v, 3);
+  CHECK(m.network().num_params() == 61706u);
+  auto s = m.cnn_snapshot();
+  REQUIRE(s->problem);
+  CHECK(s->problem->n_train() == 100);
+  CHECK(s->problem->n_test() == 60);  // test_fraction 0.2 of 300, the same with or without the subset
+  const double initial = s->metrics[Mlp::kMetricTrainLoss];
+  CHECK(std::fabs(initial - std::log(10.0)) < 0.2);  // about uniform over the 10 classes at the start
+  for (int i = 0; i < 2 * 40; ++i) m.step();  // 40 epochs of 2 batches
+  s = m.cnn_snapshot();
+  CHECK(s->epoch == 40);
+  CHECK(s->metrics[Mlp::kMetricTrainLoss] < 0.5 * initial);  // it fits its 100 images
+  REQUIRE(s->layer_grad_norms.size() == 5);                   // 2 conv + 3 fc
+  for (double g : s->layer_grad_norms) CHECK(std::isfinite(g));
+
+  Cnn bad;
+  CHECK_THROWS_WITH_AS(bad.reset(make_dataset("moons"), ParamValues{}, 1), doctest::Contains("holds no images"),
+                       std::invalid_argument);
+  ParamValues wrong;
+  wrong.text["layers"] = "conv6k5,fc10,conv2k2";
+  CHECK_THROWS_WITH_AS(bad.reset(data, wrong, 1), doctest::Contains("cnn: parameter 'layers'"), std::invalid_argument);
+}
+
+}  // namespace
+}  // namespace cilab

@@ -1,0 +1,95 @@
+// The cnn view, drawn with real ImGui frames (no renderer) over a real run on small
+// images: every tab by its key, the filters and feature maps with the shapes the
+// layer line gives, and the gradient bars.
+#include "tests/support/view_fixture.h"
+#include "tests/support/imgui_headless.h"
+#include "tests/support/screen_text.h"
+#include "algorithms/convolutional/cnn.h"
+#include "views/convolutional/cnn_view.h"
+
+#include <doctest/doctest.h>
+
+#include <memory>
+#include <string>
+#include <vector>
+
+using namespace cilab;
+
+namespace {
+
+// 60 8x8 'images' of two classes: bright top half or bright bottom half.
+std::shared_ptr<const Dataset> tiny_images() {
+  Dataset d;
+  const int n = 60;
+  d.x = Eigen::MatrixXd::Zero(n, 64);
+  d.labels.resize(n);
+  for (int i = 0; i < n; ++i) {
+    const int c = i % 2;
+    for (int p = 0; p < 64; ++p) d.x(i, p) = ((p / 8 < 4) == (c == 0) ? 0.8 : 0.1) + 0.05 * ((i * 7 + p) % 5);
+    d.labels[static_cast<size_t>(i)] = c;
+  }
+  d.class_names = {"top", "bottom"};
+  d.image_h = d.image_w = 8;
+  d.name = "tiny-images";
+  return std::make_shared<const Dataset>(d);
+}
+
+struct Fixture : test_support::ViewFixture<Cnn> {
+  Fixture() : ViewFixture(tiny_images(), {"layers=conv4k3p1,pool2,fc8", "batch=16"}) { run(6); }
+};
+
+// One frame of `view` with number key `key` pressed (0: none).
+std::string draw_with_key(ImGuiHeadless& ui, CnnView& view, Fixture& f, int key) {
+  std::vector<int> keys;
+  if (key) keys.push_back(key);
+  std::vector<ViewIntent> intents;
+  ViewContext ctx = f.context();
+  ctx.keys = &keys;
+  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
+  CHECK(intents.empty());
+  return text;
+}
+
+bool has(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
+
+}  // namespace
+
+TEST_CASE("cnn view: every tab draws by its key, with the shapes of the layer line") {
+  Fixture f;
+  ImGuiHeadless ui;
+  CnnView view;
+  std::string text = draw_with_key(ui, view, f, '1');
+  CHECK(has(text, "conv 1: 4 filters of 3 x 3"));
+  CHECK(has(text, "Loss per epoch"));
+
+  text = draw_with_key(ui, view, f, '2');
+  CHECK(has(text, "input: 1 x 8 x 8"));
+  CHECK(has(text, "conv 1 + relu: 4 x 8 x 8"));
+  CHECK(has(text, "pool 1: 4 x 4 x 4"));
+  REQUIRE(view.maps().mosaics.size() == 3);
+  // Four 8 x 8 maps tiled two to a row with a 1-pixel gap between them: 2 8 + 1.
+  CHECK(view.maps().mosaics[1].w == 17);
+  CHECK(view.maps().lo[1] <= view.maps().hi[1]);
+
+  text = draw_with_key(ui, view, f, '3');
+  CHECK(has(text, "Gradient norm per layer"));
+  CHECK(has(text, "conv 1"));
+  CHECK(has(text, "fc 2"));
+
+  text = draw_with_key(ui, view, f, '4');
+  CHECK(has(text, "Confusion matrix"));
+  text = draw_with_key(ui, view, f, '5');
+  CHECK(has(text, "misclassified"));
+}
+
+TEST_CASE("cnn view: another test image redraws the feature maps from it") {
+  Fixture f;
+  ImGuiHeadless ui;
+  CnnView view;
+  draw_with_key(ui, view, f, '2');
+  const std::vector<float> first = view.maps().mosaics[0].pixels;
+  view.image = 1;  // the other class: bright bottom instead of top
+  draw_with_key(ui, view, f, 0);
+  REQUIRE(!view.maps().mosaics.empty());
+  CHECK(view.maps().mosaics[0].pixels != first);
+}

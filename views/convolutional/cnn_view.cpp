@@ -1,0 +1,260 @@
+// The cnn module's view: see cnn_view.h.
+#include "views/convolutional/cnn_view.h"
+
+#include "algorithms/core/npz.h"
+#include "algorithms/convolutional/cnn.h"
+#include "views/common/mosaic_plot.h"
+#include "views/common/readout.h"
+#include "views/common/tab_bar.h"
+#include "views/common/training_header.h"
+#include "views/common/ui.h"
+#include "views/common/view_registry.h"
+#include "views/plot/plot.h"
+
+#include <algorithm>
+#include <cmath>
+#include <cstdio>
+
+namespace cilab {
+
+namespace {
+
+// Tiles `count` maps of h x w values (consecutive in `values`) `cols` to a row, each
+// value mapped to [0, 1] by (v - lo) / (hi - lo); gap pixels of 1 (white).
+Mosaic tile_maps(const float* values, int count, int h, int w, float lo, float hi) {
+  const int cols = std::max(1, static_cast<int>(std::ceil(std::sqrt(count * static_cast<double>(h) / w))));
+  nn::Mat<float> rows(count, h * w);
+  const float span = hi > lo ? hi - lo : 1.0f;
+  for (int c = 0; c < count; ++c)
+    for (int i = 0; i < h * w; ++i) rows(c, i) = (values[static_cast<size_t>(c) * h * w + i] - lo) / span;
+  return tile_mosaic(rows, h, w, cols, 1, 1.0f);
+}
+
+// "conv 1", "fc 2", "pool 1": the layers with a picture, counted per kind.
+std::string layer_label(const std::string& kind, int index) {
+  const char* k = kind == "conv2d" ? "conv" : kind == "linear" ? "fc" : kind == "flatten" ? "flatten" : "pool";
+  return std::string(k) + " " + std::to_string(index);
+}
+
+}  // namespace
+
+void CnnView::on_reset() {
+  MlpView::on_reset();
+  maps_ = Maps();
+  maps_net_ = nullptr;
+  maps_holder_.reset();
+  maps_image_ = -1;
+}
+
+void CnnView::draw_controls(const Snapshot& snap, const ViewContext&) {
+  const auto* s = dynamic_cast<const MlpSnapshot*>(&snap);
+  if (!s || !s->problem) return;
+  const MlpProblem& pr = *s->problem;
+  const int n = pr.n_test() > 0 ? pr.n_test() : pr.n_train();
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("test image", &image, 0, std::max(0, n - 1));
+  image = std::clamp(image, 0, std::max(0, n - 1));
+  tooltip_text("The test image (row of the test set) whose feature maps the Feature maps tab draws.");
+}
+
+void CnnView::update_maps(const MlpSnapshot& s) {
+  if (!s.net) return;
+  if (s.net.get() == maps_net_ && image == maps_image_) return;
+  const MlpProblem& pr = *s.problem;
+  const nn::Mat<float>& x = pr.n_test() > 0 ? pr.x_test : pr.x_train;
+  if (x.rows() == 0) return;
+  image = std::clamp(image, 0, static_cast<int>(x.rows()) - 1);
+  nn::Sequential<float> net = *s.net;  // a private copy: forward writes its buffers
+  const nn::Mat<float> row = x.row(image);
+  net.forward(row, false);
+  maps_ = Maps();
+  // The input, then each conv (after its activation) and pool output.
+  const nn::Shape in = Cnn::input_shape(pr);
+  auto add = [&](const std::string& name, const float* v, int c, int h, int w) {
+    float lo = *std::min_element(v, v + c * h * w), hi = *std::max_element(v, v + c * h * w);
+    if (lo > 0) lo = 0;
+    maps_.names.push_back(name);
+    maps_.mosaics.push_back(tile_maps(v, c, h, w, lo, hi));
+    maps_.lo.push_back(lo);
+    maps_.hi.push_back(hi);
+  };
+  if (in.size() == 3) add("input: " + nn::shape_text(in), row.data(), in[0], in[1], in[2]);
+  int conv = 0, pool = 0;
+  nn::Shape shape = in;
+  for (size_t l = 0; l < net.size(); ++l) {
+    const std::string kind = net.layer(l).name();
+    shape = net.layer(l).configure_shape(shape);  // the same input shape: the same output shape
+    if (shape.size() != 3) continue;
+    const float* v = net.activation(l).data();
+    if (kind == "conv2d") {
+      ++conv;
+      const bool activated = l + 1 < net.size() && net.layer(l + 1).configure_shape(shape) == shape &&
+                             net.layer(l + 1).name() != "conv2d";
+      if (!activated) add(layer_label(kind, conv) + ": " + nn::shape_text(shape), v, shape[0], shape[1], shape[2]);
+    } else if (kind == "max_pool2d" || kind == "avg_pool2d") {
+      add(layer_label(kind, ++pool) + ": " + nn::shape_text(shape), v, shape[0], shape[1], shape[2]);
+    } else if (l > 0 && net.layer(l - 1).name() == "conv2d") {
+      add(layer_label("conv2d", conv) + " + " + kind + ": " + nn::shape_text(shape), v, shape[0], shape[1], shape[2]);
+    }
+  }
+  maps_net_ = s.net.get();
+  maps_holder_ = s.net;
+  maps_image_ = image;
+}
+
+void CnnView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) {
+  const auto* sp = dynamic_cast<const MlpSnapshot*>(&snap);
+  if (!sp || !sp->problem) {
+    draw_no_model_yet(snap, "network");
+    return;
+  }
+  const MlpSnapshot& s = *sp;
+  draw_header(s, ctx, out);
+  const TrainingColumns cols = training_columns(0.32f);
+  const float main_w = cols.main_w;
+  ImGui::BeginGroup();
+  const TabItem tabs[] = {
+      {"Filters", "The first conv layer's kernels as images (grey = 0, white > 0, black < 0)"},
+      {"Feature maps", "Every conv and pool layer's output for the chosen test image"},
+      {"Gradients", "||dL/dW|| per layer of the last backward pass"},
+      {"Confusion", "Confusion matrix of the last evaluation"},
+      {"Errors", "Misclassified test images"}};
+  ctab_ = static_cast<CnnTab>(tab_bar_with_keys("##cnn_tabs", ctx, tabs, 5, static_cast<int>(ctab_)));
+  const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
+  ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
+  switch (ctab_) {
+    case CnnTab::Filters: draw_filters(s, size); break;
+    case CnnTab::Maps: draw_maps(s, size); break;
+    case CnnTab::Gradients: draw_gradients(s, size); break;
+    case CnnTab::Confusion: draw_confusion(s, size); break;
+    case CnnTab::Errors: draw_errors(s, size); break;
+  }
+  ImGui::PopTextWrapPos();
+  ImGui::EndGroup();
+  ImGui::SameLine();
+  draw_curves(s, ctx, training_side_size(cols));
+}
+
+void CnnView::draw_filters(const MlpSnapshot& s, ImVec2 size) {
+  if (!s.net) return;
+  const nn::Sequential<float>& net = *s.net;
+  size_t first = net.size();
+  for (size_t l = 0; l < net.size(); ++l)
+    if (net.layer(l).name() == "conv2d") {
+      first = l;
+      break;
+    }
+  if (first == net.size()) {
+    fit_text_disabled("This network has no conv layer (layers = fc... only): nothing to draw as filters.");
+    return;
+  }
+  std::vector<NpyArray> tensors;
+  net.layer(first).state_dict("", tensors);
+  const NpyArray& wt = tensors.front();  // (out, C / groups, k, k)
+  const int out_c = static_cast<int>(wt.shape[0]), in_c = static_cast<int>(wt.shape[1]);
+  const int k = static_cast<int>(wt.shape[2]);
+  float m = 0;
+  for (float v : wt.f32) m = std::max(m, std::fabs(v));
+  if (in_c == 1)
+    fit_text("conv 1: %d filters of %d x %d at iteration %d", out_c, k, k, s.net_iteration);
+  else
+    fit_text("conv 1: %d filters of %d x %d x %d at iteration %d; one row per filter, one tile per input channel",
+             out_c, in_c, k, k, s.net_iteration);
+  tooltip_text("Each tile is one kernel w[o, c] of the first convolution, grey = 0, white = +max|w|, black = "
+               "-max|w| (one scale for all). After training, edge and blob detectors appear; a Gaussian "
+               "blur kernel would look like a bright spot, a Sobel kernel like a bright and a dark stripe.");
+  // One row per filter, one tile per input channel.
+  nn::Mat<float> rows(out_c * in_c, k * k);
+  for (int i = 0; i < out_c * in_c; ++i)
+    for (int j = 0; j < k * k; ++j) rows(i, j) = 0.5f + 0.5f * wt.f32[static_cast<size_t>(i) * k * k + j] / (m > 0 ? m : 1);
+  const int tiles_per_row = in_c == 1 ? static_cast<int>(std::ceil(std::sqrt(static_cast<double>(out_c)))) : in_c;
+  const Mosaic mosaic = tile_mosaic(rows, k, k, tiles_per_row, 1, 1.0f);
+  const float avail_h = ImGui::GetContentRegionAvail().y - mosaic_pad();
+  const float width = std::min(size.x, std::max(64.0f, avail_h * mosaic.w / std::max(1, mosaic.h)));
+  const ImVec2 hov = mosaic_plot("##cnn_filters", mosaic, 0.0f, 1.0f, width);
+  if (hov.x >= 0) {
+    const int tx = static_cast<int>(hov.x) / (k + 1), ty = static_cast<int>(hov.y) / (k + 1);
+    const int tile = ty * tiles_per_row + tx;
+    const int px = static_cast<int>(hov.x) % (k + 1), py = static_cast<int>(hov.y) % (k + 1);
+    if (tile < out_c * in_c && px < k && py < k)
+      ImGui::SetTooltip("filter %d, channel %d: w[%d, %d] = %.4g", tile / in_c, tile % in_c, py, px,
+                        wt.f32[(static_cast<size_t>(tile) * k + py) * k + px]);
+  }
+}
+
+void CnnView::draw_maps(const MlpSnapshot& s, ImVec2 size) {
+  update_maps(s);
+  const MlpProblem& pr = *s.problem;
+  const bool on_test = pr.n_test() > 0;
+  const std::vector<int>& y = on_test ? pr.y_test : pr.y_train;
+  const int label = image < static_cast<int>(y.size()) ? y[static_cast<size_t>(image)] : -1;
+  int predicted = -1;
+  if (s.evaluation && image < static_cast<int>(s.evaluation->predicted.size()))
+    predicted = s.evaluation->predicted[static_cast<size_t>(image)];
+  auto name = [&](int c) { return c >= 0 && c < static_cast<int>(pr.class_names.size()) ? pr.class_names[static_cast<size_t>(c)].c_str() : "?"; };
+  fit_text("%s image %d: %s (predicted %s at the last evaluation); choose it with 'test image' in the controls",
+           on_test ? "test" : "training", image, name(label), predicted >= 0 ? name(predicted) : "-");
+  tooltip_text("Each layer's output channels tiled, black = the layer's minimum (or 0), white = its maximum. Early "
+               "layers keep the picture (edges, blobs); later ones are coarser and more abstract.");
+  const int n = static_cast<int>(maps_.mosaics.size());
+  if (n == 0) return;
+  // One column per layer where they fit side by side, else two rows.
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const int per_row = n <= 3 ? n : (n + 1) / 2;
+  const float w = (size.x - gap * (per_row - 1)) / per_row;
+  for (int i = 0; i < n; ++i) {
+    if (i % per_row) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
+    fit_text("%s", maps_.names[static_cast<size_t>(i)].c_str());
+    ImGui::PopTextWrapPos();
+    char id[32];
+    std::snprintf(id, sizeof id, "##cnn_map%d", i);
+    mosaic_plot(id, maps_.mosaics[static_cast<size_t>(i)], 0.0f, 1.0f, w);
+    tooltip_text(("values from " + readout_number(maps_.lo[static_cast<size_t>(i)]) + " (black) to " +
+                  readout_number(maps_.hi[static_cast<size_t>(i)]) + " (white)").c_str());
+    ImGui::EndGroup();
+  }
+}
+
+void CnnView::draw_gradients(const MlpSnapshot& s, ImVec2 size) {
+  if (!s.net) return;
+  const nn::Sequential<float>& net = *s.net;
+  std::vector<std::string> names;
+  int conv = 0, fc = 0;
+  for (size_t l = 0; l < net.size(); ++l) {
+    const std::string kind = net.layer(l).name();
+    if (kind == "conv2d") names.push_back(layer_label(kind, ++conv));
+    else if (kind == "linear") names.push_back(layer_label(kind, ++fc));
+  }
+  const std::vector<double>& g = s.layer_grad_norms;
+  fit_text("||dL/dtheta|| per layer (weights and bias) of the step's mini-batch, iteration %d", s.iteration);
+  tooltip_text("The norm of each layer's gradient after backward. Layers far from the loss get smaller (vanishing) "
+               "or larger (exploding) gradients; with ReLU and torch's initialisation they stay within a few "
+               "orders of magnitude.");
+  if (g.empty() || g.size() != names.size()) {
+    fit_text_disabled("Gradients appear after the first backward pass (step once, or the backward sub-step).");
+    return;
+  }
+  std::vector<const char*> labels;
+  std::vector<double> ticks;
+  for (size_t i = 0; i < names.size(); ++i) {
+    labels.push_back(names[i].c_str());
+    ticks.push_back(static_cast<double>(i));
+  }
+  const float h = std::max(min_plot_height(), ImGui::GetContentRegionAvail().y);
+  if (plot::BeginPlot("Gradient norm per layer##cnn", ImVec2(size.x, h), plot::PlotFlags_NoLegend)) {
+    plot::SetupAxes("layer", "||dL/dW||", 0, plot::AxisFlags_LogScale);
+    double lo = g.front(), hi = g.front();
+    for (double v : g) lo = std::min(lo, v), hi = std::max(hi, v);
+    lo = lo > 0 ? lo / 2 : 1e-8;
+    plot::SetupAxesLimits(-0.6, static_cast<double>(g.size()) - 0.4, lo, hi > lo ? hi * 1.5 : lo * 10, plot::Cond::Always);
+    plot::SetupAxisTicks(plot::AxisId::X, ticks.data(), static_cast<int>(ticks.size()), labels.data());
+    plot::PlotBars("gradient norm", g.data(), static_cast<int>(g.size()));
+    plot::EndPlot();
+  }
+}
+
+CILAB_REGISTER_VIEW(Cnn, CnnView);
+
+}  // namespace cilab

@@ -1,0 +1,48 @@
+// The cnn module's view (mlp's trainer, mlp's snapshot): the first layer's filters
+// as images, the feature maps of every layer for a chosen test image, the
+// per-layer gradient norms of the last backward pass, the confusion matrix and the
+// misclassified images; loss and accuracy per epoch beside them (MlpView's curves).
+// Keys 1-5 choose a tab.
+#pragma once
+
+#include "views/generative/vae_pictures.h"
+#include "views/networks/mlp_view.h"
+
+#include <string>
+#include <vector>
+
+namespace cilab {
+
+class CnnView : public MlpView {
+ public:
+  enum class CnnTab { Filters = 0, Maps, Gradients, Confusion, Errors };
+
+  void draw(const Snapshot& snap, const ViewContext& ctx, std::vector<ViewIntent>& out) override;
+  void draw_controls(const Snapshot& snap, const ViewContext& ctx) override;
+  void on_reset() override;
+  bool pictures_pending() const override { return false; }
+
+  int image = 0;  // the test image whose feature maps are drawn
+
+  // The feature maps last computed: one mosaic per conv / pool layer (tests).
+  struct Maps {
+    std::vector<std::string> names;  // "conv 1: 6 x 28 x 28 (after relu)"
+    std::vector<Mosaic> mosaics;     // channels tiled, each map scaled to its layer's range
+    std::vector<float> lo, hi;       // the range of each layer's values
+  };
+  const Maps& maps() const { return maps_; }
+
+ private:
+  void draw_filters(const MlpSnapshot& s, ImVec2 size);
+  void draw_maps(const MlpSnapshot& s, ImVec2 size);
+  void draw_gradients(const MlpSnapshot& s, ImVec2 size);
+  void update_maps(const MlpSnapshot& s);
+
+  CnnTab ctab_ = CnnTab::Filters;
+  Maps maps_;
+  const nn::Sequential<float>* maps_net_ = nullptr;  // compared only while the snapshot holds it
+  int maps_image_ = -1;
+  std::shared_ptr<const nn::Sequential<float>> maps_holder_;
+};
+
+}  // namespace cilab

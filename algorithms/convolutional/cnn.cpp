@@ -3,9 +3,14 @@
 #include "algorithms/networks/supervised.h"
 #include "algorithms/nn/trainer_impl.h"
 
+#include "algorithms/nn/conv.h"
 #include "algorithms/nn/layer_stack.h"
+#include "algorithms/nn/loss.h"
 #include "algorithms/nn/train_params.h"
 
+#include <algorithm>
+#include <cmath>
+#include <numeric>
 #include <sstream>
 #include <stdexcept>
 
@@ -133,6 +138,79 @@ size_t Cnn::state_bytes() const { return st_->bytes(); }
 std::shared_ptr<const Snapshot> Cnn::snapshot() const { return cnn_snapshot(); }
 
 std::shared_ptr<const MlpSnapshot> Cnn::cnn_snapshot() const { return st_->snapshot(Mlp::metric_table(false)); }
+
+TiedGradient tied_gradient(const nn::Sequential<float>& net_in, const nn::Mat<float>& x, int row, int label,
+                           int filter) {
+  TiedGradient t;
+  size_t l0 = net_in.size();
+  nn::ConvShape g;
+  for (size_t l = 0; l < net_in.size(); ++l)
+    if (nn::conv2d_geometry(net_in.layer(l), &g)) {
+      l0 = l;
+      break;
+    }
+  if (l0 + 1 >= net_in.size() || x.rows() == 0) return t;
+  nn::Sequential<float> net = net_in;
+  row = std::clamp(row, 0, static_cast<int>(x.rows()) - 1);
+  const nn::Mat<float> xr = x.row(row);
+  const nn::Mat<float>& out = net.forward(xr, false);
+  nn::Mat<float> dout;
+  t.loss = nn::softmax_cross_entropy<float>(out, std::vector<int>{label}, &dout);
+  net.zero_grad();
+  net.backward(dout);
+  const float* input = l0 == 0 ? xr.data() : net.activation(l0 - 1).data();
+  const float* dy = net.input_gradient(l0 + 1).data();  // dL/d(the conv's output)
+  const int cg = g.c_in / g.groups, o = std::clamp(filter, 0, g.c_out - 1);
+  const int c0 = (o / (g.c_out / g.groups)) * cg;  // the filter's first input channel
+  t.filter = o;
+  t.channels = cg;
+  t.k = g.kh;
+  t.out_h = g.out_h();
+  t.out_w = g.out_w();
+  const int k = g.kh, kk = cg * k * k, positions = t.out_h * t.out_w;
+  t.dy.assign(dy + static_cast<size_t>(o) * positions, dy + static_cast<size_t>(o + 1) * positions);
+  const float* dw = net.grads() + net.param_offset(l0) + static_cast<size_t>(o) * kk;
+  t.backprop.assign(dw, dw + kk);
+  // The untied gradient of position p: dL/dy[o, p] times the input patch it saw (zero padding).
+  auto untied = [&](int p, std::vector<double>& out_g) {
+    out_g.assign(static_cast<size_t>(kk), 0.0);
+    const int i = p / t.out_w, j = p % t.out_w;
+    const double d = t.dy[static_cast<size_t>(p)];
+    for (int c = 0; c < cg; ++c)
+      for (int u = 0; u < k; ++u)
+        for (int v = 0; v < k; ++v) {
+          const int xi = i * g.stride_h - g.pad_h + u * g.dil_h, xj = j * g.stride_w - g.pad_w + v * g.dil_w;
+          if (xi < 0 || xi >= g.h || xj < 0 || xj >= g.w) continue;
+          out_g[static_cast<size_t>((c * k + u) * k + v)] =
+              d * input[(static_cast<size_t>(c0 + c) * g.h + xi) * g.w + xj];
+        }
+  };
+  t.untied_sum.assign(static_cast<size_t>(kk), 0.0);
+  std::vector<double> gp;
+  for (int p = 0; p < positions; ++p) {
+    untied(p, gp);
+    for (int q = 0; q < kk; ++q) t.untied_sum[static_cast<size_t>(q)] += gp[static_cast<size_t>(q)];
+  }
+  double scale = 0, diff = 0;
+  for (int q = 0; q < kk; ++q) {
+    scale = std::max(scale, std::fabs(t.backprop[static_cast<size_t>(q)]));
+    diff = std::max(diff, std::fabs(t.untied_sum[static_cast<size_t>(q)] - t.backprop[static_cast<size_t>(q)]));
+  }
+  t.difference = scale > 0 ? diff / scale : diff;
+  std::vector<int> order(static_cast<size_t>(positions));
+  std::iota(order.begin(), order.end(), 0);
+  const size_t top = std::min<size_t>(8, order.size());
+  std::partial_sort(order.begin(), order.begin() + static_cast<std::ptrdiff_t>(top), order.end(), [&](int a, int b) {
+    const double fa = std::fabs(t.dy[static_cast<size_t>(a)]), fb = std::fabs(t.dy[static_cast<size_t>(b)]);
+    return fa != fb ? fa > fb : a < b;
+  });
+  for (size_t i = 0; i < top; ++i) {
+    t.top.push_back(order[i]);
+    untied(order[i], gp);
+    t.top_gradients.push_back(gp);
+  }
+  return t;
+}
 
 CILAB_TRAINER_STATE(Cnn)
 

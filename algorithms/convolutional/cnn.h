@@ -24,8 +24,31 @@
 
 #include <memory>
 #include <string>
+#include <vector>
 
 namespace cilab {
+
+// Backprop through a convolution (12.3), for one image and one filter o of the network's first
+// conv layer: the kernel is shared by every output position p, so its gradient is the sum of the
+// untied per-position gradients, dL/dW[o] = sum_p dL/dy[o, p] x_patch(p) - which is also the
+// cross-correlation of the input with dL/dy[o]. `backprop` is what the network's backward wrote,
+// `untied_sum` that sum computed here position by position in double; `difference` compares them
+// (the oracle: equal up to float rounding).
+struct TiedGradient {
+  int filter = 0, channels = 0, k = 0;  // filter o, its input channels (C / groups), kernel size
+  int out_h = 0, out_w = 0;             // output positions
+  double loss = 0;                      // the image's cross-entropy
+  std::vector<double> dy;               // dL/dy[o] (out_h x out_w)
+  std::vector<double> backprop;         // dL/dW[o] from backward (channels x k x k)
+  std::vector<double> untied_sum;       // sum_p dL/dy[o, p] x_patch(p), in double (channels x k x k)
+  std::vector<int> top;                 // the output positions with the largest |dL/dy[o, p]| (at most 8)
+  std::vector<std::vector<double>> top_gradients;  // their untied gradients (channels x k x k each)
+  double difference = 0;                // max |untied_sum - backprop| / max |backprop| (0 when both vanish)
+};
+
+// The tied-weight gradient of `filter` (clamped) of the first conv layer for row `row` of `x`
+// with class `label`, on a private copy of `net` in eval mode. Empty (k = 0) without a conv layer.
+TiedGradient tied_gradient(const nn::Sequential<float>& net, const nn::Mat<float>& x, int row, int label, int filter);
 
 class Cnn : public Trainer<Cnn> {
  public:

@@ -46,6 +46,13 @@ struct ConvShape {
   std::string problem() const;
 };
 
+template <class T>
+class Layer;
+// The geometry of a conv2d layer (layers.h: make_conv2d) as configured, one sample (n = 1):
+// false for any other layer.
+template <class T>
+bool conv2d_geometry(const Layer<T>& layer, ConvShape* out);
+
 // y = conv2d(x, w, b) (b may be nullptr). Throws std::invalid_argument for an invalid shape.
 template <class T>
 void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y);

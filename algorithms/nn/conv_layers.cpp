@@ -49,30 +49,10 @@ class Conv2d : public Layer<T> {
   }
   void init(Rng& rng, Init init) override {
     const int64_t nw = s_.w_size();
-    const double fan_in = double(s_.c_in / s_.groups) * s_.kh * s_.kw;
-    const double fan_out = double(s_.c_out / s_.groups) * s_.kh * s_.kw;
-    T* b = p_ + nw;
-    switch (init) {
-      case Init::Torch: {  // kaiming_uniform_(a = sqrt(5)) = U(+-1/sqrt(fan_in)), and the bias alike
-        const double bound = 1.0 / std::sqrt(fan_in);
-        for (int64_t i = 0; i < nw; ++i) p_[i] = static_cast<T>(rng.uniform(-bound, bound));
-        for (int i = 0; i < s_.c_out; ++i) b[i] = static_cast<T>(rng.uniform(-bound, bound));
-        break;
-      }
-      case Init::Glorot: {
-        const double a = std::sqrt(6.0 / (fan_in + fan_out));
-        for (int64_t i = 0; i < nw; ++i) p_[i] = static_cast<T>(rng.uniform(-a, a));
-        std::fill(b, b + s_.c_out, T(0));
-        break;
-      }
-      case Init::He: {
-        const double sd = std::sqrt(2.0 / fan_in);
-        for (int64_t i = 0; i < nw; ++i) p_[i] = static_cast<T>(rng.normal(0.0, sd));
-        std::fill(b, b + s_.c_out, T(0));
-        break;
-      }
-    }
+    init_weights(rng, init, p_, nw, p_ + nw, s_.c_out, double(s_.c_in / s_.groups) * s_.kh * s_.kw,
+                 double(s_.c_out / s_.groups) * s_.kh * s_.kw);
   }
+  const ConvShape& geometry() const { return s_; }
   void forward(const Mat<T>& x, Mat<T>& y, bool) override {
     x_ = &x;
     ConvShape s = s_;
@@ -189,7 +169,17 @@ std::unique_ptr<Layer<T>> make_flatten() {
   return std::make_unique<Flatten<T>>();
 }
 
+template <class T>
+bool conv2d_geometry(const Layer<T>& layer, ConvShape* out) {
+  const auto* conv = dynamic_cast<const Conv2d<T>*>(&layer);
+  if (!conv) return false;
+  *out = conv->geometry();
+  out->n = 1;
+  return true;
+}
+
 #define CILAB_CONV_LAYERS_INSTANTIATE(T)                                                          \
+  template bool conv2d_geometry<T>(const Layer<T>&, ConvShape*);                                  \
   template std::unique_ptr<Layer<T>> make_conv2d<T>(int, int, int, int, int, int);                \
   template std::unique_ptr<Layer<T>> make_max_pool2d<T>(int, int);                                \
   template std::unique_ptr<Layer<T>> make_avg_pool2d<T>(int, int);                                \

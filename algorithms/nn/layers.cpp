@@ -249,31 +249,7 @@ class Linear : public Layer<T> {
     w_ = p;
     gw_ = g;
   }
-  void init(Rng& rng, Init init) override {
-    MapMat<T> w(w_, out_, in_);
-    MapVec<T> b(w_ + out_ * in_, out_);
-    const double fan_in = in_, fan_out = out_;
-    switch (init) {
-      case Init::Torch: {
-        const double bound = 1.0 / std::sqrt(fan_in);
-        for (int i = 0; i < w.size(); ++i) w.data()[i] = static_cast<T>(rng.uniform(-bound, bound));
-        for (int i = 0; i < out_; ++i) b[i] = static_cast<T>(rng.uniform(-bound, bound));
-        break;
-      }
-      case Init::Glorot: {
-        const double a = std::sqrt(6.0 / (fan_in + fan_out));
-        for (int i = 0; i < w.size(); ++i) w.data()[i] = static_cast<T>(rng.uniform(-a, a));
-        b.setZero();
-        break;
-      }
-      case Init::He: {
-        const double sd = std::sqrt(2.0 / fan_in);
-        for (int i = 0; i < w.size(); ++i) w.data()[i] = static_cast<T>(rng.normal(0.0, sd));
-        b.setZero();
-        break;
-      }
-    }
-  }
+  void init(Rng& rng, Init init) override { init_weights(rng, init, w_, int64_t(out_) * in_, w_ + out_ * in_, out_, in_, out_); }
   // Each product runs over fixed blocks of its output's columns (col_blocks):
   // a block owns its columns, so there is no reduction and 1 or 2 threads give
   // the same bits. The products are gemm_kernels.h's (operands read in
@@ -717,8 +693,33 @@ std::vector<LayerKind<T>> layer_kinds() {
   return kinds;
 }
 
+template <class T>
+void init_weights(Rng& rng, Init init, T* w, int64_t nw, T* b, int nb, double fan_in, double fan_out) {
+  switch (init) {
+    case Init::Torch: {  // kaiming_uniform_(a = sqrt(5)) = U(+-1/sqrt(fan_in)), and the bias alike
+      const double bound = 1.0 / std::sqrt(fan_in);
+      for (int64_t i = 0; i < nw; ++i) w[i] = static_cast<T>(rng.uniform(-bound, bound));
+      for (int i = 0; i < nb; ++i) b[i] = static_cast<T>(rng.uniform(-bound, bound));
+      break;
+    }
+    case Init::Glorot: {
+      const double a = std::sqrt(6.0 / (fan_in + fan_out));
+      for (int64_t i = 0; i < nw; ++i) w[i] = static_cast<T>(rng.uniform(-a, a));
+      std::fill(b, b + nb, T(0));
+      break;
+    }
+    case Init::He: {
+      const double sd = std::sqrt(2.0 / fan_in);
+      for (int64_t i = 0; i < nw; ++i) w[i] = static_cast<T>(rng.normal(0.0, sd));
+      std::fill(b, b + nb, T(0));
+      break;
+    }
+  }
+}
+
 #define CILAB_NN_INSTANTIATE(T)                                           \
   template class Layer<T>;                                                \
+  template void init_weights<T>(Rng&, Init, T*, int64_t, T*, int, double, double); \
   template std::unique_ptr<Layer<T>> make_linear<T>(int);                 \
   template std::unique_ptr<Layer<T>> make_activation<T>(Activation);      \
   template std::unique_ptr<Layer<T>> make_dropout<T>(double, uint64_t);   \

@@ -189,6 +189,13 @@ std::unique_ptr<Layer<T>> make_avg_pool2d(int kernel, int stride = 0);
 template <class T>
 std::unique_ptr<Layer<T>> make_flatten();
 
+// The initial parameters of a layer with weights and biases (Linear: fan_in = in, fan_out = out;
+// Conv2d: fan_in = C k^2 / groups, fan_out = C_out k^2 / groups): the nw weights, then the nb
+// biases, drawn from rng in that order as Init says (torch: both U(+-1/sqrt(fan_in)); glorot, he:
+// the biases zero).
+template <class T>
+void init_weights(Rng& rng, Init init, T* w, int64_t nw, T* b, int nb, double fan_in, double fan_out);
+
 // Dropout control (no-op for other layers): keep the current mask on later forwards.
 template <class T>
 void freeze_dropout_mask(Layer<T>& layer, bool frozen);

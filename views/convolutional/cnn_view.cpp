@@ -2,6 +2,7 @@
 #include "views/convolutional/cnn_view.h"
 
 #include "algorithms/core/npz.h"
+#include "algorithms/nn/conv.h"
 #include "algorithms/convolutional/cnn.h"
 #include "views/common/mosaic_plot.h"
 #include "views/common/readout.h"
@@ -44,6 +45,9 @@ void CnnView::on_reset() {
   maps_net_ = nullptr;
   maps_holder_.reset();
   maps_image_ = -1;
+  tied_ = TiedGradient();
+  tied_net_.reset();
+  tied_image_ = tied_filter_ = -1;
 }
 
 void CnnView::draw_controls(const Snapshot& snap, const ViewContext&) {
@@ -54,7 +58,11 @@ void CnnView::draw_controls(const Snapshot& snap, const ViewContext&) {
   ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
   ImGui::SliderInt("test image", &image, 0, std::max(0, n - 1));
   image = std::clamp(image, 0, std::max(0, n - 1));
-  tooltip_text("The test image (row of the test set) whose feature maps the Feature maps tab draws.");
+  tooltip_text("The test image (row of the test set) whose feature maps the Feature maps tab draws and whose "
+               "loss the Backprop tab differentiates.");
+  ImGui::SetNextItemWidth(ImGui::GetFontSize() * 8);
+  ImGui::SliderInt("filter", &filter, 0, std::max(0, tied_.k > 0 ? conv_filters_ - 1 : 15));
+  tooltip_text("The first conv layer's filter o whose tied-weight gradient the Backprop tab takes apart.");
 }
 
 void CnnView::update_maps(const MlpSnapshot& s) {
@@ -117,15 +125,18 @@ void CnnView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
       {"Filters", "The first conv layer's kernels as images (grey = 0, white > 0, black < 0)"},
       {"Feature maps", "Every conv and pool layer's output for the chosen test image"},
       {"Gradients", "||dL/dW|| per layer of the last backward pass"},
+      {"Backprop", "Backprop through the first convolution: the shared kernel's gradient is the sum of the untied "
+                   "per-position gradients"},
       {"Confusion", "Confusion matrix of the last evaluation"},
       {"Errors", "Misclassified test images"}};
-  ctab_ = static_cast<CnnTab>(tab_bar_with_keys("##cnn_tabs", ctx, tabs, 5, static_cast<int>(ctab_)));
+  ctab_ = static_cast<CnnTab>(tab_bar_with_keys("##cnn_tabs", ctx, tabs, 6, static_cast<int>(ctab_)));
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
   switch (ctab_) {
     case CnnTab::Filters: draw_filters(s, size); break;
     case CnnTab::Maps: draw_maps(s, size); break;
     case CnnTab::Gradients: draw_gradients(s, size); break;
+    case CnnTab::Backprop: draw_backprop(s, size); break;
     case CnnTab::Confusion: draw_confusion(s, size); break;
     case CnnTab::Errors: draw_errors(s, size); break;
   }
@@ -252,6 +263,123 @@ void CnnView::draw_gradients(const MlpSnapshot& s, ImVec2 size) {
     plot::SetupAxisTicks(plot::AxisId::X, ticks.data(), static_cast<int>(ticks.size()), labels.data());
     plot::PlotBars("gradient norm", g.data(), static_cast<int>(g.size()));
     plot::EndPlot();
+  }
+}
+
+namespace {
+
+// Values as grey tiles: 0 grey, +max|v| white, -max|v| black (one scale for all `sets`).
+Mosaic signed_tiles(const std::vector<const std::vector<double>*>& sets, int tiles_each, int h, int w, int cols,
+                    double scale) {
+  const int count = static_cast<int>(sets.size()) * tiles_each;
+  nn::Mat<float> rows(count, h * w);
+  const double m = scale > 0 ? scale : 1.0;
+  for (size_t s = 0; s < sets.size(); ++s)
+    for (int t = 0; t < tiles_each; ++t)
+      for (int i = 0; i < h * w; ++i)
+        rows(static_cast<int>(s) * tiles_each + t, i) =
+            static_cast<float>(0.5 + 0.5 * (*sets[s])[static_cast<size_t>(t * h * w + i)] / m);
+  return tile_mosaic(rows, h, w, std::max(1, cols), 1, 1.0f);
+}
+
+double max_abs(const std::vector<double>& v) {
+  double m = 0;
+  for (double x : v) m = std::max(m, std::fabs(x));
+  return m;
+}
+
+}  // namespace
+
+void CnnView::draw_backprop(const MlpSnapshot& s, ImVec2 size) {
+  if (!s.net) return;
+  const MlpProblem& pr = *s.problem;
+  const bool on_test = pr.n_test() > 0;
+  const nn::Mat<float>& x = on_test ? pr.x_test : pr.x_train;
+  const std::vector<int>& y = on_test ? pr.y_test : pr.y_train;
+  if (x.rows() == 0) return;
+  image = std::clamp(image, 0, static_cast<int>(x.rows()) - 1);
+  if (s.net != tied_net_ || image != tied_image_ || filter != tied_filter_) {
+    tied_ = tied_gradient(*s.net, x, image, y[static_cast<size_t>(image)], filter);
+    tied_net_ = s.net;
+    tied_image_ = image;
+    tied_filter_ = filter;
+    conv_filters_ = 0;
+    nn::ConvShape g;
+    for (size_t l = 0; l < s.net->size(); ++l)
+      if (nn::conv2d_geometry(s.net->layer(l), &g)) {
+        conv_filters_ = g.c_out;
+        break;
+      }
+    filter = tied_.filter;
+  }
+  const TiedGradient& t = tied_;
+  if (t.k == 0) {
+    fit_text_disabled("This network has no conv layer: nothing to take apart.");
+    return;
+  }
+  const int k = t.k, kk = t.channels * k * k;
+  fit_text("Filter %d of conv 1, %s image %d (loss %s): dL/dW = sum over the %d x %d output positions p of "
+           "dL/dy[p] x_patch(p)", t.filter, on_test ? "test" : "training", image, readout_number(t.loss).c_str(),
+           t.out_h, t.out_w);
+  tooltip_text("The kernel is shared (tied) by every output position, so its gradient is the sum of the gradients "
+               "it would get if each position had its own copy (untied): dL/dy[p] times the input patch p saw. "
+               "Written as one operation, that sum is the cross-correlation of the input with dL/dy.");
+  const bool equal = t.difference < 1e-4;
+  ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(equal ? colors().good : colors().error));
+  fit_text("sum of untied gradients vs backprop's dL/dW: max difference %s of max|dL/dW| (%s)",
+           readout_number(t.difference, "%.2g").c_str(), equal ? "equal up to float rounding" : "NOT equal");
+  ImGui::PopStyleColor();
+  const float gap = ImGui::GetStyle().ItemSpacing.x;
+  const float w3 = (size.x - 2 * gap) / 3;
+  // dL/dy as a signed map.
+  const double dy_scale = max_abs(t.dy);
+  const Mosaic dy_map = signed_tiles({&t.dy}, 1, t.out_h, t.out_w, 1, dy_scale);
+  const double w_scale = std::max(max_abs(t.backprop), max_abs(t.untied_sum));
+  const Mosaic bp = signed_tiles({&t.backprop}, t.channels, k, k, t.channels, w_scale);
+  const Mosaic sum = signed_tiles({&t.untied_sum}, t.channels, k, k, t.channels, w_scale);
+  const char* titles[3] = {"dL/dy (filter's output map)", "backprop: dL/dW", "sum_p of untied gradients"};
+  const Mosaic* mosaics[3] = {&dy_map, &bp, &sum};
+  const float row_h = std::min(w3, (ImGui::GetContentRegionAvail().y - 3 * ImGui::GetTextLineHeightWithSpacing()) * 0.55f);
+  for (int i = 0; i < 3; ++i) {
+    if (i) ImGui::SameLine();
+    ImGui::BeginGroup();
+    ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w3);
+    fit_text("%s", titles[i]);
+    ImGui::PopTextWrapPos();
+    char id[32];
+    std::snprintf(id, sizeof id, "##cnn_tied%d", i);
+    const Mosaic& m = *mosaics[i];
+    const float width = std::min(w3, std::max(48.0f, row_h * m.w / std::max(1, m.h)));
+    const ImVec2 hov = mosaic_plot(id, m, 0.0f, 1.0f, width);
+    if (hov.x >= 0) {
+      const int px = static_cast<int>(hov.x), py = static_cast<int>(hov.y);
+      if (i == 0 && px < t.out_w && py < t.out_h)
+        ImGui::SetTooltip("dL/dy[%d, %d] = %.4g", py, px, t.dy[static_cast<size_t>(py * t.out_w + px)]);
+      else if (i > 0 && px % (k + 1) < k && py < k) {
+        const int c = px / (k + 1);
+        const size_t q = static_cast<size_t>((c * k + py) * k + px % (k + 1));
+        if (static_cast<int>(q) < kk)
+          ImGui::SetTooltip("w[%d, %d, %d, %d]: backprop %.6g, sum of untied %.6g", t.filter, c, py, px % (k + 1),
+                            t.backprop[q], t.untied_sum[q]);
+      }
+    }
+    ImGui::EndGroup();
+  }
+  // The largest untied gradients, one tile each (channel 0).
+  fit_text("The untied gradients of the %zu positions with the largest |dL/dy| (channel 0), on the same scale:",
+           t.top.size());
+  std::vector<const std::vector<double>*> sets;
+  for (const auto& g : t.top_gradients) sets.push_back(&g);
+  if (sets.empty()) return;
+  const Mosaic tops = signed_tiles(sets, 1, k, k, static_cast<int>(sets.size()), w_scale);
+  const float avail = ImGui::GetContentRegionAvail().y - ImGui::GetTextLineHeightWithSpacing();
+  const float width = std::min(size.x, std::max(64.0f, avail * tops.w / std::max(1, tops.h)));
+  const ImVec2 hov = mosaic_plot("##cnn_tied_top", tops, 0.0f, 1.0f, width);
+  if (hov.x >= 0) {
+    const size_t i = static_cast<size_t>(hov.x) / static_cast<size_t>(k + 1);
+    if (i < t.top.size())
+      ImGui::SetTooltip("position (%d, %d): dL/dy = %.4g", t.top[i] / t.out_w, t.top[i] % t.out_w,
+                        t.dy[static_cast<size_t>(t.top[i])]);
   }
 }
 

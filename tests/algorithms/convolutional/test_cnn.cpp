@@ -3,6 +3,7 @@
 
 #include "algorithms/data/datasets.h"
 #include "algorithms/nn/gradcheck.h"
+#include "algorithms/core/rng.h"
 #include "algorithms/nn/layer_stack.h"
 
 #include <doctest/doctest.h>
@@ -108,6 +109,56 @@ TEST_CASE("cnn: LeNet-5 on images, a training subset, and data it refuses") {
   ParamValues wrong;
   wrong.text["layers"] = "conv6k5,fc10,conv2k2";
   CHECK_THROWS_WITH_AS(bad.reset(data, wrong, 1), doctest::Contains("cnn: parameter 'layers'"), std::invalid_argument);
+}
+
+TEST_CASE("cnn: the tied kernel's gradient is the sum of the untied per-position gradients (12.3)") {
+  // Every geometry the layer line offers: padding, stride, dilation; a first conv after a pool too.
+  for (const char* line : {"conv4k3p1,pool2,fc8", "conv3k3s2p1,fc6", "conv2k2d2,avgpool2", "pool2,conv3k3p1"}) {
+    CAPTURE(line);
+    auto net = nn::make_layer_stack<float>(nn::parse_layer_stack(line), nn::Activation::Tanh, 3, nn::Shape{2, 8, 8});
+    Rng rng(9);
+    net.init(rng, nn::Init::Torch);
+    nn::Mat<float> x(3, 128);
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = static_cast<float>(rng.uniform(0, 1));
+    for (int filter = 0; filter < 2; ++filter) {
+      const TiedGradient t = tied_gradient(net, x, 1, 2, filter);
+      REQUIRE(t.k > 0);
+      CHECK(t.filter == filter);
+      CHECK(t.channels == 2);
+      CHECK(t.difference < 1e-5);
+      CHECK(t.top.size() == std::min<size_t>(8, t.dy.size()));
+      double norm = 0;
+      for (double v : t.backprop) norm += v * v;
+      CHECK(norm > 0);  // a gradient that vanished would make the oracle empty
+      // Each untied gradient is dy[p] times the patch: summing the top ones alone differs from the total.
+    }
+  }
+  // A network without a conv layer has nothing to take apart.
+  auto flat = nn::make_layer_stack<float>(nn::parse_layer_stack("fc4"), nn::Activation::Tanh, 2, nn::Shape{1, 4, 4});
+  CHECK(tied_gradient(flat, nn::Mat<float>::Zero(1, 16), 0, 0, 0).k == 0);
+}
+
+TEST_CASE("cnn: a shift of the input by whole pooling strides shifts the maps before pooling") {
+  // 'Same' convolution (k5p2) is shift-equivariant away from the borders: an object moved by 2
+  // pixels (one 2x2 pooling stride) moves every feature map by 2 pixels.
+  auto net = nn::make_layer_stack<float>(nn::parse_layer_stack("conv4k5p2,pool2"), nn::Activation::ReLU, 3,
+                                         nn::Shape{1, 20, 20});
+  Rng rng(4);
+  net.init(rng, nn::Init::Torch);
+  nn::Mat<float> a = nn::Mat<float>::Zero(1, 400), b = nn::Mat<float>::Zero(1, 400);
+  for (int i = 6; i < 12; ++i)
+    for (int j = 5; j < 11; ++j) {
+      const float v = static_cast<float>(rng.uniform(0, 1));
+      a(0, i * 20 + j) = v;
+      b(0, (i + 2) * 20 + j + 2) = v;
+    }
+  const nn::Mat<float> ya = [&] { net.forward(a, false); return net.activation(1); }();
+  net.forward(b, false);
+  const nn::Mat<float>& yb = net.activation(1);  // conv + relu, 4 x 20 x 20
+  for (int c = 0; c < 4; ++c)
+    for (int i = 0; i < 16; ++i)
+      for (int j = 0; j < 16; ++j)
+        CHECK(yb(0, c * 400 + (i + 2) * 20 + j + 2) == doctest::Approx(ya(0, c * 400 + i * 20 + j)).epsilon(1e-6));
 }
 
 }  // namespace

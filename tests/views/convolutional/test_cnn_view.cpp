@@ -77,8 +77,14 @@ TEST_CASE("cnn view: every tab draws by its key, with the shapes of the layer li
   CHECK(has(text, "fc 2"));
 
   text = draw_with_key(ui, view, f, '4');
-  CHECK(has(text, "Confusion matrix"));
+  CHECK(has(text, "sum of untied gradients vs backprop"));
+  CHECK(has(text, "equal up to float rounding"));
+  CHECK(view.tied().k == 3);
+  CHECK(view.tied().difference < 1e-5);
+
   text = draw_with_key(ui, view, f, '5');
+  CHECK(has(text, "Confusion matrix"));
+  text = draw_with_key(ui, view, f, '6');
   CHECK(has(text, "misclassified"));
 }
 

@@ -416,6 +416,10 @@ std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOpti
     return text_dataset(load_text(path, opts), data_detail::file_stem(trimmed), path);
   }
   if (opts.ratings != RatingsLayout::Table) return load_ratings(path, opts);
+  {
+    std::error_code ec;
+    if (fs::is_directory(path, ec)) return load_image_folder(path);  // torchvision's ImageFolder layout
+  }
   try {
     ByteStream in(path, opts.max_file_bytes);
     const std::vector<uint8_t>& head = in.peek(8);

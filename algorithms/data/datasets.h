@@ -94,8 +94,9 @@ struct LoadOptions {
 // (comma, semicolon or tab; optional header; label column detected).
 // An IDX images file "*-images-idx3-ubyte*" is paired with a sibling
 // "*-labels-idx1-ubyte*" when one exists. IDX values are kept raw (not scaled).
-// With LoadOptions::text, `path` is text instead (load_text: a folder of .txt
-// files or one file split on blank lines). Throws DataError.
+// A folder is an image set in torchvision's ImageFolder layout (image_loader.h:
+// load_image_folder). With LoadOptions::text, `path` is text instead (load_text: a
+// folder of .txt files or one file split on blank lines). Throws DataError.
 std::shared_ptr<const Dataset> load_file(const std::string& path, const LoadOptions& opts = {});
 
 // Fashion-MNIST from Debian's dataset-fashion-mnist package

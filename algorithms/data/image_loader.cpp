@@ -282,6 +282,76 @@ std::shared_ptr<const Dataset> load_image_dataset(const std::string& path) {
                            " gray image, pixels scaled to [0,1])");
 }
 
+std::shared_ptr<const Dataset> load_image_folder(const std::string& dir) {
+  namespace fs = std::filesystem;
+  std::error_code ec;
+  std::vector<fs::path> classes;
+  for (const auto& e : fs::directory_iterator(dir, ec))
+    if (e.is_directory(ec) && e.path().filename().string().rfind('.', 0) != 0) classes.push_back(e.path());
+  if (ec) throw DataError(dir + ": cannot read the folder: " + ec.message() + "; try: check the path and its permissions");
+  auto is_image_file = [](const fs::path& p) {
+    std::string ext = p.extension().string();
+    for (char& c : ext) c = static_cast<char>(std::tolower(static_cast<unsigned char>(c)));
+    return ext == ".png" || ext == ".pgm" || ext == ".ppm";
+  };
+  // The images of each class folder, sorted by name.
+  std::vector<std::vector<fs::path>> files(classes.size());
+  std::sort(classes.begin(), classes.end());
+  bool any = false;
+  for (size_t c = 0; c < classes.size(); ++c) {
+    for (const auto& e : fs::directory_iterator(classes[c], ec))
+      if (e.is_regular_file(ec) && is_image_file(e.path())) files[c].push_back(e.path());
+    std::sort(files[c].begin(), files[c].end());
+    any = any || !files[c].empty();
+  }
+  if (!any)
+    throw DataError(dir + ": expected a data file or an image folder with one subfolder of images per class "
+                    "(torchvision's ImageFolder: " + dir + "/cat/1.png, " + dir + "/dog/7.png), found a directory "
+                    "without class folders of images; try: a CSV, IDX or image file, or a folder of class folders");
+  auto d = std::make_shared<Dataset>();
+  std::vector<std::vector<double>> rows;
+  int h = 0, w = 0;
+  std::string first;
+  for (size_t c = 0; c < classes.size(); ++c) {
+    if (files[c].empty())
+      throw DataError(classes[c].string() + ": class folder '" + classes[c].filename().string() +
+                      "' holds no PNG, PGM or PPM file; try: add its images or remove the folder");
+    for (const fs::path& f : files[c]) {
+      if (static_cast<int>(rows.size()) >= kMaxFolderImages)
+        throw DataError(dir + ": more than " + std::to_string(kMaxFolderImages) +
+                        " images; try: a subset of the images");
+      const Eigen::MatrixXd m = load_gray_image(f.string());
+      if (rows.empty()) {
+        h = static_cast<int>(m.rows());
+        w = static_cast<int>(m.cols());
+        first = f.string();
+      } else if (m.rows() != h || m.cols() != w) {
+        throw DataError(f.string() + ": expected " + std::to_string(h) + " x " + std::to_string(w) + " pixels as " +
+                        first + ", found " + std::to_string(m.rows()) + " x " + std::to_string(m.cols()) +
+                        "; try: resize every image of the folder to one size");
+      }
+      std::vector<double> px(static_cast<size_t>(h) * static_cast<size_t>(w));
+      for (int r = 0; r < h; ++r)
+        for (int q = 0; q < w; ++q) px[static_cast<size_t>(r) * w + q] = m(r, q);
+      rows.push_back(std::move(px));
+      d->labels.push_back(static_cast<int>(c));
+    }
+    d->class_names.push_back(classes[c].filename().string());
+  }
+  d->x.resize(static_cast<Eigen::Index>(rows.size()), static_cast<Eigen::Index>(h) * w);
+  for (size_t i = 0; i < rows.size(); ++i)
+    for (size_t j = 0; j < rows[i].size(); ++j) d->x(static_cast<Eigen::Index>(i), static_cast<Eigen::Index>(j)) = rows[i][j];
+  for (int j = 0; j < h * w; ++j) d->column_names.push_back("x" + std::to_string(j));
+  d->image_h = h;
+  d->image_w = w;
+  std::string trimmed = dir;
+  while (trimmed.size() > 1 && trimmed.back() == '/') trimmed.pop_back();
+  d->name = fs::path(trimmed).filename().string();
+  d->source = dir + " (image folder: " + std::to_string(rows.size()) + " images of " + std::to_string(h) + " x " +
+              std::to_string(w) + " in " + std::to_string(classes.size()) + " classes, grey pixels scaled to [0,1])";
+  return d;
+}
+
 std::shared_ptr<const Dataset> photo_dataset() {
   static std::mutex mutex;
   static std::weak_ptr<const Dataset> cache;

@@ -45,6 +45,17 @@ std::shared_ptr<const Dataset> image_dataset(const Eigen::MatrixXd& pixels, cons
 // load_gray_image + image_dataset.
 std::shared_ptr<const Dataset> load_image_dataset(const std::string& path);
 
+// Most images an image folder may hold.
+inline constexpr int kMaxFolderImages = 200000;
+
+// A labelled image set as torchvision's ImageFolder reads one: `dir` holds one subfolder per
+// class (class names = the subfolder names, sorted; ids 0..k-1 in that order), each holding
+// PNG/PGM/PPM files (sorted by name; other files ignored), all of one size; rows are the
+// images as grey pixels in [0, 1] (colour through load_gray_image's luma), image_h/w set.
+// Throws DataError naming the folder or file and what to try (no class folders, a class
+// without images, two sizes, more than kMaxFolderImages).
+std::shared_ptr<const Dataset> load_image_folder(const std::string& dir);
+
 // The shipped photograph (asset_path(kPhotoAsset)) as a one-row image dataset;
 // loaded once and shared. Throws DataError (says how to point CILAB_ASSET_DIR).
 std::shared_ptr<const Dataset> photo_dataset();

@@ -293,11 +293,16 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
   if (!runner.last_error().empty()) throw UsageError(runner.last_error());
   if (!vectors_path.empty() && !dynamic_cast<const EmbeddingSnapshot*>(runner.latest().get()))
     throw UsageError("--save-vectors: " + module_name + " has no word vectors; try: cilab run word2vec (or glove) ... --save-vectors FILE");
+  std::ofstream vectors_file;  // opened before the run, as --save-weights: a path that cannot be written fails first
+  if (!vectors_path.empty()) {
+    vectors_file.open(vectors_path, std::ios::binary);
+    if (!vectors_file) throw UsageError("--save-vectors " + vectors_path + ": cannot open for writing; try another path");
+  }
   std::ofstream weights_file;  // opened before the run: a path that cannot be written fails first
   if (!weights_path.empty()) {
     if (!runner.latest() || !runner.latest()->has_weights())
       throw UsageError("--save-weights: " + module_name +
-                       " trains no network; try: cilab run mlp (or autoencoder, vae, gan) ... --save-weights FILE.npz");
+                       " trains no network; try: cilab run mlp (or cnn, autoencoder, vae, gan) ... --save-weights FILE.npz");
     weights_file.open(weights_path, std::ios::binary);
     if (!weights_file) throw UsageError("--save-weights " + weights_path + ": cannot open for writing; try another path");
   }
@@ -382,8 +387,7 @@ int cmd_run(int argc, const char* const* argv, int i, std::ostream& out, std::os
     for (std::string line; std::getline(lines, line);) *os << "# " << line << "\n";
     if (!vectors_path.empty()) {
       const auto& e = dynamic_cast<const EmbeddingSnapshot&>(*last);
-      std::ofstream f(vectors_path, std::ios::binary);
-      if (!f) throw UsageError("--save-vectors " + vectors_path + ": cannot open for writing; try another path");
+      std::ofstream& f = vectors_file;
       int words = 0;
       try {
         words = write_word2vec_format(e, f);
@@ -511,7 +515,7 @@ std::string usage_text() {
          "                         row per epoch (epoch,iteration,...,epoch_ms); --steps caps it\n"
          "  --out FILE.csv         run, sweep: write the CSV there instead of stdout\n"
          "  --save-vectors FILE    run word2vec, glove: the word vectors in word2vec's text format\n"
-         "  --save-weights F.npz   run mlp, autoencoder, vae, gan: the weights as .npz (PyTorch's\n"
+         "  --save-weights F.npz   run mlp, cnn, autoencoder, vae, gan: the weights as .npz (PyTorch's\n"
          "                         state_dict names)\n"
          "  --param NAME=GRID      sweep: LO:HI:lin|log:N (N points, ends included) or V1,V2,...;\n"
          "                         several --param give their product\n"
@@ -556,7 +560,7 @@ std::string subcommand_help(const std::string& cmd) {
            "  --out FILE.csv         write the CSV there instead of stdout\n"
            "  --save-vectors FILE    word2vec, glove: the trained word vectors in the word2vec text\n"
            "                         format (gensim: KeyedVectors.load_word2vec_format)\n"
-           "  --save-weights F.npz   mlp, autoencoder, vae, gan: the trained weights as numpy .npz,\n"
+           "  --save-weights F.npz   mlp, cnn, autoencoder, vae, gan: the trained weights as numpy .npz,\n"
            "                         named as PyTorch's state_dict (0.weight, encoder.2.bias, ...)\n"
            "  --threads N            threads per parallel loop, 1 - 16 (default: the machine's cores;\n"
            "                         the numbers do not depend on it)\n"

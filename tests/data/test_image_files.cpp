@@ -8,6 +8,7 @@
 #include <doctest/doctest.h>
 
 #include <cstdio>
+#include <filesystem>
 #include <fstream>
 #include <string>
 #include <vector>
@@ -100,4 +101,47 @@ TEST_CASE("image files: a PNG with an empty first IDAT chunk decodes like the fi
   for (int r = 0; r < 2; ++r)
     for (int c = 0; c < 3; ++c)
       CHECK(a(r, c) == static_cast<unsigned char>(rows[static_cast<size_t>(r)][static_cast<size_t>(c)]) / 255.0);
+}
+
+TEST_CASE("image files: a folder of class folders loads as torchvision's ImageFolder, and bad folders say why") {
+  cilab_test::TempDir root;
+  using cilab_test::write_bytes;
+  std::filesystem::create_directories(root.file("shapes/ring"));
+  std::filesystem::create_directories(root.file("shapes/bar"));
+  std::filesystem::create_directories(root.file("shapes/.hidden"));
+  // 3 x 2 grey images: pixel value v / 255 everywhere but the first.
+  auto pgm = [](int v) { return "P2\n3 2\n255\n0 " + std::to_string(v) + " " + std::to_string(v) + "\n1 2 3\n"; };
+  write_bytes(root.file("shapes/ring/b.pgm"), pgm(20));
+  write_bytes(root.file("shapes/ring/a.PGM"), pgm(10));
+  write_bytes(root.file("shapes/ring/notes.txt"), "not an image");
+  write_bytes(root.file("shapes/bar/x.pgm"), pgm(30));
+  const std::shared_ptr<const Dataset> d = load_file(root.file("shapes/"));
+  REQUIRE(d->rows() == 3);
+  CHECK(d->image_h == 2);
+  CHECK(d->image_w == 3);
+  CHECK(d->name == "shapes");
+  // Classes sorted by name (bar = 0, ring = 1), files sorted within each (a before b).
+  CHECK(d->class_names == std::vector<std::string>{"bar", "ring"});
+  CHECK(d->labels == std::vector<int>{0, 1, 1});
+  CHECK(d->x(0, 1) == doctest::Approx(30.0 / 255.0));
+  CHECK(d->x(1, 1) == doctest::Approx(10.0 / 255.0));
+  CHECK(d->x(2, 1) == doctest::Approx(20.0 / 255.0));
+  CHECK(d->source.find("image folder: 3 images of 2 x 3 in 2 classes") != std::string::npos);
+
+  auto error_of = [](const std::string& path) {
+    try {
+      load_file(path);
+    } catch (const DataError& e) {
+      return std::string(e.what());
+    }
+    return std::string();
+  };
+  write_bytes(root.file("shapes/ring/z.pgm"), "P2\n2 2\n255\n0 0\n0 0\n");  // after x.pgm, the first
+  CHECK(error_of(root.file("shapes")).find("z.pgm: expected 2 x 3 pixels") != std::string::npos);
+  std::filesystem::remove(root.file("shapes/ring/z.pgm"));
+  std::filesystem::create_directories(root.file("shapes/empty"));
+  CHECK(error_of(root.file("shapes")).find("class folder 'empty' holds no PNG") != std::string::npos);
+  std::filesystem::create_directories(root.file("flat"));
+  write_bytes(root.file("flat/a.pgm"), pgm(1));
+  CHECK(error_of(root.file("flat")).find("found a directory without class folders of images") != std::string::npos);
 }

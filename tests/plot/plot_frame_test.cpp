@@ -1404,6 +1404,35 @@ TEST_CASE("a plot with Once limits follows data that leaves them, not data small
     CHECK(s.limits.y_max >= 8.0);
 }
 
+TEST_CASE("a plot without inputs reports hover and the mouse's position, and never pans or zooms") {
+    // Image mosaics (the cnn filters, the misclassified images) are NoInputs canvases whose
+    // tooltips and clicks need the hover.
+    ImGuiHeadless ui;
+    Seen s;
+    auto draw = [&] {
+        if (plot::BeginPlot("##canvas", ImVec2(400, 300), plot::PlotFlags_CanvasOnly | plot::PlotFlags_NoInputs)) {
+            plot::SetupAxesLimits(0, 10, 0, 5, plot::Cond::Always);
+            record(s);
+            plot::EndPlot();
+        }
+    };
+    ui.mouse_move(1.0f, 1.0f);
+    for (int i = 0; i < 3; ++i) ui.frame_in_window(draw);
+    CHECK_FALSE(s.hovered);
+    const ImVec2 c = center_of(s);
+    ui.mouse_move(c.x, c.y);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.hovered);
+    CHECK(s.mouse.x == doctest::Approx(5.0).epsilon(0.05));
+    CHECK(s.mouse.y == doctest::Approx(2.5).epsilon(0.05));
+    ui.mouse_wheel(3.0f);
+    ui.frame_in_window(draw);
+    ui.frame_in_window(draw);
+    CHECK(s.limits.x_min == 0.0);
+    CHECK(s.limits.x_max == 10.0);
+}
+
 TEST_CASE("a zoomed plot stays put with a fit hint, whose click fits and follows the data again") {
     ImGuiHeadless ui;
     Seen s;

@@ -4,6 +4,7 @@
 #include "algorithms/core/npz.h"
 #include "algorithms/nn/conv.h"
 #include "algorithms/convolutional/cnn.h"
+#include "views/common/class_key.h"
 #include "views/common/mosaic_plot.h"
 #include "views/common/readout.h"
 #include "views/common/tab_bar.h"
@@ -129,16 +130,29 @@ void CnnView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
                    "per-position gradients"},
       {"Confusion", "Confusion matrix of the last evaluation"},
       {"Errors", "Misclassified test images"}};
-  ctab_ = static_cast<CnnTab>(tab_bar_with_keys("##cnn_tabs", ctx, tabs, 6, static_cast<int>(ctab_)));
+  // Keys 1-6 choose a tab; a click on a misclassified image (Errors) opens its feature maps.
+  int wanted = tab_key_pressed(ctx, 6);
+  if (pick_tab_) wanted = static_cast<int>(CnnTab::Maps);
+  pick_tab_ = false;
+  ctab_ = static_cast<CnnTab>(tab_bar("##cnn_tabs", tabs, 6, static_cast<int>(ctab_), wanted));
+  if (ctx.shown_tab) *ctx.shown_tab = static_cast<int>(ctab_) + 1;
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
   switch (ctab_) {
     case CnnTab::Filters: draw_filters(s, size); break;
     case CnnTab::Maps: draw_maps(s, size); break;
-    case CnnTab::Gradients: draw_gradients(s, size); break;
+    case CnnTab::Gradients: draw_gradients(s, ctx, size); break;
     case CnnTab::Backprop: draw_backprop(s, size); break;
     case CnnTab::Confusion: draw_confusion(s, size); break;
-    case CnnTab::Errors: draw_errors(s, size); break;
+    case CnnTab::Errors: {
+      const int picked = draw_errors(s, size, "Click: this image's feature maps (tab 2) and backprop (tab 4)");
+      if (picked >= 0) {
+        image = picked;
+        ctab_ = CnnTab::Maps;
+        pick_tab_ = true;
+      }
+      break;
+    }
   }
   ImGui::PopTextWrapPos();
   ImGui::EndGroup();
@@ -228,7 +242,7 @@ void CnnView::draw_maps(const MlpSnapshot& s, ImVec2 size) {
   }
 }
 
-void CnnView::draw_gradients(const MlpSnapshot& s, ImVec2 size) {
+void CnnView::draw_gradients(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size) {
   if (!s.net) return;
   const nn::Sequential<float>& net = *s.net;
   std::vector<std::string> names;
@@ -253,7 +267,41 @@ void CnnView::draw_gradients(const MlpSnapshot& s, ImVec2 size) {
     labels.push_back(names[i].c_str());
     ticks.push_back(static_cast<double>(i));
   }
-  const float h = std::max(min_plot_height(), ImGui::GetContentRegionAvail().y);
+  // Each layer's norm over training, from the stored snapshots (at most ~300 of them, never past the
+  // iteration shown).
+  std::vector<std::vector<double>> series(names.size());
+  std::vector<double> its;
+  if (ctx.stored_snapshot && s.iteration > 1) {
+    const int stride = std::max(1, s.iteration / 300);
+    for (int it = 1; it <= s.iteration; it += stride) {
+      const auto past = ctx.stored_snapshot(it);
+      const auto* ps = dynamic_cast<const MlpSnapshot*>(past.get());
+      if (!ps || ps->layer_grad_norms.size() != names.size()) continue;
+      its.push_back(it);
+      for (size_t l = 0; l < names.size(); ++l) series[l].push_back(ps->layer_grad_norms[l]);
+    }
+  }
+  const float avail = std::max(min_plot_height(), ImGui::GetContentRegionAvail().y);
+  const bool history = its.size() > 1;
+  const float h = history ? std::max(min_plot_height(true), (avail - ImGui::GetStyle().ItemSpacing.y) / 2) : avail;
+  if (history) {
+    // One colour per layer, named in a key above the plot (a legend would cover the curves of this
+    // column at 150 %).
+    std::vector<ColourMeaning> key;
+    for (size_t l = 0; l < names.size(); ++l) key.push_back({plot::GetColormapColor(static_cast<int>(l)), names[l].c_str()});
+    const float key_top = ImGui::GetCursorPosY();
+    colour_key(key);
+    const float line_h = std::max(min_plot_height(true), h - (ImGui::GetCursorPosY() - key_top));
+    if (plot::BeginPlot("Gradient norm per layer over training##cnn", ImVec2(size.x, line_h), plot::PlotFlags_NoLegend)) {
+      plot::SetupAxes("iteration", "||dL/dW||", plot::AxisFlags_AutoFit, plot::AxisFlags_AutoFit | plot::AxisFlags_LogScale);
+      for (size_t l = 0; l < names.size(); ++l) {
+        plot::Spec sp;
+        sp.color = key[l].colour;
+        plot::PlotLine(names[l].c_str(), its.data(), series[l].data(), static_cast<int>(its.size()), sp);
+      }
+      plot::EndPlot();
+    }
+  }
   if (plot::BeginPlot("Gradient norm per layer##cnn", ImVec2(size.x, h), plot::PlotFlags_NoLegend)) {
     plot::SetupAxes("layer", "||dL/dW||", 0, plot::AxisFlags_LogScale);
     double lo = g.front(), hi = g.front();
@@ -261,7 +309,11 @@ void CnnView::draw_gradients(const MlpSnapshot& s, ImVec2 size) {
     lo = lo > 0 ? lo / 2 : 1e-8;
     plot::SetupAxesLimits(-0.6, static_cast<double>(g.size()) - 0.4, lo, hi > lo ? hi * 1.5 : lo * 10, plot::Cond::Always);
     plot::SetupAxisTicks(plot::AxisId::X, ticks.data(), static_cast<int>(ticks.size()), labels.data());
-    plot::PlotBars("gradient norm", g.data(), static_cast<int>(g.size()));
+    for (size_t l = 0; l < g.size(); ++l) {  // each layer in its colour of the key above
+      plot::Spec sp;
+      sp.color = plot::GetColormapColor(static_cast<int>(l));
+      plot::PlotBars(names[l].c_str(), &g[l], 1, 0.67, static_cast<double>(l), sp);
+    }
     plot::EndPlot();
   }
 }

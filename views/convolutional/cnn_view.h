@@ -40,11 +40,12 @@ class CnnView : public MlpView {
  private:
   void draw_filters(const MlpSnapshot& s, ImVec2 size);
   void draw_maps(const MlpSnapshot& s, ImVec2 size);
-  void draw_gradients(const MlpSnapshot& s, ImVec2 size);
+  void draw_gradients(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size);
   void draw_backprop(const MlpSnapshot& s, ImVec2 size);
   void update_maps(const MlpSnapshot& s);
 
   CnnTab ctab_ = CnnTab::Filters;
+  bool pick_tab_ = false;  // an image was picked in Errors: show Feature maps next frame
   Maps maps_;
   const nn::Sequential<float>* maps_net_ = nullptr;  // compared only while the snapshot holds it
   int maps_image_ = -1;

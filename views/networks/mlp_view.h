@@ -60,7 +60,8 @@ class MlpView : public ModuleView {
   void draw_curves(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size);
   void draw_neurons(const MlpSnapshot& s, ImVec2 size);
   void draw_network(const MlpSnapshot& s, ImVec2 size);
-  void draw_errors(const MlpSnapshot& s, ImVec2 size);
+  // The misclassified images; with `pick` (a hover tooltip), returns the evaluated row clicked (else -1).
+  int draw_errors(const MlpSnapshot& s, ImVec2 size, const char* pick = nullptr);
 
   Tab tab_ = Tab::Model;
   std::shared_ptr<const MlpPictures> pictures_;

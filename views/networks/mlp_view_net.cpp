@@ -246,11 +246,12 @@ void MlpView::draw_network(const MlpSnapshot& s, ImVec2 size) {
   }
 }
 
-void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
+int MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size, const char* pick) {
+  int picked = -1;
   const MlpProblem& pr = *s.problem;
   if (!s.evaluation || s.evaluation->predicted.empty() || pr.image_h == 0) {
     fit_text_disabled("Misclassified images appear after the first evaluation.");
-    return;
+    return picked;
   }
   const MlpEvaluation& ev = *s.evaluation;
   const nn::Mat<float>& x = ev.on_test ? pr.x_test : pr.x_train;
@@ -274,7 +275,7 @@ void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
   tooltip_text("Each image with the network's prediction (red, above) and the true class (green, below), evaluated "
                "in eval mode at the end of the epoch.");
   colour_key({{colors().error, "above: the network's prediction"}, {colors().good, "below: the true class"}});
-  if (count == 0) return;
+  if (count == 0) return picked;
   const int rows = (count + cols - 1) / cols;
   const float pw = cols * cell_w, ph = rows * cell_h;
   const float pad = ImGui::GetStyle().FramePadding.y * 2 + 4;
@@ -299,8 +300,18 @@ void MlpView::draw_errors(const MlpSnapshot& s, ImVec2 size) {
       plot::PlotText(pr.class_names[static_cast<size_t>(y[static_cast<size_t>(i)])].c_str(), cx,
                      y0 - line / 2 - 1, ImVec2(0, 0), colors().good);
     }
+    if (pick && plot::IsPlotHovered()) {
+      const plot::Point m = plot::GetPlotMousePos();
+      const int col = static_cast<int>(m.x / cell_w), row = rows - 1 - static_cast<int>(std::floor(m.y / cell_h));
+      const int t = row * cols + col;
+      if (m.x >= 0 && col < cols && row >= 0 && t < count) {
+        ImGui::SetTooltip("%s", pick);
+        if (ImGui::IsMouseClicked(ImGuiMouseButton_Left)) picked = wrong[static_cast<size_t>(t)];
+      }
+    }
     plot::EndPlot();
   }
+  return picked;
 }
 
 }  // namespace cilab

@@ -568,7 +568,10 @@ void SetupFinish() {
     st.x.set_pixels(pr.Min.x, pr.Max.x);
     st.y.set_pixels(pr.Max.y, pr.Min.y);
 
-    // 4. input (Canvas idiom: one button over the plot area)
+    // 4. input (Canvas idiom: one button over the plot area). A plot without inputs still
+    // reports hover (IsPlotHovered, GetPlotMousePos: image tooltips, a click on a tile).
+    if (c.flags & PlotFlags_NoInputs)
+        c.hovered = ImGui::IsWindowHovered() && ImGui::IsMouseHoveringRect(pr.Min, pr.Max);
     if (!(c.flags & PlotFlags_NoInputs)) {
         bool hovered = false, held = false;
         ImGui::ButtonBehavior(pr, st.id, &hovered, &held,

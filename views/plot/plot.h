@@ -54,7 +54,7 @@ enum PlotFlags_ {
     PlotFlags_NoLegend = 1 << 1,     // hide the legend
     PlotFlags_NoMenus = 1 << 2,      // no right-click context menu (right clicks reach IsPlotClicked)
     PlotFlags_NoMouseText = 1 << 3,  // no hover readout of the mouse position
-    PlotFlags_NoInputs = 1 << 4,     // no pan/zoom/fit by mouse
+    PlotFlags_NoInputs = 1 << 4,     // no pan/zoom/fit by mouse (IsPlotHovered still reports hover)
     PlotFlags_EqualAspect = 1 << 5,  // one data unit has the same pixel length on x and y
     PlotFlags_NoFrame = 1 << 6,      // no background/border around the plot area
     PlotFlags_CanvasOnly = PlotFlags_NoTitle | PlotFlags_NoLegend | PlotFlags_NoMenus | PlotFlags_NoMouseText,

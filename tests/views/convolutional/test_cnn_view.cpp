@@ -73,6 +73,7 @@ TEST_CASE("cnn view: every tab draws by its key, with the shapes of the layer li
 
   text = draw_with_key(ui, view, f, '3');
   CHECK(has(text, "Gradient norm per layer"));
+  CHECK(has(text, "Gradient norm per layer over training"));  // 6 stored steps
   CHECK(has(text, "conv 1"));
   CHECK(has(text, "fc 2"));
 

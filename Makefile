@@ -111,6 +111,9 @@ screenshot: build-app
 	  --dataset gcide:tokens=2000000 --set probe=king,water,music --steps 150 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-gan.png --module gan \
 	  --set target=ring8 --set loss=minimax --steps 3000 --frames 12
+	printf 'wait 3\nstep 300\ndrain\nkey 2\nwait 10\nscreenshot-now assets/screenshot-cnn.png\nquit\n' > $(BUILD)/screenshot-cnn.txt
+	./tests/gui_smoke.sh ./$(BUILD)/cilab $(BUILD)/screenshot-cnn-exit.png --module cnn --frames 100000 \
+	  --script $(BUILD)/screenshot-cnn.txt
 
 # Installing on a lab PC (README): the app, its assets (share/cilab/assets), a desktop
 # entry, an icon and the man page generated from cilab --help (CMake's install rules,

@@ -227,15 +227,26 @@ void CnnView::draw_maps(const MlpSnapshot& s, ImVec2 size) {
   const float gap = ImGui::GetStyle().ItemSpacing.x;
   const int per_row = n <= 3 ? n : (n + 1) / 2;
   const float w = (size.x - gap * (per_row - 1)) / per_row;
+  // Each row's mosaics no taller than the row's share of the room left (all rows in view at
+  // 1280 x 720): a mosaic m.w wide and m.h high drawn width-wide is width m.h / m.w high.
+  const int rows = (n + per_row - 1) / per_row;
+  float text_h = ImGui::GetTextLineHeightWithSpacing();  // the tallest title, as wrapped at w
+  for (const std::string& name : maps_.names)
+    text_h = std::max(text_h, ImGui::CalcTextSize(name.c_str(), nullptr, false, w).y + ImGui::GetStyle().ItemSpacing.y);
+  const float row_h = std::max(2.0f * text_h, (ImGui::GetContentRegionAvail().y - gap * (rows - 1)) / rows -
+                                                  text_h - mosaic_pad());
+  const float x0 = ImGui::GetCursorPosX();
   for (int i = 0; i < n; ++i) {
-    if (i % per_row) ImGui::SameLine();
+    if (i % per_row) ImGui::SameLine(x0 + static_cast<float>(i % per_row) * (w + gap));  // fixed columns
+    const Mosaic& m = maps_.mosaics[static_cast<size_t>(i)];
+    const float width = std::min(w, std::max(32.0f, row_h * m.w / std::max(1, m.h) + mosaic_pad()));
     ImGui::BeginGroup();
     ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + w);
     fit_text("%s", maps_.names[static_cast<size_t>(i)].c_str());
     ImGui::PopTextWrapPos();
     char id[32];
     std::snprintf(id, sizeof id, "##cnn_map%d", i);
-    mosaic_plot(id, maps_.mosaics[static_cast<size_t>(i)], 0.0f, 1.0f, w);
+    mosaic_plot(id, m, 0.0f, 1.0f, width);
     tooltip_text(("values from " + readout_number(maps_.lo[static_cast<size_t>(i)]) + " (black) to " +
                   readout_number(maps_.hi[static_cast<size_t>(i)]) + " (white)").c_str());
     ImGui::EndGroup();

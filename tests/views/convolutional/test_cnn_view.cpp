@@ -1,6 +1,7 @@
 // The cnn view, drawn with real ImGui frames (no renderer) over a real run on small
 // images: every tab by its key, the filters and feature maps with the shapes the
 // layer line gives, and the gradient bars.
+#include "tests/support/tiny_images.h"
 #include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
@@ -17,25 +18,9 @@ using namespace cilab;
 
 namespace {
 
-// 60 8x8 'images' of two classes: bright top half or bright bottom half.
-std::shared_ptr<const Dataset> tiny_images() {
-  Dataset d;
-  const int n = 60;
-  d.x = Eigen::MatrixXd::Zero(n, 64);
-  d.labels.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const int c = i % 2;
-    for (int p = 0; p < 64; ++p) d.x(i, p) = ((p / 8 < 4) == (c == 0) ? 0.8 : 0.1) + 0.05 * ((i * 7 + p) % 5);
-    d.labels[static_cast<size_t>(i)] = c;
-  }
-  d.class_names = {"top", "bottom"};
-  d.image_h = d.image_w = 8;
-  d.name = "tiny-images";
-  return std::make_shared<const Dataset>(d);
-}
 
 struct Fixture : test_support::ViewFixture<Cnn> {
-  Fixture() : ViewFixture(tiny_images(), {"layers=conv4k3p1,pool2,fc8", "batch=16"}) { run(6); }
+  Fixture() : ViewFixture(test_support::tiny_images(60), {"layers=conv4k3p1,pool2,fc8", "batch=16"}) { run(6); }
 };
 
 // One frame of `view` with number key `key` pressed (0: none).

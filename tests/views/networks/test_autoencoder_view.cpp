@@ -3,6 +3,7 @@
 // (the decoder image, the codes, PCA's error = Eckart-Young on the training
 // rows), every tab by key, image rows, the linear weights, the m > 2
 // projection label, and the divergence banner's rewind-and-halve button.
+#include "tests/support/tiny_images.h"
 #include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
@@ -30,22 +31,7 @@ struct Fixture : test_support::ViewFixture<Autoencoder> {
   }
 };
 
-std::shared_ptr<const Dataset> tiny_images() {
-  // 8x8 'images' of two classes (bright top vs bright bottom).
-  Dataset d;
-  const int n = 120;
-  d.x = Eigen::MatrixXd::Zero(n, 64);
-  d.labels.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const int c = i % 2;
-    for (int p = 0; p < 64; ++p) d.x(i, p) = ((p / 8 < 4) == (c == 0) ? 0.8 : 0.1) + 0.05 * ((i * 7 + p) % 5);
-    d.labels[static_cast<size_t>(i)] = c;
-  }
-  d.class_names = {"top", "bottom"};
-  d.image_h = d.image_w = 8;
-  d.name = "tiny-images";
-  return std::make_shared<const Dataset>(d);
-}
+using test_support::tiny_images;
 
 }  // namespace
 

@@ -2,6 +2,7 @@
 // real runs: decision regions (pictures agree with the network), the 1-D
 // curve, every tab, Fashion-MNIST-like images, and the divergence banner's
 // rewind-and-halve button.
+#include "tests/support/tiny_images.h"
 #include "tests/support/view_fixture.h"
 #include "tests/support/imgui_headless.h"
 #include "tests/support/screen_text.h"
@@ -93,20 +94,7 @@ TEST_CASE("mlp view: the Diverged banner's button rewinds and halves lr") {
 }
 
 TEST_CASE("mlp view: image data shows the confusion matrix, weight images and misclassified images") {
-  // A small image set: 8x8 'images' of two classes (bright top vs bright bottom).
-  Dataset d;
-  const int n = 120;
-  d.x = Eigen::MatrixXd::Zero(n, 64);
-  d.labels.resize(n);
-  for (int i = 0; i < n; ++i) {
-    const int c = i % 2;
-    for (int p = 0; p < 64; ++p) d.x(i, p) = ((p / 8 < 4) == (c == 0) ? 0.8 : 0.1) + 0.05 * ((i * 7 + p) % 5);
-    d.labels[static_cast<size_t>(i)] = c;
-  }
-  d.class_names = {"top", "bottom"};
-  d.image_h = d.image_w = 8;
-  d.name = "tiny-images";
-  Fixture f(std::make_shared<const Dataset>(d), {"layers=8"}, 12);
+  Fixture f(test_support::tiny_images(), {"layers=8"}, 12);  // 8x8 images: bright top vs bright bottom
   ImGuiHeadless ui;
   MlpView view;
   std::vector<ViewIntent> intents;

@@ -9,6 +9,7 @@
 #include "algorithms/clustering/gmm.h"
 #include "algorithms/clustering/kmeans.h"
 #include "algorithms/convolutional/cnn.h"
+#include "algorithms/convolutional/convolution.h"
 #include "algorithms/networks/mlp.h"
 #include "algorithms/gradient_methods/optimizers.h"
 #include "algorithms/dimensionality/pca.h"
@@ -40,6 +41,7 @@ const std::vector<ModuleEntry>& module_registry() {
       {"mlp", [] { return std::make_unique<Mlp>(); }},
       {"backprop", [] { return std::make_unique<Backprop>(); }},
       {"autoencoder", [] { return std::make_unique<Autoencoder>(); }},
+      {"convolution", [] { return std::make_unique<Convolution>(); }},
       {"cnn", [] { return std::make_unique<Cnn>(); }},
       {"vae", [] { return std::make_unique<Vae>(); }},
       {"gan", [] { return std::make_unique<Gan>(); }},

@@ -3,6 +3,7 @@
 #include "algorithms/networks/supervised.h"
 #include "algorithms/nn/trainer_impl.h"
 
+#include "algorithms/convolutional/conv_math.h"
 #include "algorithms/nn/conv.h"
 #include "algorithms/nn/layer_stack.h"
 #include "algorithms/nn/loss.h"
@@ -108,6 +109,31 @@ nn::Sequential<float> Cnn::make_network(const Params& p, const nn::Shape& in, in
   } catch (const std::invalid_argument& e) {
     throw layers_error(p, e);
   }
+}
+
+ConvParamCheck conv_param_check(const nn::Sequential<float>& net, const std::string& layers, const nn::Shape& in) {
+  ConvParamCheck c;
+  c.total = static_cast<int>(net.num_params());
+  if (in.size() != 3 || in[1] != in[2]) return c;
+  std::vector<nn::LayerToken> tokens;
+  try {
+    for (const nn::LayerToken& t : nn::parse_layer_stack(layers)) {
+      if (t.kind == nn::LayerToken::Kind::Linear) break;  // the calculator covers the conv part
+      tokens.push_back(t);
+    }
+    const std::vector<convmath::StackRow> rows = convmath::receptive_fields(tokens, in[0], in[1]);
+    for (size_t i = 0; i < tokens.size(); ++i)
+      if (tokens[i].kind == nn::LayerToken::Kind::Conv) {
+        c.names.push_back(tokens[i].text);
+        c.formula.push_back(rows[i + 1].params_cnn);
+      }
+  } catch (const std::invalid_argument&) {
+    return ConvParamCheck{{}, {}, {}, c.total, false};
+  }
+  for (size_t l = 0; l < net.size(); ++l)
+    if (net.layer(l).name() == "conv2d") c.counted.push_back(net.layer(l).num_params());
+  c.equal = !c.names.empty() && c.counted == c.formula;
+  return c;
 }
 
 void Cnn::reset(std::shared_ptr<const Dataset> data, const ParamValues& values, uint64_t seed) {

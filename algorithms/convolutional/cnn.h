@@ -50,6 +50,18 @@ struct TiedGradient {
 // with class `label`, on a private copy of `net` in eval mode. Empty (k = 0) without a conv layer.
 TiedGradient tied_gradient(const nn::Sequential<float>& net, const nn::Mat<float>& x, int row, int label, int filter);
 
+// 12.6's oracle: the parameter count of every conv layer of the network equals the calculator's
+// K(pqc + 1) (the convolution module's, conv_math.h receptive_fields) for the same layer line on
+// the same C x S x S input. `counted` is what the layers hold, `formula` the calculator's count.
+struct ConvParamCheck {
+  std::vector<std::string> names;      // the conv tokens, "conv6k5p2"
+  std::vector<double> counted, formula;
+  int total = 0;                       // every parameter of the network
+  bool equal = false;                  // every conv layer agrees (false when there is none)
+};
+// Empty (names empty) for a non-square input or a line the calculator does not take.
+ConvParamCheck conv_param_check(const nn::Sequential<float>& net, const std::string& layers, const nn::Shape& in);
+
 class Cnn : public Trainer<Cnn> {
  public:
   struct Params : Mlp::Params {

@@ -23,7 +23,7 @@ using convmath::Padding;
 const ParamTable<Convolution::Params>& param_table() {
   using P = Convolution::Params;
   static const ParamTable<P> kTable = {
-      Choice("input", &P::input, {"step", "ramp", "sine", "impulse", "image", "photo", "seeds"})
+      Choice("input", &P::input, {"step", "ramp", "sine", "impulse", "image", "photo", "seeds", "matrix"})
           .choice_help({"a step signal: 0 then 1 from the middle on (length n)", "a ramp signal 0 .. 1 (length n)",
                         "one period of a sine with Gaussian noise (length n, noise, seeded)",
                         "a single 1 in the middle (length n): the output is the kernel itself (flipped by a "
@@ -31,7 +31,9 @@ const ParamTable<Convolution::Params>& param_table() {
                         "an item of the loaded image set (Fashion-MNIST by default; image_index)",
                         "the shipped photograph, box-averaged to 64 x 64",
                         "the course notes' example: a 5 x 5 x 3 input of integers 0..2 (seeded); with padding 1, "
-                        "two 3 x 3 x 3 filters and stride 2 the output is 3 x 3 x 2"})
+                        "two 3 x 3 x 3 filters and stride 2 the output is 3 x 3 x 2",
+                        "the loaded data matrix itself (a CSV: rows x columns as one channel; at most its first 256 "
+                        "rows and columns)"})
           .help("what the kernel slides over"),
       Int("length", &P::length, 4, 512)
           .help("signal length n (inputs step, ramp, sine, impulse)")
@@ -134,7 +136,7 @@ ModuleInfo make_info() {
   m.default_cli_steps = 1000000;  // runs until every position is written (Converged)
   m.data_use = [](const ParamValues& v) -> std::string {
     const std::string in = choice_name(param_table().specs(), v, "input");
-    if (in == "image") return "";
+    if (in == "image" || in == "matrix") return "";
     if (in == "photo") return "convolution uses the shipped photograph (input=photo, 64 x 64); input=image takes "
                               "an item of the dataset below";
     if (in == "seeds") return "convolution uses the course notes' 5 x 5 x 3 example (input=seeds); input=image "
@@ -224,6 +226,28 @@ void make_input(const Convolution::Params& p, const Dataset* data, Rng& rng, con
         o << " (" << data->class_names[static_cast<size_t>(lab)] << ")";
       o << ", " << s.c << " x " << s.h << " x " << s.w;
       name = o.str();
+      return;
+    }
+    case In::Matrix: {
+      if (!data)
+        throw std::invalid_argument("parameter 'input' = matrix convolves the loaded data matrix, and there is none; "
+                                    "load a CSV (--data FILE) or choose input=image or photo");
+      require_usable_data(data, "convolution: parameter 'input' = matrix");
+      if (data->is_partial())
+        throw std::invalid_argument("parameter 'input' = matrix: '" + data->name + "' is a partially observed matrix "
+                                    "(ratings); load a complete CSV matrix, or choose input=image or photo");
+      s.h = std::min(data->rows(), Convolution::kMatrixSide);
+      s.w = std::min(data->cols(), Convolution::kMatrixSide);
+      x.resize(static_cast<size_t>(s.h) * s.w);
+      for (int r = 0; r < s.h; ++r)
+        for (int c = 0; c < s.w; ++c) x[static_cast<size_t>(r) * s.w + c] = data->x(r, c);
+      std::ostringstream o;
+      o << data->name << " as a matrix, " << data->rows() << " x " << data->cols();
+      if (s.h < data->rows() || s.w < data->cols()) o << " (its first " << s.h << " x " << s.w << ")";
+      name = o.str();
+      if (s.h == 1) {  // one row: a signal
+        name += ", a signal";
+      }
       return;
     }
     case In::Photo: {

@@ -1,7 +1,8 @@
 // The convolution explorer (course chapter 12.1, 12.2, 12.4, 12.5; seeds 000-004).
 //
 // One layer, C input channels -> F filters, applied to a signal (step, ramp, noisy sine, impulse),
-// a Fashion-MNIST item, the shipped photograph, or the course notes' 7 x 7 x 3 example (a 5 x 5 x 3
+// a Fashion-MNIST item (any loaded image), the loaded data matrix (a CSV), the shipped photograph,
+// or the course notes' 7 x 7 x 3 example (a 5 x 5 x 3
 // input padded by 1, two 3 x 3 x 3 filters, stride 2: a 3 x 3 x 2 output):
 //   y[f, i, j] = b[f] + sum_{c, p, q} w[f, c, p, q] x_pad[c, i S + p d, j S + q d]    (correlation)
 // as in PyTorch's torch.nn.functional.conv2d (mode=correlation, the default of every deep-learning
@@ -88,7 +89,7 @@ struct ConvolutionSnapshot : Snapshot {
 
 class Convolution : public ModuleBase<Convolution> {
  public:
-  enum class Input { Step = 0, Ramp, Sine, Impulse, Image, Photo, Seeds };
+  enum class Input { Step = 0, Ramp, Sine, Impulse, Image, Photo, Seeds, Matrix };
   enum class Mode { Correlation = 0, Convolution };
   enum class Size { Valid = 0, Same, Full, Explicit };
   enum class Pool { Max = 0, Average };
@@ -97,6 +98,7 @@ class Convolution : public ModuleBase<Convolution> {
   static constexpr int kMaxKernel = 15;
   static constexpr int kPhotoSide = 64;     // the photograph is box-averaged down to this side
   static constexpr int kMatrixLimit = 1024; // the full matrix W is kept up to this many rows and columns
+  static constexpr int kMatrixSide = 256;   // input=matrix takes at most this many rows and columns
 
   struct Params {
     Input input = Input::Image;

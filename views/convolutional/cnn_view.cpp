@@ -139,7 +139,7 @@ void CnnView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   const ImVec2 size(main_w, std::max(min_plot_height(), ImGui::GetContentRegionAvail().y));
   ImGui::PushTextWrapPos(ImGui::GetCursorPosX() + main_w);
   switch (ctab_) {
-    case CnnTab::Filters: draw_filters(s, size); break;
+    case CnnTab::Filters: draw_filters(s, ctx, size); break;
     case CnnTab::Maps: draw_maps(s, size); break;
     case CnnTab::Gradients: draw_gradients(s, ctx, size); break;
     case CnnTab::Backprop: draw_backprop(s, size); break;
@@ -160,7 +160,7 @@ void CnnView::draw(const Snapshot& snap, const ViewContext& ctx, std::vector<Vie
   draw_curves(s, ctx, training_side_size(cols));
 }
 
-void CnnView::draw_filters(const MlpSnapshot& s, ImVec2 size) {
+void CnnView::draw_filters(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size) {
   if (!s.net) return;
   const nn::Sequential<float>& net = *s.net;
   size_t first = net.size();
@@ -185,6 +185,24 @@ void CnnView::draw_filters(const MlpSnapshot& s, ImVec2 size) {
   else
     fit_text("conv 1: %d filters of %d x %d x %d at iteration %d; one row per filter, one tile per input channel",
              out_c, in_c, k, k, s.net_iteration);
+  // 12.6's oracle: the conv layers hold the calculator's K(pqc + 1) parameters (the convolution module's tab 5).
+  const auto layers = ctx.values ? ctx.values->text.find("layers") : std::map<std::string, std::string>::const_iterator();
+  if (s.problem && ctx.values && layers != ctx.values->text.end()) {
+    const ConvParamCheck c = conv_param_check(net, layers->second,
+                                              Cnn::input_shape(*s.problem));
+    if (!c.names.empty()) {
+      std::string parts;
+      for (size_t i = 0; i < c.formula.size(); ++i)
+        parts += (i ? " + " : "") + format_number(c.formula[i], "%.0f");
+      ImGui::PushStyleColor(ImGuiCol_Text, colour_vec(c.equal ? colors().good : colors().error));
+      fit_text("%d parameters; the conv layers' K(pqc + 1) = %s, %s the layers' own count", c.total, parts.c_str(),
+               c.equal ? "equal to" : "NOT equal to");
+      ImGui::PopStyleColor();
+      tooltip_text("The receptive-field and parameter-count calculator (the convolution module's tab 5) gives K(pqc + 1) "
+                   "for K kernels of p x q over c input channels, one bias each; the network's conv layers must hold "
+                   "exactly that many weights (the oracle of 12.6).");
+    }
+  }
   tooltip_text("Each tile is one kernel w[o, c] of the first convolution, grey = 0, white = +max|w|, black = "
                "-max|w| (one scale for all). After training, edge and blob detectors appear; a Gaussian "
                "blur kernel would look like a bright spot, a Sobel kernel like a bright and a dark stripe.");

@@ -38,7 +38,7 @@ class CnnView : public MlpView {
   const TiedGradient& tied() const { return tied_; }
 
  private:
-  void draw_filters(const MlpSnapshot& s, ImVec2 size);
+  void draw_filters(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size);
   void draw_maps(const MlpSnapshot& s, ImVec2 size);
   void draw_gradients(const MlpSnapshot& s, const ViewContext& ctx, ImVec2 size);
   void draw_backprop(const MlpSnapshot& s, ImVec2 size);

@@ -163,3 +163,31 @@ TEST_CASE("cnn: a shift of the input by whole pooling strides shifts the maps be
 
 }  // namespace
 }  // namespace cilab
+
+namespace cilab {
+namespace {
+TEST_CASE("cnn: every conv layer holds the calculator's K(pqc + 1) parameters (12.5 and 12.6 agree)") {
+  for (const char* line : {nn::kLeNet5, "conv8k3s2p1d2,avgpool2,conv4k5,fc10", "conv3k1,conv5k7p3,pool3s2"}) {
+    for (int channels : {1, 3}) {
+      const nn::Shape in{channels, 28, 28};
+      nn::Sequential<float> net =
+          nn::make_layer_stack<float>(nn::parse_layer_stack(line), nn::Activation::ReLU, 10, in);
+      const ConvParamCheck c = conv_param_check(net, line, in);
+      CAPTURE(line);
+      REQUIRE_FALSE(c.names.empty());
+      CHECK(c.equal);
+      CHECK(c.counted == c.formula);
+      CHECK(c.total == static_cast<int>(net.num_params()));
+    }
+  }
+  // LeNet-5's two conv layers: 6 (25 + 1) and 16 (6 25 + 1).
+  const nn::Shape in{1, 28, 28};
+  nn::Sequential<float> lenet = nn::make_layer_stack<float>(nn::parse_layer_stack(nn::kLeNet5), nn::Activation::ReLU, 10, in);
+  const ConvParamCheck c = conv_param_check(lenet, nn::kLeNet5, in);
+  CHECK(c.formula == std::vector<double>{156, 2416});
+  CHECK(c.total == 61706);
+  // A non-square input is not the calculator's: no check rather than a wrong one.
+  CHECK(conv_param_check(lenet, nn::kLeNet5, nn::Shape{1, 28, 20}).names.empty());
+}
+}  // namespace
+}  // namespace cilab

@@ -156,6 +156,19 @@ TEST_CASE("bad input is refused naming the parameter and what to try") {
   CHECK(m.convolution_snapshot()->lesson->setup.k == 3);
 }
 
+TEST_CASE("input=matrix convolves the loaded data matrix as one channel (a CSV)") {
+  Convolution m;
+  auto blobs = make_dataset("blobs:n=30");
+  m.reset(blobs, values_with(m, {{"input", 7}}, {{"kernel", "box"}}), 1);
+  const ConvLesson& L = *m.convolution_snapshot()->lesson;
+  CHECK(L.setup.h == 30);
+  CHECK(L.setup.w == 2);
+  CHECK(L.x[2] == blobs->x(1, 0));
+  // A 3 x 3 box with zero padding: the mean of the window, the padding counting as zeros.
+  CHECK(L.y[0] == doctest::Approx((blobs->x(0, 0) + blobs->x(0, 1) + blobs->x(1, 0) + blobs->x(1, 1)) / 9.0));
+  CHECK(refusal(m, values_with(m, {{"input", 7}}), nullptr).find("there is none") != std::string::npos);
+}
+
 TEST_CASE("same seed, same run: the random kernels and the noisy sine are the seed's") {
   Convolution a, b, c;
   const ParamValues v = values_with(a, {{"input", 2}, {"filters", 3}}, {{"kernel", "box"}});

@@ -45,6 +45,7 @@ TEST_CASE("cnn view: every tab draws by its key, with the shapes of the layer li
   CnnView view;
   std::string text = draw_with_key(ui, view, f, '1');
   CHECK(has(text, "conv 1: 4 filters of 3 x 3"));
+  CHECK(has(text, "parameters; the conv layers' K(pqc + 1) = 40, equal to the layers' own count"));
   CHECK(has(text, "Loss per epoch"));
 
   text = draw_with_key(ui, view, f, '2');

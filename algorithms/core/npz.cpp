@@ -39,6 +39,15 @@ NpyArray NpyArray::floats(std::string name, std::vector<int64_t> shape, std::vec
   return a;
 }
 
+NpyArray NpyArray::doubles(std::string name, std::vector<int64_t> shape, std::vector<double> values) {
+  NpyArray a;
+  a.name = std::move(name);
+  a.shape = std::move(shape);
+  a.type = Type::Float64;
+  a.f64 = std::move(values);
+  return a;
+}
+
 NpyArray NpyArray::int64_scalar(std::string name, int64_t value) {
   NpyArray a;
   a.name = std::move(name);
@@ -49,7 +58,9 @@ NpyArray NpyArray::int64_scalar(std::string name, int64_t value) {
 
 std::string npy_bytes(const NpyArray& a) {
   const int64_t n = elements(a.shape);
-  const size_t have = a.type == NpyArray::Type::Float32 ? a.f32.size() : a.i64.size();
+  const size_t have = a.type == NpyArray::Type::Float32   ? a.f32.size()
+                      : a.type == NpyArray::Type::Float64 ? a.f64.size()
+                                                          : a.i64.size();
   if (static_cast<int64_t>(have) != n)
     throw std::invalid_argument("npz: '" + a.name + "' holds " + std::to_string(have) + " values for " +
                                 std::to_string(n) + " elements of its shape");
@@ -57,7 +68,9 @@ std::string npy_bytes(const NpyArray& a) {
   for (size_t i = 0; i < a.shape.size(); ++i) shape += std::to_string(a.shape[i]) + (i + 1 < a.shape.size() ? ", " : "");
   if (a.shape.size() == 1) shape += ",";
   shape += ")";
-  std::string header = std::string("{'descr': '") + (a.type == NpyArray::Type::Float32 ? "<f4" : "<i8") +
+  std::string header = std::string("{'descr': '") + (a.type == NpyArray::Type::Float32   ? "<f4"
+                                                     : a.type == NpyArray::Type::Float64 ? "<f8"
+                                                                                         : "<i8") +
                        "', 'fortran_order': False, 'shape': " + shape + ", }";
   const size_t total = 10 + header.size() + 1;
   header.append((64 - total % 64) % 64, ' ');
@@ -69,6 +82,8 @@ std::string npy_bytes(const NpyArray& a) {
   static_assert(sizeof(float) == 4, "float32");
   if (a.type == NpyArray::Type::Float32)
     out.append(reinterpret_cast<const char*>(a.f32.data()), a.f32.size() * sizeof(float));
+  else if (a.type == NpyArray::Type::Float64)
+    out.append(reinterpret_cast<const char*>(a.f64.data()), a.f64.size() * sizeof(double));
   else
     out.append(reinterpret_cast<const char*>(a.i64.data()), a.i64.size() * sizeof(int64_t));
   return out;

@@ -17,14 +17,16 @@
 namespace cilab {
 
 struct NpyArray {
-  enum class Type { Float32, Int64 };
+  enum class Type { Float32, Int64, Float64 };
   std::string name;              // the key in np.load's dict ("0.weight")
   std::vector<int64_t> shape;    // {} = a 0-d scalar (PyTorch's num_batches_tracked)
   Type type = Type::Float32;
   std::vector<float> f32;        // Float32: prod(shape) values, C order
   std::vector<int64_t> i64;      // Int64: likewise
+  std::vector<double> f64;       // Float64: likewise (gradient checks, the kernel benches)
 
   static NpyArray floats(std::string name, std::vector<int64_t> shape, std::vector<float> values);
+  static NpyArray doubles(std::string name, std::vector<int64_t> shape, std::vector<double> values);
   static NpyArray int64_scalar(std::string name, int64_t value);
 };
 

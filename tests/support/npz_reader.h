@@ -15,7 +15,7 @@
 namespace cilab::test_support {
 
 struct NpyRead {
-  std::string descr;            // "<f4", "<i8"
+  std::string descr;            // "<f4", "<f8", "<i8"
   std::vector<int64_t> shape;
   std::vector<double> values;   // every element, as double
 };
@@ -56,6 +56,10 @@ inline NpyRead parse_npy(const std::string& d) {
     if (r.descr == "<f4") {
       float f;
       std::memcpy(&f, data.data() + i * 4, 4);
+      r.values.push_back(f);
+    } else if (r.descr == "<f8") {
+      double f;
+      std::memcpy(&f, data.data() + i * 8, 8);
       r.values.push_back(f);
     } else {
       int64_t v;

@@ -14,16 +14,19 @@
 using namespace cilab;
 using namespace cilab::test_support;
 
-TEST_CASE("npz: arrays of every rank and both types read back as written (names, shapes, values, CRC-32)") {
+TEST_CASE("npz: arrays of every rank and every type read back as written (names, shapes, values, CRC-32)") {
   std::vector<NpyArray> arrays;
   arrays.push_back(NpyArray::floats("0.weight", {2, 3}, {1.5f, -2.0f, 0.25f, 3e-8f, -0.0f, 1e30f}));
   arrays.push_back(NpyArray::floats("0.bias", {3}, {0.1f, 0.2f, 0.3f}));
   arrays.push_back(NpyArray::floats("empty", {0, 4}, {}));
   arrays.push_back(NpyArray::int64_scalar("1.num_batches_tracked", 123456789012LL));
+  arrays.push_back(NpyArray::doubles("grad", {2}, {0.1, -1e-300}));
   std::ostringstream out;
   write_npz(out, arrays);
   const std::map<std::string, NpyRead> back = read_npz(out.str());
-  REQUIRE(back.size() == 4);
+  REQUIRE(back.size() == 5);
+  CHECK(back.at("grad").descr == "<f8");
+  CHECK(back.at("grad").values == std::vector<double>{0.1, -1e-300});  // every bit of a double
   const NpyRead& w = back.at("0.weight");
   CHECK(w.descr == "<f4");
   CHECK(w.shape == std::vector<int64_t>{2, 3});

@@ -109,6 +109,8 @@ screenshot: build-app
 	  --set k=3 --steps 25 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-word2vec.png --module word2vec \
 	  --dataset gcide:tokens=2000000 --set probe=king,water,music --steps 150 --frames 12
+	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-convolution.png --preset convolution-edges \
+	  --steps 1500 --frames 12
 	./tests/gui_smoke.sh ./$(BUILD)/cilab assets/screenshot-gan.png --module gan \
 	  --set target=ring8 --set loss=minimax --steps 3000 --frames 12
 	printf 'wait 3\nstep 300\ndrain\nkey 2\nwait 10\nscreenshot-now assets/screenshot-cnn.png\nquit\n' > $(BUILD)/screenshot-cnn.txt

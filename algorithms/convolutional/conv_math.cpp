@@ -29,10 +29,10 @@ int resolve_padding(SizeMode mode, int pad, int k, int dilation, int stride) {
     case SizeMode::Explicit: return pad;
     case SizeMode::Same:
       if (stride > 1)
-        throw std::invalid_argument("size = same keeps the size only with stride 1 (torch refuses padding='same' "
+        throw std::invalid_argument("parameter 'size' = same keeps the size only with stride 1 (torch refuses padding='same' "
                                     "for strided convolutions); try stride=1, or size=explicit");
       if (reach % 2 != 0)
-        throw std::invalid_argument("size = same needs an odd kernel span d(K - 1) + 1 (K = " + std::to_string(k) +
+        throw std::invalid_argument("parameter 'size' = same needs an odd kernel span d(K - 1) + 1 (K = " + std::to_string(k) +
                                     ", d = " + std::to_string(dilation) +
                                     " spans " + std::to_string(reach + 1) +
                                     ": the padding would differ left and right); try an odd kernel_size, or size=explicit");
@@ -458,8 +458,8 @@ KernelSpec named_kernel(const std::string& name, int size, bool signal) {
 }  // namespace
 
 const char* kernel_names(bool signal) {
-  return signal ? "identity, box, gaussian, derivative, sobel_x, sobel_y, laplacian, sharpen, emboss"
-                : "identity, box, gaussian, sobel_x, sobel_y, laplacian, sharpen, emboss";
+  return signal ? "identity, box, gaussian, derivative, sobel_x, sobel_y, laplacian, sharpen, emboss, random"
+                : "identity, box, gaussian, sobel_x, sobel_y, laplacian, sharpen, emboss, random";
 }
 
 std::vector<KernelSpec> parse_kernels(const std::string& text, int size, bool signal) {

@@ -189,6 +189,14 @@ std::unique_ptr<Layer<T>> make_avg_pool2d(int kernel, int stride = 0);
 template <class T>
 std::unique_ptr<Layer<T>> make_flatten();
 
+// A residual block y = x + f(x) (He et al. 2016), f the chain `inner` in order (at least one layer;
+// it must keep the sample's shape, else configuring throws naming both shapes). Its parameters are
+// the inner layers' in order, a slice of the container's buffer; its state_dict names them
+// "PREFIX" + "fn." + the inner index ("2.fn.0.weight"), as a torch module holding f as
+// nn.Sequential attribute `fn`.
+template <class T>
+std::unique_ptr<Layer<T>> make_residual(std::vector<std::unique_ptr<Layer<T>>> inner);
+
 // The initial parameters of a layer with weights and biases (Linear: fan_in = in, fan_out = out;
 // Conv2d: fan_in = C k^2 / groups, fan_out = C_out k^2 / groups): the nw weights, then the nb
 // biases, drawn from rng in that order as Init says (torch: both U(+-1/sqrt(fan_in)); glorot, he:

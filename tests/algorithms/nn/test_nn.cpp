@@ -513,3 +513,53 @@ TEST_CASE("nn: the batcher visits every row once per epoch in a seeded order, th
   CHECK(out(0, 0) == 5);
   CHECK(out(1, 1) == 2);
 }
+
+namespace cilab::nn {
+namespace {
+TEST_CASE("nn: a residual block y = x + f(x) - gradients, the identity skip, its parameters in the one buffer, names") {
+  Rng rng(12);
+  Sequential<double> net;
+  net.add(make_linear<double>(5));
+  std::vector<std::unique_ptr<Layer<double>>> f;
+  f.push_back(make_linear<double>(5));
+  f.push_back(make_activation<double>(Activation::Tanh));
+  f.push_back(make_linear<double>(5));
+  net.add(make_residual<double>(std::move(f)));
+  net.add(make_linear<double>(2));
+  net.build(3);
+  net.init(rng, Init::Torch);
+  CHECK(net.num_params() == (3 * 5 + 5) + 2 * (5 * 5 + 5) + (5 * 2 + 2));
+  const GradientError e = check_network(net, random_mat(rng, 4, 3, 1.0), true, 1e-6);
+  CHECK_MESSAGE(e.error < 1e-6, e.describe());
+  // With f's last Linear zeroed, f(x) = 0 and the block is the identity.
+  double* p = net.params() + net.param_offset(1) + (5 * 5 + 5);
+  std::fill(p, p + 5 * 5 + 5, 0.0);
+  Sequential<double> plain;
+  plain.add(make_linear<double>(5));
+  plain.add(make_linear<double>(2));
+  plain.build(3);
+  std::copy(net.params(), net.params() + 20, plain.params());
+  std::copy(net.params() + net.param_offset(2), net.params() + net.num_params(), plain.params() + 20);
+  const Mat<double> x = random_mat(rng, 3, 3, 1.0);
+  const Mat<double> a = net.forward(x, false), b = plain.forward(x, false);
+  CHECK((a - b).cwiseAbs().maxCoeff() < 1e-15);
+  // torch's names: the block's f is `fn`.
+  std::vector<NpyArray> sd;
+  net.state_dict("", sd);
+  std::vector<std::string> names;
+  for (const NpyArray& t : sd) names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"0.weight", "0.bias", "1.fn.0.weight", "1.fn.0.bias", "1.fn.2.weight",
+                                          "1.fn.2.bias", "2.weight", "2.bias"});
+  // A copy is deep: stepping the copy leaves the original.
+  Sequential<double> copy = net;
+  copy.params()[net.param_offset(1) + 5 * 5 + 5] += 1.0;  // f's last Linear (zero in the original)
+  CHECK(copy.forward(x, false)(0, 0) != net.forward(x, false)(0, 0));
+  // f must keep the shape.
+  std::vector<std::unique_ptr<Layer<double>>> wrong;
+  wrong.push_back(make_linear<double>(4));
+  Sequential<double> bad;
+  bad.add(make_residual<double>(std::move(wrong)));
+  CHECK_THROWS_WITH_AS(bad.build(5), doctest::Contains("residual: its layers map 5 to 4"), std::invalid_argument);
+}
+}  // namespace
+}  // namespace cilab::nn

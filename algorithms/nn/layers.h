@@ -189,6 +189,12 @@ std::unique_ptr<Layer<T>> make_avg_pool2d(int kernel, int stride = 0);
 template <class T>
 std::unique_ptr<Layer<T>> make_flatten();
 
+// A masked Linear y = x (W .* M)^T + b (MADE's layer): M[o, i] = keep(o, i) ? 1 : 0, computed
+// when the layer learns its input width; masked weights never reach the output and get no
+// gradient. Initialised and named as torch.nn.Linear, plus the mask as a buffer (PREFIX + "mask").
+template <class T>
+std::unique_ptr<Layer<T>> make_masked_linear(int out_features, std::function<bool(int, int)> keep);
+
 // A residual block y = x + f(x) (He et al. 2016), f the chain `inner` in order (at least one layer;
 // it must keep the sample's shape, else configuring throws naming both shapes). Its parameters are
 // the inner layers' in order, a slice of the container's buffer; its state_dict names them

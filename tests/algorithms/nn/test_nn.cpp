@@ -4,6 +4,7 @@
 // network learning XOR on the shared optimizer.
 #include "algorithms/core/parallel.h"
 #include "algorithms/nn/gradcheck.h"
+#include "algorithms/nn/kernels.h"
 #include "algorithms/nn/loss.h"
 #include "algorithms/nn/sequential.h"
 #include "algorithms/optim/optimizer.h"
@@ -560,6 +561,49 @@ TEST_CASE("nn: a residual block y = x + f(x) - gradients, the identity skip, its
   Sequential<double> bad;
   bad.add(make_residual<double>(std::move(wrong)));
   CHECK_THROWS_WITH_AS(bad.build(5), doctest::Contains("residual: its layers map 5 to 4"), std::invalid_argument);
+}
+}  // namespace
+}  // namespace cilab::nn
+
+namespace cilab::nn {
+namespace {
+TEST_CASE("nn: a masked linear layer - masked weights never matter nor move, equal to the masked kernel, torch names") {
+  Rng rng(13);
+  // MADE-like: output o sees inputs 0..o - 1 (a strictly autoregressive layer on 4 inputs).
+  Sequential<double> net;
+  net.add(make_masked_linear<double>(4, [](int o, int i) { return i < o; }));
+  net.build(4);
+  net.init(rng, Init::Torch);
+  const Mat<double> x = random_mat(rng, 3, 4, 1.0);
+  const Mat<double> y = net.forward(x, true);
+  // The stateless kernel with the same mask gives the same numbers.
+  std::vector<double> mask(16), ref(12);
+  for (int o = 0; o < 4; ++o)
+    for (int i = 0; i < 4; ++i) mask[static_cast<size_t>(o * 4 + i)] = i < o ? 1.0 : 0.0;
+  linear_forward(x.data(), net.params(), mask.data(), net.params() + 16, 3, 4, 4, ref.data());
+  for (int k = 0; k < 12; ++k) CHECK(std::abs(y.data()[k] - ref[static_cast<size_t>(k)]) < 1e-14);
+  // Output 0 is the bias alone; output o does not change when input o changes.
+  Mat<double> x2 = x;
+  x2(0, 2) += 3.0;
+  const Mat<double> y2 = net.forward(x2, true);
+  CHECK(y2(0, 0) == y(0, 0));
+  CHECK(y2(0, 1) == y(0, 1));
+  CHECK(y2(0, 2) == y(0, 2));
+  CHECK(y2(0, 3) != y(0, 3));
+  // Masked weights get no gradient.
+  net.forward(x, true);
+  net.zero_grad();
+  net.backward(random_mat(rng, 3, 4, 1.0));
+  for (int k = 0; k < 16; ++k)
+    if (mask[static_cast<size_t>(k)] == 0) CHECK(net.grads()[k] == 0.0);
+  const GradientError e = check_network(net, x, true, 1e-6);
+  CHECK_MESSAGE(e.error < 1e-6, e.describe());
+  std::vector<NpyArray> sd;
+  net.state_dict("", sd);
+  REQUIRE(sd.size() == 3);
+  CHECK(sd[2].name == "0.mask");
+  CHECK(sd[2].f32[4 * 1 + 0] == 1.0f);  // M[1, 0]
+  CHECK(sd[2].f32[0] == 0.0f);          // M[0, 0]
 }
 }  // namespace
 }  // namespace cilab::nn

@@ -6,6 +6,7 @@
 #include "algorithms/core/npz.h"
 #include "algorithms/core/rng.h"
 #include "algorithms/nn/kernels.h"
+#include "algorithms/nn/sequential.h"
 
 #include <cstdio>
 #include <fstream>
@@ -95,6 +96,31 @@ int main(int argc, char** argv) {
     a.push_back(NpyArray::int64_scalar("scale", scale));
     write(dir + "/attention" + std::to_string(variant) + ".npz", a);
   }
-  std::printf("bench_kernels: wrote softmax, layernorm, embedding, masked_linear, attention0-2 to %s\n", dir.c_str());
+  {  // torch.nn.BatchNorm2d in training mode: output, gradients, running statistics after one step
+    const int b = 4, c = 3, h = 5, w = 4;
+    nn::Sequential<double> net;
+    net.add(nn::make_batch_norm2d<double>());
+    net.build(nn::Shape{c, h, w});
+    net.init(rng, nn::Init::Torch);
+    const V g = draw(rng, c), be = draw(rng, c);
+    std::copy(g.begin(), g.end(), net.params());
+    std::copy(be.begin(), be.end(), net.params() + c);
+    nn::Mat<double> x(b, c * h * w), dy(b, c * h * w), dx;
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = 2.0 * rng.normal(0.0, 1.0) + 0.5;
+    for (Eigen::Index i = 0; i < dy.size(); ++i) dy.data()[i] = rng.normal(0.0, 1.0);
+    const nn::Mat<double> y = net.forward(x, true);
+    net.zero_grad();
+    net.backward(dy, &dx);
+    std::vector<NpyArray> sd;
+    net.state_dict("", sd);
+    auto vec = [](const nn::Mat<double>& m) { return V(m.data(), m.data() + m.size()); };
+    auto f64 = [](const NpyArray& a) { return V(a.f32.begin(), a.f32.end()); };
+    write(dir + "/batch_norm2d.npz",
+          {arr("x", {b, c, h, w}, vec(x)), arr("gamma", {c}, g), arr("beta", {c}, be), arr("dy", {b, c, h, w}, vec(dy)),
+           arr("y", {b, c, h, w}, vec(y)), arr("dx", {b, c, h, w}, vec(dx)), arr("dgamma", {c}, V(net.grads(), net.grads() + c)),
+           arr("dbeta", {c}, V(net.grads() + c, net.grads() + 2 * c)), arr("running_mean", {c}, f64(sd[2])),
+           arr("running_var", {c}, f64(sd[3]))});
+  }
+  std::printf("bench_kernels: wrote softmax, layernorm, embedding, masked_linear, attention0-2, batch_norm2d to %s\n", dir.c_str());
   return 0;
 }

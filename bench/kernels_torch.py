@@ -63,5 +63,23 @@ for v in range(3):
     for n, ours, th in (("z", z["z"], out), ("dq", z["dq"], q.grad), ("dk", z["dk"], k.grad), ("dv", z["dv"], vv.grad)):
         compare(case, n, ours, th)
 
+z = np.load(d + "/batch_norm2d.npz")
+bn = torch.nn.BatchNorm2d(z["x"].shape[1]).double()
+with torch.no_grad():
+    bn.weight.copy_(torch.from_numpy(z["gamma"]))
+    bn.bias.copy_(torch.from_numpy(z["beta"]))
+x = t(z["x"])
+y = bn(x)
+y.backward(t(z["dy"], False))
+for n, ours, th in (("y", z["y"], y), ("dx", z["dx"], x.grad), ("dgamma", z["dgamma"], bn.weight.grad),
+                    ("dbeta", z["dbeta"], bn.bias.grad)):
+    compare("batch_norm2d", n, ours, th)
+# The running statistics travel as float32 in the state_dict: compared at float precision.
+for n, ours, th in (("r_mean", z["running_mean"], bn.running_mean), ("r_var", z["running_var"], bn.running_var)):
+    e = float(np.abs(ours - th.numpy()).max())
+    print("%-14s %-7s max abs difference %.2e (float32 buffer)" % ("batch_norm2d", n, e))
+    if e > 1e-6:
+        worst = max(worst, e)
+
 print("RESULT kernels_vs_torch max_rel_diff=%.2e (target < 1e-12, float64 both)" % worst)
 sys.exit(0 if worst < 1e-12 else 1)

@@ -690,6 +690,7 @@ std::vector<LayerKind<T>> layer_kinds() {
   kinds.push_back({"max_pool2d", [] { return make_max_pool2d<T>(2); }, {2, 4, 6}});
   kinds.push_back({"avg_pool2d", [] { return make_avg_pool2d<T>(3, 2); }, {2, 7, 5}});
   kinds.push_back({"flatten", [] { return make_flatten<T>(); }, {2, 3, 3}});
+  kinds.push_back({"batch_norm2d", [] { return make_batch_norm2d<T>(); }, {2, 3, 3}});
   kinds.push_back({"masked_linear", [] { return make_masked_linear<T>(4, [](int o, int i) { return i <= o; }); }});
   kinds.push_back({"residual", [] {
                      std::vector<std::unique_ptr<Layer<T>>> f;

@@ -189,6 +189,12 @@ std::unique_ptr<Layer<T>> make_avg_pool2d(int kernel, int stride = 0);
 template <class T>
 std::unique_ptr<Layer<T>> make_flatten();
 
+// Batch normalisation of each channel of {C, H, W} samples over the batch and every position
+// (torch.nn.BatchNorm2d: eps 1e-5, momentum 0.1; gamma = 1, beta = 0 initially; running_mean,
+// running_var and num_batches_tracked in its state_dict).
+template <class T>
+std::unique_ptr<Layer<T>> make_batch_norm2d();
+
 // A masked Linear y = x (W .* M)^T + b (MADE's layer): M[o, i] = keep(o, i) ? 1 : 0, computed
 // when the layer learns its input width; masked weights never reach the output and get no
 // gradient. Initialised and named as torch.nn.Linear, plus the mask as a buffer (PREFIX + "mask").

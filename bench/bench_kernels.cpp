@@ -121,6 +121,28 @@ int main(int argc, char** argv) {
            arr("dbeta", {c}, V(net.grads() + c, net.grads() + 2 * c)), arr("running_mean", {c}, f64(sd[2])),
            arr("running_var", {c}, f64(sd[3]))});
   }
-  std::printf("bench_kernels: wrote softmax, layernorm, embedding, masked_linear, attention0-2, batch_norm2d to %s\n", dir.c_str());
+  {  // torch.nn.Conv1d: stride 2, padding 3, dilation 2, groups 2
+    const int b = 3, c = 4, l = 19, out = 6, k = 3;
+    nn::Sequential<double> net;
+    net.add(nn::make_conv1d<double>(out, k, 2, 3, 2, 2));
+    net.build(nn::Shape{c, l});
+    net.init(rng, nn::Init::Torch);
+    nn::Mat<double> x(b, c * l), dx;
+    for (Eigen::Index i = 0; i < x.size(); ++i) x.data()[i] = rng.normal(0.0, 1.0);
+    const nn::Mat<double> y = net.forward(x, true);
+    const int ol = net.out_shape()[1];
+    nn::Mat<double> dy(b, out * ol);
+    for (Eigen::Index i = 0; i < dy.size(); ++i) dy.data()[i] = rng.normal(0.0, 1.0);
+    net.zero_grad();
+    net.backward(dy, &dx);
+    auto vec = [](const nn::Mat<double>& m) { return V(m.data(), m.data() + m.size()); };
+    const int nw = out * (c / 2) * k;
+    write(dir + "/conv1d.npz", {arr("x", {b, c, l}, vec(x)), arr("w", {out, c / 2, k}, V(net.params(), net.params() + nw)),
+                                arr("b", {out}, V(net.params() + nw, net.params() + nw + out)), arr("dy", {b, out, ol}, vec(dy)),
+                                arr("y", {b, out, ol}, vec(y)), arr("dx", {b, c, l}, vec(dx)),
+                                arr("dw", {out, c / 2, k}, V(net.grads(), net.grads() + nw)),
+                                arr("db", {out}, V(net.grads() + nw, net.grads() + nw + out))});
+  }
+  std::printf("bench_kernels: wrote softmax, layernorm, embedding, masked_linear, attention0-2, batch_norm2d, conv1d to %s\n", dir.c_str());
   return 0;
 }

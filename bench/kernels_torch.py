@@ -81,5 +81,12 @@ for n, ours, th in (("r_mean", z["running_mean"], bn.running_mean), ("r_var", z[
     if e > 1e-6:
         worst = max(worst, e)
 
+z = np.load(d + "/conv1d.npz")
+x, w, b = t(z["x"]), t(z["w"]), t(z["b"])
+y = F.conv1d(x, w, b, stride=2, padding=3, dilation=2, groups=2)
+y.backward(t(z["dy"], False))
+for n, ours, th in (("y", z["y"], y), ("dx", z["dx"], x.grad), ("dw", z["dw"], w.grad), ("db", z["db"], b.grad)):
+    compare("conv1d", n, ours, th)
+
 print("RESULT kernels_vs_torch max_rel_diff=%.2e (target < 1e-12, float64 both)" % worst)
 sys.exit(0 if worst < 1e-12 else 1)

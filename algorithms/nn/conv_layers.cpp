@@ -23,23 +23,38 @@ void expect_image(const std::string& layer, const Shape& in) {
 template <class T>
 class Conv2d : public Layer<T> {
  public:
-  Conv2d(int out, int kernel, int stride, int padding, int dilation, int groups) {
+  // one_d: torch.nn.Conv1d on {C, L} samples, the case H = KH = 1 of the same kernels.
+  Conv2d(int out, int kernel, int stride, int padding, int dilation, int groups, bool one_d = false) : one_d_(one_d) {
     s_.c_out = out;
     s_.kh = s_.kw = kernel;
     s_.stride_h = s_.stride_w = stride;
     s_.pad_h = s_.pad_w = padding;
     s_.dil_h = s_.dil_w = dilation;
     s_.groups = groups;
+    if (one_d) {
+      s_.kh = 1;
+      s_.stride_h = 1;
+      s_.pad_h = 0;
+      s_.dil_h = 1;
+    }
   }
-  std::string name() const override { return "conv2d"; }
+  std::string name() const override { return one_d_ ? "conv1d" : "conv2d"; }
   int configure(int) override {
-    throw std::invalid_argument("conv2d layer: expected a channels x height x width input, got flat features");
+    throw std::invalid_argument(one_d_ ? "conv1d layer: expected a channels x length input, got flat features"
+                                       : "conv2d layer: expected a channels x height x width input, got flat features");
   }
   Shape configure_shape(const Shape& in) override {
-    expect_image(name(), in);
-    s_.c_in = in[0], s_.h = in[1], s_.w = in[2];
+    if (one_d_) {
+      if (in.size() != 2)
+        throw std::invalid_argument("conv1d layer: expected a channels x length input, got " + shape_text(in));
+      s_.c_in = in[0], s_.h = 1, s_.w = in[1];
+    } else {
+      expect_image(name(), in);
+      s_.c_in = in[0], s_.h = in[1], s_.w = in[2];
+    }
     const std::string p = s_.problem();
-    if (!p.empty()) throw std::invalid_argument(p);
+    if (!p.empty()) throw std::invalid_argument(one_d_ ? "conv1d" + p.substr(p.find(':')) : p);
+    if (one_d_) return {s_.c_out, s_.out_w()};
     return {s_.c_out, s_.out_h(), s_.out_w()};
   }
   int num_params() const override { return static_cast<int>(s_.w_size()) + s_.c_out; }
@@ -68,8 +83,9 @@ class Conv2d : public Layer<T> {
   }
   void state_dict(const std::string& prefix, std::vector<NpyArray>& out) const override {
     const int64_t nw = s_.w_size();
-    out.push_back(NpyArray::floats(prefix + "weight", {s_.c_out, s_.c_in / s_.groups, s_.kh, s_.kw},
-                                   std::vector<float>(p_, p_ + nw)));
+    std::vector<int64_t> shape = {s_.c_out, s_.c_in / s_.groups, s_.kh, s_.kw};
+    if (one_d_) shape = {s_.c_out, s_.c_in / s_.groups, s_.kw};  // torch.nn.Conv1d's (out, in / groups, k)
+    out.push_back(NpyArray::floats(prefix + "weight", shape, std::vector<float>(p_, p_ + nw)));
     out.push_back(NpyArray::floats(prefix + "bias", {s_.c_out}, std::vector<float>(p_ + nw, p_ + nw + s_.c_out)));
   }
   std::unique_ptr<Layer<T>> clone() const override {
@@ -81,6 +97,7 @@ class Conv2d : public Layer<T> {
 
  private:
   ConvShape s_;  // n set per batch
+  bool one_d_ = false;
   T* p_ = nullptr;  // weight (C_out, C_in / groups, k, k) then bias (C_out)
   T* g_ = nullptr;
   const Mat<T>* x_ = nullptr;
@@ -155,6 +172,12 @@ std::unique_ptr<Layer<T>> make_conv2d(int out_channels, int kernel, int stride, 
   return std::make_unique<Conv2d<T>>(out_channels, kernel, stride, padding, dilation, groups);
 }
 template <class T>
+std::unique_ptr<Layer<T>> make_conv1d(int out_channels, int kernel, int stride, int padding, int dilation, int groups) {
+  if (out_channels < 1 || kernel < 1 || stride < 1 || padding < 0 || dilation < 1 || groups < 1)
+    throw std::invalid_argument("conv1d layer: expected out_channels, kernel, stride, dilation, groups >= 1 and padding >= 0");
+  return std::make_unique<Conv2d<T>>(out_channels, kernel, stride, padding, dilation, groups, true);
+}
+template <class T>
 std::unique_ptr<Layer<T>> make_max_pool2d(int kernel, int stride) {
   if (kernel < 1 || stride < 0) throw std::invalid_argument("max_pool2d layer: expected kernel >= 1 and stride >= 0");
   return std::make_unique<Pool2d<T>>(true, kernel, stride);
@@ -181,6 +204,7 @@ bool conv2d_geometry(const Layer<T>& layer, ConvShape* out) {
 #define CILAB_CONV_LAYERS_INSTANTIATE(T)                                                          \
   template bool conv2d_geometry<T>(const Layer<T>&, ConvShape*);                                  \
   template std::unique_ptr<Layer<T>> make_conv2d<T>(int, int, int, int, int, int);                \
+  template std::unique_ptr<Layer<T>> make_conv1d<T>(int, int, int, int, int, int);                \
   template std::unique_ptr<Layer<T>> make_max_pool2d<T>(int, int);                                \
   template std::unique_ptr<Layer<T>> make_avg_pool2d<T>(int, int);                                \
   template std::unique_ptr<Layer<T>> make_flatten<T>();

@@ -690,6 +690,7 @@ std::vector<LayerKind<T>> layer_kinds() {
   kinds.push_back({"max_pool2d", [] { return make_max_pool2d<T>(2); }, {2, 4, 6}});
   kinds.push_back({"avg_pool2d", [] { return make_avg_pool2d<T>(3, 2); }, {2, 7, 5}});
   kinds.push_back({"flatten", [] { return make_flatten<T>(); }, {2, 3, 3}});
+  kinds.push_back({"conv1d", [] { return make_conv1d<T>(3, 3, 2, 2, 2, 1); }, {2, 11}});
   kinds.push_back({"batch_norm2d", [] { return make_batch_norm2d<T>(); }, {2, 3, 3}});
   kinds.push_back({"masked_linear", [] { return make_masked_linear<T>(4, [](int o, int i) { return i <= o; }); }});
   kinds.push_back({"residual", [] {

@@ -179,6 +179,11 @@ std::unique_ptr<Layer<T>> make_layer_norm();
 template <class T>
 std::unique_ptr<Layer<T>> make_conv2d(int out_channels, int kernel, int stride = 1, int padding = 0, int dilation = 1,
                                       int groups = 1);
+// torch.nn.Conv1d on {C, L} samples (sequences, signals): {C, L} -> {out_channels, OL}, the same
+// kernels as conv2d with H = 1; state_dict weight (out, C / groups, k).
+template <class T>
+std::unique_ptr<Layer<T>> make_conv1d(int out_channels, int kernel, int stride = 1, int padding = 0, int dilation = 1,
+                                      int groups = 1);
 // Max and average pooling (torch.nn.MaxPool2d / AvgPool2d, stride defaults to the kernel):
 // {C, H, W} -> {C, OH, OW}.
 template <class T>

@@ -60,11 +60,13 @@ TEST_CASE("nn: every layer kind of the library back-propagates exactly - alone, 
       // smooth ones' O(h^2) stays far below the threshold; the rounding error is 10x smaller.
       const GradientError a = check_network(alone, random_mat(rng, 6, features, 1.5), train, 1e-5);
       CHECK_MESSAGE(a.error < 1e-6, a.describe());
-      // After a layer with parameters (a Linear; a 1 x 1 convolution for image inputs): the
+      // After a layer with parameters (a Linear; a 1 x 1 convolution for sequence and image inputs): the
       // input gradient it hands down is checked through them.
       Sequential<double> after;
       if (in.size() == 1)
         after.add(make_linear<double>(4));
+      else if (in.size() == 2)
+        after.add(make_conv1d<double>(in[0], 1));  // sequences {C, L}
       else
         after.add(make_conv2d<double>(in[0], 1));
       after.add(kind.make());
@@ -604,6 +606,42 @@ TEST_CASE("nn: a masked linear layer - masked weights never matter nor move, equ
   CHECK(sd[2].name == "0.mask");
   CHECK(sd[2].f32[4 * 1 + 0] == 1.0f);  // M[1, 0]
   CHECK(sd[2].f32[0] == 0.0f);          // M[0, 0]
+}
+}  // namespace
+}  // namespace cilab::nn
+
+namespace cilab::nn {
+namespace {
+TEST_CASE("nn: conv1d - the definition summed by hand, torch's (out, in, k) weight, {C, L} shapes") {
+  Rng rng(14);
+  Sequential<double> one;
+  one.add(make_conv1d<double>(4, 3, 2, 1, 2));  // out 4, kernel 3, stride 2, padding 1, dilation 2
+  one.build(Shape{2, 13});
+  CHECK(one.out_shape() == Shape{4, 6});  // floor((13 + 2 - 2*2 - 1) / 2) + 1
+  one.init(rng, Init::Torch);
+  std::vector<NpyArray> sd;
+  one.state_dict("", sd);
+  CHECK(sd[0].name == "0.weight");
+  CHECK(sd[0].shape == std::vector<int64_t>{4, 2, 3});
+  const Mat<double> x = random_mat(rng, 3, 26, 1.0);
+  const Mat<double> y = one.forward(x, false);
+  const double* w = one.params();
+  const double* bias = one.params() + 24;
+  for (int r = 0; r < 3; ++r)
+    for (int o = 0; o < 4; ++o)
+      for (int j = 0; j < 6; ++j) {
+        double acc = bias[o];
+        for (int c = 0; c < 2; ++c)
+          for (int q = 0; q < 3; ++q) {
+            const int t = j * 2 - 1 + q * 2;
+            if (t >= 0 && t < 13) acc += w[(o * 2 + c) * 3 + q] * x(r, c * 13 + t);
+          }
+        CHECK(std::abs(y(r, o * 6 + j) - acc) < 1e-14);
+      }
+  Sequential<double> bad;
+  bad.add(make_conv1d<double>(2, 3));
+  CHECK_THROWS_WITH_AS(bad.build(Shape{1, 4, 4}), doctest::Contains("conv1d layer: expected a channels x length input"),
+                       std::invalid_argument);
 }
 }  // namespace
 }  // namespace cilab::nn

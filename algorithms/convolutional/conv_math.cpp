@@ -389,12 +389,30 @@ int empirical_receptive_field(const std::vector<nn::LayerToken>& tokens, int siz
   return hi < lo ? 0 : hi - lo + 1;
 }
 
-namespace {
-
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
+std::vector<std::string> split_trimmed(const std::string& text, char sep) {
+  std::vector<std::string> items;
+  size_t start = 0;
+  for (;;) {
+    const size_t end = text.find(sep, start);
+    const std::string item = text.substr(start, end == std::string::npos ? std::string::npos : end - start);
+    const size_t a = item.find_first_not_of(" \t"), b = item.find_last_not_of(" \t");
+    items.push_back(a == std::string::npos ? "" : item.substr(a, b - a + 1));
+    if (end == std::string::npos) return items;
+    start = end + 1;
+  }
 }
+
+bool parse_number(const std::string& text, double* out) {
+  size_t used = 0;
+  try {
+    *out = std::stod(text, &used);
+  } catch (const std::exception&) {
+    return false;
+  }
+  return !text.empty() && used == text.size() && std::isfinite(*out);
+}
+
+namespace {
 
 KernelSpec named_kernel(const std::string& name, int size, bool signal) {
   KernelSpec k;
@@ -464,10 +482,7 @@ const char* kernel_names(bool signal) {
 
 std::vector<KernelSpec> parse_kernels(const std::string& text, int size, bool signal) {
   std::vector<KernelSpec> out;
-  std::vector<std::string> items;
-  std::stringstream all(text);
-  for (std::string item; std::getline(all, item, '|');) items.push_back(trim(item));
-  if (items.empty()) items.push_back("");
+  const std::vector<std::string> items = split_trimmed(text, '|');
   for (size_t n = 0; n < items.size(); ++n) {
     const std::string& item = items[n];
     const std::string where = items.size() > 1 ? "kernel " + std::to_string(n + 1) + " '" + item + "'" : "'" + item + "'";
@@ -485,20 +500,11 @@ std::vector<KernelSpec> parse_kernels(const std::string& text, int size, bool si
     }
     KernelSpec k;
     k.name = "typed";
-    std::stringstream rows(item);
-    for (std::string row; std::getline(rows, row, ';');) {
-      std::stringstream cells(row);
+    for (const std::string& row : split_trimmed(item, ';')) {
       int cols = 0;
-      for (std::string cell; std::getline(cells, cell, ',');) {
-        const std::string c = trim(cell);
-        size_t used = 0;
+      for (const std::string& c : split_trimmed(row, ',')) {
         double v = 0;
-        try {
-          v = std::stod(c, &used);
-        } catch (const std::exception&) {
-          used = 0;
-        }
-        if (c.empty() || used != c.size() || !std::isfinite(v))
+        if (!parse_number(c, &v))
           throw std::invalid_argument("parameter 'kernel': " + where + ", row " + std::to_string(k.rows + 1) +
                                       ": '" + c + "' is not a number; write rows of numbers as 1,0,-1;2,0,-2;1,0,-1");
         k.values.push_back(v);

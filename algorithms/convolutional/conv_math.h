@@ -138,6 +138,11 @@ struct KernelSpec {
   int rows = 0, cols = 0;
   std::string name;  // "sobel_x", or "typed"
 };
+// `text` split at `sep`, each item trimmed of spaces and tabs ("" gives one empty item): the
+// parameters' lists (kernels, rows, cells, biases).
+std::vector<std::string> split_trimmed(const std::string& text, char sep);
+// `text` as a finite number, all of it (false: not one).
+bool parse_number(const std::string& text, double* out);
 // `size` is the side of box and gaussian (sigma = size / 4). Throws std::invalid_argument naming
 // the item and what to try.
 std::vector<KernelSpec> parse_kernels(const std::string& text, int size, bool signal);

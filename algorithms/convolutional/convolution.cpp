@@ -146,25 +146,12 @@ ModuleInfo make_info() {
   return m;
 }
 
-std::string trim(const std::string& s) {
-  const size_t a = s.find_first_not_of(" \t"), b = s.find_last_not_of(" \t");
-  return a == std::string::npos ? "" : s.substr(a, b - a + 1);
-}
-
 std::vector<double> parse_bias(const std::string& text, int filters) {
   std::vector<double> b(static_cast<size_t>(filters), 0.0);
-  std::stringstream in(text);
   int k = 0;
-  for (std::string item; std::getline(in, item, ',');) {
-    const std::string t = trim(item);
-    size_t used = 0;
+  for (const std::string& t : convmath::split_trimmed(text, ',')) {
     double v = 0;
-    try {
-      v = std::stod(t, &used);
-    } catch (const std::exception&) {
-      used = 0;
-    }
-    if (t.empty() || used != t.size() || !std::isfinite(v))
+    if (!convmath::parse_number(t, &v))
       throw std::invalid_argument("parameter 'bias': item " + std::to_string(k + 1) + " '" + t +
                                   "' is not a number; write one number per filter, e.g. 1,0");
     if (k >= filters)
@@ -281,12 +268,7 @@ void make_input(const Convolution::Params& p, const Dataset* data, Rng& rng, con
 void make_kernels(const Convolution::Params& p, Rng& rng, convmath::Setup& s, std::vector<double>& kernels,
                   std::vector<std::string>& names) {
   // "random" stands for the seeded integer kernels; every other item is parsed.
-  std::vector<std::string> items;
-  {
-    std::stringstream all(p.kernel);
-    for (std::string item; std::getline(all, item, '|');) items.push_back(trim(item));
-  }
-  if (items.empty()) items.push_back(trim(p.kernel));
+  const std::vector<std::string> items = convmath::split_trimmed(p.kernel, '|');
   std::string parsed_text;
   bool any_named = false;
   for (const std::string& it : items)

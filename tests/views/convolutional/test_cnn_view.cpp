@@ -23,18 +23,6 @@ struct Fixture : test_support::ViewFixture<Cnn> {
   Fixture() : ViewFixture(test_support::tiny_images(60), {"layers=conv4k3p1,pool2,fc8", "batch=16"}) { run(6); }
 };
 
-// One frame of `view` with number key `key` pressed (0: none).
-std::string draw_with_key(ImGuiHeadless& ui, CnnView& view, Fixture& f, int key) {
-  std::vector<int> keys;
-  if (key) keys.push_back(key);
-  std::vector<ViewIntent> intents;
-  ViewContext ctx = f.context();
-  ctx.keys = &keys;
-  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  CHECK(intents.empty());
-  return text;
-}
-
 bool has(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
@@ -43,12 +31,12 @@ TEST_CASE("cnn view: every tab draws by its key, with the shapes of the layer li
   Fixture f;
   ImGuiHeadless ui;
   CnnView view;
-  std::string text = draw_with_key(ui, view, f, '1');
+  std::string text = f.frame(ui, view, '1');
   CHECK(has(text, "conv 1: 4 filters of 3 x 3"));
   CHECK(has(text, "parameters; the conv layers' K(pqc + 1) = 40, equal to the layers' own count"));
   CHECK(has(text, "Loss per epoch"));
 
-  text = draw_with_key(ui, view, f, '2');
+  text = f.frame(ui, view, '2');
   CHECK(has(text, "input: 1 x 8 x 8"));
   CHECK(has(text, "conv 1 + relu: 4 x 8 x 8"));
   CHECK(has(text, "pool 1: 4 x 4 x 4"));
@@ -57,21 +45,21 @@ TEST_CASE("cnn view: every tab draws by its key, with the shapes of the layer li
   CHECK(view.maps().mosaics[1].w == 17);
   CHECK(view.maps().lo[1] <= view.maps().hi[1]);
 
-  text = draw_with_key(ui, view, f, '3');
+  text = f.frame(ui, view, '3');
   CHECK(has(text, "Gradient norm per layer"));
   CHECK(has(text, "Gradient norm per layer over training"));  // 6 stored steps
   CHECK(has(text, "conv 1"));
   CHECK(has(text, "fc 2"));
 
-  text = draw_with_key(ui, view, f, '4');
+  text = f.frame(ui, view, '4');
   CHECK(has(text, "sum of untied gradients vs backprop"));
   CHECK(has(text, "equal up to float rounding"));
   CHECK(view.tied().k == 3);
   CHECK(view.tied().difference < 1e-5);
 
-  text = draw_with_key(ui, view, f, '5');
+  text = f.frame(ui, view, '5');
   CHECK(has(text, "Confusion matrix"));
-  text = draw_with_key(ui, view, f, '6');
+  text = f.frame(ui, view, '6');
   CHECK(has(text, "misclassified"));
 }
 
@@ -79,10 +67,10 @@ TEST_CASE("cnn view: another test image redraws the feature maps from it") {
   Fixture f;
   ImGuiHeadless ui;
   CnnView view;
-  draw_with_key(ui, view, f, '2');
+  f.frame(ui, view, '2');
   const std::vector<float> first = view.maps().mosaics[0].pixels;
   view.image = 1;  // the other class: bright bottom instead of top
-  draw_with_key(ui, view, f, 0);
+  f.frame(ui, view, 0);
   REQUIRE(!view.maps().mosaics.empty());
   CHECK(view.maps().mosaics[0].pixels != first);
 }

@@ -19,17 +19,6 @@ namespace {
 
 using Fixture = test_support::ViewFixture<Convolution>;
 
-std::string draw_with_key(ImGuiHeadless& ui, ConvolutionView& view, Fixture& f, int key) {
-  std::vector<int> keys;
-  if (key) keys.push_back(key);
-  std::vector<ViewIntent> intents;
-  ViewContext ctx = f.context();
-  ctx.keys = &keys;
-  const std::string text = frame_text(ui, [&] { view.draw(*f.mod.snapshot(), ctx, intents); });
-  CHECK(intents.empty());
-  return text;
-}
-
 bool has(const std::string& text, const char* part) { return text.find(part) != std::string::npos; }
 
 }  // namespace
@@ -39,7 +28,7 @@ TEST_CASE("convolution view: an image, every tab by its key, the formula filled 
   f.run(30);
   ImGuiHeadless ui;
   ConvolutionView view;
-  std::string text = draw_with_key(ui, view, f, '1');
+  std::string text = f.frame(ui, view, '1');
   CHECK(has(text, "floor((28 + 2*1 - 1*(3 - 1) - 1) / 1) + 1 = 28 (counted: 28)"));
   CHECK(has(text, "output 2 x 28 x 28"));
   CHECK(has(view.oracle_text(), "corr = flipped conv: holds"));
@@ -52,20 +41,20 @@ TEST_CASE("convolution view: an image, every tab by its key, the formula filled 
   CHECK(has(text, "output, filter 0: 28 x 28 (30 of 784 written)"));
   CHECK(view.tab() == ConvolutionView::Tab::Window);
 
-  text = draw_with_key(ui, view, f, '2');
+  text = f.frame(ui, view, '2');
   CHECK(view.tab() == ConvolutionView::Tab::Matrix);
   CHECK(has(text, "W of filter 0: 784 x 784 (doubly block Toeplitz)"));
   CHECK(has(text, "the middle row with the kernel's middle row: W is 28 x 28"));
 
-  text = draw_with_key(ui, view, f, '3');
+  text = f.frame(ui, view, '3');
   CHECK(has(text, "circular convolution of the middle row (n = 28, m = 3)"));
   CHECK(has(text, "time per convolution against n"));
 
-  text = draw_with_key(ui, view, f, '4');
+  text = f.frame(ui, view, '4');
   CHECK(has(text, "2x2 max pooling, stride 2"));
   CHECK(has(text, "max pooled: 14 x 14"));
 
-  text = draw_with_key(ui, view, f, '5');
+  text = f.frame(ui, view, '5');
   CHECK(has(text, "conv16k3"));
   CHECK(has(text, "(equal)"));
 }
@@ -74,22 +63,22 @@ TEST_CASE("convolution view: a signal's window, sub-step by sub-step, and the no
   Fixture f(nullptr, {"input=step", "length=12", "kernel=derivative", "size=valid", "mode=convolution"});
   ImGuiHeadless ui;
   ConvolutionView view;
-  std::string text = draw_with_key(ui, view, f, 0);
+  std::string text = f.frame(ui, view, 0);
   CHECK(has(text, "Step (or sub-step) to slide the window"));
   f.mod.sub_step();
-  text = draw_with_key(ui, view, f, 0);
+  text = f.frame(ui, view, 0);
   CHECK(has(text, "the products are shown; the next sub-step writes the sum"));
   CHECK(has(text, "kernel 0 (derivative), flipped"));
   f.mod.sub_step();
-  text = draw_with_key(ui, view, f, 0);
+  text = f.frame(ui, view, 0);
   CHECK(has(text, "Position 1 of 10: y[0, 0] = b +"));
   CHECK(has(text, "output, filter 0: 10 values (1 written)"));
-  text = draw_with_key(ui, view, f, '4');
+  text = f.frame(ui, view, '4');
   CHECK(has(text, "2x1 max pooling"));
 
   Fixture g(nullptr, {"input=seeds", "kernel=random", "filters=2", "size=explicit", "padding=1", "stride=2", "bias=1,0"});
   g.run(4);
-  text = draw_with_key(ui, view, g, '1');
+  text = g.frame(ui, view, '1');
   CHECK(has(text, "2 filters of 3 x 3 x 3"));
   CHECK(has(text, "output 2 x 3 x 3"));
   CHECK(has(text, "27 products over 3 channels"));
@@ -100,7 +89,7 @@ TEST_CASE("convolution view: a refused pooling window is said in its tab - the r
   Fixture f(nullptr, {"input=seeds", "size=valid", "pool_size=4"});
   ImGuiHeadless ui;
   ConvolutionView view;
-  const std::string text = draw_with_key(ui, view, f, '4');
+  const std::string text = f.frame(ui, view, '4');
   CHECK(has(text, "does not fit the 3 x 3 output map"));
   CHECK(has(view.oracle_text(), "max-pool grad at argmax: n/a"));
 }

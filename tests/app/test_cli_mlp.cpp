@@ -5,6 +5,7 @@
 
 #include <algorithm>
 #include <cmath>
+#include <cstdio>
 #include <fstream>
 #include <iterator>
 #include <map>
@@ -92,6 +93,8 @@ TEST_CASE("cli mlp: --save-weights writes the network as .npz with PyTorch's sta
     return std::string((std::istreambuf_iterator<char>(f)), std::istreambuf_iterator<char>());
   };
   const std::string one = run_to("cli_mlp_weights_1.npz", "1"), two = run_to("cli_mlp_weights_2.npz", "2");
+  std::remove("cli_mlp_weights_1.npz");
+  std::remove("cli_mlp_weights_2.npz");
   CHECK(one == two);
   const std::map<std::string, NpyRead> w = read_npz(one);
   // 2 -> Linear(16) -> ReLU -> Linear(8) -> ReLU -> Linear(2): torch.nn.Sequential's indices 0, 2, 4.

@@ -102,6 +102,7 @@ TEST_CASE("cli word2vec: --save-vectors writes the vectors in the word2vec text 
   CHECK(r.out.find("# word vectors: ") != std::string::npos);
   CHECK(r.out.find(" x 8 written to " + path) != std::string::npos);
   const VectorsFile f = read_vectors(path);
+  std::remove(path.c_str());
   REQUIRE(f.v > 0);
   CHECK(f.d == 8);
   REQUIRE(static_cast<int>(f.words.size()) == f.v);

@@ -1,24 +1,20 @@
-// Convolution kernels (conv.h): im2col, one GEMM per sample and group, col2im.
+// Convolution kernels (conv.h): im2col, one GEMM per sample and group (gemm.h), col2im.
 #include "algorithms/nn/conv.h"
 
 #include "algorithms/core/parallel.h"
+#include "algorithms/nn/gemm.h"
 
 #include <Eigen/Core>
 
 #include <algorithm>
+#include <cstdint>
 #include <stdexcept>
+#include <type_traits>
 #include <vector>
 
 namespace cilab::nn {
 
 namespace {
-
-template <class T>
-using RowMat = Eigen::Matrix<T, Eigen::Dynamic, Eigen::Dynamic, Eigen::RowMajor>;
-template <class T>
-using MapM = Eigen::Map<RowMat<T>>;
-template <class T>
-using CMapM = Eigen::Map<const RowMat<T>>;
 
 void check(const ConvShape& s) {
   const std::string p = s.problem();
@@ -47,7 +43,12 @@ std::string ConvShape::problem() const {
 namespace {
 
 // The output columns j whose input column j s - pad + q d lies inside [0, w): [lo, hi).
-void valid_columns(int ow, int w, int stride, int pad, int offset, int& lo, int& hi) {
+inline void valid_columns(int ow, int w, int stride, int pad, int offset, int& lo, int& hi) {
+  if (stride == 1) {  // no division (im2col calls this once per kernel tap and sample)
+    lo = std::max(0, pad - offset);
+    hi = std::max(lo, std::min(ow, w + pad - offset));
+    return;
+  }
   // j stride + offset - pad >= 0  and  < w
   const int start = pad - offset;  // j stride >= start
   lo = start <= 0 ? 0 : (start + stride - 1) / stride;
@@ -56,56 +57,137 @@ void valid_columns(int ow, int w, int stride, int pad, int offset, int& lo, int&
   if (hi < lo) hi = lo;
 }
 
+// o[0, n) = 0 for a row's few padding entries (or a whole row): with AVX-512 packets and one
+// masked packet (no memset call per run); else std::fill.
+template <class T>
+inline void zero_few(T* o, int n) {
+#ifdef EIGEN_VECTORIZE_AVX512
+  if constexpr (std::is_same_v<T, float>) {
+    using P = Eigen::internal::Packet16f;
+    const P zero = Eigen::internal::pset1<P>(0.0f);
+    int j = 0;
+    for (; j + 16 <= n; j += 16) Eigen::internal::pstoreu(o + j, zero);
+    if (j < n) Eigen::internal::pstoreu<float>(o + j, zero, static_cast<uint16_t>((1u << (n - j)) - 1u));
+    return;
+  }
+#endif
+  std::fill(o, o + n, T(0));
+}
+
+// dst[0, n) = src[0, n) for a short run: with AVX-512, whole packets and one masked packet for
+// the rest (a memmove call per run of ten floats cost five times the copy); else std::copy.
+template <class T>
+inline void copy_run(T* dst, const T* src, int n) {
+#ifdef EIGEN_VECTORIZE_AVX512
+  if constexpr (std::is_same_v<T, float>) {
+    using P = Eigen::internal::Packet16f;
+    int j = 0;
+    for (; j + 16 <= n; j += 16) Eigen::internal::pstoreu(dst + j, Eigen::internal::ploadu<P>(src + j));
+    if (j < n) {
+      const auto mask = static_cast<uint16_t>((1u << (n - j)) - 1u);
+      Eigen::internal::pstoreu<float>(dst + j, Eigen::internal::ploadu<P>(src + j, mask), mask);
+    }
+    return;
+  }
+#endif
+  std::copy(src, src + n, dst);
+}
+
+// dst[j] += src[j] for j < n: col2im's run at stride 1 (the two never overlap). A plain loop:
+// masked packets here were slower (the next tap's loads overlap this tap's stores).
+template <class T>
+inline void add_run(T* __restrict dst, const T* __restrict src, int n) {
+  for (int j = 0; j < n; ++j) dst[j] += src[j];
+}
+
 }  // namespace
 
 template <class T>
 void im2col(const T* x_sample, const ConvShape& s, int group, T* col) {
-  const int cg = s.c_in / s.groups, oh = s.out_h(), ow = s.out_w();
-  const T* xg = x_sample + int64_t(group) * cg * s.h * s.w;
-  int64_t row = 0;
+  // The shape in locals: the vector stores below may alias anything as far as the compiler knows,
+  // and reloading the fields after each store cost more than the copies.
+  const int cg = s.c_in / s.groups, oh = s.out_h(), ow = s.out_w(), h = s.h, w = s.w, kh = s.kh, kw = s.kw;
+  const int stride_h = s.stride_h, stride_w = s.stride_w, pad_h = s.pad_h, pad_w = s.pad_w, dil_h = s.dil_h,
+            dil_w = s.dil_w;
+  const T* xg = x_sample + int64_t(group) * cg * h * w;
+  T* out = col;
+  if (stride_h == 1 && stride_w == 1 && dil_h == 1 && dil_w == 1) {
+    // The common case (LeNet's), its loops bare: per tap, the valid rows and columns once, the
+    // rows above and below as one run of zeros, each valid row a short copy between its zeros.
+    for (int c = 0; c < cg; ++c)
+      for (int p = 0; p < kh; ++p) {
+        const int i0 = std::clamp(pad_h - p, 0, oh), i1 = std::clamp(h + pad_h - p, i0, oh);
+        for (int q = 0; q < kw; ++q, out += int64_t(oh) * ow) {
+          const int lo = std::clamp(pad_w - q, 0, ow), hi = std::clamp(w + pad_w - q, lo, ow);
+          const T* src = xg + (int64_t(c) * h + (i0 - pad_h + p)) * w + (lo - pad_w + q);
+          zero_few(out, i0 * ow);
+          for (int i = i0; i < i1; ++i, src += w) {
+            T* o = out + int64_t(i) * ow;
+            if (lo > 0) zero_few(o, lo);
+            copy_run(o + lo, src, hi - lo);
+            if (hi < ow) zero_few(o + hi, ow - hi);
+          }
+          zero_few(out + int64_t(i1) * ow, (oh - i1) * ow);
+        }
+      }
+    return;
+  }
   for (int c = 0; c < cg; ++c)
-    for (int p = 0; p < s.kh; ++p)
-      for (int q = 0; q < s.kw; ++q, ++row) {
-        T* out = col + row * oh * ow;
+    for (int p = 0; p < kh; ++p)
+      for (int q = 0; q < kw; ++q) {
         // The valid output columns of this kernel tap, once: no test per element.
         int lo = 0, hi = 0;
-        valid_columns(ow, s.w, s.stride_w, s.pad_w, q * s.dil_w, lo, hi);
-        for (int i = 0; i < oh; ++i) {
-          T* o = out + int64_t(i) * ow;
-          const int yy = i * s.stride_h - s.pad_h + p * s.dil_h;
-          if (yy < 0 || yy >= s.h || lo >= hi) {
-            std::fill(o, o + ow, T(0));
+        valid_columns(ow, w, stride_w, pad_w, q * dil_w, lo, hi);
+        const T* plane = xg + int64_t(c) * h * w + (lo * stride_w - pad_w + q * dil_w);
+        for (int i = 0; i < oh; ++i, out += ow) {
+          const int yy = i * stride_h - pad_h + p * dil_h;
+          if (yy < 0 || yy >= h || lo >= hi) {
+            zero_few(out, ow);
             continue;
           }
-          std::fill(o, o + lo, T(0));
-          const T* src = xg + (int64_t(c) * s.h + yy) * s.w + (lo * s.stride_w - s.pad_w + q * s.dil_w);
-          if (s.stride_w == 1) {
-            std::copy(src, src + (hi - lo), o + lo);
-          } else {
-            for (int j = lo; j < hi; ++j) o[j] = src[int64_t(j - lo) * s.stride_w];
-          }
-          std::fill(o + hi, o + ow, T(0));
+          const T* src = plane + int64_t(yy) * w;
+          // The runs are short (a row of a small map): the padding's few zeros as a loop, never a
+          // memset call (three library calls per run cost 5x the copy itself).
+          zero_few(out, lo);
+          if (stride_w == 1) copy_run(out + lo, src, hi - lo);
+          else
+            for (int j = lo; j < hi; ++j) out[j] = src[int64_t(j - lo) * stride_w];
+          zero_few(out + hi, ow - hi);
         }
       }
 }
 
 template <class T>
 void col2im(const T* col, const ConvShape& s, int group, T* dx_sample) {
-  const int cg = s.c_in / s.groups, oh = s.out_h(), ow = s.out_w();
-  T* dg = dx_sample + int64_t(group) * cg * s.h * s.w;
-  int64_t row = 0;
+  const int cg = s.c_in / s.groups, oh = s.out_h(), ow = s.out_w(), h = s.h, w = s.w, kh = s.kh, kw = s.kw;
+  const int stride_h = s.stride_h, stride_w = s.stride_w, pad_h = s.pad_h, pad_w = s.pad_w, dil_h = s.dil_h,
+            dil_w = s.dil_w;
+  T* dg = dx_sample + int64_t(group) * cg * h * w;
+  const T* in = col;
+  if (stride_h == 1 && stride_w == 1 && dil_h == 1 && dil_w == 1) {
+    // The adjoint of im2col's bare loops: per tap, each valid row's run added back.
+    for (int c = 0; c < cg; ++c)
+      for (int p = 0; p < kh; ++p) {
+        const int i0 = std::clamp(pad_h - p, 0, oh), i1 = std::clamp(h + pad_h - p, i0, oh);
+        for (int q = 0; q < kw; ++q, in += int64_t(oh) * ow) {
+          const int lo = std::clamp(pad_w - q, 0, ow), hi = std::clamp(w + pad_w - q, lo, ow);
+          T* dst = dg + (int64_t(c) * h + (i0 - pad_h + p)) * w + (lo - pad_w + q);
+          for (int i = i0; i < i1; ++i, dst += w) add_run(dst, in + int64_t(i) * ow + lo, hi - lo);
+        }
+      }
+    return;
+  }
   for (int c = 0; c < cg; ++c)
-    for (int p = 0; p < s.kh; ++p)
-      for (int q = 0; q < s.kw; ++q, ++row) {
-        const T* in = col + row * oh * ow;
+    for (int p = 0; p < kh; ++p)
+      for (int q = 0; q < kw; ++q, in += int64_t(oh) * ow) {
         int lo = 0, hi = 0;
-        valid_columns(ow, s.w, s.stride_w, s.pad_w, q * s.dil_w, lo, hi);
+        valid_columns(ow, w, stride_w, pad_w, q * dil_w, lo, hi);
         for (int i = 0; i < oh; ++i) {
-          const int yy = i * s.stride_h - s.pad_h + p * s.dil_h;
-          if (yy < 0 || yy >= s.h) continue;
-          T* dst = dg + (int64_t(c) * s.h + yy) * s.w + (lo * s.stride_w - s.pad_w + q * s.dil_w);
+          const int yy = i * stride_h - pad_h + p * dil_h;
+          if (yy < 0 || yy >= h) continue;
+          T* dst = dg + (int64_t(c) * h + yy) * w + (lo * stride_w - pad_w + q * dil_w);
           const T* src = in + int64_t(i) * ow;
-          for (int j = lo; j < hi; ++j) dst[int64_t(j - lo) * s.stride_w] += src[j];
+          for (int j = lo; j < hi; ++j) dst[int64_t(j - lo) * stride_w] += src[j];
         }
       }
 }
@@ -122,34 +204,43 @@ int conv_blocks(int n) { return (n + kConvBlockSamples - 1) / kConvBlockSamples;
 // Threads for a loop over `blocks` blocks of about `flops` multiply-adds in all.
 int conv_threads(int blocks, double flops) { return parallel_threads(blocks, flops, 2e6); }
 
+// A thread's column buffer for im2col (reused from call to call, never cleared: im2col writes
+// every entry, the padding's zeros included).
+template <class T>
+T* col_scratch(int64_t n) {
+  thread_local std::vector<T> buf;
+  if (buf.size() < static_cast<size_t>(n)) buf.resize(static_cast<size_t>(n));
+  return buf.data();
+}
+
 }  // namespace
 
 template <class T>
-void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y) {
+void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y, T* cols) {
   check(s);
   const int cg = s.c_in / s.groups, og = s.c_out / s.groups;
   const int64_t k = int64_t(cg) * s.kh * s.kw, m = int64_t(s.out_h()) * s.out_w();
   const int blocks = conv_blocks(s.n);
   parallel_for_blocks(blocks, conv_threads(blocks, double(s.n) * s.c_out * k * m), [&](int blk) {
-    std::vector<T> col(static_cast<size_t>(k * m));
+    T* scratch = cols ? nullptr : col_scratch<T>(k * m);
     const int n_end = std::min(s.n, (blk + 1) * kConvBlockSamples);
     for (int n = blk * kConvBlockSamples; n < n_end; ++n) {
       const T* xs = x + int64_t(n) * s.c_in * s.h * s.w;
       T* ys = y + int64_t(n) * s.c_out * m;
       for (int g = 0; g < s.groups; ++g) {
-        im2col(xs, s, g, col.data());
-        // Y_g (og x m) = W_g (og x k) * col (k x m)
-        MapM<T> yg(ys + int64_t(g) * og * m, og, m);
-        yg.noalias() = CMapM<T>(w + int64_t(g) * og * k, og, k) * CMapM<T>(col.data(), k, m);
-        if (b)
-          for (int o = 0; o < og; ++o) yg.row(o).array() += b[g * og + o];
+        T* col = cols ? cols + (int64_t(n) * s.groups + g) * k * m : scratch;
+        im2col(xs, s, g, col);
+        // Y_g (og x m) = b + W_g (og x k) col (k x m): the bias first, the product added to it
+        T* yg = ys + int64_t(g) * og * m;
+        for (int o = 0; o < og; ++o) std::fill(yg + o * m, yg + (o + 1) * m, b ? b[g * og + o] : T(0));
+        gemm<T>(Op::N, Op::N, og, m, k, w + int64_t(g) * og * k, k, col, m, true, yg, m);
       }
     }
   });
 }
 
 template <class T>
-void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T* dx, T* dw, T* db) {
+void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T* dx, T* dw, T* db, const T* cols) {
   check(s);
   const int cg = s.c_in / s.groups, og = s.c_out / s.groups;
   const int64_t k = int64_t(cg) * s.kh * s.kw, m = int64_t(s.out_h()) * s.out_w();
@@ -164,7 +255,7 @@ void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T*
         Partial part;
         if (dw) part.dw.assign(static_cast<size_t>(s.w_size()), T(0));
         if (db) part.db.assign(static_cast<size_t>(s.c_out), T(0));
-        std::vector<T> col(static_cast<size_t>(k * m));
+        T* col = col_scratch<T>(k * m);
         const int n_end = std::min(s.n, (blk + 1) * kConvBlockSamples);
         for (int n = blk * kConvBlockSamples; n < n_end; ++n) {
           const T* xs = x + int64_t(n) * s.c_in * s.h * s.w;
@@ -172,19 +263,24 @@ void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T*
           T* dxs = dx ? dx + int64_t(n) * s.c_in * s.h * s.w : nullptr;
           if (dxs) std::fill(dxs, dxs + int64_t(s.c_in) * s.h * s.w, T(0));
           for (int g = 0; g < s.groups; ++g) {
-            const CMapM<T> dyg(dys + int64_t(g) * og * m, og, m);
+            const T* dyg = dys + int64_t(g) * og * m;
             if (db)
-              for (int o = 0; o < og; ++o) part.db[static_cast<size_t>(g * og + o)] += dyg.row(o).sum();
+              for (int o = 0; o < og; ++o) {
+                T sum = T(0);
+                for (int64_t j = 0; j < m; ++j) sum += dyg[o * m + j];
+                part.db[static_cast<size_t>(g * og + o)] += sum;
+              }
             if (dw) {
-              // dW_g (og x k) += dY_g (og x m) col^T (m x k)
-              im2col(xs, s, g, col.data());
-              MapM<T>(part.dw.data() + int64_t(g) * og * k, og, k).noalias() +=
-                  dyg * CMapM<T>(col.data(), k, m).transpose();
+              // dW_g (og x k) += dY_g (og x m) col^T (m x k), col kept by the forward pass or rebuilt
+              const T* cg_ = col;
+              if (cols) cg_ = cols + (int64_t(n) * s.groups + g) * k * m;
+              else im2col(xs, s, g, col);
+              gemm<T>(Op::N, Op::T, og, k, m, dyg, m, cg_, m, true, part.dw.data() + int64_t(g) * og * k, k);
             }
             if (dxs) {
               // dcol (k x m) = W_g^T dY_g, scattered back to the input positions
-              MapM<T>(col.data(), k, m).noalias() = CMapM<T>(w + int64_t(g) * og * k, og, k).transpose() * dyg;
-              col2im(col.data(), s, g, dxs);
+              gemm<T>(Op::T, Op::N, k, m, og, w + int64_t(g) * og * k, k, dyg, m, false, col, m);
+              col2im(col, s, g, dxs);
             }
           }
         }
@@ -212,12 +308,56 @@ void check(const PoolShape& s) {
 }
 }  // namespace
 
+// The pooling loops run over fixed blocks of kPoolBlockPlanes (h, w) planes, each block owning its
+// planes' outputs: the same values on any number of threads.
+constexpr int64_t kPoolBlockPlanes = 64;
+
+template <class F>
+void for_plane_blocks(int64_t planes, int64_t plane_work, const F& f) {
+  const int blocks = static_cast<int>((planes + kPoolBlockPlanes - 1) / kPoolBlockPlanes);
+  parallel_for_blocks(blocks, parallel_threads(blocks, double(planes) * double(plane_work), 2e5), [&](int blk) {
+    const int64_t p0 = blk * kPoolBlockPlanes, p1 = std::min(planes, p0 + kPoolBlockPlanes);
+    for (int64_t plane = p0; plane < p1; ++plane) f(plane);
+  });
+}
+
 template <class T>
 void max_pool2d_forward(const T* x, const PoolShape& s, T* y, int32_t* argmax) {
   check(s);
   const int oh = s.out_h(), ow = s.out_w();
-  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane) {
+  for_plane_blocks(int64_t(s.n) * s.c, int64_t(oh) * ow * s.kernel * s.kernel, [&](int64_t plane) {
     const T* xp = x + plane * s.h * s.w;
+    T* yp = y + plane * oh * ow;
+    int32_t* ap = argmax ? argmax + plane * oh * ow : nullptr;
+    if (s.kernel == 2 && s.stride == 2) {
+      // The common 2 x 2 window, stride 2 (LeNet's): the same comparisons in the same order as
+      // below, as selects rather than branches (their outcomes are data, branches mispredict), the
+      // sizes in locals (the stores could alias the shape), the argmax test out of the loop.
+      const int w = s.w;
+      auto rows = [&](auto keep_argmax) {
+        for (int i = 0; i < oh; ++i) {
+          const int base = 2 * i * w;
+          const T* __restrict r0 = xp + base;
+          const T* __restrict r1 = r0 + w;
+          T* __restrict yr = yp + i * ow;
+          int32_t* __restrict ar = ap ? ap + i * ow : nullptr;
+          // Row 0's first maximum, row 1's, then row 1's only if strictly greater: the first
+          // maximum in row order, as the loop below finds it. Written so that it vectorises.
+          for (int j = 0; j < ow; ++j) {
+            const T a0 = r0[2 * j], a1 = r0[2 * j + 1], b0 = r1[2 * j], b1 = r1[2 * j + 1];
+            const bool ta = a1 > a0, tb = b1 > b0;
+            const T va = ta ? a1 : a0, vb = tb ? b1 : b0;
+            const bool t = vb > va;
+            yr[j] = t ? vb : va;
+            if constexpr (decltype(keep_argmax)::value)
+              ar[j] = base + 2 * j + (t ? w + int(tb) : int(ta));
+          }
+        }
+      };
+      if (ap) rows(std::true_type{});
+      else rows(std::false_type{});
+      return;
+    }
     for (int i = 0; i < oh; ++i)
       for (int j = 0; j < ow; ++j) {
         int best = (i * s.stride) * s.w + j * s.stride;
@@ -226,20 +366,21 @@ void max_pool2d_forward(const T* x, const PoolShape& s, T* y, int32_t* argmax) {
             const int at = (i * s.stride + p) * s.w + j * s.stride + q;
             if (xp[at] > xp[best]) best = at;  // strict: the first maximum stays
           }
-        const int64_t o = (plane * oh + i) * ow + j;
-        y[o] = xp[best];
-        if (argmax) argmax[o] = best;
+        yp[i * ow + j] = xp[best];
+        if (ap) ap[i * ow + j] = best;
       }
-  }
+  });
 }
 
 template <class T>
 void max_pool2d_backward(const T* dy, const int32_t* argmax, const PoolShape& s, T* dx) {
   check(s);
-  std::fill(dx, dx + s.x_size(), T(0));
   const int64_t per = int64_t(s.out_h()) * s.out_w();
-  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane)
-    for (int64_t k = 0; k < per; ++k) dx[plane * s.h * s.w + argmax[plane * per + k]] += dy[plane * per + k];
+  for_plane_blocks(int64_t(s.n) * s.c, per, [&](int64_t plane) {
+    T* dp = dx + plane * s.h * s.w;
+    std::fill(dp, dp + int64_t(s.h) * s.w, T(0));
+    for (int64_t k = 0; k < per; ++k) dp[argmax[plane * per + k]] += dy[plane * per + k];
+  });
 }
 
 template <class T>
@@ -247,7 +388,7 @@ void avg_pool2d_forward(const T* x, const PoolShape& s, T* y) {
   check(s);
   const int oh = s.out_h(), ow = s.out_w();
   const T inv = T(1) / T(s.kernel * s.kernel);
-  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane) {
+  for_plane_blocks(int64_t(s.n) * s.c, int64_t(oh) * ow * s.kernel * s.kernel, [&](int64_t plane) {
     const T* xp = x + plane * s.h * s.w;
     for (int i = 0; i < oh; ++i)
       for (int j = 0; j < ow; ++j) {
@@ -256,29 +397,29 @@ void avg_pool2d_forward(const T* x, const PoolShape& s, T* y) {
           for (int q = 0; q < s.kernel; ++q) sum += xp[(i * s.stride + p) * s.w + j * s.stride + q];
         y[(plane * oh + i) * ow + j] = sum * inv;
       }
-  }
+  });
 }
 
 template <class T>
 void avg_pool2d_backward(const T* dy, const PoolShape& s, T* dx) {
   check(s);
-  std::fill(dx, dx + s.x_size(), T(0));
   const int oh = s.out_h(), ow = s.out_w();
   const T inv = T(1) / T(s.kernel * s.kernel);
-  for (int64_t plane = 0; plane < int64_t(s.n) * s.c; ++plane) {
+  for_plane_blocks(int64_t(s.n) * s.c, int64_t(oh) * ow * s.kernel * s.kernel, [&](int64_t plane) {
     T* dp = dx + plane * s.h * s.w;
+    std::fill(dp, dp + int64_t(s.h) * s.w, T(0));
     for (int i = 0; i < oh; ++i)
       for (int j = 0; j < ow; ++j) {
         const T g = dy[(plane * oh + i) * ow + j] * inv;
         for (int p = 0; p < s.kernel; ++p)
           for (int q = 0; q < s.kernel; ++q) dp[(i * s.stride + p) * s.w + j * s.stride + q] += g;
       }
-  }
+  });
 }
 
 #define CILAB_CONV_INSTANTIATE(T)                                                                   \
-  template void conv2d_forward<T>(const T*, const T*, const T*, const ConvShape&, T*);              \
-  template void conv2d_backward<T>(const T*, const T*, const T*, const ConvShape&, T*, T*, T*);     \
+  template void conv2d_forward<T>(const T*, const T*, const T*, const ConvShape&, T*, T*);          \
+  template void conv2d_backward<T>(const T*, const T*, const T*, const ConvShape&, T*, T*, T*, const T*); \
   template void im2col<T>(const T*, const ConvShape&, int, T*);                                     \
   template void col2im<T>(const T*, const ConvShape&, int, T*);                                     \
   template void max_pool2d_forward<T>(const T*, const PoolShape&, T*, int32_t*);                    \

@@ -16,7 +16,7 @@
 //
 // Computation: im2col (each output position's receptive field as a column,
 // (C_in/groups KH KW) x (OH OW) per sample and group), then one matrix product
-// with the weight (Eigen's GEMM); backward is the transposed products and col2im
+// with the weight (gemm.h); backward is the transposed products and col2im
 // (the adjoint of im2col: a scatter-add). Threads run over fixed blocks of samples
 // (core/parallel.h); dw and db are summed per block and the partials added in block
 // order: the same inputs give the same bits on any number of threads.
@@ -54,13 +54,22 @@ template <class T>
 bool conv2d_geometry(const Layer<T>& layer, ConvShape* out);
 
 // y = conv2d(x, w, b) (b may be nullptr). Throws std::invalid_argument for an invalid shape.
+// cols (optional, conv_cols_size(s) entries): keeps every sample's im2col columns there for
+// conv2d_backward, which then does not rebuild them (a layer's activation cache).
 template <class T>
-void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y);
+void conv2d_forward(const T* x, const T* w, const T* b, const ConvShape& s, T* y, T* cols = nullptr);
 
 // The gradients for dL/dy = dy: dx = dL/dx is WRITTEN (when dx != nullptr); dw and db
-// (when not nullptr) are ADDED TO, as a layer's backward adds its parameter gradients.
+// (when not nullptr) are ADDED TO, as a layer's backward adds its parameter gradients. cols: the
+// columns conv2d_forward kept for this x (or nullptr: rebuilt from x).
 template <class T>
-void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T* dx, T* dw, T* db);
+void conv2d_backward(const T* x, const T* w, const T* dy, const ConvShape& s, T* dx, T* dw, T* db,
+                     const T* cols = nullptr);
+
+// Entries of the kept columns: n groups (C_in / groups) KH KW OH OW.
+inline int64_t conv_cols_size(const ConvShape& s) {
+  return int64_t(s.n) * s.c_in * s.kh * s.kw * s.out_h() * s.out_w();
+}
 
 // The columns of one sample and one group: col ((C_in/groups) KH KW) x (OH OW), row-major; the
 // entries that fall in the padding are 0. (Public for the lesson's Toeplitz picture and tests.)

@@ -1,5 +1,6 @@
-// Small dense products for the network library's Linear layer (layers.cpp
-// only: keep this header out of anything widely included).
+// Small dense products for the network library: the Linear layer's (layers.cpp)
+// and the tiled path of the public nn::gemm (gemm.cpp). Included by those two
+// only: everything else multiplies through gemm.h.
 //
 // A training step of a small MLP multiplies thin matrices (a batch of 256 rows
 // by 64 x 64 weights: ~1M multiply-adds). Eigen's general GEMM packs both
@@ -37,8 +38,9 @@
 
 #include <algorithm>
 #include <cstddef>
+#include <vector>
 
-namespace cilab::nn::gemm {
+namespace cilab::nn::tile {
 
 using Index = std::ptrdiff_t;
 
@@ -144,22 +146,42 @@ void outer(Index m, Index n, Index k_size, const T* a, Index rs, Index cs, const
     default: break;
   }
   j += packets * W;
-  // The last columns (fewer than a packet): plain loops, k in increasing order.
-  for (Index i = 0; i < m; ++i)
-    for (Index jj = j; jj < n; ++jj) {
-      T s = T(0);
-      for (Index k = 0; k < k_size; ++k) s += a[i * rs + k * cs] * b[k * ldb + jj];
-      T& out = c[i * ldc + jj];
-      out = Acc ? out + s : (bias ? bias[jj] + s : s);
-      if (r_out) {
-        const Index at = i * ldc + jj;
-        r_out[at] = z ? out * (z[at] > T(0) ? T(1) : T(0)) : (out > T(0) ? out : T(0));
-      }
+  if (j == n) return;
+  // The last columns (fewer than a packet): B's columns [j, n) copied into one zero-padded packet
+  // column, the same register tile run on it into a scratch tile, and its valid entries combined
+  // into C as the tiles combine theirs (each entry still summed over k in increasing order).
+  const Index tail = n - j;
+  thread_local std::vector<T> bpad, cpad;
+  bpad.assign(static_cast<size_t>(k_size * W), T(0));
+  cpad.resize(static_cast<size_t>(kTileRows * W));
+  for (Index k = 0; k < k_size; ++k) std::copy(b + k * ldb + j, b + k * ldb + n, bpad.data() + k * W);
+  for (Index i0 = 0; i0 < m; i0 += kTileRows) {
+    const Index rows = std::min<Index>(kTileRows, m - i0);
+    const T* ai = a + i0 * rs;
+    T* cp = cpad.data();
+    switch (rows) {
+      case 6: if constexpr (kTileRows > 5) outer_tile<T, kTileRows, 1, false>(ai, rs, cs, bpad.data(), W, cp, W, k_size, nullptr, nullptr, nullptr); break;
+      case 5: if constexpr (kTileRows > 4) outer_tile<T, 5, 1, false>(ai, rs, cs, bpad.data(), W, cp, W, k_size, nullptr, nullptr, nullptr); break;
+      case 4: if constexpr (kTileRows > 3) outer_tile<T, 4, 1, false>(ai, rs, cs, bpad.data(), W, cp, W, k_size, nullptr, nullptr, nullptr); break;
+      case 3: outer_tile<T, 3, 1, false>(ai, rs, cs, bpad.data(), W, cp, W, k_size, nullptr, nullptr, nullptr); break;
+      case 2: outer_tile<T, 2, 1, false>(ai, rs, cs, bpad.data(), W, cp, W, k_size, nullptr, nullptr, nullptr); break;
+      default: outer_tile<T, 1, 1, false>(ai, rs, cs, bpad.data(), W, cp, W, k_size, nullptr, nullptr, nullptr); break;
     }
+    for (Index r = 0; r < rows; ++r)
+      for (Index jj = 0; jj < tail; ++jj) {
+        const Index at = (i0 + r) * ldc + j + jj;
+        const T s = cp[r * W + jj];
+        T& out = c[at];
+        out = Acc ? out + s : (bias ? bias[j + jj] + s : s);
+        if (r_out) r_out[at] = z ? out * (z[at] > T(0) ? T(1) : T(0)) : (out > T(0) ? out : T(0));
+      }
+  }
 }
 
-// dot(a, b) over k_size entries: packets along k summed into one accumulator
-// in increasing k, reduced, then the remaining entries.
+// dot(a, b) over k_size entries: four accumulators over interleaved packets
+// along k (four independent FMA chains: one chain waits on the FMA's latency),
+// added in a fixed order and reduced, then a lone accumulator for the
+// remaining whole packets, then the last entries one by one.
 template <class T>
 inline T dot(const T* a, const T* b, Index k_size) {
   using P = Packet<T>;
@@ -168,6 +190,18 @@ inline T dot(const T* a, const T* b, Index k_size) {
   T s = T(0);
   if (k_size >= W) {
     P acc = Eigen::internal::pset1<P>(T(0));
+    if (k_size >= 4 * W) {
+      P a0 = acc, a1 = acc, a2 = acc, a3 = acc;
+      for (; k + 4 * W <= k_size; k += 4 * W) {
+        a0 = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + k), Eigen::internal::ploadu<P>(b + k), a0);
+        a1 = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + k + W), Eigen::internal::ploadu<P>(b + k + W), a1);
+        a2 = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + k + 2 * W),
+                                    Eigen::internal::ploadu<P>(b + k + 2 * W), a2);
+        a3 = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + k + 3 * W),
+                                    Eigen::internal::ploadu<P>(b + k + 3 * W), a3);
+      }
+      acc = Eigen::internal::padd(Eigen::internal::padd(a0, a1), Eigen::internal::padd(a2, a3));
+    }
     for (; k + W <= k_size; k += W)
       acc = Eigen::internal::pmadd(Eigen::internal::ploadu<P>(a + k), Eigen::internal::ploadu<P>(b + k), acc);
     s = Eigen::internal::predux(acc);
@@ -299,4 +333,4 @@ void add_column_sums(Index m, Index n, const T* a, Index lda, T* out) {
   }
 }
 
-}  // namespace cilab::nn::gemm
+}  // namespace cilab::nn::tile

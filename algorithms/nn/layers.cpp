@@ -115,6 +115,22 @@ void with_activation(Activation a, const F& f) {
 
 // ---------------------------------------------------------------- activations
 
+// An elementwise loop over n entries in fixed blocks of kElementBlock (on up to the machine's
+// threads once there are enough entries: a CNN's feature maps, 128 x 4704 values): f(i0, i1) per
+// block. Each entry's value depends on that entry alone, so any split gives the same bits.
+constexpr Eigen::Index kElementBlock = 1 << 14;
+template <class F>
+void for_element_blocks(Eigen::Index n, const F& f) {
+  const int blocks = static_cast<int>((n + kElementBlock - 1) / kElementBlock);
+  if (blocks <= 1) {
+    f(Eigen::Index(0), n);
+    return;
+  }
+  parallel_for_blocks(blocks, parallel_threads(blocks, double(n), 1e5), [&](int b) {
+    f(Eigen::Index(b) * kElementBlock, std::min(n, Eigen::Index(b + 1) * kElementBlock));
+  });
+}
+
 template <class T>
 class ActivationLayer : public Layer<T> {
  public:
@@ -128,7 +144,9 @@ class ActivationLayer : public Layer<T> {
     with_activation(a_, [&](auto a) {
       const T* xs = x.data();
       T* ys = y.data();
-      for (Eigen::Index i = 0; i < x.size(); ++i) ys[i] = act(a.value, xs[i]);
+      for_element_blocks(x.size(), [&](Eigen::Index i0, Eigen::Index i1) {
+        for (Eigen::Index i = i0; i < i1; ++i) ys[i] = act(a.value, xs[i]);
+      });
     });
   }
   // The fused path (Linear::forward_fused): the caller computed x and sized
@@ -155,8 +173,9 @@ class ActivationLayer : public Layer<T> {
     with_activation(a_, [&](auto a) {
       const T *xs = x_->data(), *ys = y_->data(), *g = dy.data();
       T* out = dx->data();
-      for (Eigen::Index i = 0; i < dy.size(); ++i)
-        out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
+      for_element_blocks(dy.size(), [&](Eigen::Index i0, Eigen::Index i1) {
+        for (Eigen::Index i = i0; i < i1; ++i) out[i] = g[i] * act_derivative(a.value, xs[i], ys[i]);
+      });
     });
   }
   // u_in = u_out * f'(z): ubar_out = ubar_in * f'(z), xbar += ubar_in * u_out * f''(z).
@@ -306,19 +325,19 @@ class Linear : public Layer<T> {
     const int full = in_ / kW * kW;
     parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
       const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
-      if (k1 > k0) gemm::gemm_outer<T>(true, out_, k1 - k0, rows, dy.data(), 1, out_, x_->data() + k0, in_, gw_ + k0, in_);
+      if (k1 > k0) tile::gemm_outer<T>(true, out_, k1 - k0, rows, dy.data(), 1, out_, x_->data() + k0, in_, gw_ + k0, in_);
     });
     if (full < in_) {
       const int nt = in_ - full;
       scratch_.resize(static_cast<Eigen::Index>(nt) * out_);
-      gemm::gemm_outer<T>(false, nt, out_, rows, x_->data() + full, 1, in_, dy.data(), out_, scratch_.data(), out_);
+      tile::gemm_outer<T>(false, nt, out_, rows, x_->data() + full, 1, in_, dy.data(), out_, scratch_.data(), out_);
       for (int j = 0; j < out_; ++j)
         for (int c = 0; c < nt; ++c) gw_[j * in_ + full + c] += scratch_[c * out_ + j];
     }
     // db += column sums of dy, summed row after row (in registers), then
     // added: the order depends on neither the buffer's address nor its alignment.
     T* gb = gw_ + out_ * in_;
-    gemm::add_column_sums<T>(rows, out_, dy.data(), out_, gb);
+    tile::add_column_sums<T>(rows, out_, dy.data(), out_, gb);
   }
   // dx (rows x in) = dy W over fixed blocks of input columns (W's rows read
   // in place); the columns after the last full packet as dot products with
@@ -338,7 +357,7 @@ class Linear : public Layer<T> {
     parallel_for_blocks(cw.count, gemm_threads(cw.count, rows * in_ * out_), [&](int blk) {
       const int k0 = cw.begin(blk), k1 = std::min(cw.begin(blk + 1), full);
       if (k1 > k0)
-        gemm::gemm_outer<T>(false, rows, k1 - k0, out_, dy.data(), out_, 1, w_ + k0, in_, dx.data() + k0, in_, nullptr,
+        tile::gemm_outer<T>(false, rows, k1 - k0, out_, dy.data(), out_, 1, w_ + k0, in_, dx.data() + k0, in_, nullptr,
                             relu ? relu_dx->data() + k0 : nullptr, z ? z + k0 : nullptr);
     });
     if (full < in_) {
@@ -346,7 +365,7 @@ class Linear : public Layer<T> {
       scratch_.resize(static_cast<Eigen::Index>(nt) * out_);
       for (int c = 0; c < nt; ++c)
         for (int j = 0; j < out_; ++j) scratch_[c * out_ + j] = w_[j * in_ + full + c];
-      gemm::gemm_dot<T>(false, rows, nt, out_, dy.data(), out_, scratch_.data(), out_, dx.data() + full, in_);
+      tile::gemm_dot<T>(false, rows, nt, out_, dy.data(), out_, scratch_.data(), out_, dx.data() + full, in_);
     }
   }
   // y = x W^T + b over fixed blocks of output columns (x times a transposed
@@ -365,7 +384,7 @@ class Linear : public Layer<T> {
     const int full = out_ / kW * kW;
     if (full > 0) {
       wt_.resize(static_cast<Eigen::Index>(in_) * out_);
-      gemm::transpose<T>(out_, in_, w_, in_, wt_.data(), out_);
+      tile::transpose<T>(out_, in_, w_, in_, wt_.data(), out_);
     }
     // A ReLU is applied as each tile is stored; other activations per block.
     const bool relu = a && a->kind() == Activation::ReLU;
@@ -373,18 +392,18 @@ class Linear : public Layer<T> {
     parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
       const int j0 = cb.begin(blk), j1 = std::min(cb.begin(blk + 1), full);
       if (j1 <= j0) return;
-      gemm::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
+      tile::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
                           b + j0, relu ? ay->data() + j0 : nullptr);
       if (a && !relu) a->fused_columns(y, *ay, j0, j1 - j0);
     });
     if (full < out_) {
-      gemm::gemm_dot<T>(false, rows, out_ - full, in_, x.data(), in_, w_ + full * in_, in_, y.data() + full, out_,
+      tile::gemm_dot<T>(false, rows, out_ - full, in_, x.data(), in_, w_ + full * in_, in_, y.data() + full, out_,
                         b + full);
       if (a) a->fused_columns(y, *ay, full, out_ - full);
     }
   }
 
-  static constexpr int kW = gemm::kPacket<T>;
+  static constexpr int kW = tile::kPacket<T>;
   int in_ = 0, out_;
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients

@@ -52,7 +52,8 @@ std::vector<long double> reference(const std::vector<T>& x, const std::vector<T>
   return y;
 }
 
-ConvShape random_shape(Rng& rng) {
+// unit: stride and dilation 1 (im2col's and col2im's fast path); else drawn in 1..3 and 1..2.
+ConvShape random_shape(Rng& rng, bool unit = false) {
   ConvShape s;
   s.groups = 1 + static_cast<int>(rng.uniform() * 2.0);  // 1 or 2
   s.n = 1 + static_cast<int>(rng.uniform() * 3.0);
@@ -69,6 +70,7 @@ ConvShape random_shape(Rng& rng) {
   s.pad_w = static_cast<int>(rng.uniform() * 3.0);
   s.dil_h = one_d ? 1 : 1 + static_cast<int>(rng.uniform() * 2.0);
   s.dil_w = 1 + static_cast<int>(rng.uniform() * 2.0);
+  if (unit) s.stride_h = s.stride_w = s.dil_h = s.dil_w = 1;
   return s;
 }
 
@@ -79,7 +81,7 @@ TEST_CASE_TEMPLATE("conv2d: forward equals the definition on random shapes (stri
   Rng rng(3);
   int tried = 0;
   for (int t = 0; t < 200 && tried < 60; ++t) {
-    const ConvShape s = random_shape(rng);
+    const ConvShape s = random_shape(rng, t % 2 == 0);
     if (!s.problem().empty()) continue;
     ++tried;
     const std::vector<T> x = random_vec<T>(rng, s.x_size()), w = random_vec<T>(rng, s.w_size()),
@@ -103,7 +105,7 @@ TEST_CASE("conv2d: backward (dx, dw, db) equals central differences of sum(R .* 
   Rng rng(8);
   int tried = 0;
   for (int t = 0; t < 100 && tried < 12; ++t) {
-    ConvShape s = random_shape(rng);
+    ConvShape s = random_shape(rng, t % 2 == 0);
     if (!s.problem().empty()) continue;
     ++tried;
     std::vector<double> x = random_vec<double>(rng, s.x_size()), w = random_vec<double>(rng, s.w_size()),
@@ -133,6 +135,42 @@ TEST_CASE("conv2d: backward (dx, dw, db) equals central differences of sum(R .* 
     for (size_t i = 0; i < dw.size(); ++i) CHECK(dw[i] == doctest::Approx(2.0 * dw1[i]));
   }
   CHECK(tried >= 8);
+}
+
+TEST_CASE_TEMPLATE("conv2d: the kept columns give the gradients that rebuilt ones give, on maps wider than a packet", T,
+                   float, double) {
+  // Widths from 1 to 40 (im2col's short runs, whole packets and a masked rest), with and without
+  // padding, unit stride (the fast path) and stride 2 (the general one).
+  Rng rng(21);
+  for (int w : {1, 5, 10, 16, 17, 28, 40})
+    for (int pad : {0, 2})
+      for (int stride : {1, 2}) {
+        ConvShape s;
+        s.n = 3, s.c_in = 2, s.c_out = 3, s.h = 6, s.w = w, s.kh = 3, s.kw = std::min(w + 2 * pad, 5);
+        s.pad_h = s.pad_w = pad, s.stride_h = s.stride_w = stride;
+        if (!s.problem().empty()) continue;
+        CAPTURE(w);
+        CAPTURE(pad);
+        CAPTURE(stride);
+        const std::vector<T> x = random_vec<T>(rng, s.x_size()), wt = random_vec<T>(rng, s.w_size()),
+                             b = random_vec<T>(rng, s.c_out), dy = random_vec<T>(rng, s.y_size());
+        std::vector<T> y(static_cast<size_t>(s.y_size())), y_kept(y.size()), cols(static_cast<size_t>(conv_cols_size(s)));
+        conv2d_forward(x.data(), wt.data(), b.data(), s, y.data());
+        conv2d_forward(x.data(), wt.data(), b.data(), s, y_kept.data(), cols.data());
+        CHECK(y == y_kept);
+        const std::vector<long double> r = reference(x, wt, b, s);
+        double worst = 0;
+        for (size_t i = 0; i < y.size(); ++i)
+          worst = std::max(worst, static_cast<double>(std::abs(y[i] - r[i]) / (1.0L + std::abs(r[i]))));
+        CHECK(worst < (std::is_same<T, float>::value ? 1e-5 : 1e-12));
+        std::vector<T> dx(x.size()), dx_kept(x.size()), dw(wt.size(), T(0)), dw_kept(wt.size(), T(0)),
+            db(b.size(), T(0)), db_kept(b.size(), T(0));
+        conv2d_backward(x.data(), wt.data(), dy.data(), s, dx.data(), dw.data(), db.data());
+        conv2d_backward(x.data(), wt.data(), dy.data(), s, dx_kept.data(), dw_kept.data(), db_kept.data(), cols.data());
+        CHECK(dx == dx_kept);
+        CHECK(dw == dw_kept);
+        CHECK(db == db_kept);
+      }
 }
 
 TEST_CASE("conv2d: output sizes O = floor((I + 2P - d(K - 1) - 1) / S) + 1 on the course's examples") {

@@ -382,16 +382,15 @@ class Linear : public Layer<T> {
     }
     const T* b = w_ + out_ * in_;
     const int full = out_ / kW * kW;
-    if (full > 0) {
-      wt_.resize(static_cast<Eigen::Index>(in_) * out_);
-      tile::transpose<T>(out_, in_, w_, in_, wt_.data(), out_);
-    }
+    if (full > 0) wt_.resize(static_cast<Eigen::Index>(in_) * out_);
     // A ReLU is applied as each tile is stored; other activations per block.
     const bool relu = a && a->kind() == Activation::ReLU;
     const ColBlocks cb(out_);
     parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
       const int j0 = cb.begin(blk), j1 = std::min(cb.begin(blk + 1), full);
       if (j1 <= j0) return;
+      // The block's columns of W^T (rows j0..j1 of W), on the block's thread.
+      tile::transpose<T>(j1 - j0, in_, w_ + Eigen::Index(j0) * in_, in_, wt_.data() + j0, out_);
       tile::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
                           b + j0, relu ? ay->data() + j0 : nullptr);
       if (a && !relu) a->fused_columns(y, *ay, j0, j1 - j0);

@@ -4,7 +4,9 @@ network and reproduces the test loss CILab reported: the export's names and shap
 state_dict, so load_state_dict(strict=True) takes it as it is.
 
 Usage: weights_torch.py WEIGHTS.npz LAYERS ACTIVATION
-  LAYERS      the mlp's hidden widths, e.g. 256,128 (784 inputs and 10 classes: Fashion-MNIST)
+  LAYERS      the mlp's hidden widths, e.g. 256,128 (784 inputs and 10 classes: Fashion-MNIST),
+              or lenet5: the cnn module's default network (conv6k5p2,pool2,conv16k5,pool2,fc120,fc84)
+              as torch.nn.Sequential indexes it (0 conv, 3 conv, 7, 9, 11 linear)
   ACTIVATION  relu, tanh, ... (torch.nn names)
 Prints: RESULT test_loss=... test_accuracy=... (t10k, pixels / 255, as CILab's mlp tests it)."""
 import sys
@@ -17,20 +19,30 @@ from fashion_idx import idx
 
 
 def main():
-    path, layers, act = sys.argv[1], [int(w) for w in sys.argv[2].split(",")], sys.argv[3]
+    path, act = sys.argv[1], sys.argv[3]
+    lenet = sys.argv[2] == "lenet5"
+    layers = [] if lenet else [int(w) for w in sys.argv[2].split(",")]
     torch.set_num_threads(1)
     acts = {"relu": torch.nn.ReLU, "tanh": torch.nn.Tanh, "sigmoid": torch.nn.Sigmoid, "elu": torch.nn.ELU,
             "gelu": torch.nn.GELU, "leaky_relu": torch.nn.LeakyReLU, "softplus": torch.nn.Softplus,
             "identity": torch.nn.Identity}
-    mods, width = [], 784
-    for w in layers:
-        mods += [torch.nn.Linear(width, w), acts[act]()]
-        width = w
-    mods.append(torch.nn.Linear(width, 10))
+    if lenet:
+        a = acts[act]
+        mods = [torch.nn.Conv2d(1, 6, 5, padding=2), a(), torch.nn.MaxPool2d(2), torch.nn.Conv2d(6, 16, 5), a(),
+                torch.nn.MaxPool2d(2), torch.nn.Flatten(), torch.nn.Linear(400, 120), a(), torch.nn.Linear(120, 84),
+                a(), torch.nn.Linear(84, 10)]
+    else:
+        mods, width = [], 784
+        for w in layers:
+            mods += [torch.nn.Linear(width, w), acts[act]()]
+            width = w
+        mods.append(torch.nn.Linear(width, 10))
     model = torch.nn.Sequential(*mods)
     state = {k: torch.from_numpy(v) for k, v in np.load(path).items()}
     model.load_state_dict(state, strict=True)
     x = torch.from_numpy(idx("t10k-images-idx3-ubyte.gz").reshape(-1, 784).astype(np.float32) / 255.0)
+    if lenet:
+        x = x.reshape(-1, 1, 28, 28)
     y = torch.from_numpy(idx("t10k-labels-idx1-ubyte.gz").astype(np.int64))
     model.eval()
     with torch.no_grad():

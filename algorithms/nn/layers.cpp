@@ -717,6 +717,20 @@ std::vector<LayerKind<T>> layer_kinds() {
                      f.push_back(make_activation<T>(Activation::Tanh));
                      return make_residual<T>(std::move(f));
                    }});
+  kinds.push_back({"concat", [] {
+                     std::vector<std::vector<std::unique_ptr<Layer<T>>>> branches(3);
+                     branches[0].push_back(make_linear<T>(3));
+                     branches[0].push_back(make_activation<T>(Activation::Tanh));
+                     branches[1].push_back(make_linear<T>(2));
+                     branches[2].push_back(make_activation<T>(Activation::Sigmoid));  // x itself, squashed
+                     return make_concat<T>(std::move(branches));
+                   }});
+  kinds.push_back({"concat_channels", [] {
+                     std::vector<std::vector<std::unique_ptr<Layer<T>>>> branches(2);
+                     branches[0].push_back(make_conv2d<T>(2, 3, 1, 1));
+                     branches[1].push_back(make_conv2d<T>(1, 1));
+                     return make_concat<T>(std::move(branches));
+                   }, {2, 4, 5}});
   return kinds;
 }
 

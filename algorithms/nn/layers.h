@@ -214,6 +214,16 @@ std::unique_ptr<Layer<T>> make_masked_linear(int out_features, std::function<boo
 template <class T>
 std::unique_ptr<Layer<T>> make_residual(std::vector<std::unique_ptr<Layer<T>>> inner);
 
+// Branches side by side: y = [f_1(x), f_2(x), ...] concatenated along the first dimension of the
+// sample's shape (features, or channels of {C, H, W}: torch.cat(dim=1) on a batch; Inception's
+// and DenseNet's blocks), each f_b a chain of layers (at least two branches, each with a layer;
+// the branches must agree in every other dimension, else configuring throws naming both shapes).
+// dL/dx is the sum of the branches' input gradients. Parameters: every branch's layers in order,
+// a slice of the container's buffer; state_dict names "PREFIX" + "branches.B.J." (an nn.ModuleList
+// `branches` of nn.Sequential).
+template <class T>
+std::unique_ptr<Layer<T>> make_concat(std::vector<std::vector<std::unique_ptr<Layer<T>>>> branches);
+
 // The initial parameters of a layer with weights and biases (Linear: fan_in = in, fan_out = out;
 // Conv2d: fan_in = C k^2 / groups, fan_out = C_out k^2 / groups): the nw weights, then the nb
 // biases, drawn from rng in that order as Init says (torch: both U(+-1/sqrt(fan_in)); glorot, he:

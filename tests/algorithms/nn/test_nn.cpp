@@ -564,6 +564,58 @@ TEST_CASE("nn: a residual block y = x + f(x) - gradients, the identity skip, its
   bad.add(make_residual<double>(std::move(wrong)));
   CHECK_THROWS_WITH_AS(bad.build(5), doctest::Contains("residual: its layers map 5 to 4"), std::invalid_argument);
 }
+
+TEST_CASE("nn: a concatenation [f_1(x), f_2(x)] - each branch's columns, gradients, names, refusals") {
+  Rng rng(14);
+  auto branches = [] {
+    std::vector<std::vector<std::unique_ptr<Layer<double>>>> b(2);
+    b[0].push_back(make_linear<double>(3));
+    b[0].push_back(make_activation<double>(Activation::Tanh));
+    b[1].push_back(make_linear<double>(2));
+    return b;
+  };
+  Sequential<double> net;
+  net.add(make_concat<double>(branches()));
+  net.add(make_linear<double>(2));
+  net.build(4);
+  net.init(rng, Init::Torch);
+  CHECK(net.out_features() == 2);
+  CHECK(net.num_params() == (4 * 3 + 3) + (4 * 2 + 2) + (5 * 2 + 2));
+  const GradientError e = check_network(net, random_mat(rng, 3, 4, 1.0), true, 1e-6);
+  CHECK_MESSAGE(e.error < 1e-6, e.describe());
+  // The concatenation's output is each branch run alone, side by side.
+  Sequential<double> one, two;
+  one.add(make_linear<double>(3));
+  one.add(make_activation<double>(Activation::Tanh));
+  two.add(make_linear<double>(2));
+  one.build(4);
+  two.build(4);
+  std::copy(net.params(), net.params() + 15, one.params());
+  std::copy(net.params() + 15, net.params() + 25, two.params());
+  const Mat<double> x = random_mat(rng, 5, 4, 1.0);
+  net.forward(x, false);
+  const Mat<double>& cat = net.activation(0);
+  REQUIRE(cat.cols() == 5);
+  CHECK((cat.leftCols(3) - one.forward(x, false)).cwiseAbs().maxCoeff() == 0.0);
+  CHECK((cat.rightCols(2) - two.forward(x, false)).cwiseAbs().maxCoeff() == 0.0);
+  std::vector<NpyArray> sd;
+  net.state_dict("", sd);
+  std::vector<std::string> names;
+  for (const NpyArray& t : sd) names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"0.branches.0.0.weight", "0.branches.0.0.bias", "0.branches.1.0.weight",
+                                          "0.branches.1.0.bias", "1.weight", "1.bias"});
+  // Images: channels side by side, the other dimensions must agree.
+  std::vector<std::vector<std::unique_ptr<Layer<double>>>> maps(2);
+  maps[0].push_back(make_conv2d<double>(2, 3, 1, 1));  // 3 x 3, padding 1: keeps 4 x 5
+  maps[1].push_back(make_conv2d<double>(1, 3));        // no padding: 2 x 3
+  Sequential<double> bad;
+  bad.add(make_concat<double>(std::move(maps)));
+  CHECK_THROWS_WITH_AS(bad.build(Shape{2, 4, 5}), doctest::Contains("concat: branch 1 gives 1 x 2 x 3 but branch 0 gives 2 x 4 x 5"),
+                       std::invalid_argument);
+  std::vector<std::vector<std::unique_ptr<Layer<double>>>> lone(1);
+  lone[0].push_back(make_linear<double>(2));
+  CHECK_THROWS_AS(make_concat<double>(std::move(lone)), std::invalid_argument);
+}
 }  // namespace
 }  // namespace cilab::nn
 

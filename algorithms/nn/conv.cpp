@@ -5,6 +5,9 @@
 #include "algorithms/nn/gemm.h"
 
 #include <Eigen/Core>
+#ifdef EIGEN_VECTORIZE_AVX512
+#include <immintrin.h>
+#endif
 
 #include <algorithm>
 #include <cstdint>
@@ -321,6 +324,42 @@ void for_plane_blocks(int64_t planes, int64_t plane_work, const F& f) {
   });
 }
 
+#ifdef EIGEN_VECTORIZE_AVX512
+// One output row of the 2 x 2, stride 2 max pool, 16 windows at a time: each row pair's 32 floats
+// split into even and odd columns (two permutes), then the general loop's comparisons in its order
+// (ordered >, so a NaN never replaces the maximum, and a NaN first element stays), as mask blends.
+inline void max_pool2x2_row_avx512(const float* r0, const float* r1, int ow, int base, int w, float* yr,
+                                   int32_t* ar) {
+  const __m512i even = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i odd = _mm512_setr_epi32(1, 3, 5, 7, 9, 11, 13, 15, 17, 19, 21, 23, 25, 27, 29, 31);
+  const __m512i lane2 = _mm512_setr_epi32(0, 2, 4, 6, 8, 10, 12, 14, 16, 18, 20, 22, 24, 26, 28, 30);
+  const __m512i one = _mm512_set1_epi32(1), wv = _mm512_set1_epi32(w);
+  for (int j0 = 0; j0 < ow; j0 += 16) {
+    const int n = std::min(16, ow - j0), m = 2 * n;  // windows, and floats of each row
+    const auto lo = static_cast<__mmask16>(m >= 16 ? 0xffffu : (1u << m) - 1u);
+    const auto hi = static_cast<__mmask16>(m > 16 ? (1u << (m - 16)) - 1u : 0u);
+    const __m512 x0 = _mm512_maskz_loadu_ps(lo, r0 + 2 * j0), x1 = _mm512_maskz_loadu_ps(hi, r0 + 2 * j0 + 16);
+    const __m512 y0 = _mm512_maskz_loadu_ps(lo, r1 + 2 * j0), y1 = _mm512_maskz_loadu_ps(hi, r1 + 2 * j0 + 16);
+    const __m512 a0 = _mm512_permutex2var_ps(x0, even, x1), a1 = _mm512_permutex2var_ps(x0, odd, x1);
+    const __m512 b0 = _mm512_permutex2var_ps(y0, even, y1), b1 = _mm512_permutex2var_ps(y0, odd, y1);
+    // v = a0; then a1, b0, b1 each replace it when strictly greater (in row order, as the loop).
+    const __mmask16 c1 = _mm512_cmp_ps_mask(a1, a0, _CMP_GT_OQ);
+    __m512 v = _mm512_mask_blend_ps(c1, a0, a1);
+    __m512i at = _mm512_maskz_mov_epi32(c1, one);
+    const __mmask16 c2 = _mm512_cmp_ps_mask(b0, v, _CMP_GT_OQ);
+    v = _mm512_mask_blend_ps(c2, v, b0);
+    at = _mm512_mask_blend_epi32(c2, at, wv);
+    const __mmask16 c3 = _mm512_cmp_ps_mask(b1, v, _CMP_GT_OQ);
+    v = _mm512_mask_blend_ps(c3, v, b1);
+    at = _mm512_mask_blend_epi32(c3, at, _mm512_add_epi32(wv, one));
+    const auto out = static_cast<__mmask16>(n == 16 ? 0xffffu : (1u << n) - 1u);
+    _mm512_mask_storeu_ps(yr + j0, out, v);
+    if (ar)
+      _mm512_mask_storeu_epi32(ar + j0, out, _mm512_add_epi32(_mm512_set1_epi32(base + 2 * j0), _mm512_add_epi32(lane2, at)));
+  }
+}
+#endif
+
 template <class T>
 void max_pool2d_forward(const T* x, const PoolShape& s, T* y, int32_t* argmax) {
   check(s);
@@ -341,16 +380,26 @@ void max_pool2d_forward(const T* x, const PoolShape& s, T* y, int32_t* argmax) {
           const T* __restrict r1 = r0 + w;
           T* __restrict yr = yp + i * ow;
           int32_t* __restrict ar = ap ? ap + i * ow : nullptr;
-          // Row 0's first maximum, row 1's, then row 1's only if strictly greater: the first
-          // maximum in row order, as the loop below finds it. Written so that it vectorises.
+          // The first maximum in row order, as the loop below finds it: each later element
+          // replaces the current one only when strictly greater.
+#ifdef EIGEN_VECTORIZE_AVX512
+          if constexpr (std::is_same_v<T, float>) {
+            max_pool2x2_row_avx512(r0, r1, ow, base, w, yr, decltype(keep_argmax)::value ? ar : nullptr);
+            continue;
+          }
+#endif
           for (int j = 0; j < ow; ++j) {
-            const T a0 = r0[2 * j], a1 = r0[2 * j + 1], b0 = r1[2 * j], b1 = r1[2 * j + 1];
-            const bool ta = a1 > a0, tb = b1 > b0;
-            const T va = ta ? a1 : a0, vb = tb ? b1 : b0;
-            const bool t = vb > va;
-            yr[j] = t ? vb : va;
-            if constexpr (decltype(keep_argmax)::value)
-              ar[j] = base + 2 * j + (t ? w + int(tb) : int(ta));
+            const T a1 = r0[2 * j + 1], b0 = r1[2 * j], b1 = r1[2 * j + 1];
+            T v = r0[2 * j];
+            int at = 0;
+            at = a1 > v ? 1 : at;
+            v = a1 > v ? a1 : v;
+            at = b0 > v ? w : at;
+            v = b0 > v ? b0 : v;
+            at = b1 > v ? w + 1 : at;
+            v = b1 > v ? b1 : v;
+            yr[j] = v;
+            if constexpr (decltype(keep_argmax)::value) ar[j] = base + 2 * j + at;
           }
         }
       };

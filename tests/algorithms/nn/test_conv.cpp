@@ -12,6 +12,7 @@
 #include <doctest/doctest.h>
 
 #include <cmath>
+#include <limits>
 #include <stdexcept>
 #include <vector>
 
@@ -246,6 +247,51 @@ TEST_CASE("max_pool2d: the window maxima (the first on a tie), the gradient only
   PoolShape big = s;
   big.kernel = 5;
   CHECK(big.problem().find("does not fit") != std::string::npos);
+}
+
+TEST_CASE_TEMPLATE("max_pool2d: every window size and stride against the first maximum in row order, ties and NaN included",
+                   T, float, double) {
+  // Values from {0, 1, 2} (many ties) and a few NaN (never a maximum: the comparisons are ordered),
+  // widths up to 41 (the 2 x 2 path's 16-window chunks and their rest), odd sizes (the last column
+  // or row outside every window), several planes.
+  Rng rng(17);
+  for (int kernel : {2, 3})
+    for (int stride : {1, 2, 3})
+      for (int w : {2, 3, 5, 16, 31, 32, 33, 41})
+        for (int h : {2, 3, 7}) {
+          PoolShape s;
+          s.n = 2, s.c = 2, s.h = h, s.w = w, s.kernel = kernel, s.stride = stride;
+          if (!s.problem().empty()) continue;
+          std::vector<T> x(static_cast<size_t>(s.x_size()));
+          for (T& v : x) {
+            const double u = rng.uniform();
+            v = u < 0.03 ? std::numeric_limits<T>::quiet_NaN() : static_cast<T>(std::floor(rng.uniform() * 3.0));
+          }
+          std::vector<T> y(static_cast<size_t>(s.y_size()));
+          std::vector<int32_t> arg(y.size());
+          max_pool2d_forward(x.data(), s, y.data(), arg.data());
+          const int oh = s.out_h(), ow = s.out_w();
+          bool same = true;
+          for (int plane = 0; plane < s.n * s.c; ++plane)
+            for (int i = 0; i < oh; ++i)
+              for (int j = 0; j < ow; ++j) {
+                const T* xp = x.data() + int64_t(plane) * h * w;
+                int best = i * stride * w + j * stride;
+                for (int p = 0; p < kernel; ++p)
+                  for (int q = 0; q < kernel; ++q) {
+                    const int at = (i * stride + p) * w + j * stride + q;
+                    if (xp[at] > xp[best]) best = at;
+                  }
+                const size_t o = (size_t(plane) * oh + i) * ow + j;
+                const bool value_same = std::isnan(xp[best]) ? std::isnan(y[o]) : y[o] == xp[best];
+                same = same && arg[o] == best && value_same;
+              }
+          CAPTURE(kernel);
+          CAPTURE(stride);
+          CAPTURE(w);
+          CAPTURE(h);
+          CHECK(same);
+        }
 }
 
 TEST_CASE("shapes: LeNet-5 builds from {1, 28, 28} to 10 logits with 61 706 parameters and torch's state_dict shapes") {

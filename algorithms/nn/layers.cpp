@@ -717,6 +717,13 @@ std::vector<LayerKind<T>> layer_kinds() {
                      f.push_back(make_activation<T>(Activation::Tanh));
                      return make_residual<T>(std::move(f));
                    }});
+  kinds.push_back({"sequential", [] {
+                     std::vector<std::unique_ptr<Layer<T>>> block;
+                     block.push_back(make_conv2d<T>(3, 3, 1, 1));
+                     block.push_back(make_batch_norm2d<T>());
+                     block.push_back(make_activation<T>(Activation::ELU));
+                     return make_sequential<T>(std::move(block));
+                   }, {2, 4, 4}});
   kinds.push_back({"concat", [] {
                      std::vector<std::vector<std::unique_ptr<Layer<T>>>> branches(3);
                      branches[0].push_back(make_linear<T>(3));

@@ -214,6 +214,13 @@ std::unique_ptr<Layer<T>> make_masked_linear(int out_features, std::function<boo
 template <class T>
 std::unique_ptr<Layer<T>> make_residual(std::vector<std::unique_ptr<Layer<T>>> inner);
 
+// A chain of layers as one layer (torch.nn.Sequential nested in another: a block written once,
+// placed as a unit in a Sequential, a residual block or a concat branch); at least one layer. Its
+// parameters are the inner layers' in order, a slice of the owner's buffer; state_dict names
+// "PREFIX" + the inner index ("2.0.weight").
+template <class T>
+std::unique_ptr<Layer<T>> make_sequential(std::vector<std::unique_ptr<Layer<T>>> layers);
+
 // Branches side by side: y = [f_1(x), f_2(x), ...] concatenated along the first dimension of the
 // sample's shape (features, or channels of {C, H, W}: torch.cat(dim=1) on a batch; Inception's
 // and DenseNet's blocks), each f_b a chain of layers (at least two branches, each with a layer;

@@ -565,6 +565,38 @@ TEST_CASE("nn: a residual block y = x + f(x) - gradients, the identity skip, its
   CHECK_THROWS_WITH_AS(bad.build(5), doctest::Contains("residual: its layers map 5 to 4"), std::invalid_argument);
 }
 
+TEST_CASE("nn: a Sequential nested as one layer runs its layers in order, names them as torch nests them, copies deep") {
+  Rng rng(15);
+  std::vector<std::unique_ptr<Layer<double>>> block;
+  block.push_back(make_linear<double>(4));
+  block.push_back(make_activation<double>(Activation::ReLU));
+  Sequential<double> nested;
+  nested.add(make_linear<double>(3));
+  nested.add(make_sequential<double>(std::move(block)));
+  nested.add(make_linear<double>(2));
+  nested.build(5);
+  nested.init(rng, Init::Torch);
+  Sequential<double> flat;
+  flat.add(make_linear<double>(3));
+  flat.add(make_linear<double>(4));
+  flat.add(make_activation<double>(Activation::ReLU));
+  flat.add(make_linear<double>(2));
+  flat.build(5);
+  REQUIRE(flat.num_params() == nested.num_params());
+  std::copy(nested.params(), nested.params() + nested.num_params(), flat.params());
+  const Mat<double> x = random_mat(rng, 4, 5, 1.0);
+  CHECK((nested.forward(x, false) - flat.forward(x, false)).cwiseAbs().maxCoeff() == 0.0);
+  std::vector<NpyArray> sd;
+  nested.state_dict("", sd);
+  std::vector<std::string> names;
+  for (const NpyArray& t : sd) names.push_back(t.name);
+  CHECK(names == std::vector<std::string>{"0.weight", "0.bias", "1.0.weight", "1.0.bias", "2.weight", "2.bias"});
+  Sequential<double> copy = nested;
+  copy.params()[nested.param_offset(1)] += 1.0;
+  CHECK(copy.forward(x, false)(0, 0) != nested.forward(x, false)(0, 0));
+  CHECK_THROWS_AS(make_sequential<double>({}), std::invalid_argument);
+}
+
 TEST_CASE("nn: a concatenation [f_1(x), f_2(x)] - each branch's columns, gradients, names, refusals") {
   Rng rng(14);
   auto branches = [] {

@@ -389,10 +389,14 @@ class Linear : public Layer<T> {
     parallel_for_blocks(cb.count, gemm_threads(cb.count, rows * in_ * out_), [&](int blk) {
       const int j0 = cb.begin(blk), j1 = std::min(cb.begin(blk + 1), full);
       if (j1 <= j0) return;
-      // The block's columns of W^T (rows j0..j1 of W), on the block's thread.
-      tile::transpose<T>(j1 - j0, in_, w_ + Eigen::Index(j0) * in_, in_, wt_.data() + j0, out_);
-      tile::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, wt_.data() + j0, out_, y.data() + j0, out_,
-                          b + j0, relu ? ay->data() + j0 : nullptr);
+      // The block's columns of W^T (rows j0..j1 of W) as one contiguous panel (in x (j1 - j0)),
+      // on the block's thread: its rows follow each other in memory, where rows of the whole W^T
+      // lay out_ floats apart (1 KiB for 256 outputs: a stride that maps the panel onto a few cache
+      // sets, so it fell out of L2 and two threads shared L3's bandwidth). Same values, same order.
+      T* panel = wt_.data() + Eigen::Index(j0) * in_;
+      tile::transpose<T>(j1 - j0, in_, w_ + Eigen::Index(j0) * in_, in_, panel, j1 - j0);
+      tile::gemm_outer<T>(false, rows, j1 - j0, in_, x.data(), in_, 1, panel, j1 - j0, y.data() + j0, out_, b + j0,
+                          relu ? ay->data() + j0 : nullptr);
       if (a && !relu) a->fused_columns(y, *ay, j0, j1 - j0);
     });
     if (full < out_) {
@@ -407,7 +411,7 @@ class Linear : public Layer<T> {
   T* w_ = nullptr;   // W (out x in, row-major) then b (out)
   T* gw_ = nullptr;  // their gradients
   const Mat<T>* x_ = nullptr;
-  Vec<T> wt_;       // forward scratch: W^T (in x out, row-major)
+  Vec<T> wt_;       // forward scratch: W^T by column blocks, each an (in x block width) panel
   Vec<T> scratch_;  // backward scratch: the last columns' products
 };
 

@@ -19,6 +19,9 @@
 //   Adam/AdamW  0 exp_avg, 1 exp_avg_sq, 2 max_exp_avg_sq (amsgrad)
 #include "algorithms/optim/optimizer.h"
 
+#include "algorithms/core/parallel.h"
+
+#include <algorithm>
 #include <cmath>
 #include <type_traits>
 #include <sstream>
@@ -200,6 +203,26 @@ void Optimizer::reset_state() {
   sf_ = State<float>();
 }
 
+namespace {
+
+// An elementwise update over n parameters: f(i0, i1) on fixed chunks of kStepChunk, on the pool
+// once there are at least kStepParallelMin of them (a network's hundreds of thousands; the
+// optimizer lessons' two coordinates stay on the caller's thread, with no call into the pool).
+constexpr size_t kStepChunk = 16384;
+constexpr size_t kStepParallelMin = 65536;
+template <class F>
+void for_chunks(size_t n, const F& f) {
+  const int blocks = static_cast<int>((n + kStepChunk - 1) / kStepChunk);
+  const int threads = n < kStepParallelMin ? 1 : parallel_threads(blocks, double(n), double(kStepParallelMin));
+  if (threads <= 1) {
+    f(size_t(0), n);
+    return;
+  }
+  parallel_for_blocks(blocks, threads, [&](int b) { f(size_t(b) * kStepChunk, std::min(n, size_t(b + 1) * kStepChunk)); });
+}
+
+}  // namespace
+
 template <typename T>
 void Optimizer::step_impl(T* p, const T* g, double lr) {
   using Vec = Eigen::Matrix<T, Eigen::Dynamic, 1>;
@@ -224,11 +247,13 @@ void Optimizer::step_impl(T* p, const T* g, double lr) {
     case OptimizerKind::Nesterov: {
       const T neg_lr = static_cast<T>(-lr);
       if (c.momentum == 0) {
-        for (size_t i = 0; i < n; ++i) {
-          T d = g[i];
-          if (has_wd) d = std::fma(wd, p[i], d);
-          p[i] = std::fma(neg_lr, d, p[i]);
-        }
+        for_chunks(n, [=](size_t i0, size_t i1) {
+          for (size_t i = i0; i < i1; ++i) {
+            T d = g[i];
+            if (has_wd) d = std::fma(wd, p[i], d);
+            p[i] = std::fma(neg_lr, d, p[i]);
+          }
+        });
         break;
       }
       const T mom = static_cast<T>(c.momentum);
@@ -237,15 +262,18 @@ void Optimizer::step_impl(T* p, const T* g, double lr) {
       T* b = s.buf[0].data();
       const bool new_buf = first || !s.has_buf;
       s.has_buf = true;
-      for (size_t i = 0; i < n; ++i) {
-        T d = g[i];
-        if (has_wd) d = std::fma(wd, p[i], d);
-        if (new_buf) b[i] = d;
-        else b[i] = std::fma(one_minus_damp, d, b[i] * mom);
-        if (c.nesterov) d = std::fma(mom, b[i], d);
-        else d = b[i];
-        p[i] = std::fma(neg_lr, d, p[i]);
-      }
+      const bool nesterov = c.nesterov;
+      for_chunks(n, [=](size_t i0, size_t i1) {
+        for (size_t i = i0; i < i1; ++i) {
+          T d = g[i];
+          if (has_wd) d = std::fma(wd, p[i], d);
+          if (new_buf) b[i] = d;
+          else b[i] = std::fma(one_minus_damp, d, b[i] * mom);
+          if (nesterov) d = std::fma(mom, b[i], d);
+          else d = b[i];
+          p[i] = std::fma(neg_lr, d, p[i]);
+        }
+      });
       break;
     }
     case OptimizerKind::AdaGrad: {
@@ -328,9 +356,13 @@ void Optimizer::step_impl(T* p, const T* g, double lr) {
       // Every element sees the same operations in the same order as before:
       // vector fma, sqrt and division are IEEE-exact per lane, so the results
       // (and the 0-ulp agreement with torch) do not change.
+      // A network's parameters go in fixed chunks on the pool (for_chunks); each element's update
+      // reads only its own entries, so any split gives the same bits. The chunk body captures
+      // everything by value: the loop then sees plain locals and vectorises as before.
       auto run = [&](auto dec_c, auto wd_c, auto ams_c) {
+        for_chunks(n, [=](size_t i0, size_t i1) {
         constexpr bool kDec = decltype(dec_c)::value, kWd = decltype(wd_c)::value, kAms = decltype(ams_c)::value;
-        for (size_t i = 0; i < n; ++i) {
+        for (size_t i = i0; i < i1; ++i) {
           T d = g[i];
           if constexpr (kDec) p[i] = p[i] * decay;
           else if constexpr (kWd) d = std::fma(wd, p[i], d);
@@ -345,6 +377,7 @@ void Optimizer::step_impl(T* p, const T* g, double lr) {
           }
           p[i] = p[i] + (neg_step * m[i]) / denom;
         }
+        });
       };
       using Yes = std::true_type;
       using No = std::false_type;

@@ -2,6 +2,7 @@
 // out independently here), schedules / Robbins-Monro, Polyak averaging and the
 // landscapes (analytic gradients vs central differences, muParser errors,
 // finite-sum batches).
+#include "algorithms/core/parallel.h"
 #include "algorithms/optim/landscape.h"
 #include "algorithms/optim/optimizer.h"
 #include "algorithms/optim/schedule.h"
@@ -183,6 +184,42 @@ TEST_CASE("optimizer: adam and adamw follow m_hat / (sqrt(v_hat) + eps) for seve
       p = (p.array() - lr * mh / (vh.sqrt() + 1e-4)).matrix();
       INFO(optimizer_name(k), " step ", t);
       check_close(got[static_cast<size_t>(t)], p, 1e-12);
+    }
+  }
+}
+
+TEST_CASE("optimizer: a network-sized step runs in chunks on the pool with the same bits as one thread, element by element") {
+  // 100 003 parameters (past the parallel threshold, a ragged last chunk): each element's update is
+  // the 2-parameter optimizer's, and 1 and 2 threads agree to the bit, for adam, adamw, amsgrad,
+  // sgd and nesterov momentum.
+  const size_t n = 100003;
+  std::vector<float> p0(n), g(n);
+  for (size_t i = 0; i < n; ++i) {
+    p0[i] = std::sin(0.37f * static_cast<float>(i));
+    g[i] = std::cos(0.11f * static_cast<float>(i)) * (i % 7 == 0 ? 10.0f : 0.1f);
+  }
+  for (int variant = 0; variant < 5; ++variant) {
+    const OptimizerKind kinds[] = {OptimizerKind::Adam, OptimizerKind::AdamW, OptimizerKind::Adam, OptimizerKind::SGD,
+                                   OptimizerKind::Nesterov};
+    OptimizerConfig c = OptimizerConfig::defaults(kinds[variant]);
+    c.amsgrad = variant == 2;
+    c.weight_decay = variant == 0 || variant == 4 ? 0.01 : c.weight_decay;
+    auto steps = [&](int threads) {
+      set_max_threads(threads);
+      Optimizer opt(c, n);
+      std::vector<float> p = p0;
+      for (int t = 0; t < 3; ++t) opt.step(p.data(), g.data(), 1e-3);
+      set_max_threads(0);
+      return p;
+    };
+    const std::vector<float> one = steps(1), two = steps(2);
+    CHECK(one == two);
+    // Element i alone (a 2-parameter optimizer on (p0[i], p0[0])) takes the same steps.
+    for (size_t i : {size_t(0), size_t(16383), size_t(16384), size_t(65537), n - 1}) {
+      Optimizer small(c, 2);
+      float q[2] = {p0[i], p0[0]}, h[2] = {g[i], g[0]};
+      for (int t = 0; t < 3; ++t) small.step(q, h, 1e-3);
+      CHECK(q[0] == one[i]);
     }
   }
 }

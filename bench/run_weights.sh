@@ -1,5 +1,5 @@
 #!/usr/bin/env bash
-# The weight export continues in PyTorch: cilab run mlp and cilab run cnn (LeNet-5) on
+# The weight export continues in PyTorch: cilab run mlp, cnn (LeNet-5) and autoencoder on
 # Fashion-MNIST with --save-weights, each file loaded into the same torch.nn.Sequential
 # (load_state_dict, strict), the t10k test loss recomputed there and set beside the one CILab
 # reported (relative difference < 1e-4, else the script fails).
@@ -18,10 +18,14 @@ compare() {
   local name=$1 torch_layers=$2
   shift 3
   "$build/cilab" run "$@" --epochs "$epochs" --save-weights "$tmp/$name.npz" > "$tmp/$name.csv"
-  local last c_loss c_acc line t_loss
+  local header last col c_loss c_acc line t_loss
+  header=$(grep -v '^#' "$tmp/$name.csv" | head -n 1)
   last=$(grep -v '^#' "$tmp/$name.csv" | tail -n 1)
-  c_loss=$(cut -d, -f4 <<<"$last")
-  c_acc=$(cut -d, -f5 <<<"$last")
+  # the columns by name: test_loss (every training module), test_accuracy (classifiers)
+  col() { tr ',' '\n' <<<"$header" | grep -nx "$1" | cut -d: -f1; }
+  c_loss=$(cut -d, -f"$(col test_loss)" <<<"$last")
+  c_acc=nan
+  [ -n "$(col test_accuracy)" ] && c_acc=$(cut -d, -f"$(col test_accuracy)" <<<"$last")
   echo "$name cilab:   test_loss=$c_loss test_accuracy=$c_acc ($epochs epoch(s), weights $(stat -c %s "$tmp/$name.npz") bytes)"
   have_py_module "$py" torch || return 0
   line=$("$py" "$here/weights_torch.py" "$tmp/$name.npz" "$torch_layers" relu)
@@ -32,3 +36,4 @@ compare() {
 
 compare mlp 256,128 -- mlp --dataset fashion-mnist --set layers=256,128 --set batch=128 --set lr=0.001
 compare cnn lenet5 -- cnn --dataset fashion-mnist --set batch=128 --set lr=0.001
+compare autoencoder autoencoder -- autoencoder --dataset fashion-mnist

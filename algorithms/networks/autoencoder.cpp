@@ -114,7 +114,7 @@ ModuleInfo make_info() {
   m.sub_steps = {"forward", "backward", "update"};
   m.default_dataset = "blobs:n=600,dim=3,centers=4,seed=1";
   m.default_cli_steps = 200;
-  m.epoch_columns = {"loss", "eckart_young_loss", "max_principal_angle"};
+  m.epoch_columns = {"loss", "test_loss", "eckart_young_loss", "max_principal_angle"};
   return m;
 }
 

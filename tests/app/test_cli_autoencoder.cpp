@@ -15,7 +15,7 @@
 using namespace cilab;
 using namespace cilab::test_support;
 
-TEST_CASE("cli autoencoder: linear on Fashion-MNIST writes epoch,iteration,loss,eckart_young_loss,max_principal_angle,epoch_ms") {
+TEST_CASE("cli autoencoder: linear on Fashion-MNIST writes epoch,iteration,loss,test_loss,eckart_young_loss,max_principal_angle,epoch_ms") {
   const std::vector<std::string> args = {"run", "autoencoder", "--set", "linear=true", "--set", "m=10", "--dataset",
                                          "fashion-mnist:n=1000", "--set", "batch=100", "--epochs", "3"};
   const CliRun r = cli(args);
@@ -23,7 +23,7 @@ TEST_CASE("cli autoencoder: linear on Fashion-MNIST writes epoch,iteration,loss,
   REQUIRE(r.code == 0);
   const std::vector<std::string> ls = lines(r.out);
   REQUIRE(ls.size() == 1 + 3);
-  CHECK(ls[0] == "epoch,iteration,loss,eckart_young_loss,max_principal_angle,epoch_ms");
+  CHECK(ls[0] == "epoch,iteration,loss,test_loss,eckart_young_loss,max_principal_angle,epoch_ms");
   // The same run in process: the loss column is the epoch's mean training loss.
   Autoencoder a;
   ParamValues v = default_values(a.params());
@@ -33,15 +33,17 @@ TEST_CASE("cli autoencoder: linear on Fashion-MNIST writes epoch,iteration,loss,
   const auto s = a.ae_snapshot();
   for (size_t e = 1; e < ls.size(); ++e) {
     const std::vector<std::string> f = split(ls[e], ',');
-    REQUIRE(f.size() == 6);
+    REQUIRE(f.size() == 7);
     CHECK(std::stoi(f[0]) == static_cast<int>(e));
     CHECK(std::stoi(f[1]) == static_cast<int>(10 * e));  // 1000 training rows (tested on t10k) / batch 100
     CHECK(std::stod(f[2]) == (*s->epochs)[e].train_loss);
-    CHECK(std::stod(f[3]) == s->pca->eckart_young);
-    CHECK(std::stod(f[4]) == (*s->epochs)[e].max_principal_angle);
-    CHECK(std::stod(f[4]) >= 0);
-    CHECK(std::stod(f[4]) <= M_PI / 2);
+    CHECK(std::stod(f[3]) == (*s->epochs)[e].test_loss);  // the epoch's end, on the test rows
+    CHECK(std::stod(f[3]) > 0);
+    CHECK(std::stod(f[4]) == s->pca->eckart_young);
+    CHECK(std::stod(f[5]) == (*s->epochs)[e].max_principal_angle);
     CHECK(std::stod(f[5]) >= 0);
+    CHECK(std::stod(f[5]) <= M_PI / 2);
+    CHECK(std::stod(f[6]) >= 0);
   }
   // Eckart-Young: half the sum of the covariance eigenvalues beyond the 10th.
   CHECK(s->pca->eckart_young == doctest::Approx(0.5 * s->pca->eigenvalues.tail(784 - 10).sum()));
@@ -53,8 +55,8 @@ TEST_CASE("cli autoencoder: a nonlinear run writes nan for the principal angle")
   REQUIRE(r.code == 0);
   const std::vector<std::string> ls = lines(r.out);
   REQUIRE(ls.size() == 1 + 2);
-  CHECK(split(ls[1], ',')[4] == "nan");
-  CHECK(std::isfinite(std::stod(split(ls[1], ',')[3])));  // PCA's loss at m is the nonlinear run's reference too
+  CHECK(split(ls[1], ',')[5] == "nan");
+  CHECK(std::isfinite(std::stod(split(ls[1], ',')[4])));  // PCA's loss at m is the nonlinear run's reference too
 }
 
 TEST_CASE("cli autoencoder: bad input exits 2 with one line naming the parameter and what to try") {

@@ -52,7 +52,7 @@ int main(int argc, char** argv) {
     for (auto [oa, ob, form] : {std::tuple{Op::N, Op::N, "NN"}, std::tuple{Op::T, Op::N, "TN"}, std::tuple{Op::N, Op::T, "NT"}}) {
       const double tiled = best_ms(reps, a, b, c, GemmPath::Tiled, oa, ob, m, n, k);
       const double packed = best_ms(reps, a, b, c, GemmPath::Packed, oa, ob, m, n, k);
-      const bool chose_packed = gemm_path(oa, ob, m, n, k) == GemmPath::Packed;
+      const bool chose_packed = gemm_path(m, n, k) == GemmPath::Packed;
       const double chosen = chose_packed ? packed : tiled;
       std::printf("RESULT m=%lld n=%lld k=%lld form=%s tiled_ms=%.4f packed_ms=%.4f path=%s gflops=%.1f\n",
                   (long long)m, (long long)n, (long long)k, form, tiled, packed, chose_packed ? "packed" : "tiled",

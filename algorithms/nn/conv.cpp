@@ -46,18 +46,29 @@ std::string ConvShape::problem() const {
 namespace {
 
 // The output columns j whose input column j s - pad + q d lies inside [0, w): [lo, hi).
-inline void valid_columns(int ow, int w, int stride, int pad, int offset, int& lo, int& hi) {
-  if (stride == 1) {  // no division (im2col calls this once per kernel tap and sample)
-    lo = std::max(0, pad - offset);
-    hi = std::max(lo, std::min(ow, w + pad - offset));
-    return;
-  }
+void valid_columns(int ow, int w, int stride, int pad, int offset, int& lo, int& hi) {
   // j stride + offset - pad >= 0  and  < w
   const int start = pad - offset;  // j stride >= start
   lo = start <= 0 ? 0 : (start + stride - 1) / stride;
   const int end = w + pad - offset;  // j stride < end
   hi = end <= 0 ? 0 : std::min(ow, (end + stride - 1) / stride);
   if (hi < lo) hi = lo;
+}
+
+// Stride and dilation 1 (LeNet's case): the output rows [i0, i1) and columns [lo, hi) of kernel
+// tap (p, q) that read inside the map, and where that block starts in the input plane of channel 0.
+struct UnitTap {
+  int i0, i1, lo, hi;
+  int64_t offset;
+};
+inline UnitTap unit_tap(int h, int w, int oh, int ow, int pad_h, int pad_w, int p, int q) {
+  UnitTap t;
+  t.i0 = std::clamp(pad_h - p, 0, oh);
+  t.i1 = std::clamp(h + pad_h - p, t.i0, oh);
+  t.lo = std::clamp(pad_w - q, 0, ow);
+  t.hi = std::clamp(w + pad_w - q, t.lo, ow);
+  t.offset = int64_t(t.i0 - pad_h + p) * w + (t.lo - pad_w + q);
+  return t;
 }
 
 // o[0, n) = 0 for a row's few padding entries (or a whole row): with AVX-512 packets and one
@@ -118,21 +129,19 @@ void im2col(const T* x_sample, const ConvShape& s, int group, T* col) {
     // The common case (LeNet's), its loops bare: per tap, the valid rows and columns once, the
     // rows above and below as one run of zeros, each valid row a short copy between its zeros.
     for (int c = 0; c < cg; ++c)
-      for (int p = 0; p < kh; ++p) {
-        const int i0 = std::clamp(pad_h - p, 0, oh), i1 = std::clamp(h + pad_h - p, i0, oh);
+      for (int p = 0; p < kh; ++p)
         for (int q = 0; q < kw; ++q, out += int64_t(oh) * ow) {
-          const int lo = std::clamp(pad_w - q, 0, ow), hi = std::clamp(w + pad_w - q, lo, ow);
-          const T* src = xg + (int64_t(c) * h + (i0 - pad_h + p)) * w + (lo - pad_w + q);
-          zero_few(out, i0 * ow);
-          for (int i = i0; i < i1; ++i, src += w) {
+          const UnitTap t = unit_tap(h, w, oh, ow, pad_h, pad_w, p, q);
+          const T* src = xg + int64_t(c) * h * w + t.offset;
+          zero_few(out, t.i0 * ow);
+          for (int i = t.i0; i < t.i1; ++i, src += w) {
             T* o = out + int64_t(i) * ow;
-            if (lo > 0) zero_few(o, lo);
-            copy_run(o + lo, src, hi - lo);
-            if (hi < ow) zero_few(o + hi, ow - hi);
+            if (t.lo > 0) zero_few(o, t.lo);
+            copy_run(o + t.lo, src, t.hi - t.lo);
+            if (t.hi < ow) zero_few(o + t.hi, ow - t.hi);
           }
-          zero_few(out + int64_t(i1) * ow, (oh - i1) * ow);
+          zero_few(out + int64_t(t.i1) * ow, (oh - t.i1) * ow);
         }
-      }
     return;
   }
   for (int c = 0; c < cg; ++c)
@@ -170,14 +179,12 @@ void col2im(const T* col, const ConvShape& s, int group, T* dx_sample) {
   if (stride_h == 1 && stride_w == 1 && dil_h == 1 && dil_w == 1) {
     // The adjoint of im2col's bare loops: per tap, each valid row's run added back.
     for (int c = 0; c < cg; ++c)
-      for (int p = 0; p < kh; ++p) {
-        const int i0 = std::clamp(pad_h - p, 0, oh), i1 = std::clamp(h + pad_h - p, i0, oh);
+      for (int p = 0; p < kh; ++p)
         for (int q = 0; q < kw; ++q, in += int64_t(oh) * ow) {
-          const int lo = std::clamp(pad_w - q, 0, ow), hi = std::clamp(w + pad_w - q, lo, ow);
-          T* dst = dg + (int64_t(c) * h + (i0 - pad_h + p)) * w + (lo - pad_w + q);
-          for (int i = i0; i < i1; ++i, dst += w) add_run(dst, in + int64_t(i) * ow + lo, hi - lo);
+          const UnitTap t = unit_tap(h, w, oh, ow, pad_h, pad_w, p, q);
+          T* dst = dg + int64_t(c) * h * w + t.offset;
+          for (int i = t.i0; i < t.i1; ++i, dst += w) add_run(dst, in + int64_t(i) * ow + t.lo, t.hi - t.lo);
         }
-      }
     return;
   }
   for (int c = 0; c < cg; ++c)

@@ -75,7 +75,7 @@ void tiled(Op op_a, Op op_b, int64_t m, int64_t n, int64_t k, const T* a, int64_
 
 }  // namespace
 
-GemmPath gemm_path(Op /*op_a*/, Op /*op_b*/, int64_t m, int64_t n, int64_t k) {
+GemmPath gemm_path(int64_t m, int64_t n, int64_t k) {
   const bool big = double(m) * double(n) * double(k) >= kPackedMinWork && std::min({m, n, k}) >= kPackedMinSide;
   return big ? GemmPath::Packed : GemmPath::Tiled;
 }
@@ -96,7 +96,7 @@ void gemm_on(GemmPath path, Op op_a, Op op_b, int64_t m, int64_t n, int64_t k, c
 template <class T>
 void gemm(Op op_a, Op op_b, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,
           bool accumulate, T* c, int64_t ldc) {
-  gemm_on<T>(gemm_path(op_a, op_b, m, n, k), op_a, op_b, m, n, k, a, lda, b, ldb, accumulate, c, ldc);
+  gemm_on<T>(gemm_path(m, n, k), op_a, op_b, m, n, k, a, lda, b, ldb, accumulate, c, ldc);
 }
 
 template <class T>

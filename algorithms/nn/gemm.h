@@ -45,7 +45,7 @@ constexpr int64_t kDotMaxRows = 8;
 
 enum class GemmPath { Tiled, Packed };
 // The path gemm() takes for this product.
-GemmPath gemm_path(Op op_a, Op op_b, int64_t m, int64_t n, int64_t k);
+GemmPath gemm_path(int64_t m, int64_t n, int64_t k);
 
 template <class T>
 void gemm(Op op_a, Op op_b, int64_t m, int64_t n, int64_t k, const T* a, int64_t lda, const T* b, int64_t ldb,

@@ -92,11 +92,11 @@ TEST_CASE_TEMPLATE("gemm: every transpose combination on both paths equals the d
 }
 
 TEST_CASE("gemm: the path follows the work and the thinnest side, and k = 0 gives zeros or leaves C") {
-  CHECK(gemm_path(Op::N, Op::N, 8, 8, 8) == GemmPath::Tiled);
-  CHECK(gemm_path(Op::N, Op::N, 128, 256, 784) == GemmPath::Tiled);  // an MLP layer: the tiles win
-  CHECK(gemm_path(Op::N, Op::N, 1024, 1024, 1024) == GemmPath::Packed);
-  CHECK(gemm_path(Op::N, Op::N, 1 << 16, 1 << 16, kPackedMinSide - 1) == GemmPath::Tiled);  // thin
-  CHECK(gemm_path(Op::N, Op::T, 6, 25, 784) == GemmPath::Tiled);  // a convolution's weight gradient
+  CHECK(gemm_path(8, 8, 8) == GemmPath::Tiled);
+  CHECK(gemm_path(128, 256, 784) == GemmPath::Tiled);  // an MLP layer: the tiles win
+  CHECK(gemm_path(1024, 1024, 1024) == GemmPath::Packed);
+  CHECK(gemm_path(1 << 16, 1 << 16, kPackedMinSide - 1) == GemmPath::Tiled);  // thin
+  CHECK(gemm_path(6, 25, 784) == GemmPath::Tiled);  // a convolution's weight gradient
   std::vector<float> c = {1, 2, 3, 4};
   gemm<float>(Op::N, Op::N, 2, 2, 0, nullptr, 1, nullptr, 2, true, c.data(), 2);
   CHECK(c == std::vector<float>{1, 2, 3, 4});
